@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import type { MetricSummary } from './metrics.ts';
+
+/** One row of the printed table: a label and its formatted value. */
+export type Row = [label: string, value: string];
+
+export const fixed = (n: number, digits: number): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** The quality rows every runner prints. */
+export function metricRows(m: MetricSummary): Row[] {
+  return [
+    ['nDCG@10', fixed(m.ndcg10, 4)],
+    ['recall@100', fixed(m.recall100, 4)],
+    ['MRR@10', fixed(m.mrr10, 4)],
+    ['queries', String(m.queries)],
+  ];
+}
+
+/** A two-column Markdown table (also readable on a terminal). */
+export function markdownTable(rows: readonly Row[]): string {
+  const w = Math.max(6, ...rows.map(([l]) => l.length));
+  const v = Math.max(5, ...rows.map(([, x]) => x.length));
+  const line = (a: string, b: string) => `| ${a.padEnd(w)} | ${b.padStart(v)} |`;
+  return [line('metric', 'value'), `|${'-'.repeat(w + 2)}|${'-'.repeat(v + 1)}:|`, ...rows.map(([a, b]) => line(a, b))].join('\n');
+}
+
+/** The machine a figure was measured on. */
+export function machine(): string {
+  const cpu = cpus();
+  return `${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}/${process.arch}`;
+}
+
+/** A RESULTS.md section: heading, date, command, machine and notes, then `body` (Markdown tables). */
+export function section(heading: string, command: string, notes: readonly string[], body: string): string {
+  return [
+    `## ${heading}`,
+    '',
+    `- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    `- Command: \`${command}\``,
+    `- Machine: ${machine()}`,
+    ...notes.map((n) => `- ${n}`),
+    '',
+    body.trimEnd(),
+    '',
+  ].join('\n');
+}
+
+const HEADER = '# Benchmark results\n\nWritten by the benchmarks in `bench/`; each run replaces its own section and leaves the others alone.\n\n';
+
+/** Replace the section with the same heading in `file`, or append it; creates the file when missing. */
+export async function upsertSection(file: string, heading: string, body: string): Promise<void> {
+  const current = existsSync(file) ? await readFile(file, 'utf8') : HEADER;
+  const start = current.indexOf(`\n## ${heading}\n`);
+  if (start < 0) {
+    await writeFile(file, `${current.trimEnd()}\n\n${body}`);
+    return;
+  }
+  const next = current.indexOf('\n## ', start + 1);
+  const rest = next < 0 ? '' : current.slice(next + 1);
+  await writeFile(file, `${current.slice(0, start + 1)}${body}${rest ? `\n${rest}` : ''}`);
+}
+
+/** The command line as typed, relative to the repository root. */
+export const commandLine = (script: string, argv: readonly string[]): string =>
+  ['node --import tsx', script, ...argv.map((a) => (/^[\w./@:=-]+$/.test(a) ? a : `'${a}'`))].join(' ');

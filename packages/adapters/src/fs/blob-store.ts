@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { type BlobStat, type BlobStore, DossierError, invalid, notFound } from '@dossier/core';
+
+/**
+ * BlobStore on the local filesystem: key `a/b.pdf` is the file `<root>/a/b.pdf`. Writes go to a temp file in
+ * the target folder and are renamed into place, so a reader sees the old object or the new one, never a mix.
+ */
+export function createFsBlobStore(opts: { root: string }): BlobStore {
+  const root = resolve(opts.root);
+  const fileOf = (key: string): string => within(root, checkKey(key));
+  const dirOf = (prefix: string): string => within(root, checkPrefix(prefix));
+  // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
+  return {
+    put: async (key, data) => writeAtomic(fileOf(key), (fh) => fh.writeFile(data)),
+    putStream: async (key, source, maxBytes) => putStream(fileOf(key), key, source, maxBytes),
+    get: async (key) => readObject(fileOf(key), key),
+    stat: async (key) => statObject(fileOf(key)),
+    delete: async (key) => deleteObject(fileOf(key)),
+    deletePrefix: async (prefix) => rm(dirOf(prefix), { recursive: true, force: true }),
+    sizeOfPrefix: async (prefix) => sizeOfDir(dirOf(prefix)),
+  };
+}
+
+/** Validates an object key: relative, slash-separated, no `.`/`..`/empty segments, no backslash or NUL. */
+function checkKey(key: string): string[] {
+  if (typeof key !== 'string' || key === '') throw invalid('blob key must be a non-empty string');
+  if (key.includes('\0') || key.includes('\\')) throw invalid(`blob key contains a forbidden character: ${JSON.stringify(key)}`);
+  if (key.startsWith('/')) throw invalid(`blob key must be relative: ${JSON.stringify(key)}`);
+  const segments = key.split('/');
+  for (const s of segments) {
+    if (s === '' || s === '.' || s === '..') throw invalid(`blob key has an empty, "." or ".." segment: ${JSON.stringify(key)}`);
+  }
+  return segments;
+}
+
+/** A prefix is a key followed by `/`, naming a folder of objects. */
+function checkPrefix(prefix: string): string[] {
+  if (typeof prefix !== 'string' || !prefix.endsWith('/')) throw invalid(`blob prefix must end with "/": ${JSON.stringify(prefix)}`);
+  return checkKey(prefix.slice(0, -1));
+}
+
+/** Joins validated segments under root and checks, after resolution, that the path is still inside root. */
+function within(root: string, segments: string[]): string {
+  const full = resolve(root, ...segments);
+  if (!full.startsWith(root + sep)) throw invalid(`blob key escapes the store: ${JSON.stringify(segments.join('/'))}`);
+  return full;
+}
+
+/** Writes through `fill` into a temp file beside `file`, syncs it, then renames it over `file`. */
+async function writeAtomic<T>(file: string, fill: (fh: FileHandle) => Promise<T>): Promise<T> {
+  await mkdir(dirname(file), { recursive: true });
+  // A sibling keeps the rename on one filesystem, hence atomic; the name stays short of NAME_MAX.
+  const temp = join(dirname(file), `.tmp-${randomUUID()}`);
+  const fh = await open(temp, 'wx');
+  try {
+    const result = await fill(fh);
+    await fh.sync();
+    await fh.close();
+    await rename(temp, file);
+    return result;
+  } catch (err) {
+    await fh.close().catch(() => {});
+    await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+async function putStream(file: string, key: string, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+  return writeAtomic(file, async (fh) => {
+    let written = 0;
+    for await (const chunk of source) {
+      written += chunk.byteLength;
+      if (written > maxBytes) {
+        throw new DossierError('payload_too_large', `blob ${key} exceeds the limit of ${maxBytes} bytes`);
+      }
+      await fh.write(chunk);
+    }
+    return written;
+  });
+}
+
+async function readObject(file: string, key: string): Promise<Uint8Array> {
+  try {
+    const buf = await readFile(file);
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  } catch (err) {
+    if (isMissing(err)) throw notFound(`blob ${key}`);
+    throw err;
+  }
+}
+
+async function statObject(file: string): Promise<BlobStat | null> {
+  try {
+    const s = await stat(file);
+    return s.isFile() ? { size: s.size } : null;
+  } catch (err) {
+    if (isMissing(err)) return null;
+    throw err;
+  }
+}
+
+async function deleteObject(file: string): Promise<void> {
+  try {
+    await unlink(file);
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+  }
+}
+
+async function sizeOfDir(dir: string): Promise<number> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if (isMissing(err)) return 0;
+    throw err;
+  }
+  let total = 0;
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) total += await sizeOfDir(path);
+    else if (e.isFile()) total += (await stat(path)).size;
+  }
+  return total;
+}
+
+/** ENOENT, or a path component that is a file (ENOTDIR), or a key naming a folder (EISDIR): no such object. */
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}

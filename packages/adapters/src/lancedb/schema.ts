@@ -1,0 +1,132 @@
+import type { ChunkRow, SectionRow } from '@dossier/core';
+import type { ArrowModule, ArrowSchemaLike, LanceRecord } from './sdk.ts';
+
+/**
+ * Table layout. Columns are snake_case because LanceDB filters are SQL, where unquoted identifiers fold
+ * case. `text` is the full-text-indexed column: the chunk's section title plus its content (or a section's
+ * title plus summary), so a title word counts in BM25 while `content` stays the chunk's own text.
+ */
+export const VECTOR = 'vector';
+export const TEXT = 'text';
+
+/** Columns returned by chunk reads: everything but the vector and the derived `text`. */
+export const CHUNK_COLUMNS = [
+  'id',
+  'document_id',
+  'section_id',
+  'position',
+  'content',
+  'section_title',
+  'token_count',
+  'tags',
+  'metadata_pairs',
+  'canonical',
+];
+
+export const SECTION_COLUMNS = ['id', 'document_id', 'title', 'summary', 'level', 'tags', 'metadata_pairs', 'canonical'];
+
+/** Arrow schema of a chunk table; the vector column exists only when `dimension` is not null. */
+export function chunkSchema(a: ArrowModule, dimension: number | null): unknown {
+  const vector =
+    dimension === null ? [] : [new a.Field(VECTOR, new a.FixedSizeList(dimension, new a.Field('item', new a.Float32(), true)), false)];
+  return new a.Schema([
+    ...['id', 'document_id', 'section_id'].map((n) => new a.Field(n, new a.Utf8(), false)),
+    new a.Field('position', new a.Int32(), false),
+    ...['content', 'section_title', TEXT].map((n) => new a.Field(n, new a.Utf8(), false)),
+    new a.Field('token_count', new a.Int32(), false),
+    ...vector,
+    ...attributeFields(a),
+  ]);
+}
+
+/** Arrow schema of a section table. */
+export function sectionSchema(a: ArrowModule): unknown {
+  return new a.Schema([
+    ...['id', 'document_id', 'title', 'summary', TEXT].map((n) => new a.Field(n, new a.Utf8(), false)),
+    new a.Field('level', new a.Int32(), false),
+    ...attributeFields(a),
+  ]);
+}
+
+/** The denormalised document attributes every row carries for in-index filtering. */
+function attributeFields(a: ArrowModule): unknown[] {
+  const list = (): unknown => new a.List(new a.Field('item', new a.Utf8(), true));
+  return [new a.Field('tags', list(), false), new a.Field('metadata_pairs', list(), false), new a.Field('canonical', new a.Bool(), false)];
+}
+
+/** The vector width recorded in a chunk table's schema, or null for a lexical-only table. */
+export function dimensionOf(schema: ArrowSchemaLike): number | null {
+  const field = schema.fields.find((f) => f.name === VECTOR);
+  if (!field) return null;
+  const size = (field.type as { listSize?: unknown }).listSize;
+  if (typeof size !== 'number') throw new Error(`chunk table vector column is not a fixed-size list: ${String(field.type)}`);
+  return size;
+}
+
+export function toChunkRecord(row: ChunkRow, withVector: boolean): LanceRecord {
+  const record: LanceRecord = {
+    id: row.id,
+    document_id: row.documentId,
+    section_id: row.sectionId,
+    position: row.position,
+    content: row.content,
+    section_title: row.sectionTitle,
+    [TEXT]: `${row.sectionTitle}\n${row.content}`,
+    token_count: row.tokenCount,
+    tags: row.tags,
+    metadata_pairs: row.metadataPairs,
+    canonical: row.canonical,
+  };
+  if (withVector) record[VECTOR] = row.vector;
+  return record;
+}
+
+export function toSectionRecord(row: SectionRow): LanceRecord {
+  return {
+    id: row.id,
+    document_id: row.documentId,
+    title: row.title,
+    summary: row.summary,
+    [TEXT]: `${row.title}\n${row.summary}`,
+    level: row.level,
+    tags: row.tags,
+    metadata_pairs: row.metadataPairs,
+    canonical: row.canonical,
+  };
+}
+
+/** A chunk read back from the index; vectors are never returned. */
+export function fromChunkRecord(r: LanceRecord): ChunkRow {
+  return {
+    id: String(r.id),
+    documentId: String(r.document_id),
+    sectionId: String(r.section_id),
+    position: Number(r.position),
+    content: String(r.content),
+    tokenCount: Number(r.token_count),
+    sectionTitle: String(r.section_title),
+    vector: null,
+    tags: strings(r.tags),
+    metadataPairs: strings(r.metadata_pairs),
+    canonical: Boolean(r.canonical),
+  };
+}
+
+export function fromSectionRecord(r: LanceRecord): SectionRow {
+  return {
+    id: String(r.id),
+    documentId: String(r.document_id),
+    title: String(r.title),
+    summary: String(r.summary),
+    level: Number(r.level),
+    tags: strings(r.tags),
+    metadataPairs: strings(r.metadata_pairs),
+    canonical: Boolean(r.canonical),
+  };
+}
+
+/** An Arrow list cell (an iterable Vector) as a plain string array. */
+function strings(cell: unknown): string[] {
+  if (cell === null || cell === undefined) return [];
+  return Array.from(cell as Iterable<unknown>, String);
+}

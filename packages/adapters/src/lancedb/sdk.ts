@@ -1,0 +1,112 @@
+/**
+ * The slice of `@lancedb/lancedb` and `apache-arrow` this adapter uses, typed by hand and loaded lazily so
+ * that importing the adapters package (or core) never loads the native LanceDB binding.
+ */
+
+/** An Arrow schema as LanceDB returns it; only the fields are read. */
+export interface ArrowSchemaLike {
+  readonly fields: readonly { readonly name: string; readonly type: unknown }[];
+}
+
+/** Rows as `toArray()` yields them: Arrow list cells are iterable vectors, not JS arrays. */
+export type LanceRecord = Record<string, unknown>;
+
+export interface LanceQuery {
+  where(predicate: string): LanceQuery;
+  limit(limit: number): LanceQuery;
+  select(columns: string[]): LanceQuery;
+  fullTextSearch(query: string, options?: { columns?: string | string[] }): LanceQuery;
+  nearestTo(vector: Float32Array): LanceVectorQuery;
+  toArray(): Promise<LanceRecord[]>;
+}
+
+export interface LanceVectorQuery {
+  distanceType(type: 'l2' | 'cosine' | 'dot'): LanceVectorQuery;
+  where(predicate: string): LanceVectorQuery;
+  limit(limit: number): LanceVectorQuery;
+  select(columns: string[]): LanceVectorQuery;
+  toArray(): Promise<LanceRecord[]>;
+}
+
+export interface LanceMergeInsert {
+  whenMatchedUpdateAll(): LanceMergeInsert;
+  whenNotMatchedInsertAll(): LanceMergeInsert;
+  execute(data: unknown): Promise<unknown>;
+}
+
+export interface LanceIndexConfig {
+  name: string;
+  indexType: string;
+  columns: string[];
+  numUnindexedRows?: number;
+}
+
+export interface LanceTable {
+  schema(): Promise<ArrowSchemaLike>;
+  mergeInsert(on: string): LanceMergeInsert;
+  delete(predicate: string): Promise<unknown>;
+  update(opts: { where: string; valuesSql: Record<string, string> }): Promise<unknown>;
+  countRows(filter?: string): Promise<number>;
+  query(): LanceQuery;
+  listIndices(): Promise<LanceIndexConfig[]>;
+  createIndex(column: string, options: { config: unknown; replace?: boolean }): Promise<void>;
+  optimize(options?: { cleanupOlderThan?: Date }): Promise<unknown>;
+  close(): void;
+}
+
+export interface LanceConnection {
+  tableNames(): Promise<string[]>;
+  openTable(name: string): Promise<LanceTable>;
+  createEmptyTable(name: string, schema: unknown, options: { mode: 'create'; existOk: boolean }): Promise<LanceTable>;
+  dropTable(name: string): Promise<void>;
+  close(): void;
+}
+
+/** Options of `Index.fts` used here (see FtsOptions in lancedb's indices.d.ts). */
+export interface FtsOptions {
+  baseTokenizer: 'simple';
+  language: string;
+  lowercase: boolean;
+  stem: boolean;
+  removeStopWords: boolean;
+  asciiFolding: boolean;
+  maxTokenLength: number;
+  withPosition: boolean;
+}
+
+export interface LanceModule {
+  connect(uri: string, options?: { readConsistencyInterval?: number }): Promise<LanceConnection>;
+  makeArrowTable(rows: Record<string, unknown>[], options: { schema: unknown }): unknown;
+  Index: { fts(options: FtsOptions): unknown };
+}
+
+/** Arrow data-type constructors; instances are opaque here and handed back to LanceDB. */
+type Ctor<Args extends unknown[] = []> = new (...args: Args) => unknown;
+
+export interface ArrowModule {
+  Schema: Ctor<[fields: unknown[]]>;
+  Field: Ctor<[name: string, type: unknown, nullable: boolean]>;
+  Utf8: Ctor;
+  Int32: Ctor;
+  Float32: Ctor;
+  Bool: Ctor;
+  List: Ctor<[child: unknown]>;
+  FixedSizeList: Ctor<[size: number, child: unknown]>;
+}
+
+export interface Sdk {
+  lancedb: LanceModule;
+  arrow: ArrowModule;
+}
+
+let loaded: Promise<Sdk> | undefined;
+
+/** Imports LanceDB and Arrow once, on first use. */
+export function loadSdk(): Promise<Sdk> {
+  loaded ??= Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]).then(([lancedb, arrow]) => ({
+    // The real classes have wider, overloaded signatures; these casts narrow them to the slice above.
+    lancedb: lancedb as unknown as LanceModule,
+    arrow: arrow as unknown as ArrowModule,
+  }));
+  return loaded;
+}

@@ -1,0 +1,87 @@
+import { DossierError, isDossierError } from '@dossier/core';
+
+/** What an adapter knows when a provider call fails: whose call, and what must never leak into a message. */
+export interface FailureContext {
+  /** `Anthropic`, `OpenAI`, `Ollama`: named in every message. */
+  label: string;
+  /** Where the client points (named when it cannot be reached). */
+  baseUrl: string;
+  /** The key in use: scrubbed from any message copied from the provider. */
+  apiKey?: string;
+  signal?: AbortSignal;
+}
+
+/** The fields the SDKs' errors carry: an HTTP status (absent for connection and mid-stream errors) and a type. */
+interface SdkErrorShape {
+  name?: string;
+  status?: unknown;
+  status_code?: unknown;
+  type?: unknown;
+  code?: unknown;
+  apiMessage?: unknown;
+  error?: { type?: unknown; message?: unknown; error?: { type?: unknown; message?: unknown } };
+  message?: unknown;
+  cause?: { code?: unknown };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+/** The provider's own words, without the key, anything shaped like a key, or unbounded length. */
+function scrub(message: string, apiKey: string | undefined): string {
+  let out = apiKey ? message.split(apiKey).join('[redacted]') : message;
+  out = out.replace(/\b(sk-|sk_|key-)[A-Za-z0-9_\-*.]{4,}/g, '[redacted]');
+  return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+}
+
+/** The reason a cancelled call rejects with: the signal's own reason, as fetch does. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+function byStatus(ctx: FailureContext, status: number, detail: string, cause: unknown): DossierError {
+  const http = `(HTTP ${status}${detail ? `: ${detail}` : ''})`;
+  if (status === 401 || status === 403) {
+    return new DossierError('unauthorized', `${ctx.label} rejected the API key (HTTP ${status})`, { cause });
+  }
+  if (status === 429) return new DossierError('rate_limited', `${ctx.label} rate limit reached ${http}`, { cause, retryable: true });
+  const retryable = status >= 500 || status === 408 || status === 409;
+  return new DossierError('provider_error', `${ctx.label} request failed ${http}`, { cause, retryable });
+}
+
+/** A failure with no HTTP status: an error event inside a stream, classified by its type. */
+function byType(ctx: FailureContext, type: string | undefined, detail: string, cause: unknown): DossierError {
+  const what = `${ctx.label} stream failed${type ? ` (${type}${detail ? `: ${detail}` : ''})` : detail ? ` (${detail})` : ''}`;
+  if (type && /rate_limit/.test(type)) return new DossierError('rate_limited', what, { cause, retryable: true });
+  if (type && /authentication|permission/.test(type)) return new DossierError('unauthorized', `${ctx.label} rejected the API key`, { cause });
+  const retryable = !(type && /invalid_request|not_found/.test(type));
+  return new DossierError('provider_error', what, { cause, retryable });
+}
+
+/**
+ * Map any SDK failure to Dossier's contract: 401/403 unauthorized, 429 rate_limited (retryable), 5xx/overloaded/
+ * connection errors provider_error retryable, other 4xx provider_error not retryable. A call cancelled by its
+ * signal rejects with the signal's reason instead (cancellation is not a provider failure). Messages never carry
+ * the key.
+ */
+export function providerFailure(ctx: FailureContext, err: unknown): unknown {
+  if (ctx.signal?.aborted) return abortReason(ctx.signal);
+  if (isDossierError(err)) return err;
+  const e = (err ?? {}) as SdkErrorShape;
+  const status = typeof e.status === 'number' ? e.status : typeof e.status_code === 'number' ? e.status_code : undefined;
+  const type = str(e.type) ?? str(e.error?.type) ?? str(e.error?.error?.type) ?? str(e.code);
+  const raw = str(e.apiMessage) ?? str(e.error?.message) ?? str(e.error?.error?.message) ?? str(e.message) ?? '';
+  const detail = scrub(raw, ctx.apiKey);
+  if (status !== undefined) return byStatus(ctx, status, detail, err);
+  if (/ConnectionError/.test(e.name ?? '') || (err instanceof TypeError && /fetch failed/.test(raw))) {
+    const code = str(e.cause?.code);
+    return new DossierError('provider_error', `${ctx.label} at ${ctx.baseUrl} could not be reached${code ? ` (${code})` : ''}`, {
+      cause: err,
+      retryable: true,
+    });
+  }
+  return byType(ctx, type, detail, err);
+}
+
+/** The error for a stream that ended before the provider said it was complete (connection dropped). */
+export const incompleteStream = (label: string): DossierError =>
+  new DossierError('provider_error', `${label} stream ended before the answer was complete`, { retryable: true });

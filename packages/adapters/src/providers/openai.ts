@@ -1,0 +1,60 @@
+import { type ChatRequest, type ChatResult, type ChatStreamEvent, DossierError, type ModelProvider, type ProviderCredentials } from '@dossier/core';
+import { type FailureContext, providerFailure } from './errors.ts';
+import { type OpenAIChunk, openAIStreamEvents } from './openai-stream.ts';
+import { fromOpenAICompletion, type OpenAICompletion, type OpenAIRequest, toOpenAIRequest } from './openai-wire.ts';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** The part of the `openai` SDK this adapter uses: `chat.completions.create`, whole or streamed. */
+interface OpenAIClient {
+  chat: {
+    completions: {
+      create(body: OpenAIRequest, opts: { signal?: AbortSignal }): PromiseLike<OpenAICompletion | AsyncIterable<OpenAIChunk>>;
+    };
+  };
+}
+type OpenAIConstructor = new (opts: {
+  apiKey: string;
+  baseURL: string;
+  maxRetries: number;
+  organization: null;
+  project: null;
+}) => OpenAIClient;
+
+/** Load the SDK on first use; maxRetries 0 (core decides); explicit baseURL/org/project so no env var changes them. */
+async function loadClient(apiKey: string, baseURL: string): Promise<OpenAIClient> {
+  const mod = (await import('openai')) as unknown as { default: OpenAIConstructor };
+  return new mod.default({ apiKey, baseURL, maxRetries: 0, organization: null, project: null });
+}
+
+/** OpenAI's Chat Completions API (provider_b) through the official SDK, with function tools. */
+export function createOpenAIProvider(credentials: ProviderCredentials): ModelProvider {
+  const apiKey = credentials.apiKey;
+  if (!apiKey) throw new DossierError('not_configured', 'An OpenAI (provider_b) API key is required');
+  const baseUrl = credentials.baseUrl ?? OPENAI_BASE_URL;
+  let client: Promise<OpenAIClient> | null = null;
+  const getClient = () => (client ??= loadClient(apiKey, baseUrl));
+  const failure = (req: ChatRequest): FailureContext => ({ label: 'OpenAI', baseUrl, apiKey, signal: req.signal });
+
+  return {
+    name: 'openai',
+    async chat(req: ChatRequest): Promise<ChatResult> {
+      try {
+        const c = await getClient();
+        const completion = (await c.chat.completions.create(toOpenAIRequest(req, false), { signal: req.signal })) as OpenAICompletion;
+        return fromOpenAICompletion(completion);
+      } catch (err) {
+        throw providerFailure(failure(req), err);
+      }
+    },
+    async *stream(req: ChatRequest): AsyncGenerator<ChatStreamEvent> {
+      try {
+        const c = await getClient();
+        const chunks = (await c.chat.completions.create(toOpenAIRequest(req, true), { signal: req.signal })) as AsyncIterable<OpenAIChunk>;
+        yield* openAIStreamEvents(chunks);
+      } catch (err) {
+        throw providerFailure(failure(req), err);
+      }
+    },
+  };
+}

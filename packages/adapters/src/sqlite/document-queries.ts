@@ -1,0 +1,115 @@
+import type { DocumentFilter, DocumentListQuery, DocumentPatch, DocumentRecord } from '@dossier/core';
+import { notFound } from '@dossier/core';
+import type { Expression, SqlBool } from 'kysely';
+import { batches } from './batches.ts';
+import type { StoreContext } from './dialect.ts';
+import { documentFromRow, documentPatchToRow, documentToRow } from './rows.ts';
+
+/** Documents: CRUD, paging, tag and metadata filters. */
+
+export async function insertDocument({ db, dialect }: StoreContext, doc: DocumentRecord): Promise<void> {
+  await db.insertInto('documents').values(documentToRow(doc, dialect)).execute();
+}
+
+export async function getDocument({ db }: StoreContext, id: string): Promise<DocumentRecord | null> {
+  const row = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? documentFromRow(row) : null;
+}
+
+export async function getDocuments({ db }: StoreContext, ids: string[]): Promise<DocumentRecord[]> {
+  const out: DocumentRecord[] = [];
+  for (const batch of batches([...new Set(ids)])) {
+    const rows = await db.selectFrom('documents').selectAll().where('id', 'in', batch).execute();
+    out.push(...rows.map(documentFromRow));
+  }
+  return out;
+}
+
+export async function listDocuments(
+  { db }: StoreContext,
+  collectionId: string,
+  q: DocumentListQuery,
+): Promise<{ documents: DocumentRecord[]; total: number }> {
+  let base = db.selectFrom('documents').where('collection_id', '=', collectionId);
+  if (q.status !== undefined) base = base.where('status', '=', q.status);
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute();
+  const count = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  return { documents: rows.map(documentFromRow), total: Number(count.total) };
+}
+
+/** Predicates for a filter; empty lists and an empty metadata object constrain nothing. */
+function filterPredicates({ dialect }: StoreContext, filter: DocumentFilter): Expression<SqlBool>[] {
+  const predicates = (filter.tags ?? []).map((tag) => dialect.hasTag(tag));
+  if (filter.anyTags && filter.anyTags.length > 0) predicates.push(dialect.hasAnyTag(filter.anyTags));
+  for (const [key, value] of Object.entries(filter.metadata ?? {})) {
+    predicates.push(dialect.metadataEquals(key, value));
+  }
+  return predicates;
+}
+
+export async function findDocuments(
+  ctx: StoreContext,
+  collectionId: string,
+  filter: DocumentFilter,
+): Promise<DocumentRecord[]> {
+  const predicates = filterPredicates(ctx, filter);
+  const rows = await ctx.db
+    .selectFrom('documents')
+    .selectAll()
+    .where('collection_id', '=', collectionId)
+    .$if(predicates.length > 0, (qb) => qb.where((eb) => eb.and(predicates)))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(documentFromRow);
+}
+
+export async function findDocumentByHash(
+  { db }: StoreContext,
+  collectionId: string,
+  contentHash: string,
+): Promise<DocumentRecord | null> {
+  const row = await db
+    .selectFrom('documents')
+    .selectAll()
+    .where('collection_id', '=', collectionId)
+    .where('content_hash', '=', contentHash)
+    .where('status', '<>', 'error')
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ? documentFromRow(row) : null;
+}
+
+export async function updateDocument(ctx: StoreContext, id: string, patch: DocumentPatch): Promise<DocumentRecord> {
+  const row = { ...documentPatchToRow(patch, ctx.dialect), updated_at: new Date().toISOString() };
+  const result = await ctx.db.updateTable('documents').set(row).where('id', '=', id).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw notFound(`Document ${id}`);
+  const updated = await getDocument(ctx, id);
+  if (!updated) throw notFound(`Document ${id}`);
+  return updated;
+}
+
+export async function deleteDocument({ db }: StoreContext, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sections').where('document_id', '=', id).execute();
+    await trx.deleteFrom('documents').where('id', '=', id).execute();
+  });
+}
+
+export async function hasMetadata({ db, dialect }: StoreContext, collectionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('collection_id', '=', collectionId)
+    .where(dialect.hasMetadata())
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
+
+/** The slice of better-sqlite3 this adapter uses; the module itself is loaded only when a queue is opened. */
+interface Statement {
+  run(...params: unknown[]): { changes: number };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface Database {
+  pragma(source: string): unknown;
+  exec(source: string): unknown;
+  prepare(source: string): Statement;
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R };
+  close(): void;
+}
+type DatabaseConstructor = new (filename: string) => Database;
+
+/** A JobQueue over one SQLite file; `close` releases the file. */
+export interface SqliteJobQueue extends JobQueue {
+  close(): Promise<void>;
+}
+
+interface JobRow {
+  id: string;
+  type: string;
+  payload: string;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_error: string | null;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 5;
+const COLUMNS =
+  'id, type, payload, state, attempts, max_attempts, run_at, lease_owner, lease_expires_at, last_error';
+
+/**
+ * Versioned schema steps, applied in order and recorded in `queue_migrations`. Times are epoch
+ * milliseconds (BIGINT) and the SQL is standard (partial index, UPDATE … RETURNING), so a Postgres
+ * adapter can reuse it. The partial unique index makes "one unfinished job per dedupeKey" a constraint.
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE jobs (
+     id TEXT PRIMARY KEY,
+     type TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     max_attempts INTEGER NOT NULL,
+     run_at BIGINT NOT NULL,
+     lease_owner TEXT,
+     lease_expires_at BIGINT,
+     last_error TEXT,
+     dedupe_key TEXT,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE INDEX jobs_queued ON jobs (state, type, run_at);
+   CREATE INDEX jobs_leases ON jobs (state, type, lease_expires_at);
+   CREATE UNIQUE INDEX jobs_unfinished_dedupe ON jobs (dedupe_key)
+     WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running');`,
+];
+
+function openDatabase(filename: string): Database {
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+  const db = new Sqlite(filename);
+  db.pragma('journal_mode = WAL');
+  // Several processes may share the file; wait for a writer instead of failing with SQLITE_BUSY.
+  db.pragma('busy_timeout = 5000');
+  // WAL + NORMAL survives a process crash (only a power loss can drop the last commits).
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
+function migrate(db: Database): void {
+  const step = db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS queue_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+    const row = db.prepare('SELECT MAX(version) AS v FROM queue_migrations').get() as { v: number | null };
+    for (let version = (row.v ?? 0) + 1; version <= MIGRATIONS.length; version++) {
+      db.exec(MIGRATIONS[version - 1]!);
+      db.prepare('INSERT INTO queue_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+    }
+  });
+  // IMMEDIATE takes the write lock first, so two processes opening a new file migrate one after the other.
+  step.immediate();
+}
+
+function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    type: row.type,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    state: row.state,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAt: new Date(row.run_at),
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
+    lastError: row.last_error,
+  };
+}
+
+/** `?, ?, ?` for n parameters. */
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** Prepared statements per number of job types, since `type IN (…)` has one placeholder per type. */
+function byTypeCount(db: Database, sqlFor: (types: string) => string): (n: number) => Statement {
+  const cache = new Map<number, Statement>();
+  return (n) => {
+    let stmt = cache.get(n);
+    if (!stmt) {
+      stmt = db.prepare(sqlFor(placeholders(n)));
+      cache.set(n, stmt);
+    }
+    return stmt;
+  };
+}
+
+function statements(db: Database) {
+  return {
+    findUnfinished: db.prepare(
+      "SELECT id FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running') LIMIT 1",
+    ),
+    insert: db.prepare(
+      `INSERT INTO jobs (id, type, payload, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+       VALUES (?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?)`,
+    ),
+    // One statement, so the pick and the lease are atomic against every other connection.
+    claim: byTypeCount(
+      db,
+      (types) => `UPDATE jobs
+        SET state = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
+        WHERE id = (
+          SELECT id FROM jobs
+          WHERE type IN (${types})
+            AND ((state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_expires_at <= ?))
+          ORDER BY run_at, created_at, id
+          LIMIT 1)
+        RETURNING ${COLUMNS}`,
+    ),
+    heartbeat: db.prepare(
+      "UPDATE jobs SET lease_expires_at = ?, updated_at = ? WHERE id = ? AND state = 'running' AND lease_owner = ?",
+    ),
+    complete: db.prepare(
+      `UPDATE jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+       WHERE id = ? AND state = 'running' AND lease_owner = ?`,
+    ),
+    fail: db.prepare(
+      `UPDATE jobs SET state = ?, run_at = COALESCE(?, run_at), last_error = ?, lease_owner = NULL,
+         lease_expires_at = NULL, updated_at = ?
+       WHERE id = ? AND state = 'running' AND lease_owner = ?`,
+    ),
+    get: db.prepare(`SELECT ${COLUMNS} FROM jobs WHERE id = ?`),
+    counts: db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state'),
+    nextWakeAt: byTypeCount(
+      db,
+      (types) => `SELECT MIN(CASE WHEN state = 'queued' THEN run_at ELSE lease_expires_at END) AS at
+        FROM jobs WHERE type IN (${types}) AND state IN ('queued', 'running')`,
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+
+function enqueueIn(db: Database, st: Statements): (job: NewJob) => string {
+  const run = db.transaction((job: NewJob): string => {
+    if (job.dedupeKey !== undefined) {
+      const existing = st.findUnfinished.get(job.dedupeKey) as { id: string } | undefined;
+      if (existing) return existing.id;
+    }
+    const id = randomUUID();
+    const now = Date.now();
+    const runAt = job.runAt?.getTime() ?? now;
+    const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    st.insert.run(id, job.type, JSON.stringify(job.payload), maxAttempts, runAt, job.dedupeKey ?? null, now, now);
+    return id;
+  });
+  // IMMEDIATE: the dedupe lookup and the insert happen under the write lock, across processes too.
+  return (job) => run.immediate(job);
+}
+
+/**
+ * Durable job queue in its own SQLite file (WAL). Every transition is one statement or one IMMEDIATE
+ * transaction, so several processes can share the file. Timing policy lives in core's job runner.
+ */
+export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue {
+  const db = openDatabase(opts.filename);
+  migrate(db);
+  const st = statements(db);
+  const enqueue = enqueueIn(db, st);
+  return {
+    async enqueue(job) {
+      return enqueue(job);
+    },
+    async claim(types, owner, leaseMs) {
+      if (types.length === 0) return null;
+      const now = Date.now();
+      const row = st.claim(types.length).get(owner, now + leaseMs, now, ...types, now, now) as JobRow | undefined;
+      return row ? toJob(row) : null;
+    },
+    async heartbeat(jobId, owner, leaseMs) {
+      const now = Date.now();
+      return st.heartbeat.run(now + leaseMs, now, jobId, owner).changes === 1;
+    },
+    async complete(jobId, owner) {
+      st.complete.run(Date.now(), jobId, owner);
+    },
+    async fail(jobId, owner, error, retryAt) {
+      const state: JobState = retryAt ? 'queued' : 'failed';
+      st.fail.run(state, retryAt?.getTime() ?? null, error, Date.now(), jobId, owner);
+    },
+    async get(jobId) {
+      const row = st.get.get(jobId) as JobRow | undefined;
+      return row ? toJob(row) : null;
+    },
+    async counts() {
+      const counts: Record<JobState, number> = { queued: 0, running: 0, done: 0, failed: 0 };
+      for (const row of st.counts.all() as { state: JobState; n: number }[]) counts[row.state] = row.n;
+      return counts;
+    },
+    async nextWakeAt(types) {
+      if (types.length === 0) return null;
+      const row = st.nextWakeAt(types.length).get(...types) as { at: number | null } | undefined;
+      return row?.at == null ? null : new Date(row.at);
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

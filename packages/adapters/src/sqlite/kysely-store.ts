@@ -1,0 +1,82 @@
+import type { MetadataStore } from '@dossier/core';
+import * as collections from './collection-queries.ts';
+import type { StoreContext } from './dialect.ts';
+import * as documents from './document-queries.ts';
+import * as enrich from './enrich-queries.ts';
+import * as images from './image-queries.ts';
+import * as providerKeys from './provider-key-queries.ts';
+import * as research from './research-queries.ts';
+import * as sections from './section-queries.ts';
+import * as tenancy from './tenancy-queries.ts';
+
+/** How a dialect applies its migrations and releases its connections. */
+export interface StoreLifecycle {
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A MetadataStore over any Kysely database whose dialect supplies the few JSON and encoding bits. */
+export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLifecycle): MetadataStore {
+  return {
+    migrate: () => lifecycle.migrate(),
+    close: () => lifecycle.close(),
+    sizeBytes: () => ctx.dialect.sizeBytes(ctx.db),
+
+    createAccount: (account) => tenancy.createAccount(ctx, account),
+    findAccountByEmail: (email) => tenancy.findAccountByEmail(ctx, email),
+    createOrg: (org, accountId, role) => tenancy.createOrg(ctx, org, accountId, role),
+    listOrgsForAccount: (accountId) => tenancy.listOrgsForAccount(ctx, accountId),
+    getMembershipRole: (orgId, accountId) => tenancy.getMembershipRole(ctx, orgId, accountId),
+    createProject: (project) => tenancy.createProject(ctx, project),
+    getProject: (id) => tenancy.getProject(ctx, id),
+    listProjects: (orgId) => tenancy.listProjects(ctx, orgId),
+    createApiKey: (key) => tenancy.createApiKey(ctx, key),
+    findApiKeyByHash: (keyHash) => tenancy.findApiKeyByHash(ctx, keyHash),
+
+    insertCollection: (collection) => collections.insertCollection(ctx, collection),
+    getCollection: (id) => collections.getCollection(ctx, id),
+    listCollections: (projectId, env) => collections.listCollections(ctx, projectId, env),
+    updateCollection: (id, patch) => collections.updateCollection(ctx, id, patch),
+    collectionCounts: (collectionId) => collections.collectionCounts(ctx, collectionId),
+
+    insertDocument: (doc) => documents.insertDocument(ctx, doc),
+    getDocument: (id) => documents.getDocument(ctx, id),
+    getDocuments: (ids) => documents.getDocuments(ctx, ids),
+    listDocuments: (collectionId, q) => documents.listDocuments(ctx, collectionId, q),
+    findDocuments: (collectionId, filter) => documents.findDocuments(ctx, collectionId, filter),
+    findDocumentByHash: (collectionId, hash) => documents.findDocumentByHash(ctx, collectionId, hash),
+    updateDocument: (id, patch) => documents.updateDocument(ctx, id, patch),
+    deleteDocument: (id) => documents.deleteDocument(ctx, id),
+    tagCounts: (collectionId) => ctx.dialect.tagCounts(ctx.db, collectionId),
+    hasMetadata: (collectionId) => documents.hasMetadata(ctx, collectionId),
+
+    replaceSections: (documentId, rows) => sections.replaceSections(ctx, documentId, rows),
+    setSectionChunkCounts: (counts) => sections.setSectionChunkCounts(ctx, counts),
+    listSections: (documentId) => sections.listSections(ctx, documentId),
+    getSections: (ids) => sections.getSections(ctx, ids),
+
+    insertResearchSession: (session) => research.insertResearchSession(ctx, session),
+    listResearchSessions: (collectionId, limit) => research.listResearchSessions(ctx, collectionId, limit),
+    getResearchSession: (id) => research.getResearchSession(ctx, id),
+    deleteResearchSession: (id) => research.deleteResearchSession(ctx, id),
+    addUsage: (projectId, env, meter, amount, at) => research.addUsage(ctx, projectId, env, meter, amount, at),
+    usageTotals: (projectId, env, since) => research.usageTotals(ctx, projectId, env, since),
+
+    createProviderKey: (key) => providerKeys.createProviderKey(ctx, key),
+    listProviderKeys: (projectId) => providerKeys.listProviderKeys(ctx, projectId),
+    getProviderKey: (id) => providerKeys.getProviderKey(ctx, id),
+    deleteProviderKey: (id) => providerKeys.deleteProviderKey(ctx, id),
+    findProviderKeyFor: (projectId, provider) => providerKeys.findProviderKeyFor(ctx, projectId, provider),
+
+    replaceImages: (documentId, rows) => images.replaceImages(ctx, documentId, rows),
+    listImages: (documentId) => images.listImages(ctx, documentId),
+    replaceTableChunks: (documentId, rows) => images.replaceTableChunks(ctx, documentId, rows),
+    listTableChunks: (documentId) => images.listTableChunks(ctx, documentId),
+
+    setGeneratedSummary: (sectionId, summary) => enrich.setGeneratedSummary(ctx, sectionId, summary),
+    resetGeneratedSummaries: (collectionId) => enrich.resetGeneratedSummaries(ctx, collectionId),
+    setImageCaption: (imageId, caption) => enrich.setImageCaption(ctx, imageId, caption),
+    setTableChunkCaption: (chunkId, caption) => enrich.setTableChunkCaption(ctx, chunkId, caption),
+    resetCaptions: (collectionId) => enrich.resetCaptions(ctx, collectionId),
+  };
+}

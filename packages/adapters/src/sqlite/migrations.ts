@@ -1,0 +1,257 @@
+import { DossierError } from '@dossier/core';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+
+/**
+ * Versioned SQLite migrations of the metadata store. Kysely's Migrator records applied names in
+ * `metadata_migrations` and runs only the pending ones, in name order, so migrate() is safe on every start.
+ * Never edit a released migration: add the next one. DDL is SQLite's (INTEGER booleans, TEXT JSON).
+ */
+
+// The schema builder is untyped by design: migrations describe tables that the typed schema then reads.
+type Db = Kysely<unknown>;
+
+async function createTenancyTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('accounts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('email_normalized', 'text', (c) => c.notNull().unique())
+    .addColumn('password_hash', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('orgs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('memberships')
+    .addColumn('org_id', 'text', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('admin', 'member')`))
+    .addPrimaryKeyConstraint('memberships_pk', ['org_id', 'account_id'])
+    .execute();
+  await db.schema.createIndex('memberships_account').on('memberships').column('account_id').execute();
+}
+
+async function createProjectsTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('projects')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('projects_org').on('projects').columns(['org_id', 'created_at']).execute();
+}
+
+async function createApiKeysTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('api_keys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('env', 'text', (c) => c.notNull())
+    .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('key_encrypted', 'text', (c) => c.notNull())
+    .addColumn('key_preview', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('revoked_at', 'text')
+    .execute();
+}
+
+async function createCollectionsTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('collections')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('env', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('visibility', 'text', (c) => c.notNull())
+    .addColumn('description', 'text')
+    .addColumn('chunk_size', 'integer', (c) => c.notNull())
+    .addColumn('chunk_overlap', 'integer', (c) => c.notNull())
+    .addColumn('embedding_model', 'text', (c) => c.notNull())
+    .addColumn('embedding_dimension', 'integer')
+    .addColumn('enable_summarization', 'integer', (c) => c.notNull())
+    .addColumn('enable_captioning', 'integer', (c) => c.notNull())
+    .addColumn('enable_reranking', 'integer', (c) => c.notNull())
+    .addColumn('enable_deduplication', 'integer', (c) => c.notNull())
+    .addColumn('suppress_contradictions_by_metadata', 'integer', (c) => c.notNull())
+    .addColumn('suppress_intra_document_contradictions', 'integer', (c) => c.notNull())
+    .addColumn('llm_model', 'text')
+    .addColumn('instructions', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('deleted_at', 'text')
+    .execute();
+  await db.schema
+    .createIndex('collections_project_env')
+    .on('collections')
+    .columns(['project_id', 'env', 'created_at'])
+    .execute();
+}
+
+async function createDocumentsTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('documents')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('filename', 'text', (c) => c.notNull())
+    .addColumn('content_type', 'text')
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('file_size_bytes', 'integer')
+    .addColumn('section_count', 'integer')
+    .addColumn('chunk_count', 'integer')
+    .addColumn('content_hash', 'text')
+    .addColumn('storage_key', 'text')
+    .addColumn('markdown_storage_key', 'text')
+    .addColumn('error_message', 'text')
+    .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('metadata', 'text', (c) => c.notNull().defaultTo('{}'))
+    .addColumn('chunk_size', 'integer', (c) => c.notNull())
+    .addColumn('chunk_overlap', 'integer', (c) => c.notNull())
+    .addColumn('canonical', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  const index = (name: string, columns: string[]) =>
+    db.schema.createIndex(name).on('documents').columns(columns).execute();
+  await index('documents_collection_created', ['collection_id', 'created_at']);
+  await index('documents_collection_status', ['collection_id', 'status']);
+  await index('documents_collection_hash', ['collection_id', 'content_hash']);
+}
+
+async function createSectionsTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('sections')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('level', 'integer', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('summary', 'text')
+    .addColumn('summary_type', 'text')
+    .addColumn('chunk_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('markdown_offset_start', 'integer', (c) => c.notNull())
+    .addColumn('markdown_offset_end', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sections_document').on('sections').columns(['document_id', 'position']).execute();
+  await db.schema.createIndex('sections_collection').on('sections').column('collection_id').execute();
+}
+
+/** Images and table chunks found by conversion (issue 3). */
+async function createImageAndTableChunkTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('document_images')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+    .addColumn('section_id', 'text')
+    .addColumn('placeholder', 'text', (c) => c.notNull())
+    .addColumn('mime_type', 'text', (c) => c.notNull())
+    .addColumn('caption', 'text')
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('byte_size', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('document_images_document').on('document_images').columns(['document_id', 'position']).execute();
+  await db.schema
+    .createTable('table_chunks')
+    .addColumn('chunk_id', 'text', (c) => c.primaryKey())
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+    .addColumn('section_id', 'text', (c) => c.notNull())
+    .addColumn('section_position', 'integer', (c) => c.notNull())
+    .addColumn('chunk_position', 'integer', (c) => c.notNull())
+    .addColumn('content', 'text', (c) => c.notNull())
+    .addColumn('caption', 'text')
+    .execute();
+  await db.schema.createIndex('table_chunks_document').on('table_chunks').columns(['document_id', 'section_position', 'chunk_position']).execute();
+}
+
+/** Research sessions with their frozen sources, and append-only usage meter entries (research issue). */
+async function createResearchAndUsageTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('research_sessions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('query', 'text', (c) => c.notNull())
+    .addColumn('response', 'text', (c) => c.notNull())
+    .addColumn('depth', 'text', (c) => c.notNull())
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('sources', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('research_sessions_collection').on('research_sessions').columns(['collection_id', 'created_at']).execute();
+  await db.schema
+    .createTable('usage_events')
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('env', 'text', (c) => c.notNull())
+    .addColumn('meter', 'text', (c) => c.notNull())
+    .addColumn('amount', 'real', (c) => c.notNull())
+    .addColumn('at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('usage_events_project').on('usage_events').columns(['project_id', 'env', 'meter', 'at']).execute();
+}
+
+/** A project's own model provider keys (provider-keys issue); looked up newest first per project and provider. */
+async function createProviderKeysTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('provider_keys')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('provider', 'text', (c) => c.notNull().check(sql`provider in ('anthropic', 'openai')`))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('key_encrypted', 'text', (c) => c.notNull())
+    .addColumn('key_preview', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('provider_keys_project').on('provider_keys').columns(['project_id', 'provider', 'created_at']).execute();
+}
+
+/** Every migration, keyed by a name that sorts in application order. */
+export const sqliteMigrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Db) {
+      await createTenancyTables(db);
+      await createProjectsTable(db);
+      await createApiKeysTable(db);
+      await createCollectionsTable(db);
+      await createDocumentsTable(db);
+      await createSectionsTable(db);
+    },
+  },
+  '0002_provider_keys': {
+    async up(db: Db) {
+      await createProviderKeysTable(db);
+    },
+  },
+  '0003_research_usage': {
+    async up(db: Db) {
+      await createResearchAndUsageTables(db);
+    },
+  },
+  '0004_images_table_chunks': {
+    async up(db: Db) {
+      await createImageAndTableChunkTables(db);
+    },
+  },
+  '0005_generated_summaries': {
+    async up(db: Db) {
+      // Post-ready AI summaries replace `summary`; the extractive one waits here for a recompute to restore it.
+      await db.schema.alterTable('sections').addColumn('extractive_summary', 'text').execute();
+    },
+  },
+};
+
+/** Apply pending migrations; a failure rolls back the failing migration and is thrown. */
+export async function migrateToLatest(db: Kysely<unknown>, migrations = sqliteMigrations): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'metadata_migrations',
+    migrationLockTableName: 'metadata_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error === undefined) return;
+  const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+  throw new DossierError('internal', `Metadata store migration ${failed} failed`, { cause: error });
+}

@@ -1,0 +1,68 @@
+import type { KeyedProvider, ProviderKeyRecord } from '@dossier/core';
+import type { Selectable } from 'kysely';
+import type { StoreContext } from './dialect.ts';
+import type { ProviderKeysTable } from './schema.ts';
+
+/** A project's own model provider keys (ciphertext only; sealing is core's job). */
+
+const fromRow = (r: Selectable<ProviderKeysTable>): ProviderKeyRecord => ({
+  id: r.id,
+  projectId: r.project_id,
+  provider: r.provider as KeyedProvider,
+  name: r.name,
+  keyEncrypted: r.key_encrypted,
+  keyPreview: r.key_preview,
+  createdAt: r.created_at,
+});
+
+export async function createProviderKey({ db }: StoreContext, k: ProviderKeyRecord): Promise<void> {
+  await db
+    .insertInto('provider_keys')
+    .values({
+      id: k.id,
+      project_id: k.projectId,
+      provider: k.provider,
+      name: k.name,
+      key_encrypted: k.keyEncrypted,
+      key_preview: k.keyPreview,
+      created_at: k.createdAt,
+    })
+    .execute();
+}
+
+export async function listProviderKeys({ db }: StoreContext, projectId: string): Promise<ProviderKeyRecord[]> {
+  const rows = await db
+    .selectFrom('provider_keys')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(fromRow);
+}
+
+export async function getProviderKey({ db }: StoreContext, id: string): Promise<ProviderKeyRecord | null> {
+  const row = await db.selectFrom('provider_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? fromRow(row) : null;
+}
+
+export async function deleteProviderKey({ db }: StoreContext, id: string): Promise<void> {
+  await db.deleteFrom('provider_keys').where('id', '=', id).execute();
+}
+
+export async function findProviderKeyFor(
+  { db }: StoreContext,
+  projectId: string,
+  provider: KeyedProvider,
+): Promise<ProviderKeyRecord | null> {
+  const row = await db
+    .selectFrom('provider_keys')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('provider', '=', provider)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? fromRow(row) : null;
+}

@@ -1,0 +1,178 @@
+/**
+ * Table shapes of the metadata store as Kysely sees them. Column names are snake_case; the types are the
+ * union of what SQLite and Postgres return, so the query code in this folder stays dialect-neutral.
+ */
+
+/** A boolean column: INTEGER 0/1 in SQLite, BOOLEAN in Postgres. */
+export type DbBool = number | boolean;
+/** A JSON column: TEXT in SQLite (parsed by us), JSONB in Postgres (parsed by the driver). */
+export type DbJson = string | object;
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  /** email.toLowerCase(), unique: case-insensitive identity without relying on SQL lower() (ASCII-only in SQLite). */
+  email_normalized: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface OrgsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  account_id: string;
+  role: 'admin' | 'member';
+}
+
+export interface ProjectsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  project_id: string;
+  env: string;
+  key_hash: string;
+  key_encrypted: string;
+  key_preview: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CollectionsTable {
+  id: string;
+  project_id: string;
+  env: string;
+  name: string;
+  visibility: string;
+  description: string | null;
+  chunk_size: number;
+  chunk_overlap: number;
+  embedding_model: string;
+  embedding_dimension: number | null;
+  enable_summarization: DbBool;
+  enable_captioning: DbBool;
+  enable_reranking: DbBool;
+  enable_deduplication: DbBool;
+  suppress_contradictions_by_metadata: DbBool;
+  suppress_intra_document_contradictions: DbBool;
+  llm_model: string | null;
+  instructions: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface DocumentsTable {
+  id: string;
+  collection_id: string;
+  filename: string;
+  content_type: string | null;
+  status: string;
+  file_size_bytes: number | null;
+  section_count: number | null;
+  chunk_count: number | null;
+  content_hash: string | null;
+  storage_key: string | null;
+  markdown_storage_key: string | null;
+  error_message: string | null;
+  tags: DbJson;
+  metadata: DbJson;
+  chunk_size: number;
+  chunk_overlap: number;
+  canonical: DbBool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SectionsTable {
+  id: string;
+  document_id: string;
+  collection_id: string;
+  title: string;
+  level: number;
+  position: number;
+  summary: string | null;
+  summary_type: string | null;
+  /** The extractive summary kept aside while `summary` holds an AI summary (restored by a summaries recompute). */
+  extractive_summary: string | null;
+  chunk_count: number;
+  markdown_offset_start: number;
+  markdown_offset_end: number;
+}
+
+export interface DocumentImagesTable {
+  id: string;
+  document_id: string;
+  section_id: string | null;
+  placeholder: string;
+  mime_type: string;
+  caption: string | null;
+  position: number;
+  byte_size: number;
+}
+
+export interface TableChunksTable {
+  chunk_id: string;
+  document_id: string;
+  section_id: string;
+  section_position: number;
+  chunk_position: number;
+  content: string;
+  caption: string | null;
+}
+
+/** Research sessions; `sources` is the frozen ResearchSource[] snapshot as JSON. */
+export interface ResearchSessionsTable {
+  id: string;
+  collection_id: string;
+  query: string;
+  response: string;
+  depth: string;
+  model: string;
+  sources: DbJson;
+  created_at: string;
+}
+
+/** Append-only usage meter entries (one row per metered event). */
+export interface UsageEventsTable {
+  project_id: string;
+  env: string;
+  meter: string;
+  amount: number;
+  at: string;
+}
+
+/** A project's own model provider keys (key_encrypted is AES-256-GCM ciphertext; the plaintext is never stored). */
+export interface ProviderKeysTable {
+  id: string;
+  project_id: string;
+  provider: string;
+  name: string;
+  key_encrypted: string;
+  key_preview: string;
+  created_at: string;
+}
+
+export interface MetadataDatabase {
+  accounts: AccountsTable;
+  orgs: OrgsTable;
+  memberships: MembershipsTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  provider_keys: ProviderKeysTable;
+  collections: CollectionsTable;
+  documents: DocumentsTable;
+  sections: SectionsTable;
+  document_images: DocumentImagesTable;
+  table_chunks: TableChunksTable;
+  research_sessions: ResearchSessionsTable;
+  usage_events: UsageEventsTable;
+}

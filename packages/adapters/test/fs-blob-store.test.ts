@@ -1,0 +1,50 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { blobStoreSuite, UNSAFE_BLOB_KEYS } from '@dossier/core/testing';
+import { createFsBlobStore } from '../src/fs/blob-store.ts';
+
+const base = await mkdtemp(join(tmpdir(), 'dossier-blobs-'));
+let n = 0;
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+blobStoreSuite('filesystem', async () => createFsBlobStore({ root: join(base, `store-${n++}`) }));
+
+/** Every file below dir, as paths relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+}
+
+describe('filesystem BlobStore confinement', () => {
+  it('never writes outside its root, whatever the key', async () => {
+    const outer = await mkdtemp(join(base, 'outer-'));
+    const store = createFsBlobStore({ root: join(outer, 'root') });
+    const attempts = [...UNSAFE_BLOB_KEYS, 'a/../../../x', '../root-sibling/x', '..\\x'];
+    for (const key of attempts) {
+      await expect(store.put(key, new Uint8Array([1]))).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(store.putStream(key, (async function* () { yield new Uint8Array([1]); })(), 10)).rejects.toMatchObject({ code: 'invalid_input' });
+    }
+    await store.put('%2e%2e/x', new Uint8Array([1]));
+    expect(await filesUnder(outer)).toEqual([join('root', '%2e%2e', 'x')]);
+  });
+
+  it('stores key a/b.txt as the file <root>/a/b.txt and leaves no temp files behind', async () => {
+    const root = join(base, 'layout');
+    const store = createFsBlobStore({ root });
+    await store.put('a/b.txt', new TextEncoder().encode('hi'));
+    await expect(store.putStream('a/c', (async function* () { yield new Uint8Array(100); })(), 10)).rejects.toMatchObject({ code: 'payload_too_large' });
+    await expect(store.putStream('a/d', (async function* () { yield new Uint8Array(1); throw new Error('boom'); })(), 10)).rejects.toThrow('boom');
+    expect(await filesUnder(root)).toEqual([join('a', 'b.txt')]);
+  });
+
+  it('accepts a relative root and resolves it once', async () => {
+    const store = createFsBlobStore({ root: join(base, 'rel', '..', 'rel2') });
+    await store.put('x', new Uint8Array([7]));
+    expect(await filesUnder(join(base, 'rel2'))).toEqual(['x']);
+  });
+});

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from '@lancedb/lancedb';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { axisVector, chunkIndexSuite, chunkRow } from '@dossier/core/testing';
+import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
+
+const base = await mkdtemp(join(tmpdir(), 'dossier-lance-'));
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+// Every test of the suite uses its own collection, so all of them share one database directory.
+chunkIndexSuite('lancedb', async () => createLanceChunkIndex({ dir: join(base, 'shared') }));
+
+describe('LanceDB ChunkIndex specifics', () => {
+  const dir = join(base, 'specific');
+  const index = createLanceChunkIndex({ dir });
+  afterEach(async () => {
+    await index.close();
+  });
+
+  /** The FTS index state of a table, read with LanceDB directly. */
+  async function ftsState(table: string) {
+    const db = await connect(dir);
+    const indices = await (await db.openTable(table)).listIndices();
+    db.close();
+    return indices.filter((i) => i.indexType === 'FTS').map((i) => ({ columns: i.columns, unindexed: i.numUnindexedRows }));
+  }
+
+  it('text search sees rows written after the full-text index was built, and background maintenance folds them in once writes go quiet', async () => {
+    const col = randomUUID();
+    await index.createCollection(col, 4);
+    await index.upsertChunks(col, [chunkRow({ content: 'unindexed narwhal' })]);
+    await index.refresh(col);
+    expect(await index.searchText(col, 'narwhal', { limit: 5 })).toHaveLength(1);
+    const table = `chunks_${col.replaceAll('-', '')}`;
+    await waitFor(async () => (await ftsState(table))[0]?.unindexed === 0, 15_000);
+    await index.upsertChunks(col, [chunkRow({ content: 'late narwhal' })]);
+    expect(await index.searchText(col, 'narwhal', { limit: 5 })).toHaveLength(2);
+  });
+
+  it('stores one chunk and one section table per collection, named from the id without dashes', async () => {
+    const col = randomUUID();
+    await index.createCollection(col, null);
+    const key = col.replaceAll('-', '');
+    const names = await readdir(dir);
+    expect(names).toEqual(expect.arrayContaining([`chunks_${key}.lance`, `sections_${key}.lance`]));
+    await index.dropCollection(col);
+    expect((await readdir(dir)).filter((n) => n.includes(key))).toEqual([]);
+  });
+
+  it('lexical-only chunk tables have no vector column; others a fixed-size float32 list of the dimension', async () => {
+    const lexical = randomUUID();
+    const dense = randomUUID();
+    await index.createCollection(lexical, null);
+    await index.createCollection(dense, 3);
+    const db = await connect(dir);
+    const fields = async (col: string) => (await (await db.openTable(`chunks_${col.replaceAll('-', '')}`)).schema()).fields;
+    expect((await fields(lexical)).map((f) => f.name)).not.toContain('vector');
+    expect(String((await fields(dense)).find((f) => f.name === 'vector')?.type)).toBe('FixedSizeList[3]<Float32>');
+    db.close();
+  });
+
+  it('English analysis: lowercase, stemming, stop words and accent folding', async () => {
+    const col = randomUUID();
+    await index.createCollection(col, 4);
+    const run = chunkRow({ content: 'She RUNS every morning' });
+    const cafe = chunkRow({ content: 'Meet me at the Café' });
+    await index.upsertChunks(col, [run, cafe, chunkRow({ content: 'the and of a' })]);
+    await index.refresh(col);
+    const ids = async (q: string) => (await index.searchText(col, q, { limit: 5 })).map((h) => h.row.id);
+    expect(await ids('running')).toEqual([run.id]);
+    expect(await ids('cafe')).toEqual([cafe.id]);
+    expect(await ids('the')).toEqual([]);
+  });
+
+  it('refuses a collection id that cannot name a table with invalid_input', async () => {
+    await expect(index.createCollection('../escape', 4)).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(index.searchText('a b', 'x', { limit: 1 })).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('an open index sees rows another index instance (another process) wrote to the same directory', async () => {
+    const col = randomUUID();
+    await index.createCollection(col, 4);
+    await index.upsertChunks(col, [chunkRow({ content: 'first gecko' })]);
+    expect(await index.countChunks(col)).toBe(1); // caches the table handle
+    const writer = createLanceChunkIndex({ dir });
+    await writer.upsertChunks(col, [chunkRow({ content: 'second gecko' })]);
+    await writer.refresh(col);
+    await writer.close();
+    expect(await index.countChunks(col)).toBe(2);
+    expect(await index.searchText(col, 'gecko', { limit: 5 })).toHaveLength(2);
+  });
+
+  it('works again after close(), reopening the database lazily', async () => {
+    const col = randomUUID();
+    await index.createCollection(col, 4);
+    await index.upsertChunks(col, [chunkRow({ vector: axisVector(1) })]);
+    await index.close();
+    expect(await index.countChunks(col)).toBe(1);
+    expect(await index.searchVector(col, axisVector(1), { limit: 1 })).toHaveLength(1);
+  });
+});
+
+/** Poll a condition until it holds, failing after timeoutMs. */
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,86 @@
+import type { QueryHit, ResearchSource } from '@dossier/core';
+
+/** Shapes the server answers with, shared with core so the two cannot drift. */
+export type { QueryHit, ResearchSource };
+
+/** The shapes of the API answers the CLI reads (spec: Resources and their fields); only the fields it uses. */
+
+export interface Collection {
+  id: string;
+  name: string;
+  visibility: string;
+  description: string | null;
+  chunkSize: number;
+  chunkOverlap: number;
+  embeddingModel: string;
+  createdAt: string;
+  [field: string]: unknown;
+}
+
+export interface Document {
+  id: string;
+  collectionId: string;
+  filename: string;
+  status: string;
+  fileSizeBytes: number | null;
+  sectionCount: number | null;
+  chunkCount: number | null;
+  errorMessage: string | null;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface Section {
+  id: string;
+  documentId: string;
+  title: string;
+  level: number;
+  position: number;
+  summary: string | null;
+  chunkCount: number;
+}
+
+export interface Chunk {
+  id: string;
+  content: string;
+  position: number;
+  tokenCount: number;
+}
+
+export interface ScanHit {
+  score: number;
+  section: { id: string; title: string; level: number; summary: string | null };
+  document: { id: string; filename: string };
+}
+
+/** Events of the research stream (spec: Research stream). */
+export type ResearchEvent =
+  | { type: 'tool_call'; query: string; tool?: string }
+  | { type: 'chunk'; content: string }
+  | { type: 'done'; sessionId: string; sources: ResearchSource[] }
+  | { type: 'error'; message: string };
+
+export interface ProviderKey {
+  id: string;
+  provider: string;
+  name: string;
+  keyPreview: string;
+  createdAt: string;
+}
+
+/** Statuses after which a document no longer changes (spec: the wait endpoint treats these as terminal). */
+export const TERMINAL = new Set(['ready', 'error']);
+
+/** Pipeline order of the statuses, for progress bars and for ignoring stale events. */
+export const STATUS_ORDER = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready'] as const;
+
+export const statusRank = (status: string): number => (status === 'error' ? STATUS_ORDER.length : STATUS_ORDER.indexOf(status as (typeof STATUS_ORDER)[number]));
+
+/** A document status event as read off the wire (status kept as the string the server sent). */
+export interface DocumentEvent {
+  documentId: string;
+  collectionId: string;
+  status: string;
+  sectionCount?: number;
+}

@@ -1,0 +1,27 @@
+import type { Command } from '../command.ts';
+import { collectionsCommand } from './collections.ts';
+import { configCommand } from './config.ts';
+import { docsCommand } from './docs.ts';
+import { doctorCommand } from './doctor.ts';
+import { providerKeysCommand } from './provider-keys.ts';
+import { queryCommand } from './query.ts';
+import { researchCommand } from './research.ts';
+import { scanCommand } from './scan.ts';
+import { serveCommand } from './serve.ts';
+import { uploadCommand } from './upload.ts';
+import { watchCommand } from './watch.ts';
+
+/** Every command, in the order `dossier --help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  uploadCommand,
+  queryCommand,
+  scanCommand,
+  researchCommand,
+  watchCommand,
+  collectionsCommand,
+  docsCommand,
+  providerKeysCommand,
+  doctorCommand,
+  configCommand,
+  serveCommand,
+];

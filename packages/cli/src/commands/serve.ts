@@ -1,0 +1,66 @@
+import type { Command } from '../command.ts';
+import { CliError, usageError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+
+/** The server package, loaded only by `serve` so the client commands start fast (and the single-file build can leave it out). */
+async function loadServer() {
+  try {
+    return await import('@dossier/server');
+  } catch (err) {
+    throw new CliError(
+      `\`dossier serve\` is not available in this build (${(err as Error).message.split('\n')[0]})`,
+      EXIT.failure,
+      'the single-file executable is the client only; run the server from a checkout with `npx pnpm@10 start` or `npx pnpm@10 dossier serve`',
+    );
+  }
+}
+
+/** The first-start banner: the credentials (shown once) and the lines that point this CLI at the new server. */
+function banner(url: string, dataDir: string, b: { email: string; password: string; projectId: string; liveKey: string; testKey: string }): string {
+  return [
+    '',
+    `Dossier is ready at ${url}`,
+    `First start: these credentials are shown once (also saved to ${dataDir}/bootstrap-credentials.txt, mode 0600)`,
+    `  admin:     ${b.email} / ${b.password}`,
+    `  project:   ${b.projectId}`,
+    `  live key:  ${b.liveKey}`,
+    `  test key:  ${b.testKey}`,
+    '',
+    'Point the CLI at it (in another terminal):',
+    `  export SERVICE_BASE_URL=${url}/v1`,
+    `  export SERVICE_API_KEY=${b.liveKey}`,
+    `  dossier config set project_id ${b.projectId}`,
+    '  dossier doctor',
+    '',
+  ].join('\n');
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the Dossier server in this process (the embedded default: SQLite, LanceDB, files)',
+  usage: ['serve [--port n] [--host addr] [--data-dir dir] [server flags…]'],
+  description:
+    "Takes the server's own flags and DOSSIER_* environment variables (the Configuration table of the README lists\n" +
+    'them all: --port, --host, --data-dir, --embedding-model, --workers, --log-level, …). The first start creates an\n' +
+    'admin account, a project and its API keys and prints them once. Logs are JSON lines on stderr. Ctrl-C stops it.',
+  rawArgs: true,
+  examples: ['dossier serve', 'dossier serve --port 9000 --data-dir ~/dossier-data', 'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn'],
+  async run(ctx) {
+    const { loadConfig, createLogger, startServer } = await loadServer();
+    let config: ReturnType<typeof loadConfig>;
+    try {
+      config = loadConfig(ctx.argv, ctx.env);
+    } catch (err) {
+      throw usageError((err as Error).message, 'run `dossier serve --help`; every flag is in the Configuration table of the README');
+    }
+    const server = await startServer(config, createLogger(config.logLevel));
+    if (server.bootstrap) ctx.out.write(banner(server.url, server.dossier.dataDir, server.bootstrap));
+    else ctx.out.info(`Dossier is listening at ${server.url}/v1 (Ctrl-C stops it)`);
+    await new Promise<void>((resolve) => {
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.close();
+    return EXIT.ok;
+  },
+};

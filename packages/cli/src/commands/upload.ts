@@ -1,0 +1,187 @@
+import type { Document, DocumentEvent } from '../api-types.ts';
+import type { ApiClient } from '../client.ts';
+import type { Command, Context } from '../command.ts';
+import { CliError, usageError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { intFlag, many, parseMetadata } from '../filters.ts';
+import { num, plural, status } from '../format.ts';
+import { aborted, pool } from '../pool.ts';
+import { expandInputs, type Payload, stdinPayload } from '../upload/inputs.ts';
+import { liveProgress, noProgress, type Progress, plainProgress, type Row } from '../upload/progress.ts';
+import { type Sent, send } from '../upload/send.ts';
+import { Tracker } from '../upload/tracker.ts';
+import { waitForDocument } from '../wait.ts';
+
+/** Errors that would fail every file the same way: stop at the first instead of repeating it per file. */
+const FATAL: readonly number[] = [EXIT.notFound, EXIT.auth, EXIT.missingKey, EXIT.server];
+
+/** What happened to one file. */
+interface Outcome {
+  payload: Payload;
+  sent?: Sent;
+  /** The document's last known state (after --watch or --wait, its final one). */
+  document?: Document;
+  error?: CliError;
+}
+
+interface Plan {
+  api: ApiClient;
+  collection: string;
+  payloads: Payload[];
+  mode: 'watch' | 'wait' | 'none';
+  concurrency: number;
+  tags: string[];
+  metadata?: Record<string, unknown>;
+}
+
+async function plan(ctx: Context): Promise<Plan> {
+  const api = ctx.api();
+  if (ctx.positionals.length === 0) throw usageError('nothing to upload', 'give files, folders, globs, or - for stdin: dossier upload ./docs "notes/**/*.md"');
+  if (ctx.values.watch && ctx.values.wait) throw usageError('--watch and --wait are two ways to wait: pick one', '--watch shows progress, --wait waits silently');
+  const concurrency = intFlag(ctx.values, 'concurrency', 1, 64) ?? 4;
+  const metadata = parseMetadata(many(ctx.values, 'metadata'));
+  const { files, stdinAt } = await expandInputs(ctx.positionals);
+  const filename = typeof ctx.values.filename === 'string' ? ctx.values.filename : undefined;
+  if (filename !== undefined && stdinAt === null) throw usageError('--filename names the file read from stdin, but - is not among the inputs');
+  const collection = await ctx.collection();
+  if (stdinAt !== null) {
+    if (ctx.stdin.isTTY) throw usageError('- reads the file from stdin, but stdin is a terminal', 'pipe or redirect a file in: cat notes.md | dossier upload - --filename notes.md');
+    files.splice(stdinAt, 0, await stdinPayload(ctx.stdin, filename ?? 'stdin'));
+  }
+  const mode = ctx.values.watch ? 'watch' : ctx.values.wait ? 'wait' : 'none';
+  return { api, collection, payloads: files, mode, concurrency, tags: many(ctx.values, 'tag'), ...(metadata ? { metadata } : {}) };
+}
+
+function progressFor(ctx: Context, p: Plan): Progress {
+  if (ctx.out.json || p.mode === 'wait') return noProgress; // --wait blocks silently; JSON has its own events
+  const rows: Row[] = p.payloads.map((f) => ({ label: f.label === '-' ? `- (${f.name})` : f.label, state: 'queued', detail: '' }));
+  return ctx.out.stderrIsTTY ? liveProgress(ctx.out, rows) : plainProgress(ctx.out, rows);
+}
+
+const sentDetail = (s: Sent) => (s.reused ? 'same content already in the collection' : s.via === 'presigned' ? 'via presigned URL' : '');
+
+/** Upload every payload with bounded concurrency; per-file failures are recorded, fatal ones stop the run. */
+async function uploadAll(ctx: Context, p: Plan, progress: Progress, onSent: (i: number, doc: Document) => void): Promise<Outcome[]> {
+  const outcomes: Outcome[] = p.payloads.map((payload) => ({ payload }));
+  await pool(p.payloads, p.concurrency, async (payload, i) => {
+    progress.update(i, 'sending');
+    try {
+      const sent = await send(p.api, p.collection, payload, { tags: p.tags, metadata: p.metadata, presigned: Boolean(ctx.values.presigned), signal: ctx.signal });
+      outcomes[i] = { payload, sent, document: sent.document };
+      if (ctx.out.json) ctx.out.event({ type: 'uploaded', file: payload.label, filename: payload.name, reused: sent.reused, via: sent.via, document: sent.document });
+      progress.update(i, p.mode === 'watch' ? sent.document.status : 'uploaded', sentDetail(sent));
+      onSent(i, sent.document);
+    } catch (err) {
+      if (!(err instanceof CliError) || FATAL.includes(err.exitCode)) throw err;
+      outcomes[i] = { payload, error: err };
+      if (ctx.out.json) ctx.out.event({ type: 'failed', file: payload.label, filename: payload.name, error: err.message });
+      progress.update(i, 'failed', err.message);
+    }
+  });
+  return outcomes;
+}
+
+/** --watch: show each status change until every document is terminal, then read the final documents. */
+async function watchAll(ctx: Context, p: Plan, outcomes: Outcome[], tracker: Tracker, progress: Progress): Promise<void> {
+  tracker.uploadsDone();
+  await Promise.race([tracker.done, aborted(ctx.signal)]);
+  await pool(outcomes, 8, async (o) => {
+    if (o.document) o.document = await p.api.json<Document>('GET', `/documents/${o.document.id}`);
+  });
+  outcomes.forEach((o, i) => {
+    if (o.document) progress.update(i, o.document.status, o.document.status === 'error' ? (o.document.errorMessage ?? '') : sections(o.document));
+  });
+}
+
+const sections = (d: Document) => (d.sectionCount !== null ? `${plural(d.sectionCount, 'section')}${d.chunkCount !== null ? `, ${plural(d.chunkCount, 'chunk')}` : ''}` : '');
+
+async function waitAll(ctx: Context, p: Plan, outcomes: Outcome[]): Promise<void> {
+  await pool(outcomes, 16, async (o) => {
+    if (o.document) o.document = await waitForDocument(p.api, o.document.id, ctx.signal);
+  });
+}
+
+function report(ctx: Context, p: Plan, outcomes: Outcome[]): number {
+  const failed = outcomes.filter((o) => o.error).length;
+  const errored = outcomes.filter((o) => o.document?.status === 'error').length;
+  if (ctx.out.json) {
+    if (p.mode !== 'none') for (const o of outcomes) if (o.document) ctx.out.event({ type: 'done', file: o.payload.label, filename: o.payload.name, document: o.document });
+  } else {
+    const s = ctx.out.out;
+    ctx.out.table(
+      ['FILE', 'DOCUMENT', 'STATUS', 'SECTIONS', 'CHUNKS', 'NOTE'],
+      outcomes.map((o) => [
+        o.payload.label === '-' ? `- (${o.payload.name})` : o.payload.label,
+        o.document?.id ?? '-',
+        o.error ? s.red('failed') : status(s, o.document?.status ?? '-'),
+        num(o.document?.sectionCount),
+        num(o.document?.chunkCount),
+        o.error?.message ?? o.document?.errorMessage ?? (o.sent ? sentDetail(o.sent) : ''),
+      ]),
+    );
+    const ok = outcomes.length - failed - errored;
+    const what = p.mode === 'none' ? 'uploaded' : 'ready';
+    ctx.out.info(`${ok} ${what}${failed ? `, ${failed} failed to upload` : ''}${errored ? `, ${errored} in error` : ''}${p.mode === 'none' ? ' (processing continues on the server; --watch or --wait to follow it)' : ''}`);
+  }
+  return failed || errored ? EXIT.failure : EXIT.ok;
+}
+
+export const uploadCommand: Command = {
+  name: 'upload',
+  summary: 'Upload files, folders, globs or stdin (-); optionally follow them until ready',
+  usage: ['upload <path|folder|glob|->... [--watch | --wait] [--concurrency n] [--tag t]... [--metadata k=v]...'],
+  description:
+    'Folders are uploaded recursively (hidden files skipped); quote globs to let dossier expand them ("docs/**/*.md").\n' +
+    'Files up to 25 MB are sent directly; larger ones through a presigned URL with their SHA-256, so a file the\n' +
+    'collection already holds is not sent again. Exit 1 when a file fails to upload or (with --watch/--wait) ends in error.\n' +
+    'With --json: NDJSON events {type: uploaded|failed|done, file, filename, document…}.',
+  options: {
+    watch: { type: 'boolean', short: 'w' },
+    wait: { type: 'boolean' },
+    concurrency: { type: 'string', short: 'j' },
+    tag: { type: 'string', multiple: true },
+    metadata: { type: 'string', multiple: true },
+    filename: { type: 'string' },
+    presigned: { type: 'boolean' },
+  },
+  optionHelp: [
+    ['-w, --watch', 'follow the status events until every document is ready or in error (live display on a terminal)'],
+    ['--wait', 'block silently until every document is ready or in error'],
+    ['-j, --concurrency <n>', 'files sent at once, 1 to 64 (default 4)'],
+    ['--tag <name>', 'tag every document (repeatable)'],
+    ['--metadata <k=v>', 'metadata on every document; values are JSON when they parse: year=2024 is a number (repeatable)'],
+    ['--filename <name>', 'the name of the file read from stdin (default: stdin)'],
+    ['--presigned', 'use the presigned flow for every file (skips files whose content the collection already has)'],
+  ],
+  examples: [
+    'dossier upload ./reports --watch',
+    'dossier upload "papers/**/*.pdf" --tag papers --metadata year=2024 -j 8',
+    'curl -s https://example.com/notes.md | dossier upload - --filename notes.md --wait',
+    'dossier upload big.pdf --json | jq -r "select(.type == \\"uploaded\\") | .document.id"',
+  ],
+  async run(ctx) {
+    const p = await plan(ctx);
+    const progress = progressFor(ctx, p);
+    const index = new Map<string, number>(); // document id → file
+    const onChange = (id: string, e: DocumentEvent) => {
+      const i = index.get(id) ?? -1;
+      const sections = e.sectionCount !== undefined ? { sectionCount: e.sectionCount } : {};
+      progress.update(i, e.status, e.sectionCount !== undefined ? plural(e.sectionCount, 'section') : '');
+      if (ctx.out.json) ctx.out.event({ type: 'status', file: p.payloads[i]?.label ?? null, documentId: id, status: e.status, ...sections });
+    };
+    const tracker = p.mode === 'watch' ? new Tracker(p.api, p.collection, ctx.signal, onChange) : null;
+    try {
+      await tracker?.start(); // subscribed before the first upload, so no status change is missed
+      const outcomes = await uploadAll(ctx, p, progress, (i, doc) => {
+        index.set(doc.id, i);
+        tracker?.track(doc);
+      });
+      if (tracker) await watchAll(ctx, p, outcomes, tracker, progress);
+      else if (p.mode === 'wait') await waitAll(ctx, p, outcomes);
+      progress.finish();
+      return report(ctx, p, outcomes);
+    } finally {
+      progress.finish();
+    }
+  },
+};

@@ -1,0 +1,5 @@
+/** @dossier/cli: the `dossier` command-line client, also callable in-process. */
+export const CLI_NAME = 'dossier';
+export { EXIT, EXIT_CODE_DOCS, type ExitCode } from './exit-codes.ts';
+export { type Io, run, VERSION } from './run.ts';
+export { TELEMETRY_STATEMENT } from './telemetry.ts';

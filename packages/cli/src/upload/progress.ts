@@ -1,0 +1,96 @@
+import { STATUS_ORDER, statusRank } from '../api-types.ts';
+import type { Output } from '../output.ts';
+import { truncate } from '../style.ts';
+
+/** One file's line: where it is in queued → sending → the pipeline statuses → ready / error / failed. */
+export interface Row {
+  label: string;
+  state: string;
+  detail: string;
+}
+
+/** Shows how each file is doing. */
+export interface Progress {
+  update(i: number, state: string, detail?: string): void;
+  /** Stop drawing and give the terminal back: the live display is erased (the result table follows), the cursor shown. */
+  finish(): void;
+}
+
+export const noProgress: Progress = { update() {}, finish() {} };
+
+const FINAL_OK = new Set(['ready', 'uploaded']);
+const FINAL_BAD = new Set(['error', 'failed']);
+
+/**
+ * One line per file on stderr, redrawn in place with ANSI cursor movement (a terminal only). Redraws are
+ * coalesced to one per 50 ms; with more files than the terminal has rows, finished files fold into a count.
+ */
+export function liveProgress(out: Output, rows: Row[]): Progress {
+  const stream = out.streams.stderr;
+  const s = out.err;
+  // The label column shrinks on narrow terminals so a line never wraps (a wrapped line breaks the redraw).
+  const cols = (stream as { columns?: number }).columns || 120; // 0 when a pseudo-terminal has no size
+  const width = Math.max(8, Math.min(40, cols - 45, Math.max(...rows.map((r) => r.label.length))));
+  let drawn = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let finished = false;
+  const bar = (state: string) => {
+    const k = Math.max(0, statusRank(state) + (state === 'error' ? 0 : 1));
+    const cells = STATUS_ORDER.length;
+    if (state === 'error' || state === 'failed') return s.red('■'.repeat(cells));
+    const filled = Math.min(k, cells);
+    return (filled ? s.green('■'.repeat(filled)) : '') + (filled < cells ? s.dim('□'.repeat(cells - filled)) : '');
+  };
+  const line = (r: Row) => {
+    const mark = FINAL_OK.has(r.state) ? s.green('✓') : FINAL_BAD.has(r.state) ? s.red('✗') : s.cyan('•');
+    return `${mark} ${truncate(r.label, width).padEnd(width)}  ${bar(r.state)}  ${r.state}${r.detail ? s.dim(`  ${truncate(r.detail, 24)}`) : ''}`;
+  };
+  const view = (): string[] => {
+    const max = Math.max(3, (stream as { rows?: number }).rows || 24) - 2;
+    if (rows.length <= max) return rows.map(line);
+    const open = rows.filter((r) => !FINAL_OK.has(r.state) && !FINAL_BAD.has(r.state));
+    const done = rows.length - open.length;
+    return [s.dim(`${done}/${rows.length} files finished`), ...open.slice(0, max - 1).map(line)];
+  };
+  const draw = () => {
+    timer = null;
+    const lines = view();
+    let text = drawn ? `\x1b[${drawn}A` : '\x1b[?25l';
+    for (const l of lines) text += `\x1b[2K${l}\n`;
+    for (let i = lines.length; i < drawn; i++) text += '\x1b[2K\n';
+    const extra = Math.max(0, drawn - lines.length);
+    if (extra) text += `\x1b[${extra}A`;
+    drawn = lines.length;
+    stream.write(text);
+  };
+  draw();
+  return {
+    update(i, state, detail = '') {
+      const r = rows[i];
+      if (!r) return;
+      r.state = state;
+      r.detail = detail;
+      if (!finished) timer ??= setTimeout(draw, 50);
+    },
+    finish() {
+      if (finished) return;
+      finished = true;
+      if (timer) clearTimeout(timer);
+      stream.write(`${drawn ? `\x1b[${drawn}A\x1b[0J` : ''}\x1b[?25h`);
+    },
+  };
+}
+
+/** A plain line per change on stderr (not a terminal, or a log file): `file: state`. */
+export function plainProgress(out: Output, rows: Row[]): Progress {
+  return {
+    update(i, state, detail = '') {
+      const r = rows[i];
+      if (!r || (r.state === state && r.detail === detail)) return;
+      r.state = state;
+      r.detail = detail;
+      out.info(`${r.label}: ${state}${detail ? ` (${detail})` : ''}`);
+    },
+    finish() {},
+  };
+}

@@ -1,0 +1,52 @@
+import type { Document } from '../api-types.ts';
+import type { ApiClient } from '../client.ts';
+import type { Payload } from './inputs.ts';
+
+/** Largest file the direct multipart upload takes (spec: Limits); larger ones go through upload-url. */
+export const DIRECT_UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
+
+export interface SendOptions {
+  tags: string[];
+  metadata?: Record<string, unknown>;
+  /** Use upload-url for every file, not only those over 25 MB (its content-hash check skips known files). */
+  presigned: boolean;
+  signal: AbortSignal;
+}
+
+/** A sent file: the document, and whether the collection already had the same content (nothing uploaded). */
+export interface Sent {
+  document: Document;
+  reused: boolean;
+  via: 'direct' | 'presigned';
+}
+
+const notFound = { notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' };
+
+/** POST /collections/:id/documents, multipart: file, tags (JSON array), metadata (JSON object). */
+async function direct(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
+  const form = new FormData();
+  form.append('file', await p.blob(), p.name);
+  if (o.tags.length) form.append('tags', JSON.stringify(o.tags));
+  if (o.metadata) form.append('metadata', JSON.stringify(o.metadata));
+  const document = await api.json<Document>('POST', `/collections/${collection}/documents`, { body: form, timeoutMs: null, signal: o.signal, ...notFound });
+  return { document, reused: false, via: 'direct' };
+}
+
+/** upload-url with the content hash; on a hit the existing document is returned, else PUT the bytes and confirm. */
+async function presigned(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
+  const start = await api.json<{ documentId: string; uploadUrl: string | null; document?: Document }>('POST', `/collections/${collection}/documents/upload-url`, {
+    json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, contentHash: await p.sha256(), tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
+    signal: o.signal,
+    ...notFound,
+  });
+  if (start.uploadUrl === null && start.document) return { document: start.document, reused: true, via: 'presigned' };
+  // The presigned URL authorises the PUT by itself: the API key is not sent along (the URL may be another host).
+  await api.send('PUT', start.uploadUrl!, { body: await p.blob(), headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false });
+  const document = await api.json<Document>('POST', `/collections/${collection}/documents/${start.documentId}/confirm`, { json: {}, signal: o.signal, ...notFound });
+  return { document, reused: false, via: 'presigned' };
+}
+
+/** Upload one payload the way its size calls for. */
+export function send(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
+  return o.presigned || p.size > DIRECT_UPLOAD_MAX_BYTES ? presigned(api, collection, p, o) : direct(api, collection, p, o);
+}

@@ -1,0 +1,49 @@
+import type { DossierContext } from './context.ts';
+import { DossierError, notFound } from './domain/errors.ts';
+import type { Collection, DocumentRecord, Env } from './domain/types.ts';
+import { isUuid } from './util/ids.ts';
+
+/** Who is calling: a project's live or test sandbox (from its API key), or null for an anonymous caller. */
+export type Access = { projectId: string; env: Env } | null;
+
+/** What the caller wants to do; anonymous callers may only read public collections. */
+export type Intent = 'read' | 'write';
+
+const ownedBy = (c: Collection, access: Access): boolean =>
+  access !== null && c.projectId === access.projectId && c.env === access.env;
+
+/** The collection when the caller may use it; not_found for unknown ids and for other projects' private data. */
+export async function requireCollection(ctx: DossierContext, access: Access, id: string, intent: Intent): Promise<Collection> {
+  const c = isUuid(id) ? await ctx.store.getCollection(id) : null;
+  if (!c || c.deletedAt) throw notFound('Collection');
+  if (ownedBy(c, access)) return c;
+  if (intent === 'read' && c.visibility === 'public') return c;
+  if (access === null) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
+  throw notFound('Collection');
+}
+
+/** The document and its collection when the caller may use them (same rules as the collection). */
+export async function requireDocument(
+  ctx: DossierContext,
+  access: Access,
+  id: string,
+  intent: Intent,
+): Promise<{ doc: DocumentRecord; collection: Collection }> {
+  const doc = isUuid(id) ? await ctx.store.getDocument(id) : null;
+  if (!doc) throw notFound('Document');
+  try {
+    return { doc, collection: await requireCollection(ctx, access, doc.collectionId, intent) };
+  } catch (err) {
+    if (err instanceof DossierError && err.code === 'not_found') throw notFound('Document');
+    throw err;
+  }
+}
+
+/** Blob key prefix of everything stored for a collection. */
+export const collectionPrefix = (c: Collection): string => `${c.env}/${c.projectId}/${c.id}/`;
+/** Blob key of a document's original file. */
+export const originalKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/original`;
+/** Blob key of a paged document's page start offsets into its Markdown (JSON array). */
+export const pagesKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/pages.json`;
+/** Blob key of a document's Markdown. */
+export const markdownKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/document.md`;

@@ -1,0 +1,36 @@
+import { jwtVerify, SignJWT } from 'jose';
+import { DossierError } from '../domain/errors.ts';
+
+/** Claims of a management-plane token. */
+export interface SessionClaims {
+  accountId: string;
+  email: string;
+}
+
+/** Issues and verifies short-lived HS256 JWTs for the management plane. */
+export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
+  return {
+    /** A signed token for the account. */
+    async issue(claims: SessionClaims): Promise<string> {
+      return new SignJWT({ email: claims.email })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(claims.accountId)
+        .setIssuer('dossier')
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(key);
+    },
+    /** The claims of a valid token; throws unauthorized for an invalid or expired one. */
+    async verify(token: string): Promise<SessionClaims> {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'] });
+        if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('claims');
+        return { accountId: payload.sub, email: payload.email };
+      } catch {
+        throw new DossierError('unauthorized', 'Invalid or expired token');
+      }
+    },
+  };
+}
+
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;

@@ -1,0 +1,122 @@
+import { type Access, collectionPrefix, requireCollection } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError } from '../domain/errors.ts';
+import type { Collection } from '../domain/types.ts';
+import {
+  type CreateCollectionInput,
+  createCollectionSchema,
+  parseInput,
+  type UpdateCollectionInput,
+  updateCollectionSchema,
+} from '../schemas.ts';
+import { newId, nowIso } from '../util/ids.ts';
+
+/** Collection as the API shows it (internal fields dropped). */
+export type CollectionView = Omit<Collection, 'projectId' | 'env' | 'embeddingDimension' | 'deletedAt'>;
+
+export const collectionView = (c: Collection): CollectionView => {
+  const { projectId: _p, env: _e, embeddingDimension: _d, deletedAt: _x, ...view } = c;
+  return view;
+};
+
+/** CollectionStats as the spec defines it. */
+export interface CollectionStats {
+  docCount: number;
+  totalFileSizeBytes: number;
+  storageBytes: number;
+  dbBytes: number;
+  totalSections: number;
+  totalChunks: number;
+  statusCounts: Record<string, number>;
+  summarizedCount: number;
+  captionedCount: number;
+  claimsExtractedCount: number;
+  totalClaimsCount: number;
+}
+
+async function resolveDimension(ctx: DossierContext, model: string): Promise<number | null> {
+  if (model === 'none') return null;
+  const embedder = await ctx.embedders.get(model);
+  if (!embedder) {
+    throw new DossierError('invalid_input', `Embedding model '${model}' is not available on this server; use 'none' for BM25-only search`);
+  }
+  return embedder.dimension;
+}
+
+function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access: NonNullable<Access>, model: string, dim: number | null): Collection {
+  return {
+    id: newId(),
+    projectId: access.projectId,
+    env: access.env,
+    name: input.name,
+    visibility: input.visibility ?? 'private',
+    description: input.description ?? null,
+    chunkSize: input.chunkSize ?? 512,
+    chunkOverlap: input.chunkOverlap ?? 64,
+    embeddingModel: model,
+    embeddingDimension: dim,
+    enableSummarization: true,
+    enableCaptioning: true,
+    enableReranking: true,
+    enableDeduplication: false,
+    suppressContradictionsByMetadata: true,
+    suppressIntraDocumentContradictions: true,
+    llmModel: null,
+    instructions: null,
+    createdAt: nowIso(),
+    deletedAt: null,
+  };
+}
+
+const requireKey = (access: Access): NonNullable<Access> => {
+  if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
+  return access;
+};
+
+/** Collections: create, list, get, update, stats, soft delete. */
+export function collectionService(ctx: DossierContext) {
+  return {
+    async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
+      const a = requireKey(access);
+      const input = parseInput(createCollectionSchema, raw);
+      if (input.projectId !== a.projectId) throw new DossierError('forbidden', 'The API key does not belong to this projectId');
+      if ((input.chunkOverlap ?? 64) >= (input.chunkSize ?? 512)) throw new DossierError('invalid_input', 'chunkOverlap must be smaller than chunkSize');
+      const model = input.embeddingModel ?? ctx.defaultEmbeddingModel;
+      const collection = defaults(input, a, model, await resolveDimension(ctx, model));
+      await ctx.index.createCollection(collection.id, collection.embeddingDimension);
+      await ctx.store.insertCollection(collection);
+      return collectionView(collection);
+    },
+    async list(access: Access): Promise<CollectionView[]> {
+      const a = requireKey(access);
+      return (await ctx.store.listCollections(a.projectId, a.env)).map(collectionView);
+    },
+    async get(access: Access, id: string): Promise<CollectionView> {
+      return collectionView(await requireCollection(ctx, access, id, 'read'));
+    },
+    async update(access: Access, id: string, raw: UpdateCollectionInput): Promise<CollectionView> {
+      const c = await requireCollection(ctx, access, id, 'write');
+      const patch = parseInput(updateCollectionSchema, raw);
+      const { embeddingModel: _ignored, ...rest } = patch;
+      if ((rest.chunkOverlap ?? c.chunkOverlap) >= (rest.chunkSize ?? c.chunkSize)) {
+        throw new DossierError('invalid_input', 'chunkOverlap must be smaller than chunkSize');
+      }
+      return collectionView(await ctx.store.updateCollection(c.id, rest));
+    },
+    async remove(access: Access, id: string): Promise<void> {
+      const c = await requireCollection(ctx, access, id, 'write');
+      await ctx.store.updateCollection(c.id, { deletedAt: nowIso() });
+    },
+    async stats(access: Access, id: string): Promise<CollectionStats> {
+      const c = await requireCollection(ctx, access, id, 'read');
+      const [counts, storageBytes, dbBytes] = await Promise.all([
+        ctx.store.collectionCounts(c.id),
+        ctx.blobs.sizeOfPrefix(collectionPrefix(c)),
+        ctx.index.sizeBytes(c.id),
+      ]);
+      return { ...counts, storageBytes, dbBytes, claimsExtractedCount: 0, totalClaimsCount: 0 };
+    },
+  };
+}
+
+export type CollectionService = ReturnType<typeof collectionService>;

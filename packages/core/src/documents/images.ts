@@ -1,0 +1,33 @@
+import { type Access, requireDocument } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import { notFound } from '../domain/errors.ts';
+import type { DocumentImageRecord } from '../domain/types.ts';
+import { imageKey } from '../ingest/images.ts';
+import { isUuid } from '../util/ids.ts';
+
+/** DocumentImage as the API shows it. */
+export type ImageView = Omit<DocumentImageRecord, 'documentId' | 'byteSize'>;
+
+const imageView = ({ documentId: _d, byteSize: _b, ...view }: DocumentImageRecord): ImageView => view;
+
+/** Images of documents and table chunks with their captions. */
+export function imageService(ctx: DossierContext) {
+  return {
+    async images(access: Access, documentId: string): Promise<ImageView[]> {
+      const { doc } = await requireDocument(ctx, access, documentId, 'read');
+      return (await ctx.store.listImages(doc.id)).map(imageView);
+    },
+    /** Raw bytes and type of one image. */
+    async image(access: Access, documentId: string, imageId: string): Promise<{ bytes: Uint8Array; mimeType: string }> {
+      const { doc, collection } = await requireDocument(ctx, access, documentId, 'read');
+      const image = isUuid(imageId) ? (await ctx.store.listImages(doc.id)).find((i) => i.id === imageId) : undefined;
+      if (!image) throw notFound('Image');
+      return { bytes: await ctx.blobs.get(imageKey(collection, doc.id, image.id)), mimeType: image.mimeType };
+    },
+    /** Table chunks that have a caption, by section position then chunk position. */
+    async captions(access: Access, documentId: string): Promise<{ content: string; caption: string }[]> {
+      const { doc } = await requireDocument(ctx, access, documentId, 'read');
+      return (await ctx.store.listTableChunks(doc.id)).flatMap((t) => (t.caption ? [{ content: t.content, caption: t.caption }] : []));
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import { type Access, collectionPrefix, markdownKey, requireCollection, requireDocument } from '../access.ts';
+import { type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
+import { DossierError, notFound } from '../domain/errors.ts';
+import type { Collection, DocumentEvent, DocumentRecord, Metadata, SectionRecord } from '../domain/types.ts';
+import { enqueueIngest } from '../ingest/pipeline.ts';
+import {
+  batchDeleteSchema,
+  bulkPatchSchema,
+  type DocumentPatchInput,
+  documentPatchSchema,
+  type ListDocumentsInput,
+  listDocumentsSchema,
+  parseInput,
+} from '../schemas.ts';
+import { metadataPairs } from '../util/canonical-json.ts';
+import { type PageSpan, pageOffsetsOf, pageSpan } from './pages.ts';
+import { type DocumentView, documentView, normalizeTags } from './view.ts';
+
+/** The wait endpoint gives up after 5 minutes (spec: Limits). */
+export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** Section as the API shows it. */
+export type SectionView = Omit<SectionRecord, 'collectionId'>;
+export const sectionView = ({ collectionId: _c, ...s }: SectionRecord): SectionView => s;
+
+const isTerminal = (d: DocumentRecord): boolean => d.status === 'ready' || d.status === 'error';
+
+/** Reading, patching, deleting and re-running documents. */
+export function documentService(ctx: DossierContext) {
+  async function inCollection(c: Collection, id: string): Promise<DocumentRecord> {
+    const doc = await ctx.store.getDocument(id);
+    if (!doc || doc.collectionId !== c.id) throw notFound(`Document ${id}`);
+    return doc;
+  }
+
+  async function applyPatch(c: Collection, doc: DocumentRecord, p: DocumentPatchInput): Promise<DocumentRecord> {
+    const tags = p.tags ? normalizeTags(p.tags) : doc.tags;
+    const metadata = p.metadata ? ((p.replaceMetadata ? p.metadata : { ...doc.metadata, ...p.metadata }) as Metadata) : doc.metadata;
+    const updated = await ctx.store.updateDocument(doc.id, { tags, metadata });
+    await ctx.index.updateDocumentAttributes(c.id, doc.id, { tags, metadataPairs: metadataPairs(metadata) });
+    return updated;
+  }
+
+  async function removeDocument(c: Collection, doc: DocumentRecord): Promise<void> {
+    await ctx.index.deleteDocument(c.id, doc.id);
+    await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${doc.id}/`);
+    await ctx.store.deleteDocument(doc.id);
+  }
+
+  async function requeue(doc: DocumentRecord, status: 'processing' | 'uploading'): Promise<DocumentRecord> {
+    if (!doc.storageKey || !(await ctx.blobs.stat(doc.storageKey))) {
+      throw new DossierError('invalid_input', `Document ${doc.id} has no stored file to retry; upload it again`);
+    }
+    const updated = await setDocumentStatus(ctx, doc, status, { errorMessage: null });
+    await enqueueIngest(ctx, doc.id);
+    return updated;
+  }
+
+  return {
+    async list(access: Access, collectionId: string, raw: ListDocumentsInput = {}) {
+      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const q = parseInput(listDocumentsSchema, raw);
+      const page = await ctx.store.listDocuments(c.id, q);
+      return { documents: page.documents.map(documentView), total: page.total };
+    },
+    async get(access: Access, id: string): Promise<DocumentView> {
+      return documentView((await requireDocument(ctx, access, id, 'read')).doc);
+    },
+    /** Resolve when the document is ready or in error; throws timeout after timeoutMs. */
+    async wait(access: Access, id: string, timeoutMs = WAIT_TIMEOUT_MS, signal?: AbortSignal): Promise<DocumentView> {
+      const { doc } = await requireDocument(ctx, access, id, 'read');
+      return documentView(await waitForTerminal(ctx, doc, timeoutMs, signal));
+    },
+    async markdown(access: Access, id: string): Promise<string> {
+      const { doc, collection } = await requireDocument(ctx, access, id, 'read');
+      if (!doc.markdownStorageKey) throw notFound('Markdown (processing is not complete)');
+      return new TextDecoder().decode(await ctx.blobs.get(markdownKey(collection, doc.id)));
+    },
+    /** Sections in order; for paged documents each also says which pages it spans. */
+    async sections(access: Access, id: string): Promise<(SectionView & Partial<PageSpan>)[]> {
+      const { doc, collection } = await requireDocument(ctx, access, id, 'read');
+      const offsets = await pageOffsetsOf(ctx, collection, doc.id);
+      return (await ctx.store.listSections(doc.id)).map((s) => ({
+        ...sectionView(s),
+        ...(offsets ? pageSpan(offsets, s.markdownOffsetStart, s.markdownOffsetEnd) : {}),
+      }));
+    },
+    async remove(access: Access, id: string): Promise<void> {
+      const { doc, collection } = await requireDocument(ctx, access, id, 'write');
+      await removeDocument(collection, doc);
+    },
+    async batchRemove(access: Access, collectionId: string, raw: unknown): Promise<void> {
+      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const { ids } = parseInput(batchDeleteSchema, raw);
+      const docs = await Promise.all([...new Set(ids)].map((id) => inCollection(c, id)));
+      for (const doc of docs) await removeDocument(c, doc);
+    },
+    async retry(access: Access, id: string): Promise<DocumentView> {
+      const { doc } = await requireDocument(ctx, access, id, 'write');
+      if (doc.status !== 'error') throw new DossierError('invalid_input', `Only documents in error can be retried (status is ${doc.status})`);
+      return documentView(await requeue(doc, 'processing'));
+    },
+    async retryFailed(access: Access, collectionId: string): Promise<DocumentView[]> {
+      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const failed = await ctx.store.listDocuments(c.id, { status: 'error', limit: 100_000, offset: 0 });
+      const out: DocumentView[] = [];
+      for (const doc of failed.documents) out.push(documentView(await requeue(doc, 'uploading')));
+      return out;
+    },
+    async patch(access: Access, collectionId: string, docId: string, raw: DocumentPatchInput): Promise<DocumentView> {
+      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const p = parseInput(documentPatchSchema, raw);
+      return documentView(await applyPatch(c, await inCollection(c, docId), p));
+    },
+    async bulkPatch(access: Access, collectionId: string, raw: unknown): Promise<DocumentView[]> {
+      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const { documents } = parseInput(bulkPatchSchema, raw);
+      const docs = await Promise.all(documents.map((d) => inCollection(c, d.id)));
+      // An id may appear more than once: each item applies to the record left by the previous one, not a stale read.
+      const latest = new Map(docs.map((d) => [d.id, d]));
+      const out: DocumentView[] = [];
+      for (const item of documents) {
+        const updated = await applyPatch(c, latest.get(item.id)!, item);
+        latest.set(item.id, updated);
+        out.push(documentView(updated));
+      }
+      return out;
+    },
+    async tags(access: Access, collectionId: string) {
+      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const [tags, hasMetadata] = await Promise.all([ctx.store.tagCounts(c.id), ctx.store.hasMetadata(c.id)]);
+      return { tags, hasMetadata };
+    },
+  };
+}
+
+/** Wait on the event bus until the document reaches ready or error. */
+async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
+  if (isTerminal(doc)) return doc;
+  return new Promise<DocumentRecord>((resolve, reject) => {
+    let done = false;
+    const finish = (fn: () => void) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const check = async () => {
+      const fresh = await ctx.store.getDocument(doc.id);
+      if (!fresh) finish(() => reject(notFound('Document')));
+      else if (isTerminal(fresh)) finish(() => resolve(fresh));
+    };
+    const unsubscribe = ctx.events.subscribe(documentTopic(doc.collectionId), (e) => {
+      if ((e as DocumentEvent).documentId === doc.id) void check().catch((err) => finish(() => reject(err)));
+    });
+    const timer = setTimeout(() => finish(() => reject(new DossierError('timeout', 'The document did not finish processing within 5 minutes'))), timeoutMs);
+    const onAbort = () => finish(() => reject(new DossierError('timeout', 'The wait was cancelled')));
+    signal?.addEventListener('abort', onAbort);
+    void check().catch((err) => finish(() => reject(err)));
+  });
+}
+
+export type DocumentService = ReturnType<typeof documentService>;

@@ -1,0 +1,47 @@
+import type { DocumentRecord } from '../domain/types.ts';
+
+/** Document as the API shows it. */
+export interface DocumentView {
+  id: string;
+  collectionId: string;
+  filename: string;
+  status: DocumentRecord['status'];
+  fileSizeBytes: number | null;
+  sectionCount: number | null;
+  chunkCount: number | null;
+  contentHash: string | null;
+  markdownStorageKey: string | null;
+  errorMessage: string | null;
+  tags: string[];
+  metadata: DocumentRecord['metadata'];
+  createdAt: string;
+}
+
+export const documentView = (d: DocumentRecord): DocumentView => ({
+  id: d.id,
+  collectionId: d.collectionId,
+  filename: d.filename,
+  status: d.status,
+  fileSizeBytes: d.fileSizeBytes,
+  sectionCount: d.sectionCount,
+  chunkCount: d.chunkCount,
+  contentHash: d.contentHash,
+  markdownStorageKey: d.markdownStorageKey,
+  errorMessage: d.errorMessage,
+  tags: d.tags,
+  metadata: d.metadata,
+  createdAt: d.createdAt,
+});
+
+/** Tags as stored: trimmed, lowercased, deduplicated, in first-seen order. */
+export const normalizeTags = (tags: string[]): string[] => [
+  ...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0)),
+];
+
+/** A filename safe to store and show: the last path segment, control characters removed, bounded length. */
+export function safeFilename(name: string): string {
+  const last = name.split(/[\\/]/).filter((s) => s && s !== '.' && s !== '..').pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean || 'unnamed';
+}

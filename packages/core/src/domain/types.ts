@@ -1,0 +1,217 @@
+/** Domain records shared by every port and service. Field names follow the interface spec. */
+
+export type Env = 'live' | 'test';
+export type Visibility = 'private' | 'public';
+export type DocumentStatus =
+  | 'pending'
+  | 'uploading'
+  | 'processing'
+  | 'sectioned'
+  | 'embedded'
+  | 'ready'
+  | 'error';
+
+export const TERMINAL_STATUSES: readonly DocumentStatus[] = ['ready', 'error'];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+export type Metadata = Record<string, JsonValue>;
+
+export interface Account {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface Org {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface Project {
+  id: string;
+  orgId: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  projectId: string;
+  env: Env;
+  /** sha256 hex of the full key, for lookup. */
+  keyHash: string;
+  /** AES-256-GCM ciphertext of the key (see auth/secrets.ts). */
+  keyEncrypted: string;
+  /** First characters of the key, safe to show. */
+  keyPreview: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Collection {
+  id: string;
+  projectId: string;
+  env: Env;
+  name: string;
+  visibility: Visibility;
+  description: string | null;
+  chunkSize: number;
+  chunkOverlap: number;
+  embeddingModel: string;
+  /** Vector width of the embedding model; null for lexical-only collections. */
+  embeddingDimension: number | null;
+  enableSummarization: boolean;
+  enableCaptioning: boolean;
+  enableReranking: boolean;
+  enableDeduplication: boolean;
+  suppressContradictionsByMetadata: boolean;
+  suppressIntraDocumentContradictions: boolean;
+  llmModel: string | null;
+  instructions: string | null;
+  createdAt: string;
+  deletedAt: string | null;
+}
+
+export interface DocumentRecord {
+  id: string;
+  collectionId: string;
+  filename: string;
+  contentType: string | null;
+  status: DocumentStatus;
+  fileSizeBytes: number | null;
+  sectionCount: number | null;
+  chunkCount: number | null;
+  contentHash: string | null;
+  storageKey: string | null;
+  markdownStorageKey: string | null;
+  errorMessage: string | null;
+  tags: string[];
+  metadata: Metadata;
+  /** Chunk size and overlap fixed when the document was created (collection updates apply to new documents only). */
+  chunkSize: number;
+  chunkOverlap: number;
+  /** False for a non-canonical member of a duplicate group: excluded from retrieval. */
+  canonical: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type SummaryType = 'extractive' | 'generated';
+
+export interface SectionRecord {
+  id: string;
+  documentId: string;
+  collectionId: string;
+  title: string;
+  level: number;
+  position: number;
+  summary: string | null;
+  summaryType: SummaryType | null;
+  chunkCount: number;
+  markdownOffsetStart: number;
+  markdownOffsetEnd: number;
+}
+
+/** An image found in a document during conversion (spec: DocumentImage). */
+export interface DocumentImageRecord {
+  id: string;
+  documentId: string;
+  sectionId: string | null;
+  /** Placeholder used during ingestion, `dossier://img-<n>`. */
+  placeholder: string;
+  mimeType: string;
+  caption: string | null;
+  position: number;
+  byteSize: number;
+}
+
+/** A chunk that holds a table, listed with its caption once the caption job has written one. */
+export interface TableChunkRecord {
+  chunkId: string;
+  documentId: string;
+  sectionId: string;
+  sectionPosition: number;
+  chunkPosition: number;
+  content: string;
+  caption: string | null;
+}
+
+/** A chunk as stored in the chunk index. */
+export interface ChunkRecord {
+  id: string;
+  collectionId: string;
+  documentId: string;
+  sectionId: string;
+  /** Zero-based index of the chunk within its section. */
+  position: number;
+  content: string;
+  tokenCount: number;
+}
+
+/** Filters accepted by query, scan and filename search. */
+export interface RetrievalFilter {
+  /** Document must carry ALL of these tags. */
+  tags?: string[];
+  /** Document must carry at least ONE of these tags. */
+  anyTags?: string[];
+  /** Document metadata must contain all of these top-level pairs (deep equality of values). */
+  metadata?: Metadata;
+}
+
+export interface DocumentEvent {
+  documentId: string;
+  collectionId: string;
+  status: DocumentStatus;
+  sectionCount?: number;
+}
+
+// --- Research sessions and usage meters (spec: ResearchSource, ResearchSession, Usage meters) ---
+
+export type ResearchDepth = 'quick' | 'balanced' | 'deep' | 'exhaustive';
+
+/** A chunk an answer cites, copied when the session ran (spec: ResearchSource). */
+export interface ResearchSource {
+  chunkId: string;
+  content: string;
+  documentId: string;
+  filename: string;
+  sectionId: string;
+  sectionTitle: string;
+  sectionLevel: number;
+}
+
+/** A saved research run; `sources` is a frozen snapshot that later document changes never alter. */
+export interface ResearchSessionRecord {
+  id: string;
+  collectionId: string;
+  query: string;
+  /** Markdown answer with inline citations. */
+  response: string;
+  depth: ResearchDepth;
+  /** Model id as the user wrote it or as the tier default resolved (e.g. `ollama:llama3.1`). */
+  model: string;
+  sources: ResearchSource[];
+  createdAt: string;
+}
+
+/** Metered quantities of a project sandbox: POST query calls, and research credits (fractional). */
+export type UsageMeter = 'queries' | 'credits';
+
+/** A provider a project can store its own key for (`anthropic` is the spec's provider_a, `openai` provider_b). */
+export type KeyedProvider = 'anthropic' | 'openai';
+
+/** A project's own model provider key, used before the operator's managed key (spec: ProviderKey). */
+export interface ProviderKeyRecord {
+  id: string;
+  projectId: string;
+  provider: KeyedProvider;
+  /** Display label. */
+  name: string;
+  /** AES-256-GCM ciphertext of the key (see auth/secrets.ts); the plaintext is never stored. */
+  keyEncrypted: string;
+  /** `abcd…wxyz`, the only form of the key ever shown again. */
+  keyPreview: string;
+  createdAt: string;
+}

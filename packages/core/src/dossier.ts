@@ -1,0 +1,97 @@
+import { type Access, requireCollection } from './access.ts';
+import { authService } from './auth/service.ts';
+import { collectionService } from './collections/service.ts';
+import { type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
+import type { DocumentEvent } from './domain/types.ts';
+import { imageService } from './documents/images.ts';
+import { enrichHandlers } from './enrich/jobs.ts';
+import { recomputeService } from './enrich/recompute.ts';
+import { documentService } from './documents/manage.ts';
+import { uploadService } from './documents/uploads.ts';
+import { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
+import { ingestHandlers } from './ingest/pipeline.ts';
+import { prepareDocument } from './ingest/prepare.ts';
+import { createJobRunner } from './jobs/runner.ts';
+import { unconfiguredResolver } from './models/not-configured.ts';
+import { providerKeyService } from './providers/keys.ts';
+import { filenameSearchService } from './search/filename-search.ts';
+import { DEFAULT_RETRIEVAL, type RetrievalSettings, searchService } from './search/query.ts';
+import { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings, researchService } from './research/service.ts';
+import { withQueryMeter } from './usage/meter.ts';
+
+/** Fill in the optional dependencies with core's defaults. */
+function contextOf(deps: DossierDeps, wake: () => void): DossierContext {
+  const registry = new ConverterRegistry(defaultConverters());
+  return {
+    store: deps.store,
+    index: deps.index,
+    blobs: deps.blobs,
+    queue: deps.queue,
+    events: deps.events,
+    embedders: deps.embedders,
+    secrets: deps.secrets,
+    defaultEmbeddingModel: deps.defaultEmbeddingModel,
+    reranker: deps.reranker ?? null,
+    convert: deps.convert ?? ((input) => prepareDocument(registry, input)),
+    log: deps.log ?? silentLogger,
+    models: deps.models ?? unconfiguredResolver,
+    wakeWorkers: wake,
+  };
+}
+
+/**
+ * The whole domain over its ports: the object the server, the CLI's server mode and embedding apps use.
+ * Call `start()` to run the pipeline workers in this process and `close()` to drain them and release adapters.
+ */
+export function createDossierCore(deps: DossierDeps, opts: { retrieval?: RetrievalSettings; research?: Partial<ResearchSettings> } = {}) {
+  let wake = () => {};
+  const ctx = contextOf(deps, () => wake());
+  const workers = deps.workers ?? {};
+  const runner =
+    workers.concurrency === 0
+      ? null
+      : createJobRunner({
+          queue: ctx.queue,
+          handlers: { ...ingestHandlers(ctx), ...enrichHandlers(ctx) },
+          concurrency: workers.concurrency ?? 8,
+          leaseMs: workers.leaseMs ?? 30_000,
+          pollMs: workers.pollMs ?? 500,
+          onError: (err, job) => ctx.log.warn('job failed', { type: job.type, jobId: job.id, error: String(err) }),
+          onQueueError: (err) => ctx.log.error('job queue error', { error: String(err) }),
+        });
+  wake = () => runner?.wake();
+  const uploads = uploadService(ctx);
+  const search = searchService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
+  return {
+    context: ctx,
+    auth: authService(ctx),
+    collections: { ...collectionService(ctx), ...recomputeService(ctx) },
+    documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },
+    search: withQueryMeter(ctx, search),
+    research: researchService(ctx, search, { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research }),
+    providerKeys: providerKeyService(ctx),
+    events: {
+      /** Receive the collection's DocumentEvents until the returned function is called. */
+      async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {
+        const c = await requireCollection(ctx, access, collectionId, 'read');
+        return ctx.events.subscribe(documentTopic(c.id), (e) => handler(e as DocumentEvent));
+      },
+    },
+    /** Start pipeline workers in this process. */
+    start(): void {
+      runner?.start();
+    },
+    /** Resolves when no pipeline job is runnable or running (for scripts, tests and benchmarks). */
+    async idle(): Promise<void> {
+      await runner?.idle();
+    },
+    /** Drain in-flight jobs, then release every adapter. */
+    async close(): Promise<void> {
+      await runner?.stop();
+      await Promise.allSettled([deps.embedders.close(), deps.index.close(), deps.events.close()]);
+      await Promise.allSettled([deps.store.close(), deps.queue.close()]);
+    },
+  };
+}
+
+export type DossierCore = ReturnType<typeof createDossierCore>;

@@ -1,0 +1,45 @@
+import { markdownKey, pagesKey } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError } from '../domain/errors.ts';
+import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
+import { metadataPairs } from '../util/canonical-json.ts';
+import { stableId } from '../util/ids.ts';
+import { storeImages } from './images.ts';
+
+/** Section id derived from the document and position, so a re-run rewrites the same rows. */
+export const sectionIdOf = (documentId: string, position: number): string => stableId(documentId, 'section', position);
+
+/** Convert the stored file (in the worker pool), store Markdown and images, and build the section manifest. */
+export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection): Promise<Partial<DocumentRecord>> {
+  if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
+  const bytes = await ctx.blobs.get(doc.storageKey);
+  const prepared = await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id });
+  if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
+  const key = markdownKey(c, doc.id);
+  await ctx.blobs.put(key, new TextEncoder().encode(prepared.markdown));
+  if (prepared.pageOffsets?.length) await ctx.blobs.put(pagesKey(c, doc.id), new TextEncoder().encode(JSON.stringify(prepared.pageOffsets)));
+  const sections: SectionRecord[] = prepared.sections.map((d) => ({
+    id: sectionIdOf(doc.id, d.position),
+    documentId: doc.id,
+    collectionId: c.id,
+    title: d.title,
+    level: d.level,
+    position: d.position,
+    summary: d.summary || null,
+    summaryType: d.summary ? 'extractive' : null,
+    chunkCount: 0,
+    markdownOffsetStart: d.start,
+    markdownOffsetEnd: d.end,
+  }));
+  await ctx.store.replaceSections(doc.id, sections);
+  await ctx.store.replaceImages(doc.id, await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p)));
+  // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
+  // has none, and a crashed first run re-creates the same ids (stable ids), which the upserts replace.
+  if (doc.markdownStorageKey !== null) await ctx.index.deleteDocument(c.id, doc.id);
+  const pairs = metadataPairs(doc.metadata);
+  await ctx.index.upsertSections(
+    c.id,
+    sections.map((s) => ({ id: s.id, documentId: doc.id, title: s.title, summary: s.summary ?? '', level: s.level, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical })),
+  );
+  return { markdownStorageKey: key, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null };
+}

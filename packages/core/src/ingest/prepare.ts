@@ -1,0 +1,75 @@
+import type { ConverterRegistry } from './converters/registry.ts';
+import { sectionMarkdown, type DraftSection } from './sectioner.ts';
+import { stableId } from '../util/ids.ts';
+
+/** An image of a prepared document: its stable id, where the Markdown refers to it, and its bytes. */
+export interface PreparedImage {
+  id: string;
+  placeholder: string;
+  mimeType: string;
+  bytes: Uint8Array;
+  /** Position of the section that refers to it, or null when none does. */
+  sectionPosition: number | null;
+}
+
+/** A document converted, with image references made stable and its section manifest built. */
+export interface PreparedDocument {
+  markdown: string;
+  detectedType: string;
+  sections: DraftSection[];
+  images: PreparedImage[];
+  pageOffsets?: number[];
+}
+
+/** What preparation needs: the stored bytes, the upload's name, and the document id (for stable image URLs). */
+export interface PrepareInput {
+  bytes: Uint8Array;
+  filename: string;
+  documentId: string;
+}
+
+/** Images larger than this are dropped from a document (the text still converts). */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** Stable id of a document's image. */
+export const imageIdOf = (documentId: string, placeholder: string): string => stableId(documentId, 'image', placeholder);
+
+/** The stable, auth-gated URL path of a stored image. */
+export const imageUrl = (documentId: string, imageId: string): string => `/v1/documents/${documentId}/images/${imageId}`;
+
+/**
+ * Convert, point image placeholders at stable URLs, and cut sections: all the CPU-heavy work of ingestion,
+ * pure and synchronous in effect, so it can run in a worker thread.
+ */
+export async function prepareDocument(registry: ConverterRegistry, input: PrepareInput): Promise<PreparedDocument> {
+  const result = await registry.convert(input.bytes, input.filename);
+  const kept = result.images.filter((img) => img.bytes.length > 0 && img.bytes.length <= MAX_IMAGE_BYTES);
+  const urls = new Map(kept.map((img) => [`(${img.placeholder})`, `(${imageUrl(input.documentId, imageIdOf(input.documentId, img.placeholder))})`]));
+  const { markdown, pageOffsets } = replaceTracked(result.markdown, urls, result.pageOffsets);
+  const sections = sectionMarkdown(markdown, input.filename);
+  const images = kept.map((img) => {
+    const id = imageIdOf(input.documentId, img.placeholder);
+    const at = markdown.indexOf(imageUrl(input.documentId, id));
+    const section = at < 0 ? undefined : sections.find((s) => at >= s.start && at < s.end);
+    return { id, placeholder: img.placeholder, mimeType: img.mimeType, bytes: img.bytes, sectionPosition: section?.position ?? null };
+  });
+  return { markdown, detectedType: result.detectedType, sections, images, pageOffsets };
+}
+
+/** Replace every `(placeholder)` in one pass, moving page offsets by the length change of the replacements before them. */
+export function replaceTracked(
+  markdown: string,
+  replacements: Map<string, string>,
+  pageOffsets?: number[],
+): { markdown: string; pageOffsets?: number[] } {
+  if (replacements.size === 0) return { markdown, pageOffsets };
+  const shifts: { at: number; delta: number }[] = [];
+  const out = markdown.replace(/\([a-z][a-z0-9+.-]*:\/\/img-\d+\)/g, (match, at: number) => {
+    const url = replacements.get(match);
+    if (!url) return match;
+    shifts.push({ at, delta: url.length - match.length });
+    return url;
+  });
+  const moved = pageOffsets?.map((p) => p + shifts.filter((s) => s.at < p).reduce((sum, s) => sum + s.delta, 0));
+  return { markdown: out, pageOffsets: moved };
+}

@@ -1,0 +1,101 @@
+import type { RetrievalFilter } from '../domain/types.ts';
+
+/** A chunk row as written to the index. Document attributes are denormalised so filters run inside the index. */
+export interface ChunkRow {
+  id: string;
+  documentId: string;
+  sectionId: string;
+  position: number;
+  content: string;
+  tokenCount: number;
+  /** Section title; indexed with the content for full-text search. */
+  sectionTitle: string;
+  /** Null in lexical-only collections. */
+  vector: Float32Array | null;
+  tags: string[];
+  /** `key=<canonical JSON of value>` for each top-level metadata pair (see search/filters.ts). */
+  metadataPairs: string[];
+  /** False hides the row from search (non-canonical duplicates). */
+  canonical: boolean;
+}
+
+/** A section row in the section-text index used by scan. */
+export interface SectionRow {
+  id: string;
+  documentId: string;
+  title: string;
+  summary: string;
+  level: number;
+  tags: string[];
+  metadataPairs: string[];
+  canonical: boolean;
+}
+
+/** Attributes of a document copied onto every one of its rows. */
+export interface DocumentAttributes {
+  tags?: string[];
+  metadataPairs?: string[];
+  canonical?: boolean;
+}
+
+/** One search hit; higher score is better. */
+export interface IndexHit<Row> {
+  row: Row;
+  score: number;
+}
+
+export interface IndexSearchOptions {
+  limit: number;
+  filter?: RetrievalFilter & { metadataPairs?: string[] };
+}
+
+/** Capabilities an adapter declares so core can choose fallbacks. */
+export interface ChunkIndexCapabilities {
+  fullText: boolean;
+  vector: boolean;
+  filters: boolean;
+}
+
+/** Error codes raised by chunk index adapters. */
+export type ChunkIndexErrorCode = 'dimension_mismatch' | 'missing_index';
+
+/**
+ * Per-collection storage of chunk text, vectors and section text.
+ * Each collection is isolated (its own table); rows are replaced by id, never by scan-and-delete.
+ */
+export interface ChunkIndex {
+  /** What this adapter supports. */
+  readonly capabilities: ChunkIndexCapabilities;
+  /** Create the collection's tables; `dimension` null means lexical-only. Idempotent. */
+  createCollection(collectionId: string, dimension: number | null): Promise<void>;
+  /** Drop every table and row of the collection. */
+  dropCollection(collectionId: string): Promise<void>;
+  /** Insert or replace chunk rows by id; rows not named are untouched. Throws dimension_mismatch. */
+  upsertChunks(collectionId: string, rows: ChunkRow[]): Promise<void>;
+  /** Insert or replace section rows by id. */
+  upsertSections(collectionId: string, rows: SectionRow[]): Promise<void>;
+  /** Make every row written so far visible to search (index build/optimize as the engine needs). */
+  refresh(collectionId: string): Promise<void>;
+  /** Remove all chunk and section rows of a document. */
+  deleteDocument(collectionId: string, documentId: string): Promise<void>;
+  /** Remove chunk rows of a document whose id is not in keepIds (cleanup after a re-chunk). */
+  deleteDocumentChunksExcept(collectionId: string, documentId: string, keepIds: string[]): Promise<void>;
+  /** Copy changed document attributes onto all of its chunk and section rows. */
+  updateDocumentAttributes(collectionId: string, documentId: string, attrs: DocumentAttributes): Promise<void>;
+  /** BM25 full-text search over chunk content and section title. Throws missing_index for an unknown collection. */
+  searchText(collectionId: string, query: string, opts: IndexSearchOptions): Promise<IndexHit<ChunkRow>[]>;
+  /** Nearest-neighbour search; score is a similarity (higher is better). Throws dimension_mismatch. */
+  searchVector(collectionId: string, vector: Float32Array, opts: IndexSearchOptions): Promise<IndexHit<ChunkRow>[]>;
+  /** Full-text search over section titles and summaries. */
+  searchSections(collectionId: string, query: string, opts: IndexSearchOptions): Promise<IndexHit<SectionRow>[]>;
+  /** All chunks of a section ordered by position (vectors omitted). */
+  chunksOfSection(collectionId: string, sectionId: string): Promise<ChunkRow[]>;
+  /** Chunks by id (vectors omitted). */
+  getChunks(collectionId: string, ids: string[]): Promise<ChunkRow[]>;
+  /** Number of chunk rows of a document (or of the collection when documentId is omitted). */
+  countChunks(collectionId: string, documentId?: string): Promise<number>;
+  /** Bytes on disk used by the collection's tables. */
+  sizeBytes(collectionId: string): Promise<number>;
+  /** Release handles. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,12 @@
+export type * from './blob-store.ts';
+export type * from './chunk-index.ts';
+export type * from './embedder.ts';
+export type * from './enrich-store.ts';
+export type * from './event-bus.ts';
+export type * from './job-queue.ts';
+export type * from './image-store.ts';
+export type * from './metadata-store.ts';
+export type * from './model-provider.ts';
+export type * from './reranker.ts';
+export type * from './research-store.ts';
+export type * from './provider-key-store.ts';

@@ -1,0 +1,85 @@
+/** A tool the model may call; parameters is a JSON Schema object. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A tool call requested by the model. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** Part of a user message: text, or an image (for captioning with a vision-capable model). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; base64: string };
+
+/** One message of a conversation, provider-neutral. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ContentPart[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** Tokens consumed by one call. */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Why the model stopped. */
+export type StopReason = 'end' | 'tool_calls' | 'max_tokens';
+
+/** One chat call. */
+export interface ChatRequest {
+  /** Provider-native model id (routing prefixes such as `ollama:` already removed). */
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+/** The whole answer of a non-streamed call. */
+export interface ChatResult {
+  text: string;
+  toolCalls: ToolCall[];
+  stopReason: StopReason;
+  usage: TokenUsage;
+}
+
+/** Events of a streamed call, in order; `done` is always last. */
+export type ChatStreamEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'done'; stopReason: StopReason; usage: TokenUsage };
+
+/** Which provider family a model belongs to (`anthropic` is the spec's provider_a, `openai` provider_b). */
+export type ProviderName = 'anthropic' | 'openai' | 'ollama';
+
+/**
+ * Chat with tool calls on one provider account. Failures throw DossierError with code `provider_error`
+ * (or `unauthorized`/`rate_limited`), and `retryable` says whether the same call may succeed later.
+ */
+export interface ModelProvider {
+  /** The provider family. */
+  readonly name: ProviderName;
+  /** One call, answer complete. */
+  chat(req: ChatRequest): Promise<ChatResult>;
+  /** One call, streamed; ends with a `done` event or throws. */
+  stream(req: ChatRequest): AsyncIterable<ChatStreamEvent>;
+}
+
+/** Credentials and endpoint for building a provider client. */
+export interface ProviderCredentials {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+/** Builds provider clients; the adapter owns the SDKs, core chooses the key. */
+export interface ModelProviderFactory {
+  /** A client for the provider with these credentials. */
+  create(name: ProviderName, credentials: ProviderCredentials): ModelProvider;
+}

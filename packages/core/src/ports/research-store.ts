@@ -1,0 +1,24 @@
+import type { Env, ResearchSessionRecord, UsageMeter } from '../domain/types.ts';
+
+/**
+ * The research and usage part of the MetadataStore (kept in its own file so each port file stays small).
+ * Scoping by project is the caller's policy, as for the rest of the store.
+ */
+export interface ResearchStore {
+  /** Insert a research session (its sources are stored as given: a frozen snapshot). */
+  insertResearchSession(session: ResearchSessionRecord): Promise<void>;
+  /** The newest `limit` sessions of a collection, newest first (ties broken by id, descending). */
+  listResearchSessions(collectionId: string, limit: number): Promise<ResearchSessionRecord[]>;
+  /** A session by id, or null. */
+  getResearchSession(id: string): Promise<ResearchSessionRecord | null>;
+  /** Delete a session; deleting a missing one is a no-op. */
+  deleteResearchSession(id: string): Promise<void>;
+}
+
+/** Append-only usage meters of a project sandbox (spec: Usage meters). */
+export interface UsageStore {
+  /** Record `amount` (may be fractional) on a meter at an ISO time. */
+  addUsage(projectId: string, env: Env, meter: UsageMeter, amount: number, at: string): Promise<void>;
+  /** Sum of each meter recorded at or after `since` (ISO time); meters with no usage are 0. */
+  usageTotals(projectId: string, env: Env, since: string): Promise<Record<UsageMeter, number>>;
+}

@@ -1,0 +1,69 @@
+import type { Access } from '../access.ts';
+import { previewSecret } from '../auth/secrets.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError, notFound } from '../domain/errors.ts';
+import type { ProviderKeyRecord } from '../domain/types.ts';
+import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
+import { isUuid, newId, nowIso } from '../util/ids.ts';
+import { keyedProvider, type SpecProvider, specProvider } from './names.ts';
+
+/** A provider key as the API shows it (spec: ProviderKey): a preview, never the key. */
+export interface ProviderKeyView {
+  id: string;
+  provider: SpecProvider;
+  name: string;
+  keyPreview: string;
+  createdAt: string;
+}
+
+export const providerKeyView = (k: ProviderKeyRecord): ProviderKeyView => ({
+  id: k.id,
+  provider: specProvider(k.provider),
+  name: k.name,
+  keyPreview: k.keyPreview,
+  createdAt: k.createdAt,
+});
+
+/** The project id when the caller's API key belongs to it; another project's id is not_found, as for any resource. */
+function requireOwnProject(access: Access, projectId: string): string {
+  if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
+  if (access.projectId !== projectId) throw notFound('Project');
+  return projectId;
+}
+
+/**
+ * A project's own provider keys (spec: Provider keys). Keys are sealed with the SecretBox (AES-256-GCM) before
+ * they reach the store; only `keyPreview` is ever returned. The research resolver prefers them to managed keys.
+ */
+export function providerKeyService(ctx: DossierContext) {
+  return {
+    async create(access: Access, projectId: string, raw: CreateProviderKeyInput): Promise<ProviderKeyView> {
+      const id = requireOwnProject(access, projectId);
+      const input = parseInput(createProviderKeySchema, raw);
+      const record: ProviderKeyRecord = {
+        id: newId(),
+        projectId: id,
+        provider: keyedProvider(input.provider),
+        name: input.name,
+        keyEncrypted: ctx.secrets.encrypt(input.key),
+        keyPreview: previewSecret(input.key),
+        createdAt: nowIso(),
+      };
+      await ctx.store.createProviderKey(record);
+      return providerKeyView(record);
+    },
+
+    async list(access: Access, projectId: string): Promise<ProviderKeyView[]> {
+      return (await ctx.store.listProviderKeys(requireOwnProject(access, projectId))).map(providerKeyView);
+    },
+
+    async delete(access: Access, projectId: string, keyId: string): Promise<void> {
+      const id = requireOwnProject(access, projectId);
+      const key = isUuid(keyId) ? await ctx.store.getProviderKey(keyId) : null;
+      if (!key || key.projectId !== id) throw notFound('Provider key');
+      await ctx.store.deleteProviderKey(key.id);
+    },
+  };
+}
+
+export type ProviderKeyService = ReturnType<typeof providerKeyService>;

@@ -1,0 +1,30 @@
+import { type Access, requireCollection } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError } from '../domain/errors.ts';
+import type { Collection } from '../domain/types.ts';
+import type { ResolvedModel } from '../models/types.ts';
+import { parseInput, type ResearchInput, researchSchema } from '../schemas.ts';
+import { type DepthSettings, RESEARCH_DEPTHS } from './depths.ts';
+
+/** Everything a run needs, settled before any event is sent (so failures here become HTTP statuses). */
+export interface ResearchPlan {
+  owner: NonNullable<Access>;
+  collection: Collection;
+  input: ReturnType<typeof researchSchema.parse>;
+  depth: DepthSettings;
+  model: ResolvedModel;
+}
+
+/**
+ * Check the caller owns the collection (research spends the project's credits and provider keys, so a public
+ * collection of another project is not enough), validate the request and resolve the model. A request without
+ * `model` uses the collection's llmModel, then the depth's tier default.
+ */
+export async function planResearch(ctx: DossierContext, access: Access, collectionId: string, raw: ResearchInput): Promise<ResearchPlan> {
+  const collection = await requireCollection(ctx, access, collectionId, 'write');
+  if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
+  const input = parseInput(researchSchema, raw);
+  const depth = RESEARCH_DEPTHS[input.depth];
+  const model = await ctx.models.resolve(access, input.model ?? collection.llmModel ?? null, depth.tier);
+  return { owner: access, collection, input, depth, model };
+}

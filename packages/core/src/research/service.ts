@@ -1,0 +1,77 @@
+import { type Access, requireCollection } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
+import type { Collection, ResearchSessionRecord } from '../domain/types.ts';
+import type { ResearchInput } from '../schemas.ts';
+import type { SearchService } from '../search/query.ts';
+import { isUuid } from '../util/ids.ts';
+import type { ResearchAnswer, ResearchEvent, ResearchRunEvent, ResearchSession } from './events.ts';
+import { planResearch } from './plan.ts';
+import { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings, researchRun } from './run.ts';
+
+export { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings } from './run.ts';
+
+/** Research history kept visible per collection (spec: Limits, research list). */
+export const RESEARCH_HISTORY_LIMIT = 50;
+
+const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): ResearchSession => view;
+
+/** Run events as the stream shows them; a failure escaping the run becomes a last `error` event, never a throw. */
+async function* publicEvents(ctx: DossierContext, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent, void, undefined> {
+  try {
+    for await (const ev of run) {
+      if (ev.type === 'error') yield { type: 'error', message: ev.message };
+      else if (ev.type === 'done') yield { type: 'done', sessionId: ev.sessionId, sources: ev.sources };
+      else yield ev;
+    }
+  } catch (err) {
+    ctx.log.error('research run failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    yield { type: 'error', message: isDossierError(err) && err.code !== 'internal' ? err.message : 'Research failed with an internal error' };
+  }
+}
+
+/** Research: cited answers streamed or buffered, and the collection's saved sessions. */
+export function researchService(ctx: DossierContext, search: SearchService, settings: ResearchSettings = DEFAULT_RESEARCH_SETTINGS) {
+  /** The caller's collection (owner only) and the session when it belongs to it; 404 otherwise. */
+  async function sessionOf(access: Access, collectionId: string, sessionId: string): Promise<{ c: Collection; s: ResearchSessionRecord }> {
+    const c = await requireCollection(ctx, access, collectionId, 'write');
+    const s = isUuid(sessionId) ? await ctx.store.getResearchSession(sessionId) : null;
+    if (!s || s.collectionId !== c.id) throw notFound('Research session');
+    return { c, s };
+  }
+
+  return {
+    /**
+     * Start a run. Access, validation and model resolution happen before the promise resolves (they reject
+     * it: the HTTP status is sent before the stream opens); later failures arrive as one last `error` event.
+     * Aborting `signal` (client disconnect) cancels the provider call; the iterable then ends with no event.
+     */
+    async run(access: Access, collectionId: string, raw: ResearchInput, signal?: AbortSignal): Promise<AsyncIterable<ResearchEvent>> {
+      const plan = await planResearch(ctx, access, collectionId, raw);
+      return publicEvents(ctx, researchRun(ctx, search, plan, settings, signal));
+    },
+    /** Run to the end and return the whole answer; a failed run throws its error (e.g. timeout, provider_error). */
+    async runSync(access: Access, collectionId: string, raw: ResearchInput, signal?: AbortSignal): Promise<ResearchAnswer> {
+      const plan = await planResearch(ctx, access, collectionId, raw);
+      for await (const ev of researchRun(ctx, search, plan, settings, signal)) {
+        if (ev.type === 'error') throw new DossierError(ev.code, ev.message);
+        if (ev.type === 'done') return { answer: ev.answer, sessionId: ev.sessionId, sources: ev.sources };
+      }
+      throw new DossierError('unavailable', 'Research was cancelled before it finished');
+    },
+    /** The newest sessions of a collection, newest first. */
+    async list(access: Access, collectionId: string): Promise<ResearchSession[]> {
+      const c = await requireCollection(ctx, access, collectionId, 'write');
+      return (await ctx.store.listResearchSessions(c.id, RESEARCH_HISTORY_LIMIT)).map(sessionView);
+    },
+    async get(access: Access, collectionId: string, sessionId: string): Promise<ResearchSession> {
+      return sessionView((await sessionOf(access, collectionId, sessionId)).s);
+    },
+    async remove(access: Access, collectionId: string, sessionId: string): Promise<void> {
+      const { s } = await sessionOf(access, collectionId, sessionId);
+      await ctx.store.deleteResearchSession(s.id);
+    },
+  };
+}
+
+export type ResearchService = ReturnType<typeof researchService>;

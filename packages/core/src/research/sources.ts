@@ -1,0 +1,36 @@
+import type { ResearchSource } from '../domain/types.ts';
+
+/** A retrieved source with the marker the model cites it by. */
+export interface MarkedSource {
+  marker: string;
+  source: ResearchSource;
+}
+
+/**
+ * The chunks tools have shown the model in one run, each numbered once (`S1`, `S2`, … in order of first
+ * retrieval; a chunk returned again keeps its marker), so citations resolve to chunks that really came back.
+ */
+export class SourceRegistry {
+  private readonly byChunk = new Map<string, MarkedSource>();
+  private readonly byMarker = new Map<string, MarkedSource>();
+
+  /** The marker of a source, registering it on first sight. */
+  add(source: ResearchSource): MarkedSource {
+    const known = this.byChunk.get(source.chunkId);
+    if (known) return known;
+    const entry = { marker: `S${this.byChunk.size + 1}`, source: { ...source } };
+    this.byChunk.set(source.chunkId, entry);
+    this.byMarker.set(entry.marker, entry);
+    return entry;
+  }
+
+  /** The source of a marker such as `S3`, or undefined. */
+  get(marker: string): ResearchSource | undefined {
+    return this.byMarker.get(marker)?.source;
+  }
+
+  /** Every registered source in marker order. */
+  all(): MarkedSource[] {
+    return [...this.byChunk.values()];
+  }
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { DossierError } from './domain/errors.ts';
+
+/**
+ * Request schemas: validated once in core (library calls) and reused by the server for HTTP validation and
+ * for the OpenAPI document it serves. Unknown keys are rejected so typos fail loudly.
+ */
+
+export const uuid = z.string().uuid({ message: 'must be a UUID' });
+const json: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),
+);
+export const metadataSchema = z.record(z.string(), json).describe('Arbitrary key-value metadata');
+export const tagsSchema = z.array(z.string().min(1).max(200)).max(100);
+
+export const filterFields = {
+  tags: tagsSchema.optional().describe('Documents must carry ALL of these tags'),
+  anyTags: tagsSchema.optional().describe('Documents must carry at least ONE of these tags'),
+  metadata: metadataSchema.optional().describe('Document metadata must contain all of these pairs'),
+};
+
+export const visibilitySchema = z.enum(['private', 'public']);
+
+export const createCollectionSchema = z.strictObject({
+  projectId: z.string().min(1),
+  name: z.string().trim().min(1).max(200),
+  visibility: visibilitySchema.optional(),
+  description: z.string().max(2000).nullable().optional(),
+  chunkSize: z.number().int().min(64).max(4096).optional(),
+  chunkOverlap: z.number().int().min(0).max(512).optional(),
+  embeddingModel: z.string().min(1).max(200).optional(),
+});
+
+export const updateCollectionSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  visibility: visibilitySchema.optional(),
+  description: z.string().max(2000).nullable().optional(),
+  chunkSize: z.number().int().min(64).max(4096).optional(),
+  chunkOverlap: z.number().int().min(0).max(512).optional(),
+  enableSummarization: z.boolean().optional(),
+  enableCaptioning: z.boolean().optional(),
+  enableReranking: z.boolean().optional(),
+  enableDeduplication: z.boolean().optional(),
+  suppressContradictionsByMetadata: z.boolean().optional(),
+  suppressIntraDocumentContradictions: z.boolean().optional(),
+  llmModel: z.string().min(1).max(200).nullable().optional(),
+  instructions: z.string().max(4000).nullable().optional(),
+  embeddingModel: z.never({ message: 'embeddingModel is fixed for the lifetime of a collection' }).optional(),
+});
+
+export const uploadUrlSchema = z.strictObject({
+  filename: z.string().trim().min(1).max(1024),
+  contentType: z.string().max(255).optional(),
+  fileSizeBytes: z.number().int().min(0).optional(),
+  contentHash: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/i, { message: 'must look like sha256:<64 hex characters>' })
+    .optional(),
+  tags: tagsSchema.optional(),
+  metadata: metadataSchema.optional(),
+});
+
+export const confirmSchema = z.strictObject({ tags: tagsSchema.optional(), metadata: metadataSchema.optional() });
+export const batchConfirmSchema = z.strictObject({ documentIds: z.array(uuid).min(1).max(500) });
+export const batchDeleteSchema = z.strictObject({ ids: z.array(uuid).min(1).max(500) });
+
+export const documentPatchSchema = z.strictObject({
+  tags: tagsSchema.optional(),
+  metadata: metadataSchema.optional(),
+  replaceMetadata: z.boolean().optional(),
+});
+export const bulkPatchSchema = z.strictObject({
+  documents: z.array(documentPatchSchema.extend({ id: uuid })).min(1).max(500),
+});
+
+export const documentStatusSchema = z.enum(['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error']);
+export const listDocumentsSchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: documentStatusSchema.optional(),
+});
+
+export const filenameSearchSchema = z.strictObject({
+  q: z.string().trim().min(1).max(1024),
+  limit: z.number().int().min(1).max(100).default(20),
+  ...filterFields,
+});
+
+export const querySchema = z.strictObject({
+  q: z.string().trim().min(1).max(10_000),
+  limit: z.number().int().min(1).max(50).default(10),
+  ...filterFields,
+});
+
+export const scanSchema = z.strictObject({
+  query: z.string().trim().min(1).max(10_000),
+  top_k: z.number().int().min(1).max(100).default(20),
+  ...filterFields,
+});
+
+export const loginSchema = z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+
+export type CreateCollectionInput = z.input<typeof createCollectionSchema>;
+export type UpdateCollectionInput = z.input<typeof updateCollectionSchema>;
+export type UploadUrlInput = z.input<typeof uploadUrlSchema>;
+export type DocumentPatchInput = z.input<typeof documentPatchSchema>;
+export type QueryInput = z.input<typeof querySchema>;
+export type ScanInput = z.input<typeof scanSchema>;
+export type FilenameSearchInput = z.input<typeof filenameSearchSchema>;
+export type ListDocumentsInput = z.input<typeof listDocumentsSchema>;
+
+/** Parse input with a schema, turning failures into one readable invalid_input error. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.slice(0, 5).map((i) => {
+    const path = i.path.join('.');
+    return i.code === 'unrecognized_keys'
+      ? `unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `'${k}'`).join(', ')}${path ? ` in ${path}` : ''}`
+      : `${path || 'body'}: ${i.message}`;
+  });
+  throw new DossierError('invalid_input', issues.join('; '));
+}
+
+// Provider keys (spec: Provider keys). Both spellings of the provider are accepted; responses use provider_a/provider_b.
+export const createProviderKeySchema = z.strictObject({
+  provider: z.enum(['provider_a', 'provider_b', 'anthropic', 'openai'], {
+    message: 'must be provider_a (Anthropic) or provider_b (OpenAI)',
+  }),
+  key: z.string().trim().min(8, { message: 'must be at least 8 characters' }).max(1000).regex(/^\S+$/, { message: 'must not contain whitespace' }),
+  name: z.string().trim().min(1).max(200),
+});
+export type CreateProviderKeyInput = z.input<typeof createProviderKeySchema>;
+
+// Research (spec: Research). `model` is routed to its provider by the model resolver.
+export const researchDepthSchema = z.enum(['quick', 'balanced', 'deep', 'exhaustive']);
+export const researchSchema = z.strictObject({
+  q: z.string().trim().min(1).max(10_000),
+  depth: researchDepthSchema.default('balanced'),
+  model: z.string().trim().min(1).max(200).optional(),
+  ...filterFields,
+});
+export type ResearchInput = z.input<typeof researchSchema>;

@@ -1,0 +1,37 @@
+import type { Access } from './access.ts';
+import type { DossierCore } from './dossier.ts';
+
+/** A service with its leading Access parameter bound. */
+export type Bound<T> = {
+  [K in keyof T]: T[K] extends (access: Access, ...rest: infer R) => infer O ? (...rest: R) => O : T[K];
+};
+
+function bind<T extends object>(service: T, access: Access): Bound<T> {
+  return Object.fromEntries(
+    Object.entries(service).map(([k, fn]) => [k, typeof fn === 'function' ? (...args: unknown[]) => fn(access, ...args) : fn]),
+  ) as Bound<T>;
+}
+
+/** The data-plane services of one project sandbox, for apps that embed the library (no API key needed). */
+export function scopedDossier(core: DossierCore, access: NonNullable<Access>) {
+  const collections = bind(core.collections, access);
+  return {
+    access,
+    collections: {
+      ...collections,
+      /** Create a collection in this project (projectId is filled in). */
+      create: (input: Omit<Parameters<typeof collections.create>[0], 'projectId'> & { projectId?: string }) =>
+        collections.create({ ...input, projectId: access.projectId }),
+    },
+    documents: {
+      ...bind(core.documents, access),
+      /** Add a file from bytes: the library form of a direct upload. */
+      add: (collectionId: string, file: Parameters<DossierCore['documents']['upload']>[2]) => core.documents.upload(access, collectionId, file),
+    },
+    search: bind(core.search, access),
+    research: bind(core.research, access),
+    events: bind(core.events, access),
+  };
+}
+
+export type ScopedDossier = ReturnType<typeof scopedDossier>;

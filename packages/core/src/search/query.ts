@@ -1,0 +1,161 @@
+import { type Access, markdownKey, requireCollection } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import { notFound } from '../domain/errors.ts';
+import type { Collection, Metadata } from '../domain/types.ts';
+import type { ChunkRow } from '../ports/chunk-index.ts';
+import { type PageSpan, pageOffsetsOf, pageSpan } from '../documents/pages.ts';
+import { parseInput, type QueryInput, querySchema, type ScanInput, scanSchema } from '../schemas.ts';
+import { isUuid } from '../util/ids.ts';
+import { DEFAULT_RM3, rm3Weights, weightedQueryText } from './expansion.ts';
+import { indexFilter } from './filters.ts';
+import { reciprocalRankFusion } from './rrf.ts';
+
+/** One query result with provenance (spec: Retrieval). */
+export interface QueryHit {
+  score: number;
+  chunk: { id: string; content: string; position: number; tokenCount: number };
+  section: { id: string; title: string; level: number };
+  document: { id: string; filename: string };
+}
+
+/** Lexical query expansion strategies. */
+export const QUERY_EXPANSIONS = ['none', 'rm3'] as const;
+export type QueryExpansion = (typeof QUERY_EXPANSIONS)[number];
+
+/** Tunables of hybrid retrieval. */
+export interface RetrievalSettings {
+  /** Candidates taken from each list before fusion. */
+  candidates: number;
+  /** RRF constant. */
+  rrfK: number;
+  /** Weights of the lexical and vector lists in the fusion. */
+  lexicalWeight: number;
+  vectorWeight: number;
+  /**
+   * Lexical query expansion: `rm3` runs a first BM25 search, expands the query with the best terms of its
+   * top passages (pseudo-relevance feedback, see expansion.ts) and searches again; `none` searches once.
+   */
+  queryExpansion?: QueryExpansion;
+  /**
+   * Internal, for benchmarks: the number of results every query returns, whatever its `limit` (which the
+   * public API caps at 50; recall@100 needs more). Unset: the query's `limit`.
+   */
+  resultLimit?: number;
+}
+
+export const DEFAULT_RETRIEVAL: RetrievalSettings = { candidates: 50, rrfK: 60, lexicalWeight: 1, vectorWeight: 1, queryExpansion: 'none' };
+
+type IndexOptions = { limit: number; filter: ReturnType<typeof indexFilter> };
+
+/** The BM25 list: one search, or with `rm3` a feedback search and a second search with the expanded query. */
+async function lexicalHits(ctx: DossierContext, c: Collection, q: string, opts: IndexOptions, s: RetrievalSettings) {
+  if ((s.queryExpansion ?? 'none') === 'none') return ctx.index.searchText(c.id, q, opts);
+  const feedback = await ctx.index.searchText(c.id, q, { ...opts, limit: Math.max(opts.limit, DEFAULT_RM3.feedbackDocs) });
+  const top = feedback.slice(0, DEFAULT_RM3.feedbackDocs).map((h) => ({ text: `${h.row.sectionTitle}\n${h.row.content}`, score: h.score }));
+  const expanded = weightedQueryText(rm3Weights(q, top));
+  return expanded ? ctx.index.searchText(c.id, expanded, opts) : feedback.slice(0, opts.limit);
+}
+
+/** Hybrid candidates fused by RRF, best first. */
+async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, filter: ReturnType<typeof indexFilter>, s: RetrievalSettings) {
+  const opts = { limit: s.candidates, filter };
+  const embedder = c.embeddingModel === 'none' ? null : await ctx.embedders.get(c.embeddingModel);
+  const [text, vector] = await Promise.all([
+    lexicalHits(ctx, c, q, opts, s),
+    embedder ? embedder.embedQuery(q).then((v) => ctx.index.searchVector(c.id, v, opts)) : Promise.resolve([]),
+  ]);
+  const rows = new Map<string, ChunkRow>([...text, ...vector].map((h) => [h.row.id, h.row]));
+  if (vector.length === 0) return text.map((h) => ({ row: h.row, score: h.score }));
+  const fused = reciprocalRankFusion(
+    [
+      { ids: text.map((h) => h.row.id), weight: s.lexicalWeight },
+      { ids: vector.map((h) => h.row.id), weight: s.vectorWeight },
+    ],
+    s.rrfK,
+  );
+  return fused.map((f) => ({ row: rows.get(f.id)!, score: f.score }));
+}
+
+/** Re-score the top candidates when the collection asks for it and a reranker is configured. */
+async function rerank(ctx: DossierContext, c: Collection, q: string, hits: { row: ChunkRow; score: number }[]) {
+  if (!c.enableReranking || !ctx.reranker || hits.length === 0) return { hits, reranker: 'none' };
+  const scores = await ctx.reranker.rerank(q, hits.map((h) => ({ id: h.row.id, text: h.row.content })));
+  const out = hits.map((h, i) => ({ row: h.row, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score);
+  return { hits: out, reranker: ctx.reranker.name };
+}
+
+/** Attach section and document provenance to chunk rows. */
+async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[]): Promise<QueryHit[]> {
+  const [sections, docs] = await Promise.all([
+    ctx.store.getSections([...new Set(hits.map((h) => h.row.sectionId))]),
+    ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),
+  ]);
+  const secById = new Map(sections.map((s) => [s.id, s]));
+  const docById = new Map(docs.map((d) => [d.id, d]));
+  return hits.flatMap(({ row, score }) => {
+    const s = secById.get(row.sectionId);
+    const d = docById.get(row.documentId);
+    if (!s || !d || d.status !== 'ready') return []; // deleted or being re-processed since indexing
+    return [{
+      score,
+      chunk: { id: row.id, content: row.content, position: row.position, tokenCount: row.tokenCount },
+      section: { id: s.id, title: s.title, level: s.level },
+      document: { id: d.id, filename: d.filename },
+    }];
+  });
+}
+
+/** Hybrid search, section scan and section reads. */
+export function searchService(ctx: DossierContext, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
+  return {
+    /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
+    async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
+      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const input = parseInput(querySchema, raw);
+      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined });
+      const limit = settings.resultLimit ?? input.limit;
+      const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, candidates: Math.max(settings.candidates, limit * 2) });
+      const { hits, reranker } = await rerank(ctx, c, input.q, candidates);
+      return { results: (await withProvenance(ctx, hits)).slice(0, limit), reranker };
+    },
+    async scan(access: Access, collectionId: string, raw: ScanInput) {
+      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const input = parseInput(scanSchema, raw);
+      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined });
+      const hits = await ctx.index.searchSections(c.id, input.query, { limit: input.top_k, filter });
+      const docs = new Map((await ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))])).map((d) => [d.id, d]));
+      const results = hits.flatMap(({ row, score }) => {
+        const d = docs.get(row.documentId);
+        if (!d || d.status === 'error') return [];
+        return [{ score, section: { id: row.id, title: row.title, level: row.level, summary: row.summary || null }, document: { id: d.id, filename: d.filename } }];
+      });
+      return { results };
+    },
+    async section(access: Access, sectionId: string) {
+      const { section, collection } = await sectionWithAccess(ctx, access, sectionId);
+      const markdown = new TextDecoder().decode(await ctx.blobs.get(markdownKey(collection, section.documentId)));
+      const offsets = await pageOffsetsOf(ctx, collection, section.documentId);
+      const { collectionId: _c, ...view } = section;
+      const pages: Partial<PageSpan> = offsets ? pageSpan(offsets, section.markdownOffsetStart, section.markdownOffsetEnd) : {};
+      return { ...view, ...pages, content: markdown.slice(section.markdownOffsetStart, section.markdownOffsetEnd) };
+    },
+    async sectionChunks(access: Access, sectionId: string) {
+      const { section, collection } = await sectionWithAccess(ctx, access, sectionId);
+      const rows = await ctx.index.chunksOfSection(collection.id, section.id);
+      return rows.map((r) => ({ id: r.id, content: r.content, position: r.position, tokenCount: r.tokenCount }));
+    },
+  };
+}
+
+async function sectionWithAccess(ctx: DossierContext, access: Access, sectionId: string) {
+  const [section] = isUuid(sectionId) ? await ctx.store.getSections([sectionId]) : [];
+  if (!section) throw notFound('Section');
+  try {
+    return { section, collection: await requireCollection(ctx, access, section.collectionId, 'read') };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'not_found') throw notFound('Section');
+    throw err;
+  }
+}
+
+export type SearchService = ReturnType<typeof searchService>;

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { chunkText, countTokens } from '../src/ingest/chunker.ts';
+import { ConverterRegistry, defaultConverters } from '../src/ingest/converters/registry.ts';
+import { extractiveSummary, MAX_SECTIONS, sectionMarkdown } from '../src/ingest/sectioner.ts';
+
+describe('sectionMarkdown', () => {
+  const md = 'Intro text.\n\n# Title\n\nFirst. Second.\n\n```\n# not a heading\n```\n\nSetext\n======\n\nunder setext\n\n## Sub ##\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+
+  it('cuts sections at every heading, with the text before the first heading as its own section', () => {
+    const s = sectionMarkdown(md, 'notes.md');
+    expect(s.map((x) => [x.title, x.level, x.position])).toEqual([['notes', 1, 0], ['Title', 1, 1], ['Setext', 1, 2], ['Sub', 2, 3]]);
+  });
+
+  it('gives offsets that tile the Markdown exactly, each section starting at its heading', () => {
+    const s = sectionMarkdown(md, 'notes.md');
+    expect(s[0]!.start).toBe(0);
+    expect(s.at(-1)!.end).toBe(md.length);
+    for (let i = 1; i < s.length; i++) expect(s[i]!.start).toBe(s[i - 1]!.end);
+    expect(md.slice(s[1]!.start)).toMatch(/^# Title/);
+    expect(md.slice(s[2]!.start)).toMatch(/^Setext\n=/);
+  });
+
+  it('ignores heading-like lines inside fenced code', () => {
+    expect(sectionMarkdown(md, 'n.md').map((s) => s.title)).not.toContain('not a heading');
+  });
+
+  it('writes an extractive summary of the section body without markup', () => {
+    const s = sectionMarkdown(md, 'notes.md');
+    expect(s[1]!.summary).toBe('First. Second. not a heading');
+    expect(s[3]!.summary).toBe('a b 1 2');
+  });
+
+  it('cuts a document without headings into paragraph-aligned parts titled after the file', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'word '.repeat(40)}`).join('\n\n');
+    const s = sectionMarkdown(text, 'story.txt');
+    expect(s.length).toBeGreaterThan(1);
+    expect(s[0]!.title).toBe('story (part 1)');
+    for (const x of s.slice(1)) expect(text.slice(x.start)).toMatch(/^Paragraph \d+/);
+  });
+
+  it('returns no sections for a blank document', () => {
+    expect(sectionMarkdown(' \n\n ', 'x.md')).toEqual([]);
+  });
+
+  it('keeps at most MAX_SECTIONS sections by merging deeper headings into their parents', () => {
+    const many = Array.from({ length: 8000 }, (_, i) => (i % 4 === 0 ? `# Part ${i}\n\ntext` : `### Detail ${i}\n\ntext`)).join('\n\n');
+    const s = sectionMarkdown(many, 'big.md');
+    expect(s.length).toBe(2000);
+    expect(s.every((x) => x.level === 1)).toBe(true);
+    expect(sectionMarkdown(Array.from({ length: MAX_SECTIONS * 2 }, (_, i) => `# H${i}`).join('\n'), 'h.md').length).toBeLessThanOrEqual(MAX_SECTIONS);
+  });
+
+  it('stays linear on a 12 MB single line', () => {
+    const started = Date.now();
+    expect(sectionMarkdown('word '.repeat(2_400_000), 'line.txt').length).toBe(3000);
+    expect(Date.now() - started).toBeLessThan(20_000); // a generous bound that only a quadratic scan would break
+  });
+
+  it('summarises long text at a sentence boundary', () => {
+    const s = extractiveSummary(`${'A short sentence here. '.repeat(30)}`);
+    expect(s.length).toBeLessThanOrEqual(300);
+    expect(s.endsWith('.')).toBe(true);
+  });
+});
+
+describe('chunkText', () => {
+  const text = Array.from({ length: 300 }, (_, i) => `token${i}`).join(' ');
+
+  it('makes windows of at most size tokens that overlap by the given number of tokens', () => {
+    const chunks = chunkText(text, 64, 16);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const c of chunks) expect(c.tokenCount).toBeLessThanOrEqual(64);
+    expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
+    const tail = chunks[0]!.content.split(' ').slice(-2).join(' ');
+    expect(chunks[1]!.content).toContain(tail.split(' ').pop()!);
+  });
+
+  it('covers the whole text with no overlap when overlap is 0', () => {
+    const chunks = chunkText(text, 64, 0);
+    expect(chunks.reduce((n, c) => n + c.tokenCount, 0)).toBe(countTokens(text));
+  });
+
+  it('returns one chunk for a short text and none for blank text', () => {
+    expect(chunkText('hello world', 512, 64)).toEqual([{ position: 0, content: 'hello world', tokenCount: 2 }]);
+    expect(chunkText('   ', 512, 64)).toEqual([]);
+  });
+
+  it('never leaves a broken character at a window edge', () => {
+    for (const c of chunkText('日本語のテキスト。'.repeat(200), 64, 8)) expect(c.content).not.toContain('\uFFFD');
+  });
+});
+
+describe('the built-in converters', () => {
+  const registry = new ConverterRegistry(defaultConverters());
+  const enc = (s: string) => new TextEncoder().encode(s);
+
+  it('keeps Markdown as it is', async () => {
+    expect((await registry.convert(enc('# T\n\nbody'), 'a.md')).markdown).toBe('# T\n\nbody\n');
+  });
+
+  it('turns HTML headings, lists and tables into Markdown, dropping scripts', async () => {
+    const r = await registry.convert(enc('<html><body><h1>T</h1><script>x()</script><ul><li>a</li></ul><table><tr><th>h</th></tr><tr><td>v</td></tr></table></body></html>'), 'p.html');
+    expect(r.detectedType).toBe('text/html');
+    expect(r.markdown).toContain('# T');
+    expect(r.markdown).toContain('- a');
+    expect(r.markdown).toMatch(/\| h \|/);
+    expect(r.markdown).not.toContain('x()');
+  });
+
+  it('keeps plain text from turning into Markdown structure by accident', async () => {
+    const r = await registry.convert(enc('# not a heading\n8. not a list\n- not a bullet'), 'a.txt');
+    expect(r.markdown).toBe('\\# not a heading\n8\\. not a list\n\\- not a bullet\n');
+    expect(sectionMarkdown(r.markdown, 'a.txt').map((s) => s.title)).toEqual(['a']);
+  });
+
+  it('decides the type from the bytes, not the name', async () => {
+    await expect(registry.convert(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3]), 'notes.md')).rejects.toMatchObject({ code: 'unsupported_format' });
+    expect((await registry.convert(enc('<!doctype html><p>hi</p>'), 'notes.txt')).detectedType).toBe('text/html');
+  });
+
+  it('rejects an empty file', async () => {
+    await expect(registry.convert(new Uint8Array(), 'a.md')).rejects.toMatchObject({ code: 'unsupported_format', message: 'The file is empty' });
+  });
+});
+
+describe('replaceTracked', () => {
+  it('points placeholders at their URLs and moves later page offsets by the length added', async () => {
+    const { replaceTracked } = await import('../src/ingest/prepare.ts');
+    const md = 'page one ![a](dossier://img-1)\n\npage two ![b](dossier://img-2) end';
+    const pageTwo = md.indexOf('page two');
+    const r = replaceTracked(md, new Map([['(dossier://img-1)', '(/v1/documents/d/images/xyz1)'], ['(dossier://img-2)', '(/v1/documents/d/images/xyz2)']]), [0, pageTwo]);
+    expect(r.markdown).toBe('page one ![a](/v1/documents/d/images/xyz1)\n\npage two ![b](/v1/documents/d/images/xyz2) end');
+    expect(r.markdown.slice(r.pageOffsets![1]!)).toMatch(/^page two/);
+    expect(r.pageOffsets![0]).toBe(0);
+  });
+
+  it('leaves placeholders of dropped images untouched', async () => {
+    const { replaceTracked } = await import('../src/ingest/prepare.ts');
+    expect(replaceTracked('x ![a](dossier://img-9)', new Map([['(dossier://img-1)', '(/u)']])).markdown).toBe('x ![a](dossier://img-9)');
+  });
+});

@@ -1,0 +1,58 @@
+import { type DossierCore, type Logger, schemas } from '@dossier/core';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { ServerConfig } from './config.ts';
+import { queryObject, readJson } from './http/body.ts';
+import { errorMiddleware } from './http/errors.ts';
+import { buildOpenApi } from './openapi.ts';
+import { authRoutes } from './routes/auth.ts';
+import { collectionRoutes } from './routes/collections.ts';
+import type { RouteDef, RouteDeps } from './routes/define.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { eventRoutes } from './routes/events.ts';
+import { imageRoutes } from './routes/images.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { providerKeyRoutes } from './routes/provider-keys.ts';
+import { recomputeRoutes } from './routes/recompute.ts';
+import { researchRoutes } from './routes/research.ts';
+import { retrievalRoutes } from './routes/retrieval.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+
+export const API_VERSION = '0.1.0';
+
+/** Every route of the API, in matching order (fixed paths before parameterised ones). */
+export function allRoutes(deps: RouteDeps): RouteDef[] {
+  let openapi: unknown = null;
+  const routes: RouteDef[] = [
+    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps),
+    ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION))),
+  ];
+  return routes;
+}
+
+/** Validate the body and query of a request against the route's schemas, then run its handler. */
+function mount(router: Router, r: RouteDef): void {
+  router[r.method](r.path, async (ctx) => {
+    const body = r.body ? schemas.parseInput(r.body, await readJson(ctx)) : undefined;
+    const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;
+    await r.handle(ctx, { body, query });
+  });
+}
+
+/** The Koa application: a thin HTTP face over a DossierCore. */
+export function createApp(dossier: DossierCore, config: Readonly<ServerConfig>, publicUrl: () => string, log: Logger): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  const router = new Router();
+  for (const r of allRoutes({ dossier, config, publicUrl })) mount(router, r);
+  // Errors after the response started (e.g. writing a stream) reach Koa's 'error' event, whose default prints
+  // stacks to stderr. A client closing an SSE stream or long-poll is normal; anything else goes to the JSON log.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    log.error('response failed', { error: err.stack ?? String(err) });
+  });
+  app.use(errorMiddleware(log));
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: false }));
+  return app;
+}

@@ -1,0 +1,47 @@
+import { type DossierErrorCode, isDossierError } from '@dossier/core';
+import type { Context, Next } from 'koa';
+import type { Logger } from '@dossier/core';
+
+/** HTTP status of each core error code (spec: Errors). Only the server chooses statuses. */
+const STATUS: Record<DossierErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  timeout: 408,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  unsupported_format: 422,
+  conversion_failed: 422,
+  dimension_mismatch: 400,
+  missing_index: 500,
+  unavailable: 503,
+  provider_error: 502,
+  not_configured: 400,
+  internal: 500,
+};
+
+/** Turn every thrown error into `{error}` with the spec's status; internal details go to the log only. */
+export function errorMiddleware(log: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { error: `No route for ${ctx.method} ${ctx.path}` };
+      }
+    } catch (err) {
+      if (isDossierError(err) && STATUS[err.code] < 500) {
+        ctx.status = STATUS[err.code];
+        ctx.body = { error: err.message };
+        return;
+      }
+      log.error('request failed', { method: ctx.method, path: ctx.path, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      ctx.status = isDossierError(err) ? STATUS[err.code] : 500;
+      ctx.body = { error: ctx.status === 503 ? 'Service degraded: a dependency is unavailable' : 'Internal server error' };
+    }
+  };
+}

@@ -1,0 +1,31 @@
+import { loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './server.ts';
+
+/** `pnpm start`: serve the API on the embedded default, print first-start credentials once, stop cleanly on signals. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.argv.slice(2));
+  const log = createLogger(config.logLevel);
+  const server = await startServer(config, log);
+  const b = server.bootstrap;
+  if (b) {
+    process.stdout.write(
+      `\nDossier is ready at ${server.url}\nFirst start: these credentials are shown once (also saved to ${server.dossier.dataDir}/bootstrap-credentials.txt, mode 0600)\n` +
+        `  admin:     ${b.email} / ${b.password}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
+    );
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`dossier: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

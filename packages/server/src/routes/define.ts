@@ -1,0 +1,46 @@
+import type { DossierCore } from '@dossier/core';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { ServerConfig } from '../config.ts';
+
+/** How a route authenticates (documented in the OpenAPI document). */
+export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'none' | 'upload-url';
+
+/** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
+export interface RouteDef {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthMode;
+  /** JSON body schema (validated before the handler runs). */
+  body?: z.ZodType;
+  /** Query-string schema. */
+  query?: z.ZodType;
+  /** Non-JSON request body, for the OpenAPI document. */
+  bodyType?: 'multipart/form-data' | 'application/octet-stream';
+  /** Status codes and descriptions of the responses. */
+  responses: Record<number, string>;
+  /** Produces the response: sets ctx.status and ctx.body. */
+  handle: (ctx: Context, input: { body: unknown; query: unknown }) => Promise<void>;
+}
+
+/** What route modules are built from. */
+export interface RouteDeps {
+  dossier: DossierCore;
+  config: Readonly<ServerConfig>;
+  /** Base address used in presigned upload URLs (known once the server listens). */
+  publicUrl: () => string;
+}
+
+/** Respond with JSON and a status. */
+export function send(ctx: Context, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.body = body;
+}
+
+/** Respond 204 with no body. */
+export function noContent(ctx: Context): void {
+  ctx.status = 204;
+  ctx.body = null;
+}

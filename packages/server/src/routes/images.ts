@@ -1,0 +1,34 @@
+import { sniffType } from '@dossier/core';
+import { apiAccess } from '../http/auth.ts';
+import { type RouteDef, type RouteDeps, send } from './define.ts';
+
+/** Document images and table-chunk captions. */
+export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
+  const d = dossier.documents;
+  return [
+    {
+      method: 'get', path: '/v1/documents/:id/images', tag: 'documents', auth: 'key-or-public', summary: 'Images of a document ordered by position',
+      responses: { 200: 'array of DocumentImage', 404: 'Not found' },
+      handle: async (ctx) => send(ctx, 200, await d.images(await apiAccess(dossier, ctx), ctx.params.id)),
+    },
+    {
+      method: 'get', path: '/v1/documents/:id/images/:imageId', tag: 'documents', auth: 'key-or-public',
+      summary: 'Raw image bytes (immutable; private collections need the API key as Bearer)',
+      responses: { 200: 'image bytes', 401: 'Key required', 404: 'Not found' },
+      handle: async (ctx) => {
+        const { bytes, mimeType } = await d.image(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.imageId);
+        // Only a type confirmed by the bytes is served as an image; anything else downloads as opaque data.
+        ctx.type = sniffType(bytes, '') === mimeType ? mimeType : 'application/octet-stream';
+        ctx.set({ 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
+        ctx.status = 200;
+        ctx.body = Buffer.from(bytes);
+      },
+    },
+    {
+      method: 'get', path: '/v1/documents/:id/chunks/captions', tag: 'documents', auth: 'key-or-public',
+      summary: 'Table chunks with their captions, by section position then chunk position',
+      responses: { 200: 'array of {content, caption}', 404: 'Not found' },
+      handle: async (ctx) => send(ctx, 200, await d.captions(await apiAccess(dossier, ctx), ctx.params.id)),
+    },
+  ];
+}

@@ -1,0 +1,65 @@
+import { type ResearchEvent, schemas } from '@dossier/core';
+import { apiAccess } from '../http/auth.ts';
+import { openSse, type SseStream } from '../http/sse.ts';
+import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+
+/** Forward run events to the stream, then close it (a closed stream drops late events silently). */
+async function pump(events: AsyncIterable<ResearchEvent>, stream: SseStream): Promise<void> {
+  try {
+    for await (const ev of events) stream.send(ev);
+  } finally {
+    stream.close();
+  }
+}
+
+/** Research: the SSE stream, the buffered answer, and the collection's saved sessions. */
+export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
+  const r = dossier.research;
+  const sessionResponses = { 200: 'ResearchSession', 401: 'API key required', 404: 'Not found' };
+  const startErrors = { 400: 'Invalid input, or no model provider configured', 401: 'API key required', 404: 'Not found' };
+  return [
+    {
+      method: 'post', path: '/v1/collections/:id/research', tag: 'research', auth: 'key',
+      summary: 'Research with cited answers, streamed as Server-Sent Events: tool_call, chunk, then done or error',
+      body: schemas.researchSchema,
+      responses: { 200: 'text/event-stream of {type: tool_call|chunk|done|error}', ...startErrors },
+      handle: async (ctx, { body }) => {
+        // Access, validation and model resolution fail here, as HTTP statuses, before the stream opens.
+        const cancel = new AbortController();
+        const events = await r.run(await apiAccess(dossier, ctx), ctx.params.id, body as schemas.ResearchInput, cancel.signal);
+        const stream = openSse(ctx);
+        // A client that disconnects cancels the run and its provider call; nothing is saved for it.
+        stream.signal.addEventListener('abort', () => cancel.abort(), { once: true });
+        void pump(events, stream);
+      },
+    },
+    {
+      method: 'post', path: '/v1/collections/:id/research/sync', tag: 'research', auth: 'key',
+      summary: 'Research and return the whole answer with its sources', body: schemas.researchSchema,
+      responses: { 200: '{answer, sessionId, sources}', ...startErrors, 408: 'Time limit reached', 502: 'Model provider failed' },
+      handle: async (ctx, { body }) => {
+        const cancel = new AbortController();
+        ctx.res.once('close', () => cancel.abort());
+        send(ctx, 200, await r.runSync(await apiAccess(dossier, ctx), ctx.params.id, body as schemas.ResearchInput, cancel.signal));
+      },
+    },
+    {
+      method: 'get', path: '/v1/collections/:id/research', tag: 'research', auth: 'key', summary: 'The last 50 research sessions, newest first',
+      responses: { 200: 'array of ResearchSession', 401: 'API key required', 404: 'Not found' },
+      handle: async (ctx) => send(ctx, 200, await r.list(await apiAccess(dossier, ctx), ctx.params.id)),
+    },
+    {
+      method: 'get', path: '/v1/collections/:id/research/:sessionId', tag: 'research', auth: 'key', summary: 'A research session with its frozen sources',
+      responses: sessionResponses,
+      handle: async (ctx) => send(ctx, 200, await r.get(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.sessionId)),
+    },
+    {
+      method: 'delete', path: '/v1/collections/:id/research/:sessionId', tag: 'research', auth: 'key', summary: 'Delete a research session',
+      responses: { 204: 'Deleted', 401: 'API key required', 404: 'Not found' },
+      handle: async (ctx) => {
+        await r.remove(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.sessionId);
+        noContent(ctx);
+      },
+    },
+  ];
+}

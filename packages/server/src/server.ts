@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createDossier, type Dossier, type ProviderOptions } from '@dossier/adapters';
+import { type BootstrapResult, DEFAULT_RETRIEVAL, type Embedder, type Logger, type ModelProviderFactory } from '@dossier/core';
+import { createApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+
+/** A running server and how to stop it. */
+export interface RunningServer {
+  url: string;
+  dossier: Dossier;
+  http: Server;
+  /** Credentials created on this start (first start only); null afterwards. */
+  bootstrap: BootstrapResult | null;
+  close(): Promise<void>;
+}
+
+/** Write the first-start credentials to a 0600 file in the data directory. */
+function saveCredentials(dataDir: string, b: BootstrapResult): string {
+  const file = join(dataDir, 'bootstrap-credentials.txt');
+  const text = [
+    '# Dossier credentials created on first start. Keep this file private.',
+    `admin_email=${b.email}`,
+    `admin_password=${b.password}`,
+    `org_id=${b.orgId}`,
+    `project_id=${b.projectId}`,
+    `live_api_key=${b.liveKey}`,
+    `test_api_key=${b.testKey}`,
+    '',
+  ].join('\n');
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
+/** Programmatic extras that have no flag or environment variable (for tests and embedding apps). */
+export interface StartOptions {
+  /** Extra embedders served under their own model ids (e.g. a deterministic test embedder). */
+  embedders?: Embedder[];
+  /** Model provider clients (default: the official SDKs). */
+  modelProviders?: ModelProviderFactory;
+}
+
+/** The managed model providers from the config (keys travel to the resolver only, never to a log). */
+function providerOptions(config: Readonly<ServerConfig>): ProviderOptions {
+  const orUndefined = (v: string | null) => v ?? undefined;
+  return {
+    anthropic: { apiKey: orUndefined(config.anthropicApiKey), baseUrl: orUndefined(config.anthropicBaseUrl) },
+    openai: { apiKey: orUndefined(config.openaiApiKey), baseUrl: orUndefined(config.openaiBaseUrl) },
+    ollama: { baseUrl: config.ollamaUrl, chatModel: orUndefined(config.ollamaChatModel), bestChatModel: orUndefined(config.ollamaBestChatModel) },
+    fastModel: orUndefined(config.fastModel),
+    bestModel: orUndefined(config.bestModel),
+  };
+}
+
+/** Start Dossier's HTTP API on the embedded default adapters. */
+export async function startServer(config: Readonly<ServerConfig>, log: Logger, opts: StartOptions = {}): Promise<RunningServer> {
+  const dossier = await createDossier({
+    dataDir: config.dataDir,
+    masterKey: config.masterKey ?? undefined,
+    embeddingModel: config.embeddingModel,
+    modelsDir: config.modelsDir ?? undefined,
+    allowModelDownload: config.allowModelDownload,
+    ollamaUrl: config.ollamaUrl,
+    embedders: opts.embedders,
+    workers: { concurrency: config.workers, leaseMs: config.jobLeaseMs },
+    providers: providerOptions(config),
+    modelProviders: opts.modelProviders,
+    rerankerSpec: config.reranker,
+    retrieval: { ...DEFAULT_RETRIEVAL, rrfK: config.rrfK, lexicalWeight: config.lexicalWeight, vectorWeight: config.vectorWeight, queryExpansion: config.queryExpansion },
+    log,
+  });
+  const bootstrap = await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
+  if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dossier.dataDir, bootstrap) });
+  let url = '';
+  const app = createApp(dossier, config, () => url, log);
+  const http = app.listen(config.port, config.host);
+  await new Promise<void>((res, rej) => http.once('listening', res).once('error', rej));
+  const { port } = http.address() as AddressInfo;
+  url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
+  log.info('listening', { url, dataDir: dossier.dataDir, defaultEmbeddingModel: dossier.context.defaultEmbeddingModel });
+  return {
+    url, dossier, http, bootstrap,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((res) => http.close(() => res()));
+      await dossier.close();
+    },
+  };
+}

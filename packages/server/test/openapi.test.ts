@@ -1,0 +1,98 @@
+import type Router from '@koa/router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION, allRoutes, createApp } from '../src/app.ts';
+import type { RouteDef } from '../src/routes/define.ts';
+import { type Json, startTestServer, type TestServer } from './helpers.ts';
+
+let t: TestServer;
+let doc: Json;
+let routes: RouteDef[];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  const res = await t.request('GET', '/v1/openapi.json', { auth: null });
+  expect(res.status).toBe(200);
+  doc = res.body;
+  routes = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const openapiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const operationOf = (method: string, path: string) => doc.paths[openapiPath(path)]?.[method.toLowerCase()];
+
+/** Method and path of every route the Koa router of a freshly built app answers. */
+function mountedRoutes(): { method: string; path: string }[] {
+  const app = createApp(t.server.dossier, t.config, () => t.url, { info() {}, warn() {}, error() {} });
+  const dispatch = app.middleware.find((m) => 'router' in m) as unknown as { router: Router } | undefined;
+  if (!dispatch) throw new Error('no router middleware');
+  return dispatch.router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
+  );
+}
+
+describe('GET /v1/openapi.json', () => {
+  it('serves an OpenAPI 3.1 document without authentication', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: expect.any(String), version: API_VERSION });
+    expect(doc.components.schemas.Error).toEqual({ type: 'object', required: ['error'], properties: { error: { type: 'string' } } });
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'jwt']);
+  });
+
+  it('documents every route of allRoutes, and nothing else', () => {
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const declared = routes.map((r) => `${r.method.toUpperCase()} ${openapiPath(r.path)}`);
+    expect(documented.sort()).toEqual([...new Set(declared)].sort());
+  });
+
+  it('documents every route the server answers', () => {
+    const mounted = mountedRoutes();
+    expect(mounted.length).toBeGreaterThanOrEqual(routes.length);
+    expect(mounted).toEqual(expect.arrayContaining([{ method: 'GET', path: '/v1/openapi.json' }, { method: 'GET', path: '/health' }]));
+    for (const { method, path } of mounted) expect(operationOf(method, path), `${method} ${path}`).toBeDefined();
+  });
+
+  it('answers every documented operation (no router 404)', async () => {
+    const id = crypto.randomUUID();
+    for (const r of routes) {
+      const path = r.path.replace(/:(\w+)/g, id);
+      const res = await t.request(r.method.toUpperCase(), path, { auth: null });
+      const body = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      expect(body, `${r.method} ${r.path}`).not.toMatch(/No route for/);
+      expect(res.status, `${r.method} ${r.path}`).toBeLessThan(500);
+    }
+  });
+
+  it('declares every path parameter, the security of each route, and {error} bodies for 4xx answers', () => {
+    for (const r of routes) {
+      const op = operationOf(r.method, r.path);
+      const params = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      const declared = op.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name);
+      expect(declared, r.path).toEqual(params);
+      expect(op.summary, r.path).toEqual(expect.any(String));
+      if (r.auth === 'key') expect(op.security).toEqual([{ apiKey: [] }]);
+      if (r.auth === 'key-or-public') expect(op.security).toEqual([{ apiKey: [] }, {}]);
+      if (r.auth === 'jwt') expect(op.security).toEqual([{ jwt: [] }]);
+      for (const [status, response] of Object.entries(op.responses as Record<string, { content?: unknown }>)) {
+        if (Number(status) >= 400) expect(response.content, `${r.path} ${status}`).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
+      }
+    }
+  });
+
+  it('publishes the request schemas the server validates with, unknown keys rejected', () => {
+    const query = operationOf('post', '/v1/collections/:id/query').requestBody.content['application/json'].schema;
+    expect(query.additionalProperties).toBe(false);
+    expect(query.required).toEqual(['q']);
+    expect(query.properties.limit).toMatchObject({ minimum: 1, maximum: 50, default: 10 });
+    const scan = operationOf('post', '/v1/collections/:id/sections/scan').requestBody.content['application/json'].schema;
+    expect(scan.properties.top_k).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    const list = operationOf('get', '/v1/collections/:id/documents').parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(list).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 500, default: 100 } });
+    const upload = operationOf('post', '/v1/collections/:id/documents').requestBody.content;
+    expect(Object.keys(upload)).toEqual(['multipart/form-data']);
+    const create = operationOf('post', '/v1/collections').requestBody.content['application/json'].schema;
+    expect(create.required.sort()).toEqual(['name', 'projectId']);
+    expect(create.properties.chunkSize).toMatchObject({ minimum: 64, maximum: 4096 });
+  });
+});

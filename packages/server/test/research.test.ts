@@ -1,0 +1,159 @@
+import { DossierError, type ModelResolver } from '@dossier/core';
+import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startTestServer, type TestServer, waitFor } from './helpers.ts';
+
+let t: TestServer;
+let cid: string;
+let otherKey: string;
+let real: ModelResolver;
+let current: ModelResolver;
+
+const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n\n## Costs\n\nCosts fell by 3 percent.\n';
+
+beforeAll(async () => {
+  t = await startTestServer();
+  // The test seam: the running server's model resolver delegates to the one each test installs. The server's
+  // own resolver (no provider configured in the test config) stays available as `real`.
+  const context = t.server.dossier.context;
+  real = context.models;
+  current = real;
+  context.models = { resolve: (...a) => current.resolve(...a), hasProvider: (a) => current.hasProvider(a) };
+  cid = (await t.createCollection({ name: 'Research' })).id;
+  await t.ingest(cid, 'report.md', REPORT);
+  await t.server.dossier.idle(); // post-ready jobs finish (without a provider) before tests install scripted models
+  const other = await t.server.dossier.auth.bootstrap('other@example.test', 'another long password');
+  otherKey = other!.liveKey;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+function useScript(turns: ScriptedTurn[]): ScriptedModel {
+  const model = new ScriptedModel(turns);
+  current = scriptedResolver(model);
+  return model;
+}
+
+const SEARCH_THEN_ANSWER: ScriptedTurn[] = [
+  { toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] },
+  { text: ['Revenue grew ', '12 percent [S1].'] },
+];
+
+/** POST a research request for an SSE stream. */
+const postResearch = (body: unknown, opts: { key?: string; signal?: AbortSignal; collection?: string } = {}) =>
+  fetch(`${t.url}/v1/collections/${opts.collection ?? cid}/research`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${opts.key ?? t.liveKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    signal: opts.signal,
+  });
+
+/** The `data:` payloads of a complete SSE body, after checking that every non-comment block is exactly `data: <json>`. */
+function dataEvents(body: string): unknown[] {
+  expect(body.endsWith('\n\n')).toBe(true);
+  const blocks = body.slice(0, -2).split('\n\n').filter((b) => !b.startsWith(':'));
+  for (const b of blocks) expect(b).toMatch(/^data: \{.*\}$/);
+  return blocks.map((b) => JSON.parse(b.slice('data: '.length)));
+}
+
+describe('POST /v1/collections/:id/research (SSE)', () => {
+  it('streams tool_call, chunk and done events, each `data: <json>` and a blank line, then closes', async () => {
+    useScript(SEARCH_THEN_ANSWER);
+    const res = await postResearch({ q: 'How did revenue change?' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const body = await res.text();
+    const events = dataEvents(body) as Record<string, unknown>[];
+    for (const e of events) expect(body).toContain(`data: ${JSON.stringify(e)}\n\n`);
+    expect(events.map((e) => e.type)).toEqual(['tool_call', 'chunk', 'chunk', 'done']);
+    expect(events[0]).toEqual({ type: 'tool_call', query: 'revenue' });
+    expect(events[1]).toEqual({ type: 'chunk', content: 'Revenue grew ' });
+    const done = events[3]!;
+    expect(Object.keys(done)).toEqual(['type', 'sessionId', 'sources']);
+    const sources = done.sources as Record<string, unknown>[];
+    expect(sources).toHaveLength(1);
+    expect(Object.keys(sources[0]!).sort()).toEqual(['chunkId', 'content', 'documentId', 'filename', 'sectionId', 'sectionLevel', 'sectionTitle']);
+    expect(sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue', sectionLevel: 2 });
+  });
+
+  it('names the section tools in tool_call events at deep depth', async () => {
+    useScript([{ toolCalls: [{ name: 'scan_sections', arguments: { query: 'costs' } }] }, { text: 'Costs fell.' }]);
+    const events = dataEvents(await (await postResearch({ q: 'Costs?', depth: 'deep' })).text());
+    expect(events[0]).toEqual({ type: 'tool_call', query: 'costs', tool: 'scan_sections' });
+  });
+
+  it('sends one error event and closes the stream when the provider fails after the stream opened', async () => {
+    useScript([{ text: ['Revenue'], errorAfterDeltas: 1, error: new DossierError('provider_error', 'The model provider failed: overloaded') }]);
+    const events = dataEvents(await (await postResearch({ q: 'Revenue?' })).text());
+    expect(events).toEqual([
+      { type: 'chunk', content: 'Revenue' },
+      { type: 'error', message: 'The model provider failed: overloaded' },
+    ]);
+  });
+
+  it('answers with an HTTP error, not a stream, when the run cannot start', async () => {
+    current = real;
+    const notConfigured = await t.request('POST', `/v1/collections/${cid}/research`, { json: { q: 'x' }, headers: { accept: 'text/event-stream' } });
+    expectError(notConfigured, 400, /No model provider is configured/);
+    useScript([]);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research`, { json: { q: 'x', extra: 1 } }), 400, /unknown field 'extra'/);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research`, { json: { q: 'x', depth: 'huge' } }), 400);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research`, { json: { q: 'x' }, auth: null }), 401);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research`, { json: { q: 'x' }, auth: otherKey }), 404);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research`, { json: { q: 'x' }, auth: t.testKey }), 404);
+  });
+
+  it('cancels the run and its provider call when the client disconnects, and saves no session', async () => {
+    const model = useScript([{ text: ['Partial', ' never sent'], hangAfterDeltas: 1 }]);
+    const before = (await t.request('GET', `/v1/collections/${cid}/research`)).body.length;
+    const abort = new AbortController();
+    const res = await postResearch({ q: 'Slow question' }, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('"type":"chunk"')) text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    await waitFor(async () => model.calls[0]?.outcome === 'aborted', 'the provider call to be aborted', 5000);
+    expect(model.calls[0]?.signal?.aborted).toBe(true);
+    expect((await t.request('GET', `/v1/collections/${cid}/research`)).body).toHaveLength(before);
+  });
+});
+
+describe('POST /v1/collections/:id/research/sync and the session routes', () => {
+  it('returns {answer, sessionId, sources} and saves the session', async () => {
+    useScript(SEARCH_THEN_ANSWER);
+    const res = await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'Revenue?', depth: 'quick' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['answer', 'sessionId', 'sources']);
+    expect(res.body.answer).toBe('Revenue grew 12 percent [S1].');
+    expect(res.body.sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue' });
+    const session = await t.request('GET', `/v1/collections/${cid}/research/${res.body.sessionId}`);
+    expect(session.status).toBe(200);
+    expect(Object.keys(session.body).sort()).toEqual(['createdAt', 'depth', 'id', 'model', 'query', 'response', 'sources']);
+    expect(session.body).toMatchObject({ id: res.body.sessionId, query: 'Revenue?', response: res.body.answer, depth: 'quick', model: 'scripted-fast', sources: res.body.sources });
+  });
+
+  it('maps a failed sync run to the HTTP status of its error', async () => {
+    useScript([{ error: new DossierError('rate_limited', 'The model provider is rate limiting this key') }]);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'x' } }), 429, 'The model provider is rate limiting this key');
+  });
+
+  it('lists sessions newest first, deletes one with 204, and 404s for another project', async () => {
+    useScript([{ text: 'First.' }, { text: 'Second.' }]);
+    const first = (await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'first' } })).body;
+    const second = (await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'second' } })).body;
+    const list = await t.request('GET', `/v1/collections/${cid}/research`);
+    expect(list.status).toBe(200);
+    expect(list.body.slice(0, 2).map((s: { id: string }) => s.id)).toEqual([second.sessionId, first.sessionId]);
+    const path = `/v1/collections/${cid}/research/${first.sessionId}`;
+    expectError(await t.request('GET', path, { auth: otherKey }), 404);
+    expectError(await t.request('DELETE', path, { auth: otherKey }), 404);
+    expectError(await t.request('GET', `/v1/collections/${cid}/research`, { auth: otherKey }), 404);
+    expectError(await t.request('GET', path, { auth: null }), 401);
+    const deleted = await t.request('DELETE', path);
+    expect(deleted.status).toBe(204);
+    expect(deleted.body).toBe('');
+    expectError(await t.request('GET', path), 404);
+    expectError(await t.request('DELETE', path), 404);
+  });
+});

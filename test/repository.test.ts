@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, SETTINGS, settingsTable } from '../packages/server/src/config.ts';
+
+const root = join(import.meta.dirname, '..');
+const read = (p: string) => readFileSync(join(root, p), 'utf8');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const rel = join(dir, name);
+    return statSync(join(root, rel)).isDirectory() ? filesUnder(rel) : rel.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+describe('the README', () => {
+  it('documents every configuration setting, exactly as the config schema defines it', () => {
+    const readme = read('README.md');
+    const table = /<!-- config-table:start -->\n([\s\S]*?)\n<!-- config-table:end -->/.exec(readme)?.[1];
+    expect(table).toBe(settingsTable());
+  });
+
+  it('gives exactly two set-up commands, and CI runs the test one verbatim', () => {
+    const setup = /## Set up[\s\S]*?```sh\n([\s\S]*?)```/.exec(read('README.md'))?.[1] ?? '';
+    const commands = setup.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    expect(commands).toEqual(['npx -y pnpm@10 install && npx -y pnpm@10 start', 'npx -y pnpm@10 install && npx -y pnpm@10 test']);
+    expect(read('.ci/run')).toContain(commands[1]);
+  });
+});
+
+describe('configuration', () => {
+  it('gives every documented setting a default that loads without flags or environment', () => {
+    const config = loadConfig([], {});
+    for (const s of SETTINGS) expect(config).toHaveProperty(s.key);
+  });
+
+  it('names both the flag and the environment variable when a value is bad', () => {
+    expect(() => loadConfig(['--port', 'x'], {})).toThrow(/--port \/ DOSSIER_PORT/);
+    expect(() => loadConfig([], { DOSSIER_WORKERS: '-1' })).toThrow(/DOSSIER_WORKERS/);
+    expect(() => loadConfig(['--nope', '1'], {})).toThrow(/Unknown option --nope/);
+  });
+
+  it('prefers flags over the environment over defaults', () => {
+    expect(loadConfig(['--port=9001'], { DOSSIER_PORT: '9000' }).port).toBe(9001);
+    expect(loadConfig([], { DOSSIER_PORT: '9000' }).port).toBe(9000);
+    expect(loadConfig([], {}).port).toBe(8080);
+  });
+});
+
+describe('package boundaries', () => {
+  const ADAPTER_LIBRARIES = ['@lancedb/lancedb', 'better-sqlite3', 'kysely', 'piscina', 'koa', '@koa/router', 'ollama', 'openai', '@anthropic-ai/sdk', '@huggingface/transformers', 'apache-arrow'];
+
+  it('keeps core free of every adapter library', () => {
+    const offenders = filesUnder('packages/core/src').flatMap((file) => {
+      const imports = [...read(file).matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+      return imports.filter((i) => ADAPTER_LIBRARIES.some((lib) => i === lib || i.startsWith(`${lib}/`))).map((i) => `${file}: ${i}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps one small file per port', () => {
+    for (const file of filesUnder('packages/core/src/ports')) {
+      expect(read(file).split('\n').length, file).toBeLessThanOrEqual(130);
+    }
+  });
+
+  it('lets adapters reach core only through its package entry points', () => {
+    const offenders = filesUnder('packages/adapters/src').filter((f) => /from ['"](\.\.\/)+core\//.test(read(f)));
+    expect(offenders).toEqual([]);
+  });
+});
