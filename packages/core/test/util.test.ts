@@ -6,7 +6,7 @@ import { normalizeTags, safeFilename } from '../src/documents/view.ts';
 import { filenameSimilarity } from '../src/search/filename-search.ts';
 import { reciprocalRankFusion } from '../src/search/rrf.ts';
 import { canonicalJson, metadataPairs } from '../src/util/canonical-json.ts';
-import { isUuid, stableId } from '../src/util/ids.ts';
+import { isUuid, newId, stableId } from '../src/util/ids.ts';
 
 describe('reciprocalRankFusion', () => {
   it('ranks an item found high in both lists first and sums 1/(k+rank)', () => {
@@ -98,5 +98,13 @@ describe('names and ids', () => {
     expect(stableId('a', 1)).toBe(stableId('a', 1));
     expect(stableId('a', 1)).not.toBe(stableId('a', 2));
     expect(isUuid(stableId('x'))).toBe(true);
+  });
+
+  it('makes version 7 ids that sort in creation order, even thousands within one millisecond', () => {
+    const ids = Array.from({ length: 5000 }, () => newId());
+    expect(ids.every(isUuid)).toBe(true);
+    expect(ids.every((id) => id[14] === '7' && '89ab'.includes(id[19]!))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
