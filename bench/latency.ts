@@ -22,6 +22,7 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '2000' },
     queries: { type: 'string', default: '200' },
     'embedding-model': { type: 'string', default: 'none' },
+    concurrency: { type: 'string', default: '8' },
   },
 });
 
@@ -78,7 +79,7 @@ async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
 
 /** Pipeline ingestion of Markdown documents, then search.query vs a bare query on the collection's chunk table. */
 async function pipeline(dataDir: string, docs: number, queries: string[], model: string): Promise<Row[]> {
-  const dossier = await createDossier({ dataDir, embeddingModel: model, embedders: extraEmbedders(model), workers: { concurrency: 2, pollMs: 20 } });
+  const dossier = await createDossier({ dataDir, embeddingModel: model, embedders: extraEmbedders(model), workers: { concurrency: Number(values.concurrency), pollMs: 20 } });
   const scoped = await dossier.local();
   const col = await scoped.collections.create({ name: 'latency' });
   const gen = textGen(2);

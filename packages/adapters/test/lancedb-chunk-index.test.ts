@@ -106,6 +106,38 @@ describe('LanceDB ChunkIndex specifics', () => {
   });
 });
 
+describe('LanceDB ChunkIndex indexes for large tables', () => {
+  const dir = join(base, 'indexes');
+
+  async function indexTypes(table: string) {
+    const db = await connect(dir);
+    const indices = await (await db.openTable(table)).listIndices();
+    db.close();
+    return Object.fromEntries(indices.map((i) => [i.columns.join(','), i.indexType]));
+  }
+
+  it('indexes the canonical flag for the search prefilter, and gives vectors an IVF_PQ index once past the row threshold', async () => {
+    const index = createLanceChunkIndex({ dir, vectorIndexMinRows: 600, maintenance: { idleMs: 50, maxOps: 1000 } });
+    const col = randomUUID();
+    const table = `chunks_${col.replaceAll('-', '')}`;
+    await index.createCollection(col, 16);
+    expect(await indexTypes(table)).toMatchObject({ text: 'FTS', canonical: 'Bitmap' });
+    let s = 7;
+    const rnd = () => {
+      s = (s * 1664525 + 1013904223) >>> 0;
+      return s / 2 ** 32 - 0.5;
+    };
+    const rows = Array.from({ length: 700 }, (_, i) => chunkRow({ content: `row ${i}`, vector: Float32Array.from({ length: 16 }, rnd) }));
+    await index.upsertChunks(col, rows);
+    await waitFor(async () => (await indexTypes(table)).vector === 'IvfPq', 60_000);
+    const target = rows[123]!;
+    const hits = await index.searchVector(col, target.vector!, { limit: 3 });
+    expect(hits[0]?.row.id).toBe(target.id); // exact re-ranking (refine factor) puts the row itself first
+    expect(hits[0]?.score).toBeCloseTo(1, 3);
+    await index.close();
+  });
+});
+
 /** Poll a condition until it holds, failing after timeoutMs. */
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;

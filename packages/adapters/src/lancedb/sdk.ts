@@ -22,6 +22,8 @@ export interface LanceQuery {
 
 export interface LanceVectorQuery {
   distanceType(type: 'l2' | 'cosine' | 'dot'): LanceVectorQuery;
+  nprobes(n: number): LanceVectorQuery;
+  refineFactor(n: number): LanceVectorQuery;
   where(predicate: string): LanceVectorQuery;
   limit(limit: number): LanceVectorQuery;
   select(columns: string[]): LanceVectorQuery;
@@ -77,7 +79,11 @@ export interface FtsOptions {
 export interface LanceModule {
   connect(uri: string, options?: { readConsistencyInterval?: number }): Promise<LanceConnection>;
   makeArrowTable(rows: Record<string, unknown>[], options: { schema: unknown }): unknown;
-  Index: { fts(options: FtsOptions): unknown };
+  Index: {
+    fts(options: FtsOptions): unknown;
+    bitmap(): unknown;
+    ivfPq(options: { distanceType: 'cosine'; numPartitions: number; numSubVectors: number }): unknown;
+  };
 }
 
 /** Arrow data-type constructors; instances are opaque here and handed back to LanceDB. */

@@ -1,5 +1,15 @@
 import { DossierError, isDossierError } from '@dossier/core';
-import { dimensionOf, TEXT } from './schema.ts';
+import { dimensionOf, TEXT, VECTOR } from './schema.ts';
+
+const CANONICAL = 'canonical';
+/** Rows from which a vector column gets an ANN index (LanceDB: brute force is fine up to about 100k rows). */
+export const VECTOR_INDEX_MIN_ROWS = 100_000;
+
+/** LanceDB's IVF_PQ guidance: about sqrt(rows) partitions, and sub-vectors of 8 or 16 dimensions. */
+function ivfPqOptions(rows: number, dimension: number) {
+  const numSubVectors = dimension % 16 === 0 ? dimension / 16 : dimension % 8 === 0 ? dimension / 8 : 1;
+  return { distanceType: 'cosine' as const, numPartitions: Math.max(1, Math.round(Math.sqrt(rows))), numSubVectors };
+}
 import { type ArrowSchemaLike, type FtsOptions, type LanceConnection, type LanceTable, loadSdk, type Sdk } from './sdk.ts';
 
 /** An open table with what the adapter needs to know about it. */
@@ -33,12 +43,15 @@ export class LanceTables {
   private readonly handles = new Map<string, Promise<TableHandle>>();
   /** Per table, the tail of its queue of writes. */
   private readonly writes = new Map<string, Promise<unknown>>();
-  /** Open tables known to have their full-text index (a dropped table's handle is never reused). */
+  /** Open tables known to have their full-text and filter indexes (a dropped table's handle is never reused). */
   private readonly withFts = new WeakSet<TableHandle>();
+  /** Open tables known to have their vector index. */
+  private readonly withVectorIndex = new WeakSet<TableHandle>();
 
   constructor(
     private readonly dir: string,
     private readonly readConsistencySeconds: number,
+    private readonly vectorIndexMinRows: number = VECTOR_INDEX_MIN_ROWS,
   ) {}
 
   sdk(): Promise<Sdk> {
@@ -95,14 +108,39 @@ export class LanceTables {
     });
   }
 
-  /** Creates the full-text index on `text` when the table has none yet (checked once per open table). */
+  /** Creates the full-text index on `text` and the `canonical` filter index when missing (checked once per open table). */
   async ensureFts(h: TableHandle): Promise<void> {
     if (this.withFts.has(h)) return;
     await this.write(h, async (table) => {
-      if (await ftsIndexOf(table)) return void this.withFts.add(h);
+      const indices = await table.listIndices();
       const { lancedb } = await this.sdk();
-      await table.createIndex(TEXT, { config: lancedb.Index.fts(FTS_OPTIONS) });
+      if (!indices.some((i) => i.indexType === 'FTS' && i.columns.includes(TEXT))) {
+        await table.createIndex(TEXT, { config: lancedb.Index.fts(FTS_OPTIONS) });
+      }
+      // Every search prefilters on `canonical`; without an index that predicate scans the whole column
+      // (measured at 100k chunks: FTS p50 3 ms bare, 8 ms with the prefilter, 4 ms with this bitmap index).
+      if (h.schema.fields.some((f) => f.name === CANONICAL) && !indices.some((i) => i.columns.includes(CANONICAL))) {
+        await table.createIndex(CANONICAL, { config: lancedb.Index.bitmap() });
+      }
       this.withFts.add(h);
+    });
+  }
+
+  /**
+   * Builds an IVF_PQ index on `vector` once the table is large enough to need one. Below that, LanceDB's own
+   * guidance is that a flat scan is exact and fast enough; above it, a flat scan grows linearly with the rows.
+   * Runs in the table's write slot (LanceDB rejects an index commit that races a write), so writes to this
+   * table wait for the build once; later rows are folded in by optimize().
+   */
+  async ensureVectorIndex(h: TableHandle): Promise<void> {
+    if (h.dimension === null || this.withVectorIndex.has(h)) return;
+    await this.write(h, async (table) => {
+      if ((await table.listIndices()).some((i) => i.columns.includes(VECTOR))) return void this.withVectorIndex.add(h);
+      const rows = await table.countRows();
+      if (rows < this.vectorIndexMinRows) return;
+      const { lancedb } = await this.sdk();
+      await table.createIndex(VECTOR, { config: lancedb.Index.ivfPq(ivfPqOptions(rows, h.dimension!)) });
+      this.withVectorIndex.add(h);
     });
   }
 
@@ -140,11 +178,6 @@ export class LanceTables {
       throw new DossierError('missing_index', `the chunk index has no table ${name}; create the collection first`, { cause: err });
     }
   }
-}
-
-/** The FTS index on `text`, if any. */
-export async function ftsIndexOf(table: LanceTable) {
-  return (await table.listIndices()).find((i) => i.indexType === 'FTS' && i.columns.includes(TEXT));
 }
 
 async function describe(name: string, table: LanceTable): Promise<TableHandle> {

