@@ -1,30 +1,36 @@
 /**
- * Speed figures (prints only): bulk ChunkIndex upserts of synthetic chunks, pipeline ingestion of
- * pre-converted Markdown, and lexical (or hybrid, with a fake-<dim> model) query latency through core's
- * search service against a bare LanceDB query on the same table in the same run.
+ * Speed figures: pipeline ingestion of pre-converted Markdown into one collection, then query latency
+ * through core's search service against a bare LanceDB query on the same table, interleaved query by query
+ * in the same process; optionally a bulk part that loads chunks straight into the ChunkIndex (the 1M-chunk
+ * scale) and times the adapter against bare LanceDB there. Prints a table; `--out` also writes it to a file.
  *
- *   node --import tsx bench/latency.ts [--chunks 100000] [--docs 2000] [--queries 200] [--embedding-model none|fake-384]
+ *   node --import tsx bench/latency.ts [--chunks 100000] [--embedding-model none|fake-384] [--bulk-chunks 0]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
-import { createDossier, createLanceChunkIndex } from '@dossier/adapters';
-import type { ChunkRow } from '@dossier/core';
+import { createDossier, createLanceChunkIndex, type LanceChunkIndex } from '@dossier/adapters';
+import type { ChunkRow, Embedder } from '@dossier/core';
+import { FakeEmbedder } from '@dossier/core/testing/fake-embedder';
 import { percentile } from './beir/metrics.ts';
-import { extraEmbedders } from './beir/pipeline.ts';
-import { fixed, markdownTable, type Row } from './beir/report.ts';
+import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
+import { sampleRss } from './beir/rss.ts';
 
 const { values } = parseArgs({
   options: {
     chunks: { type: 'string', default: '100000' },
-    docs: { type: 'string', default: '2000' },
+    'sections-per-doc': { type: 'string', default: '10' },
     queries: { type: 'string', default: '200' },
     'embedding-model': { type: 'string', default: 'none' },
     concurrency: { type: 'string', default: '8' },
+    'bulk-chunks': { type: 'string', default: '0' },
+    out: { type: 'string' },
   },
 });
+const model = values['embedding-model'] ?? 'none';
+const dimension = /^fake-(\d+)$/.exec(model)?.[1];
 
 /** Deterministic pseudo-random words with a Zipf-like distribution over a 20k vocabulary. */
 function textGen(seed: number) {
@@ -37,76 +43,151 @@ function textGen(seed: number) {
   return (n: number) => Array.from({ length: n }, word).join(' ');
 }
 
+/** The deterministic test embedder without its call log (which would hold every text of a 100k-chunk run). */
+function benchEmbedder(dim: number): Embedder {
+  const fake = new FakeEmbedder({ dimension: dim });
+  return {
+    model: fake.model,
+    dimension: fake.dimension,
+    maxBatchSize: fake.maxBatchSize,
+    embedDocuments: async (texts) => texts.map((t) => fake.vectorOf(t)),
+    embedQuery: async (text) => fake.vectorOf(text),
+    close: async () => {},
+  };
+}
+
 const ms = (label: string, xs: number[]): Row[] => [50, 95, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(xs, p), 1)] as Row);
 
-async function timed<T>(xs: number[], fn: () => Promise<T>): Promise<T> {
+async function time(xs: number[], fn: () => Promise<unknown>): Promise<void> {
   const t0 = performance.now();
-  const out = await fn();
+  await fn();
   xs.push(performance.now() - t0);
+}
+
+/** Runs each query through every contender in turn (after a warm-up), so all see the same machine state. */
+async function interleaved(queries: string[], contenders: Record<string, (q: string) => Promise<unknown>>) {
+  const out: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (const q of queries.slice(0, 20)) for (const fn of Object.values(contenders)) await fn(q);
+  for (const q of queries) for (const [k, fn] of Object.entries(contenders)) await time(out[k]!, () => fn(q));
   return out;
 }
 
-/** Bulk upserts straight into the ChunkIndex, then adapter vs bare LanceDB text queries on that table. */
-async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
-  const index = createLanceChunkIndex({ dir });
-  const gen = textGen(1);
-  await index.createCollection('bulk', null);
-  const t0 = performance.now();
-  for (let i = 0; i < n; i += 5000) {
-    const rows: ChunkRow[] = Array.from({ length: Math.min(5000, n - i) }, (_, j) => ({
-      id: `c${i + j}`, documentId: `d${Math.floor((i + j) / 10)}`, sectionId: `s${Math.floor((i + j) / 5)}`, position: (i + j) % 10,
-      content: gen(120), tokenCount: 120, sectionTitle: gen(4), vector: null, tags: [], metadataPairs: [], canonical: true,
-    }));
-    await index.upsertChunks('bulk', rows);
-  }
-  await index.refresh('bulk');
-  const upsertS = (performance.now() - t0) / 1000;
-  const adapter: number[] = [];
-  for (const q of queries) await timed(adapter, () => index.searchText('bulk', q, { limit: 10 }));
-  await index.close();
+/** A bare LanceDB text (and, with vectors, vector) query on a table, as a LanceDB user would write it. */
+async function bareQueries(dir: string, table: string, embedder: Embedder | null) {
   const db = await lancedb.connect(dir);
-  const table = await db.openTable('chunks_bulk');
-  const bare: number[] = [];
-  for (const q of queries) await timed(bare, () => table.query().fullTextSearch(q, { columns: 'text' }).limit(10).toArray());
-  table.close();
-  db.close();
-  return [
-    ['bulk chunks', String(n)], ['bulk upsert + index (s)', fixed(upsertS, 1)], ['bulk chunks/s', fixed(n / upsertS, 0)],
-    ...ms('bulk ChunkIndex.searchText', adapter), ...ms('bulk bare LanceDB FTS', bare),
-    ['bulk adapter/bare p50 ratio', fixed(percentile(adapter, 50) / percentile(bare, 50), 2)],
-  ];
+  const t = await db.openTable(table);
+  const fts = (q: string) => t.query().fullTextSearch(q, { columns: 'text' }).limit(10).toArray();
+  const vec = async (q: string) => t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').limit(10).toArray();
+  const hybrid = embedder ? (q: string) => Promise.all([fts(q), vec(q)]) : fts;
+  return { hybrid, close: () => (t.close(), db.close()) };
 }
 
-/** Pipeline ingestion of Markdown documents, then search.query vs a bare query on the collection's chunk table. */
-async function pipeline(dataDir: string, docs: number, queries: string[], model: string): Promise<Row[]> {
-  const dossier = await createDossier({ dataDir, embeddingModel: model, embedders: extraEmbedders(model), workers: { concurrency: Number(values.concurrency), pollMs: 20 } });
-  const scoped = await dossier.local();
-  const col = await scoped.collections.create({ name: 'latency' });
+/** Two-level Markdown documents of `sections` sections, 300 words each (about two 512-token chunks). */
+function markdownDocs(count: number, sections: number): Uint8Array[] {
   const gen = textGen(2);
   const enc = new TextEncoder();
-  const t0 = performance.now();
-  for (let i = 0; i < docs; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, docs - i) }, (_, j) =>
-      scoped.documents.add(col.id, { filename: `d${i + j}.md`, bytes: enc.encode(`# ${gen(5)}\n\n${gen(300)}\n\n## ${gen(3)}\n\n${gen(300)}\n`) })));
-    await dossier.idle();
-  }
-  const ingestS = (performance.now() - t0) / 1000;
-  const chunks = await dossier.context.index.countChunks(col.id);
-  const core: number[] = [];
-  for (const q of queries) await timed(core, () => scoped.search.query(col.id, { q }));
-  await dossier.close();
-  const db = await lancedb.connect(join(dataDir, 'lancedb'));
-  const table = await db.openTable(`chunks_${col.id.replaceAll('-', '')}`);
-  const bare: number[] = [];
-  for (const q of queries) await timed(bare, () => table.query().fullTextSearch(q, { columns: 'text' }).limit(20).toArray());
-  table.close();
+  return Array.from({ length: count }, () => {
+    const body = Array.from({ length: sections }, () => `## ${gen(3)}\n\n${gen(300)}\n`).join('\n');
+    return enc.encode(`# ${gen(5)}\n\n${body}`);
+  });
+}
+
+/** The embedder alone over the collection's chunk texts, in its own batch size: chunks per second. */
+async function embedderThroughput(dir: string, table: string, embedder: Embedder): Promise<number> {
+  const db = await lancedb.connect(dir);
+  const t = await db.openTable(table);
+  const rows = await t.query().select(['content', 'section_title']).toArray();
+  t.close();
   db.close();
-  const label = model === 'none' ? 'lexical' : `hybrid (${model})`;
+  const texts = rows.map((r) => (r.section_title ? `${r.section_title}\n${r.content}` : String(r.content)));
+  const t0 = performance.now();
+  for (let i = 0; i < texts.length; i += embedder.maxBatchSize) await embedder.embedDocuments(texts.slice(i, i + embedder.maxBatchSize));
+  return texts.length / ((performance.now() - t0) / 1000);
+}
+
+async function pipeline(dataDir: string, target: number, queries: string[]): Promise<Row[]> {
+  const embedder = dimension ? benchEmbedder(Number(dimension)) : null;
+  const open = () =>
+    createDossier({ dataDir, embeddingModel: model, embedders: embedder ? [embedder] : [], workers: { concurrency: Number(values.concurrency), pollMs: 20 } });
+  const sections = Number(values['sections-per-doc']);
+  const docs = markdownDocs(Math.ceil(target / (sections * 2)), sections);
+  const rss = sampleRss();
+  let dossier = await open();
+  const col = await (await dossier.local()).collections.create({ name: 'latency' });
+  const t0 = performance.now();
+  for (let i = 0; i < docs.length; i += 200) {
+    const scoped = await dossier.local();
+    await Promise.all(docs.slice(i, i + 200).map((bytes, j) => scoped.documents.add(col.id, { filename: `d${i + j}.md`, bytes })));
+  }
+  await dossier.idle();
+  const ingestS = (performance.now() - t0) / 1000;
+  const index = dossier.context.index as LanceChunkIndex;
+  const chunks = await index.countChunks(col.id);
+  const t1 = performance.now();
+  await index.optimize(col.id); // what background maintenance does once writes go quiet
+  const settleS = (performance.now() - t1) / 1000;
+  await dossier.close();
+  dossier = await open();
+  const scoped = await dossier.local();
+  const lanceDir = join(dataDir, 'lancedb');
+  const table = `chunks_${col.id.replaceAll('-', '')}`;
+  const bare = await bareQueries(lanceDir, table, embedder);
+  const lat = await interleaved(queries, { core: (q) => scoped.search.query(col.id, { q }), bare: bare.hybrid });
+  bare.close();
+  await dossier.close();
+  const label = embedder ? `hybrid (${model})` : 'lexical';
+  const rows: Row[] = [
+    ['documents', String(docs.length)], ['chunks', String(chunks)], ['ingest wall clock (s)', fixed(ingestS, 1)],
+    ['ingest docs/s', fixed(docs.length / ingestS, 1)], ['ingest chunks/s', fixed(chunks / ingestS, 0)],
+    ['index optimize after ingest (s)', fixed(settleS, 1)],
+    ...ms(`search.query ${label}, limit 10`, lat.core!), ...ms(`bare LanceDB ${embedder ? 'FTS ∥ vector' : 'FTS'}, limit 10`, lat.bare!),
+    ['search.query / bare, p50', fixed(percentile(lat.core!, 50) / percentile(lat.bare!, 50), 2)],
+    ['search.query / bare, p95', fixed(percentile(lat.core!, 95) / percentile(lat.bare!, 95), 2)],
+  ];
+  if (embedder) {
+    const own = await embedderThroughput(lanceDir, table, embedder);
+    rows.push(['embedder alone (chunks/s)', fixed(own, 0)], ['ingestion / embedder throughput', fixed(chunks / ingestS / own, 3)]);
+  }
+  rows.push(['peak RSS (MiB)', fixed(rss.stop() / 2 ** 20, 0)]);
+  return rows;
+}
+
+/** Loads chunks straight into the ChunkIndex in batches of 10,000, settles the indexes, then times queries. */
+async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
+  const rss = sampleRss();
+  const embedder = dimension ? benchEmbedder(Number(dimension)) : null;
+  const index = createLanceChunkIndex({ dir });
+  const gen = textGen(1);
+  await index.createCollection('bulk', embedder ? embedder.dimension : null);
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 10_000) {
+    const rows: ChunkRow[] = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
+      id: `c${i + j}`, documentId: `d${Math.floor((i + j) / 20)}`, sectionId: `s${Math.floor((i + j) / 2)}`, position: (i + j) % 2,
+      content: gen(250), tokenCount: 500, sectionTitle: gen(3), vector: null, tags: [], metadataPairs: [], canonical: true,
+    }));
+    if (embedder) for (const r of rows) r.vector = (await embedder.embedDocuments([r.content]))[0]!;
+    await index.upsertChunks('bulk', rows);
+  }
+  const loadS = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  await index.optimize('bulk');
+  const settleS = (performance.now() - t1) / 1000;
+  const bare = await bareQueries(dir, 'chunks_bulk', embedder);
+  const adapter = async (q: string) => {
+    const text = index.searchText('bulk', q, { limit: 10 });
+    const vector = embedder ? index.searchVector('bulk', await embedder.embedQuery(q), { limit: 10 }) : null;
+    return Promise.all([text, vector]);
+  };
+  const lat = await interleaved(queries, { adapter, bare: bare.hybrid });
+  bare.close();
+  await index.close();
+  const label = embedder ? 'text ∥ vector' : 'text';
   return [
-    ['pipeline documents', String(docs)], ['pipeline chunks', String(chunks)], ['pipeline ingest (s)', fixed(ingestS, 1)],
-    ['pipeline docs/s', fixed(docs / ingestS, 1)], ['pipeline chunks/s', fixed(chunks / ingestS, 1)],
-    ...ms(`search.query ${label} limit 10`, core), ...ms('bare LanceDB FTS limit 20', bare),
-    [`search.query/bare p50 ratio`, fixed(percentile(core, 50) / percentile(bare, 50), 2)],
+    ['bulk chunks', String(n)], ['bulk load (s)', fixed(loadS, 1)], ['bulk chunks/s', fixed(n / loadS, 0)],
+    ['bulk index build + optimize (s)', fixed(settleS, 1)],
+    ...ms(`bulk ChunkIndex ${label}, limit 10`, lat.adapter!), ...ms(`bulk bare LanceDB ${label}, limit 10`, lat.bare!),
+    ['bulk adapter / bare, p50', fixed(percentile(lat.adapter!, 50) / percentile(lat.bare!, 50), 2)],
+    ['bulk peak RSS (MiB)', fixed(rss.stop() / 2 ** 20, 0)],
   ];
 }
 
@@ -115,10 +196,16 @@ const queries = Array.from({ length: Number(values.queries) }, () => gen(6));
 const dir = await mkdtemp(join(tmpdir(), 'dossier-latency-'));
 try {
   const rows = [
-    ...(Number(values.chunks) > 0 ? await bulk(join(dir, 'bulk'), Number(values.chunks), queries) : []),
-    ...(Number(values.docs) > 0 ? await pipeline(join(dir, 'pipeline'), Number(values.docs), queries, values['embedding-model'] ?? 'none') : []),
+    ...(Number(values.chunks) > 0 ? await pipeline(join(dir, 'pipeline'), Number(values.chunks), queries) : []),
+    ...(Number(values['bulk-chunks']) > 0 ? await bulk(join(dir, 'bulk'), Number(values['bulk-chunks']), queries) : []),
   ];
-  process.stdout.write(`\n${markdownTable(rows)}\n`);
+  const table = markdownTable(rows);
+  process.stdout.write(`\n${table}\n`);
+  if (values.out) {
+    const heading = `Speed — ${model}, ${values.chunks} pipeline chunks, ${values['bulk-chunks']} bulk chunks`;
+    const notes = [`Pipeline workers: ${values.concurrency}; ${values['sections-per-doc']} sections of 300 words per document`];
+    await upsertSection(values.out, heading, section(heading, commandLine('bench/latency.ts', process.argv.slice(2)), notes, table));
+  }
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -35,5 +35,15 @@ export function truncate(s: string, max: number): string {
   return chars.length <= max ? s : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
+/** Shorten to at most `max` columns by cutting out the middle, so both ends (a file's name and extension) stay. */
+export function truncateMiddle(s: string, max: number): string {
+  const chars = [...s];
+  if (chars.length <= max) return s;
+  if (max < 2) return chars.slice(0, Math.max(0, max)).join('');
+  const head = Math.floor((max - 1) / 2);
+  const tail = max - 1 - head;
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - tail).join('')}`;
+}
+
 /** One line: newlines and runs of whitespace become single spaces. */
 export const oneLine = (s: string): string => s.replace(/\s+/g, ' ').trim();

@@ -110,6 +110,18 @@ describe.concurrent('exit codes of failed requests', () => {
     expect((await u.run(['query', 'x', '-c', '00000000-0000-4000-8000-000000000000'])).code).toBe(3);
   });
 
+  it('docs markdown of a missing document points at `docs list`, and says so when a file name was given for the id', async () => {
+    const u = user();
+    const missing = await u.run(['docs', 'markdown', '00000000-0000-4000-8000-000000000000']);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('dossier docs list');
+    expect(missing.stderr).not.toContain('docs wait'); // the document does not exist: waiting would not help
+    const byName = await u.run(['docs', 'markdown', 'report.md']);
+    expect(byName.code).toBe(3);
+    expect(byName.stderr).toContain("'report.md' is not a document id (ids are UUIDs)");
+    expect(byName.stderr).toContain('dossier docs list');
+  });
+
   it('exits 5 when the key is rejected, saying to check SERVICE_API_KEY', async () => {
     const r = await user({ SERVICE_API_KEY: 'dsk_live_thisKeyDoesNotExistAnywhere00' }).run(['collections', 'list']);
     expect(r.code).toBe(5);

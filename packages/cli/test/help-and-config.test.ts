@@ -111,6 +111,34 @@ describe('serve', () => {
     server.child.kill('SIGINT');
     expect(await server.exit()).toBe(0);
   });
+
+  it('says the port is taken (exit 1, a hint, not "a bug"), and a later start tells where the first-start keys are', async () => {
+    const h = home();
+    const dataDir = join(h, 'data');
+    const env = { DOSSIER_EMBEDDING_MODEL: 'none', DOSSIER_ALLOW_MODEL_DOWNLOAD: 'false' };
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const { port } = taken.address() as { port: number };
+    try {
+      const r = await dossier(h, ['serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn'], { cli: TSX_CLI, env });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${port}: the port is already in use`);
+      expect(r.stderr).toMatch(/hint: .*--port <n>/);
+      expect(r.stderr).not.toMatch(/bug in dossier/);
+    } finally {
+      await new Promise<void>((r) => taken.close(() => r()));
+    }
+    // Whether or not the failed start got as far as making the account, the keys are not lost: either this start
+    // prints the banner, or it names the file that holds them.
+    const again = await spawnDossier(h, ['serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { cli: TSX_CLI, env });
+    const banner = again.until('stdout', /dossier doctor\n/);
+    const pointer = again.until('stderr', /bootstrap-credentials\.txt\n/);
+    for (const p of [banner, pointer]) p.catch(() => undefined); // the one that does not come rejects when the process ends
+    const said = await Promise.any([banner, pointer]);
+    expect(said).toContain(join(dataDir, 'bootstrap-credentials.txt'));
+    again.child.kill('SIGINT');
+    expect(await again.exit()).toBe(0);
+  });
 });
 
 describe.concurrent('config get, set, reset and path', () => {

@@ -45,7 +45,16 @@ export interface LanceChunkIndexOptions {
  * ChunkIndex on embedded LanceDB: per collection a chunk table (vectors + BM25 text) and a section table
  * (BM25 over title and summary). Filters are SQL prefilters inside the scan; scores are higher-is-better.
  */
-export function createLanceChunkIndex(opts: LanceChunkIndexOptions): ChunkIndex {
+export interface LanceChunkIndex extends ChunkIndex {
+  /**
+   * Fold every row into the collection's indexes now (full-text, filter and, past the row threshold, vector
+   * index), compact and clean up, instead of waiting for background maintenance: for bulk loaders and
+   * benchmarks that want the settled state at once.
+   */
+  optimize(collectionId: string): Promise<void>;
+}
+
+export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
   const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows);
   const maintenance = new TableMaintenance((h) => optimizeTable(tables, h), opts.maintenance);
   const groups = new GroupCommit(tables, (h, records) => mergeRecords(tables, h, records));
@@ -116,6 +125,9 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): ChunkIndex 
       const names = [chunkTable(collectionId), sectionTable(collectionId)];
       const sizes = await Promise.all(names.map((n) => dirSize(join(opts.dir, `${n}.lance`))));
       return sizes.reduce((a, b) => a + b, 0);
+    },
+    async optimize(collectionId) {
+      for (const h of await both(collectionId)) await optimizeTable(tables, h);
     },
     async close() {
       await maintenance.close();

@@ -1,6 +1,7 @@
 import type { Chunk, Document, Section } from '../api-types.ts';
 import type { ApiClient } from '../client.ts';
 import type { Command, Context } from '../command.ts';
+import { CliError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { intFlag } from '../filters.ts';
 import { bytes, compact, fields, num, shortDate, status } from '../format.ts';
@@ -10,6 +11,10 @@ import { waitForDocument } from '../wait.ts';
 
 const DOC_HINT = 'run `dossier docs list` to see the documents of the current collection';
 const notFound = { notFoundHint: DOC_HINT };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The 404 hint for a document argument: a file name given where the id belongs is the usual slip. */
+const docNotFound = (id: string) =>
+  UUID.test(id) ? notFound : { notFoundHint: `'${id}' is not a document id (ids are UUIDs); ${DOC_HINT}` };
 const docArg = (ctx: Context, what = 'the document id') => arg(ctx, 1, what, `dossier docs ${ctx.positionals[0]} <document-id>`);
 
 async function list(ctx: Context) {
@@ -32,20 +37,30 @@ async function list(ctx: Context) {
 }
 
 async function get(ctx: Context) {
-  const d = await ctx.api({ keyRequired: false }).json<Document>('GET', `/documents/${docArg(ctx)}`, notFound);
+  const id = docArg(ctx);
+  const d = await ctx.api({ keyRequired: false }).json<Document>('GET', `/documents/${id}`, docNotFound(id));
   if (ctx.out.json) return ctx.out.value(d);
   for (const l of fields(Object.entries(d).map(([k, v]) => [k, v === null ? '-' : compact(v)]), ctx.out.out)) ctx.out.line(l);
 }
 
 async function markdown(ctx: Context) {
   const id = docArg(ctx);
-  const res = await ctx.api({ keyRequired: false }).send('GET', `/documents/${id}/markdown`, { notFoundHint: `the Markdown exists once the document is ready; \`dossier docs wait ${id}\` waits for that` });
+  // 404 has two causes: no such document (the hint to find one), or one whose processing is not complete.
+  const res = await ctx
+    .api({ keyRequired: false })
+    .send('GET', `/documents/${id}/markdown`, docNotFound(id))
+    .catch((err: unknown) => {
+      if (err instanceof CliError && err.exitCode === EXIT.notFound && /not complete|not processed|not ready/i.test(err.message)) {
+        throw new CliError(err.message, err.exitCode, `the Markdown exists once the document is ready; \`dossier docs wait ${id}\` waits for that`);
+      }
+      throw err;
+    });
   const md = await res.text();
   if (ctx.out.json) return ctx.out.value({ documentId: id, markdown: md });
   ctx.out.write(md.endsWith('\n') ? md : `${md}\n`);
 }
 
-const sectionsOf = (api: ApiClient, id: string) => api.json<Section[]>('GET', `/documents/${id}/sections`, notFound);
+const sectionsOf = (api: ApiClient, id: string) => api.json<Section[]>('GET', `/documents/${id}/sections`, docNotFound(id));
 
 async function sections(ctx: Context) {
   const list = await sectionsOf(ctx.api({ keyRequired: false }), docArg(ctx));
@@ -84,10 +99,11 @@ async function chunks(ctx: Context) {
 }
 
 async function images(ctx: Context) {
+  const id = docArg(ctx);
   const list = await ctx.api({ keyRequired: false }).json<{ id: string; position: number; mimeType: string; sectionId: string | null; caption: string | null }[]>(
     'GET',
-    `/documents/${docArg(ctx)}/images`,
-    notFound,
+    `/documents/${id}/images`,
+    docNotFound(id),
   );
   if (ctx.out.json) return ctx.out.value(list);
   if (list.length === 0) return ctx.out.info('this document has no images');
@@ -98,7 +114,7 @@ async function remove(ctx: Context) {
   docArg(ctx, 'one or more document ids');
   const api = ctx.api();
   for (const id of ctx.positionals.slice(1)) {
-    await api.json('DELETE', `/documents/${id}`, notFound);
+    await api.json('DELETE', `/documents/${id}`, docNotFound(id));
     if (ctx.out.json) ctx.out.event({ id, deleted: true });
     else ctx.out.info(`deleted ${id}`);
   }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -13,6 +15,28 @@ async function loadServer() {
       'the single-file executable is the client only; run the server from a checkout with `npx pnpm@10 start` or `npx pnpm@10 dossier serve`',
     );
   }
+}
+
+/** A failure to listen (the port taken, or not allowed) as an error that says what to do, not as a bug. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CliError(
+      `cannot listen on ${host}:${port}: the port is already in use`,
+      EXIT.failure,
+      'another server (perhaps another `dossier serve`) is listening there: stop it, or pick a free port with --port <n> (or DOSSIER_PORT)',
+      { cause: err },
+    );
+  }
+  if (code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    return new CliError(
+      `cannot listen on ${host}:${port}: ${code === 'EACCES' ? 'permission denied' : 'no such address on this machine'}`,
+      EXIT.failure,
+      code === 'EACCES' ? 'ports below 1024 need privileges: pick another with --port <n>' : 'check --host (or DOSSIER_HOST): 127.0.0.1 or 0.0.0.0 always work',
+      { cause: err },
+    );
+  }
+  return err;
 }
 
 /** The first-start banner: the credentials (shown once) and the lines that point this CLI at the new server. */
@@ -53,9 +77,17 @@ export const serveCommand: Command = {
     } catch (err) {
       throw usageError((err as Error).message, 'run `dossier serve --help`; every flag is in the Configuration table of the README');
     }
-    const server = await startServer(config, createLogger(config.logLevel));
+    const server = await startServer(config, createLogger(config.logLevel)).catch((err: unknown) => {
+      throw listenError(err, config.host, config.port);
+    });
     if (server.bootstrap) ctx.out.write(banner(server.url, server.dossier.dataDir, server.bootstrap));
-    else ctx.out.info(`Dossier is listening at ${server.url}/v1 (Ctrl-C stops it)`);
+    else {
+      ctx.out.info(`Dossier is listening at ${server.url}/v1 (Ctrl-C stops it)`);
+      // The banner shows the keys only on the first start; if that start never got to print it (say, its port
+      // was taken after the account was made), the file is the only place left to find them.
+      const credentials = join(server.dossier.dataDir, 'bootstrap-credentials.txt');
+      if (existsSync(credentials)) ctx.out.info(`the API keys and project id made on the first start are in ${credentials}`);
+    }
     await new Promise<void>((resolve) => {
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });
       process.once('SIGTERM', () => resolve());

@@ -134,7 +134,8 @@ export const uploadCommand: Command = {
     'Folders are uploaded recursively (hidden files skipped); quote globs to let dossier expand them ("docs/**/*.md").\n' +
     'Files up to 25 MB are sent directly; larger ones through a presigned URL with their SHA-256, so a file the\n' +
     'collection already holds is not sent again. Exit 1 when a file fails to upload or (with --watch/--wait) ends in error.\n' +
-    'With --json: NDJSON events {type: uploaded|failed|done, file, filename, document…}.',
+    'With --json: NDJSON events {type, file, …}: uploaded and done carry filename and document, failed the error,\n' +
+    'and (with --watch) status the documentId and status of each change.',
   options: {
     watch: { type: 'boolean', short: 'w' },
     wait: { type: 'boolean' },

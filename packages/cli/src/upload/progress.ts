@@ -1,6 +1,6 @@
 import { STATUS_ORDER, statusRank } from '../api-types.ts';
 import type { Output } from '../output.ts';
-import { truncate } from '../style.ts';
+import { truncate, truncateMiddle } from '../style.ts';
 
 /** One file's line: where it is in queued → sending → the pipeline statuses → ready / error / failed. */
 export interface Row {
@@ -22,6 +22,23 @@ const FINAL_OK = new Set(['ready', 'uploaded']);
 const FINAL_BAD = new Set(['error', 'failed']);
 
 /**
+ * The names the live display shows: the folder every file shares is left out (a folder upload would otherwise
+ * repeat it on every line and, once shortened, leave nothing to tell the files apart). The table printed at the
+ * end keeps the paths as given.
+ */
+export function displayLabels(labels: string[]): string[] {
+  if (labels.length < 2) return labels;
+  let common = labels[0] ?? '';
+  for (const l of labels) {
+    let i = 0;
+    while (i < common.length && i < l.length && common[i] === l[i]) i++;
+    common = common.slice(0, i);
+  }
+  const cut = Math.max(common.lastIndexOf('/'), common.lastIndexOf('\\')) + 1;
+  return cut > 0 ? labels.map((l) => l.slice(cut)) : labels;
+}
+
+/**
  * One line per file on stderr, redrawn in place with ANSI cursor movement (a terminal only). Redraws are
  * coalesced to one per 50 ms; with more files than the terminal has rows, finished files fold into a count.
  */
@@ -30,7 +47,9 @@ export function liveProgress(out: Output, rows: Row[]): Progress {
   const s = out.err;
   // The label column shrinks on narrow terminals so a line never wraps (a wrapped line breaks the redraw).
   const cols = (stream as { columns?: number }).columns || 120; // 0 when a pseudo-terminal has no size
-  const width = Math.max(8, Math.min(40, cols - 45, Math.max(...rows.map((r) => r.label.length))));
+  const shown = displayLabels(rows.map((r) => r.label));
+  const labels = new Map(rows.map((r, i) => [r, shown[i] ?? r.label]));
+  const width = Math.max(8, Math.min(40, cols - 45, Math.max(...shown.map((l) => [...l].length))));
   let drawn = 0;
   let timer: NodeJS.Timeout | null = null;
   let finished = false;
@@ -43,7 +62,9 @@ export function liveProgress(out: Output, rows: Row[]): Progress {
   };
   const line = (r: Row) => {
     const mark = FINAL_OK.has(r.state) ? s.green('✓') : FINAL_BAD.has(r.state) ? s.red('✗') : s.cyan('•');
-    return `${mark} ${truncate(r.label, width).padEnd(width)}  ${bar(r.state)}  ${r.state}${r.detail ? s.dim(`  ${truncate(r.detail, 24)}`) : ''}`;
+    // Shortened in the middle: the end of a name (what tells test.docx from test_with_comment.docx) stays visible.
+    const label = truncateMiddle(labels.get(r) ?? r.label, width);
+    return `${mark} ${label}${' '.repeat(Math.max(0, width - [...label].length))}  ${bar(r.state)}  ${r.state}${r.detail ? s.dim(`  ${truncate(r.detail, 24)}`) : ''}`;
   };
   const view = (): string[] => {
     const max = Math.max(3, (stream as { rows?: number }).rows || 24) - 2;
