@@ -79,7 +79,11 @@ async function bareQueries(dir: string, table: string, embedder: Embedder | null
   const fts = (q: string) => t.query().fullTextSearch(q, { columns: 'text' }).limit(10).toArray();
   const vec = async (q: string) => t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').limit(10).toArray();
   const hybrid = embedder ? (q: string) => Promise.all([fts(q), vec(q)]) : fts;
-  return { hybrid, close: () => (t.close(), db.close()) };
+  const close = () => {
+    t.close();
+    db.close();
+  };
+  return { hybrid, close };
 }
 
 /** Two-level Markdown documents of `sections` sections, 300 words each (about two 512-token chunks). */
