@@ -55,6 +55,9 @@ describe.skipIf(!present)(suite, () => {
     expect(r.markdown).toMatch(/^## Extended Inventory Review:$/m);
     expect(r.markdown).toContain('verification protocols should be reviewed to prevent future discrepancies');
     expect(r.markdown.slice(r.pageOffsets?.[1])).toMatch(/^reviewed to prevent future discrepancies/);
+    // The variance chart and the approval stamp are images pdf.js decodes after the operator list: both kept.
+    expect(r.images).toHaveLength(2);
+    expect(r.markdown).toMatch(/Variance Analysis:[\s\S]*!\[Image 1\]\(dossier:\/\/img-1\)[\s\S]*Approval:[\s\S]*!\[Image 2\]\(dossier:\/\/img-2\)/);
   });
 
   it('reads the LayoutParser page: table with its header row, numbered subsection, code block, running head dropped', async () => {

@@ -23,8 +23,9 @@ export const queryCommand: Command = {
     if (hits.length === 0) return ctx.out.info('no matching chunks (are the documents ready? `dossier docs list` shows their status)');
     const s = ctx.out.out;
     const width = (ctx.out.streams.stdout.columns ?? 100) - 6;
+    const scoreWidth = Math.max(...hits.map((h) => h.score.toFixed(4).length)); // scores line up, 8.0428 under 22.7676
     hits.forEach((h, i) => {
-      ctx.out.line(`${s.bold(String(i + 1).padStart(2))}  ${s.dim(h.score.toFixed(4))}  ${s.cyan(h.document.filename)} › ${h.section.title}`);
+      ctx.out.line(`${s.bold(String(i + 1).padStart(2))}  ${s.dim(h.score.toFixed(4).padStart(scoreWidth))}  ${s.cyan(h.document.filename)} › ${h.section.title}`);
       const body = ctx.values.full ? h.chunk.content.trim().replace(/\n/g, '\n    ') : truncate(oneLine(h.chunk.content), Math.max(40, width));
       ctx.out.line(`    ${body}`);
     });

@@ -40,16 +40,33 @@ function toRgba(img: PdfImageData): Uint8ClampedArray | undefined {
   return undefined;
 }
 
-/** The decoded image behind an object id (shared ones live in commonObjs), if pdf.js resolved it. */
-export function imageData(page: PdfPage, objId: string): PdfImageData | undefined {
-  try {
-    const store = objId.startsWith('g_') ? page.commonObjs : page.objs;
-    const img = store.get(objId) as PdfImageData | null;
-    return img && typeof img.width === 'number' ? img : undefined;
-  } catch {
-    // Not resolved: pdf.js could not decode it (unsupported filter, broken stream); the text still converts.
-    return undefined;
-  }
+const asImage = (data: unknown): PdfImageData | undefined =>
+  data && typeof (data as PdfImageData).width === 'number' ? (data as PdfImageData) : undefined;
+
+/** How long a page waits in all for pdf.js to finish decoding the images its operator list names. */
+export const IMAGE_RESOLVE_MS = 5000;
+
+/**
+ * The decoded image behind an object id (shared ones live in commonObjs). pdf.js decodes images
+ * asynchronously, so an id from the operator list may not be resolved yet (seen on the SPARSE invoice:
+ * both images were dropped when read at once); wait for it until `deadline` (epoch ms, shared by a page's
+ * images so that many broken ones cannot add up). Undefined when pdf.js cannot decode it (unsupported
+ * filter, broken stream) or misses the deadline: the text still converts.
+ */
+export function imageData(page: PdfPage, objId: string, deadline: number): Promise<PdfImageData | undefined> {
+  const store = objId.startsWith('g_') ? page.commonObjs : page.objs;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
+    try {
+      store.get(objId, (data) => {
+        clearTimeout(timer);
+        resolve(asImage(data));
+      });
+    } catch {
+      clearTimeout(timer);
+      resolve(undefined);
+    }
+  });
 }
 
 /**
@@ -66,15 +83,16 @@ export class ImageCollector {
   /** Figures for a page's painted images, extracting the ones worth keeping. */
   async collect(page: PdfPage, painted: PaintedImage[]): Promise<Figure[]> {
     const figures: Figure[] = [];
+    const deadline = Date.now() + IMAGE_RESOLVE_MS;
     for (const p of painted) {
-      const placeholder = p.objId ? await this.extract(page, p.objId) : undefined;
+      const placeholder = p.objId ? await this.extract(page, p.objId, deadline) : undefined;
       if (placeholder) figures.push({ kind: 'figure', placeholder, alt: `Image ${placeholder.replace(/^dossier:\/\/img-/, '')}`, x0: p.x0, x1: p.x1, top: p.top, bottom: p.bottom });
     }
     return figures;
   }
 
-  private async extract(page: PdfPage, objId: string): Promise<string | undefined> {
-    const img = imageData(page, objId);
+  private async extract(page: PdfPage, objId: string, deadline: number): Promise<string | undefined> {
+    const img = await imageData(page, objId, deadline);
     if (!img || this.images.length >= this.opts.maxImages) return undefined;
     const { width, height } = img;
     if (Math.min(width, height) < this.opts.minImageSide || width * height > this.opts.maxImagePixels) return undefined;

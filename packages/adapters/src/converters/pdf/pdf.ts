@@ -1,7 +1,7 @@
 import { type ConvertInput, type ConvertResult, DossierError } from '@dossier/core';
 import { toBlocks } from './blocks.ts';
 import { dropFurniture } from './furniture.ts';
-import { ImageCollector, imageData } from './images.ts';
+import { IMAGE_RESOLVE_MS, ImageCollector, imageData } from './images.ts';
 import { layoutPage } from './layout.ts';
 import { renderPages } from './markdown.ts';
 import { ocrRuns } from './ocr.ts';
@@ -37,10 +37,11 @@ const MIN_OCR_DPI = 200;
  * Resolution to render a page for OCR: the scan's own, so no detail is invented or lost, within
  * [MIN_OCR_DPI, maxDpi]; `maxDpi` when the page has no decoded image (text drawn as outlines).
  */
-function ocrDpi(page: PdfPage, content: PageContent, maxDpi: number): number {
+async function ocrDpi(page: PdfPage, content: PageContent, maxDpi: number): Promise<number> {
   let native: number | undefined;
+  const deadline = Date.now() + IMAGE_RESOLVE_MS;
   for (const im of content.images) {
-    const img = im.objId ? imageData(page, im.objId) : undefined;
+    const img = im.objId ? await imageData(page, im.objId, deadline) : undefined;
     const inches = (im.x1 - im.x0) / 72;
     if (img && inches > 0) native = Math.max(native ?? 0, img.width / inches);
   }
@@ -70,7 +71,7 @@ async function pageLayout(job: Job, n: number): Promise<PageLayout> {
       return { ...size, items: [], ocr: true, note: `Page ${n} is a scanned page and was not OCR'd: the limit of ${job.opts.maxOcrPages} OCR pages per document was reached` };
     }
     job.ocrPages += 1;
-    const { png, scale } = await renderPage(job.doc, page, ocrDpi(page, content, job.opts.ocrDpi));
+    const { png, scale } = await renderPage(job.doc, page, await ocrDpi(page, content, job.opts.ocrDpi));
     return layoutPage(await ocrRuns(png, scale), [], size, true);
   } finally {
     page.cleanup();

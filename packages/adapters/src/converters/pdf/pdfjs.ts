@@ -35,13 +35,20 @@ export interface PdfCanvas {
   toBuffer(mime: 'image/png'): Buffer;
 }
 
+/** pdf.js object stores: `get(id)` throws until the object is resolved; `get(id, callback)` calls back once it is. */
+export interface PdfObjects {
+  get(id: string): unknown;
+  get(id: string, callback: (data: unknown) => void): null;
+  has(id: string): boolean;
+}
+
 export interface PdfPage {
   getViewport(opts: { scale: number }): PdfViewport;
   getTextContent(): Promise<{ items: (PdfTextItem | { type: string })[]; styles: Record<string, { fontFamily: string }> }>;
   getOperatorList(): Promise<PdfOperatorList>;
   render(opts: { canvas: PdfCanvas; viewport: PdfViewport; canvasContext?: unknown }): { promise: Promise<void> };
-  commonObjs: { get(id: string): unknown };
-  objs: { get(id: string): unknown; has(id: string): boolean };
+  commonObjs: PdfObjects;
+  objs: PdfObjects;
   cleanup(): boolean;
 }
 

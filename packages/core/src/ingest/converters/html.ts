@@ -6,10 +6,13 @@ import { unified } from 'unified';
 import { DossierError } from '../../domain/errors.ts';
 import type { Converter } from './types.ts';
 import { decodeText } from './decode.ts';
+import { rehypeClean, remarkFlatCells } from './html-clean.ts';
 
 const processor = unified()
   .use(rehypeParse)
+  .use(rehypeClean)
   .use(rehypeRemark)
+  .use(remarkFlatCells)
   .use(remarkGfm)
   .use(remarkStringify, { bullet: '-', fences: true, rule: '-' });
 
@@ -19,7 +22,10 @@ export async function htmlToMarkdown(html: string): Promise<string> {
   return `${String(file).replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
-/** HTML through the unified ecosystem (hast → mdast): headings, lists, tables and links survive; scripts and styles do not. */
+/**
+ * HTML through the unified ecosystem (hast → mdast): headings, lists, tables and links survive; scripts, styles,
+ * comments and navigation do not, and a page that marks its `<main>` content is reduced to it.
+ */
 export const htmlConverter: Converter = {
   name: 'html',
   types: ['text/html'],
