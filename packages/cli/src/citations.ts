@@ -20,9 +20,10 @@ export function citationLabels(answer: string, count: number): number[] {
   return cited.length === count ? cited : Array.from({ length: count }, (_, i) => i + 1);
 }
 
-/** The citation block printed under an answer: `[1] filename › section`. */
+/** The citation block printed under an answer: `[1] filename › section`, numbered by each source's marker when the server sends one. */
 export function citationBlock(answer: string, sources: ResearchSource[], s: Style): string[] {
   if (sources.length === 0) return [s.dim('(no sources)')];
-  const labels = citationLabels(answer, sources.length);
-  return [s.bold('Sources'), ...sources.map((src, i) => `${s.cyan(`[${labels[i]}]`)} ${src.filename} › ${src.sectionTitle}`)];
+  const guessed = citationLabels(answer, sources.length);
+  const label = (src: ResearchSource, i: number) => src.marker ?? String(guessed[i]);
+  return [s.bold('Sources'), ...sources.map((src, i) => `${s.cyan(`[${label(src, i)}]`)} ${src.filename} › ${src.sectionTitle}`)];
 }

@@ -68,7 +68,7 @@ describe('research with a scripted model', () => {
     useScript(SEARCH_THEN_ANSWER);
     const r = await research(['Revenue?', '--no-stream']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('Revenue grew 12 percent [S1].\n\nSources\n[1] report.md › Revenue\n');
+    expect(r.stdout).toBe('Revenue grew 12 percent [S1].\n\nSources\n[S1] report.md › Revenue\n');
   });
 
   it('exits 1 when the stream ends with an error event, which is also in the NDJSON', async () => {
@@ -101,7 +101,7 @@ describe('research with a scripted model', () => {
     expect(plain).toMatch(ANSI);
     const text = plain.replace(new RegExp(ANSI.source, 'g'), '');
     expect(text).toContain('› search: revenue\n');
-    expect(text).toContain('Revenue grew 12 percent [S1].\n\nSources\n[1] report.md › Revenue\n');
+    expect(text).toContain('Revenue grew 12 percent [S1].\n\nSources\n[S1] report.md › Revenue\n');
     expect(text).not.toContain('"type"');
   });
 });

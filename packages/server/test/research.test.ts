@@ -73,7 +73,7 @@ describe('POST /v1/collections/:id/research (SSE)', () => {
     expect(Object.keys(done)).toEqual(['type', 'sessionId', 'sources']);
     const sources = done.sources as Record<string, unknown>[];
     expect(sources).toHaveLength(1);
-    expect(Object.keys(sources[0]!).sort()).toEqual(['chunkId', 'content', 'documentId', 'filename', 'sectionId', 'sectionLevel', 'sectionTitle']);
+    expect(Object.keys(sources[0]!).sort()).toEqual(['chunkId', 'content', 'documentId', 'filename', 'marker', 'sectionId', 'sectionLevel', 'sectionTitle']);
     expect(sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue', sectionLevel: 2 });
   });
 
@@ -136,6 +136,9 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
   it('maps a failed sync run to the HTTP status of its error', async () => {
     useScript([{ error: new DossierError('rate_limited', 'The model provider is rate limiting this key') }]);
     expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'x' } }), 429, 'The model provider is rate limiting this key');
+    // A provider that fails is a dependency failure (spec: 503), and the client learns what failed.
+    useScript([{ error: new DossierError('provider_error', 'Anthropic stream failed (terminated)', { retryable: true }) }]);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'x' } }), 503, 'Anthropic stream failed (terminated)');
   });
 
   it('lists sessions newest first, deletes one with 204, and 404s for another project', async () => {

@@ -86,7 +86,7 @@ export const researchCommand: Command = {
   usage: ['research <question> [--depth d] [--model id] [--stream | --no-stream] [filters]'],
   description:
     'A model searches the collection in several steps and writes an answer citing its sources.\n' +
-    'On a terminal the answer streams to stdout (tool calls on stderr), then a citation block `[1] filename › section`.\n' +
+    'On a terminal the answer streams to stdout (tool calls on stderr), then a citation block `[S1] filename › section` (the markers the answer cites).\n' +
     'Piped or with --json the stream is NDJSON, one object per event: tool_call, chunk, done (sessionId, sources) or error.\n' +
     '--no-stream waits for the whole answer (with --json: {answer, sessionId, sources}).',
   options: {

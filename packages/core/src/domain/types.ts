@@ -180,6 +180,8 @@ export interface ResearchSource {
   sectionId: string;
   sectionTitle: string;
   sectionLevel: number;
+  /** The inline marker the answer cites this source by (`S3` for `[S3]`); beyond the spec's fields. */
+  marker?: string;
 }
 
 /** A saved research run; `sources` is a frozen snapshot that later document changes never alter. */

@@ -14,11 +14,16 @@ export function citedNumbers(answer: string): number[] {
 }
 
 /**
- * The sources of a session. Policy: the retrieved sources the answer cites, in marker order (so the k-th
- * cited marker is the k-th source); markers that no tool returned are ignored. When the answer cites none of
+ * The sources of a session. Policy: the retrieved sources the answer cites, in marker order, each carrying its
+ * `marker` so that `[S5]` in the answer resolves even when S2–S4 were never cited; markers that no tool
+ * returned are ignored. When the answer cites none of
  * them, every retrieved source in marker order, so an uncited answer still shows what it was based on.
  */
 export function sessionSources(answer: string, registry: SourceRegistry): ResearchSource[] {
-  const cited = citedNumbers(answer).flatMap((n) => registry.get(`S${n}`) ?? []);
-  return cited.length > 0 ? cited : registry.all().map((e) => e.source);
+  const marked = (marker: string, source: ResearchSource): ResearchSource => ({ ...source, marker });
+  const cited = citedNumbers(answer).flatMap((n) => {
+    const source = registry.get(`S${n}`);
+    return source ? [marked(`S${n}`, source)] : [];
+  });
+  return cited.length > 0 ? cited : registry.all().map((e) => marked(e.marker, e.source));
 }

@@ -18,13 +18,14 @@ export interface ResearchPlan {
 /**
  * Check the caller owns the collection (research spends the project's credits and provider keys, so a public
  * collection of another project is not enough), validate the request and resolve the model. A request without
- * `model` uses the collection's llmModel, then the depth's tier default.
+ * `model` uses the depth's tier default: the collection's llmModel is for summaries and captions only (spec:
+ * Collection), so a deep run gets the best model even when the collection names a fast one.
  */
 export async function planResearch(ctx: DossierContext, access: Access, collectionId: string, raw: ResearchInput): Promise<ResearchPlan> {
   const collection = await requireCollection(ctx, access, collectionId, 'write');
   if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
   const input = parseInput(researchSchema, raw);
   const depth = RESEARCH_DEPTHS[input.depth];
-  const model = await ctx.models.resolve(access, input.model ?? collection.llmModel ?? null, depth.tier);
+  const model = await ctx.models.resolve(access, input.model ?? null, depth.tier);
   return { owner: access, collection, input, depth, model };
 }

@@ -23,8 +23,8 @@ export interface ResearchSettings {
 export const DEFAULT_RESEARCH_SETTINGS: Readonly<ResearchSettings> = Object.freeze({ timeoutMs: 120_000, maxTokens: 4096 });
 
 /**
- * One research run: meter the depth's credits, run the agent loop with the depth's tools, and when it answers,
- * save the session with a frozen copy of its sources. A cancelled run (signal aborted) ends without a further
+ * One research run: run the agent loop with the depth's tools, and when it answers, save the session with a
+ * frozen copy of its sources and meter the depth's credits. A cancelled run (signal aborted) ends without a further
  * event and saves nothing; a failed or timed-out run ends with one `error` event and saves nothing.
  */
 export async function* researchRun(
@@ -38,8 +38,6 @@ export async function* researchRun(
   const registry = new SourceRegistry();
   const filter = { tags, anyTags, metadata: metadata as Metadata | undefined };
   const tools = researchTools(plan.depth.tools, { search, store: ctx.store, access: plan.owner, collection: plan.collection, filter, sources: registry });
-  // Credits are spent when the run starts: the provider is called whatever the outcome (spec: per research run).
-  await meterUsage(ctx, plan.owner, 'credits', plan.depth.credits);
   const loop = runAgentLoop({
     provider: plan.model.provider,
     model: plan.model.model,
@@ -83,6 +81,8 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, answer: string
   };
   try {
     await ctx.store.insertResearchSession(session);
+    // Credits are spent by runs that answer (spec: per research run); a failed or cancelled run costs none.
+    await meterUsage(ctx, plan.owner, 'credits', plan.depth.credits);
   } catch (err) {
     ctx.log.error('research session not saved', { collectionId: plan.collection.id, error: String(err) });
     return { type: 'error', code: isDossierError(err) ? err.code : 'internal', message: 'The answer could not be saved' };

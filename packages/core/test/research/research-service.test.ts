@@ -63,6 +63,7 @@ describe('research loop over a real collection', () => {
         sectionId: revenue.section.id,
         sectionTitle: 'Revenue',
         sectionLevel: 2,
+        marker: `S${index}`,
       },
     ]);
   });
@@ -270,6 +271,22 @@ describe('research sessions and metering', () => {
     expect((await totals()).queries).toBe(start.queries);
     await f.dossier.search.query(f.access, f.collectionId, { q: 'revenue' });
     expect(await totals()).toEqual({ queries: start.queries + 1, credits: expect.closeTo(credits, 9) });
+  });
+
+  it('charges no credits for a run that fails, and a run without `model` takes its depth tier, not the collection llmModel', async () => {
+    const totals = () => f.dossier.context.store.usageTotals(f.access.projectId, f.access.env, '1970-01-01T00:00:00.000Z');
+    const before = await totals();
+    script([{ error: new DossierError('provider_error', 'Anthropic stream failed (terminated)', { retryable: true }) }]);
+    await expect(f.dossier.research.runSync(f.access, f.collectionId, { q: 'Revenue?' })).rejects.toMatchObject({ code: 'provider_error' });
+    expect((await totals()).credits).toBeCloseTo(before.credits, 9);
+    await f.local.collections.update(f.collectionId, { llmModel: 'claude-haiku-4-5' });
+    try {
+      const { resolver } = script([{ text: 'Deep answer.' }]);
+      await f.dossier.research.runSync(f.access, f.collectionId, { q: 'Deep?', depth: 'deep' });
+      expect(resolver.requests.at(-1)).toEqual({ access: f.access, modelId: null, tier: 'best' });
+    } finally {
+      await f.local.collections.update(f.collectionId, { llmModel: null });
+    }
   });
 
   it('validates the request strictly and defaults to balanced depth with the fast tier', async () => {

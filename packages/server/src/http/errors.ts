@@ -19,7 +19,8 @@ const STATUS: Record<DossierErrorCode, number> = {
   dimension_mismatch: 400,
   missing_index: 500,
   unavailable: 503,
-  provider_error: 502,
+  // A model provider is a dependency: its failure is the spec's 503, with the adapter's message (never the key).
+  provider_error: 503,
   not_configured: 400,
   internal: 500,
 };
@@ -34,9 +35,10 @@ export function errorMiddleware(log: Logger) {
         ctx.body = { error: `No route for ${ctx.method} ${ctx.path}` };
       }
     } catch (err) {
-      if (isDossierError(err) && STATUS[err.code] < 500) {
+      if (isDossierError(err) && (STATUS[err.code] < 500 || err.code === 'provider_error')) {
         ctx.status = STATUS[err.code];
         ctx.body = { error: err.message };
+        if (err.code === 'provider_error') log.warn('model provider failed', { method: ctx.method, path: ctx.path, error: err.message });
         return;
       }
       log.error('request failed', { method: ctx.method, path: ctx.path, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
