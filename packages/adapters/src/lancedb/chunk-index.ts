@@ -35,7 +35,7 @@ export interface LanceChunkIndexOptions {
    * latency beyond noise. LanceDB's own default (never check) leaves other processes' handles stale.
    */
   readConsistencySeconds?: number;
-  /** When background optimize runs (default: after 1.5 s without writes, or every 60 writes). */
+  /** When background optimize runs (default: after 1.5 s without writes, or every 1,000 writes or 20,000 rows). */
   maintenance?: MaintenancePolicy;
   /** Rows from which background optimize gives a chunk table's vectors an IVF_PQ index (default 100,000). */
   vectorIndexMinRows?: number;
@@ -60,7 +60,7 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
   const groups = new GroupCommit(tables, (h, records) => mergeRecords(tables, h, records));
   const upsert = async (h: TableHandle, records: LanceRecord[]) => {
     await groups.upsert(h, records);
-    maintenance.noteWrite(h);
+    maintenance.noteWrite(h, records.length);
   };
   /** Runs a data write, then lets maintenance know the table changed. */
   const write = async (h: TableHandle, fn: (t: LanceTable) => Promise<unknown>) => {
