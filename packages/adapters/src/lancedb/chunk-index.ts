@@ -57,9 +57,9 @@ export interface LanceChunkIndex extends ChunkIndex {
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
   const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows);
   const maintenance = new TableMaintenance((h) => optimizeTable(tables, h), opts.maintenance);
-  const groups = new GroupCommit(tables, (h, records) => mergeRecords(tables, h, records));
-  const upsert = async (h: TableHandle, records: LanceRecord[]) => {
-    await groups.upsert(h, records);
+  const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh));
+  const upsert = async (h: TableHandle, records: LanceRecord[], fresh?: boolean) => {
+    await groups.upsert(h, records, fresh);
     maintenance.noteWrite(h, records.length);
   };
   /** Runs a data write, then lets maintenance know the table changed. */
@@ -78,16 +78,16 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       await tables.drop(chunkTable(collectionId));
       await tables.drop(sectionTable(collectionId));
     },
-    async upsertChunks(collectionId, rows) {
+    async upsertChunks(collectionId, rows, o) {
       if (rows.length === 0) return;
       const h = await chunks(collectionId);
       for (const row of rows) checkVector(collectionId, h.dimension, row.vector);
-      await upsert(h, rows.map((r) => toChunkRecord(r, h.dimension !== null)));
+      await upsert(h, rows.map((r) => toChunkRecord(r, h.dimension !== null)), o?.fresh);
     },
-    async upsertSections(collectionId, rows) {
+    async upsertSections(collectionId, rows, o) {
       if (rows.length === 0) return;
       const h = await sections(collectionId);
-      await upsert(h, rows.map(toSectionRecord));
+      await upsert(h, rows.map(toSectionRecord), o?.fresh);
     },
     async refresh(collectionId) {
       // New rows are already searchable (flat scan of unindexed fragments); only a missing index must be built now.
@@ -172,12 +172,17 @@ function checkVector(collectionId: string, dimension: number | null, vector: Flo
   throw new DossierError('dimension_mismatch', `collection ${collectionId} takes ${expected}, got ${got}`);
 }
 
-/** Inserts or replaces rows by id; rows not named stay untouched. */
-/** One merge of records into a table (called inside the table's write slot by GroupCommit). */
-async function mergeRecords(tables: LanceTables, h: TableHandle, records: LanceRecord[]): Promise<void> {
+/**
+ * One commit of records (called inside the table's write slot by GroupCommit): inserts or replaces rows by id,
+ * rows not named stay untouched. Known-new rows are appended: a merge joins the batch against every id in the
+ * table, which made ingestion slow down as the table grew (measured at 60k chunks: 525 chunks/s merging,
+ * 660 appending).
+ */
+async function writeRecords(tables: LanceTables, h: TableHandle, records: LanceRecord[], fresh: boolean): Promise<void> {
   const { lancedb } = await tables.sdk();
   const data = lancedb.makeArrowTable(lastById(records), { schema: h.schema });
-  await h.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
+  if (fresh) await h.table.add(data);
+  else await h.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
 }
 
 /** Keeps the last record of each id: a merge with two source rows for one target row is ambiguous. */

@@ -3,6 +3,8 @@ import type { LanceRecord } from './sdk.ts';
 
 interface Pending {
   records: LanceRecord[];
+  /** True while every upsert in the batch was fresh (known-new ids): the commit may append. */
+  fresh: boolean;
   waiters: { resolve: () => void; reject: (err: unknown) => void }[];
 }
 
@@ -17,22 +19,22 @@ export class GroupCommit {
 
   constructor(
     private readonly tables: LanceTables,
-    private readonly commit: (h: TableHandle, records: LanceRecord[]) => Promise<void>,
+    private readonly commit: (h: TableHandle, records: LanceRecord[], fresh: boolean) => Promise<void>,
   ) {}
 
   /** Upsert records into the table, sharing a commit with any other upserts waiting for the same table. */
-  upsert(h: TableHandle, records: LanceRecord[]): Promise<void> {
+  upsert(h: TableHandle, records: LanceRecord[], fresh = false): Promise<void> {
     return new Promise((resolve, reject) => {
       let batch = this.pending.get(h.name);
       if (!batch) {
-        const b: Pending = { records: [], waiters: [] };
+        const b: Pending = { records: [], fresh: true, waiters: [] };
         batch = b;
         this.pending.set(h.name, b);
         // Once this commit starts, later upserts open the next batch; until then they join this one.
         this.tables
           .write(h, async () => {
             if (this.pending.get(h.name) === b) this.pending.delete(h.name);
-            await this.commit(h, b.records);
+            await this.commit(h, b.records, b.fresh);
           })
           .then(
             () => {
@@ -44,6 +46,7 @@ export class GroupCommit {
           );
       }
       batch.records.push(...records);
+      batch.fresh &&= fresh;
       batch.waiters.push({ resolve, reject });
     });
   }

@@ -46,6 +46,7 @@ export interface LanceIndexConfig {
 export interface LanceTable {
   schema(): Promise<ArrowSchemaLike>;
   mergeInsert(on: string): LanceMergeInsert;
+  add(data: unknown): Promise<unknown>;
   delete(predicate: string): Promise<unknown>;
   update(opts: { where: string; valuesSql: Record<string, string> }): Promise<unknown>;
   countRows(filter?: string): Promise<number>;

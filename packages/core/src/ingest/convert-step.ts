@@ -10,7 +10,7 @@ import { storeImages } from './images.ts';
 export const sectionIdOf = (documentId: string, position: number): string => stableId(documentId, 'section', position);
 
 /** Convert the stored file (in the worker pool), store Markdown and images, and build the section manifest. */
-export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection): Promise<Partial<DocumentRecord>> {
+export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
   const bytes = await ctx.blobs.get(doc.storageKey);
   const prepared = await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id });
@@ -35,11 +35,13 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
   await ctx.store.replaceImages(doc.id, await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p)));
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
   // has none, and a crashed first run re-creates the same ids (stable ids), which the upserts replace.
-  if (doc.markdownStorageKey !== null) await ctx.index.deleteDocument(c.id, doc.id);
+  const converted = doc.markdownStorageKey !== null;
+  if (converted) await ctx.index.deleteDocument(c.id, doc.id);
   const pairs = metadataPairs(doc.metadata);
   await ctx.index.upsertSections(
     c.id,
     sections.map((s) => ({ id: s.id, documentId: doc.id, title: s.title, summary: s.summary ?? '', level: s.level, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical })),
+    { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
   return { markdownStorageKey: key, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null };
 }

@@ -64,14 +64,16 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 }
 
 /** Chunk each section, embed the chunks, and write them to the index (replacing rows of any earlier run). */
-export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection): Promise<Partial<DocumentRecord>> {
+export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false): Promise<Partial<DocumentRecord>> {
   const markdown = new TextDecoder().decode(await ctx.blobs.get(doc.markdownStorageKey ?? ''));
   const sections = await ctx.store.listSections(doc.id);
   const rows = chunkSections(doc, markdown, sections);
   const embedder = await embedderFor(ctx, c);
   if (embedder) await embedRows(embedder, rows);
-  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH));
-  // No leftovers to delete: convert cleared the rows of any earlier run, and a re-run of this step writes the same ids.
+  // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be
+  // appended; a re-run after a crash writes the same ids again, replacing them, so no duplicates and no leftovers.
+  const fresh = firstAttempt;
+  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh });
   const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
   for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
   await ctx.store.setSectionChunkCounts(counts);

@@ -26,7 +26,8 @@ interface StepSpec {
   from: DocumentStatus[];
   to: DocumentStatus;
   next: Step | null;
-  run: (ctx: DossierContext, doc: DocumentRecord, c: Collection) => Promise<Partial<DocumentRecord>>;
+  /** `firstAttempt`: this job runs for the first time, so no earlier run of the step can have left rows. */
+  run: (ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean) => Promise<Partial<DocumentRecord>>;
 }
 
 const STEPS: Record<Step, StepSpec> = {
@@ -58,7 +59,7 @@ async function runStep(ctx: DossierContext, step: Step, job: Job): Promise<void>
   try {
     if (spec.from.includes(doc.status)) {
       if (doc.status === 'uploading') doc = await setDocumentStatus(ctx, doc, 'processing');
-      const patch = await spec.run(ctx, doc, c);
+      const patch = await spec.run(ctx, doc, c, job.attempts === 1);
       if (!(await ctx.store.getDocument(doc.id))) return; // deleted while the step ran
       doc = await setDocumentStatus(ctx, doc, spec.to, patch);
     }

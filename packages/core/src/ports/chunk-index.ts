@@ -49,6 +49,14 @@ export interface IndexSearchOptions {
   filter?: RetrievalFilter & { metadataPairs?: string[] };
 }
 
+export interface UpsertOptions {
+  /**
+   * The caller guarantees that no row with these ids exists yet (a document's first write), so the adapter
+   * may append without matching ids, which stays cheap as the table grows. Rows are still replaced when not set.
+   */
+  fresh?: boolean;
+}
+
 /** Capabilities an adapter declares so core can choose fallbacks. */
 export interface ChunkIndexCapabilities {
   fullText: boolean;
@@ -71,9 +79,9 @@ export interface ChunkIndex {
   /** Drop every table and row of the collection. */
   dropCollection(collectionId: string): Promise<void>;
   /** Insert or replace chunk rows by id; rows not named are untouched. Throws dimension_mismatch. */
-  upsertChunks(collectionId: string, rows: ChunkRow[]): Promise<void>;
+  upsertChunks(collectionId: string, rows: ChunkRow[], opts?: UpsertOptions): Promise<void>;
   /** Insert or replace section rows by id. */
-  upsertSections(collectionId: string, rows: SectionRow[]): Promise<void>;
+  upsertSections(collectionId: string, rows: SectionRow[], opts?: UpsertOptions): Promise<void>;
   /** Make every row written so far visible to search (index build/optimize as the engine needs). */
   refresh(collectionId: string): Promise<void>;
   /** Remove all chunk and section rows of a document. */

@@ -282,6 +282,21 @@ function upsertTests(c: Ctx): void {
     expect(await c.index.searchText(col, 'wombat', { limit: 50, filter: { tags: ['done'] } })).toHaveLength(24);
   });
 
+  it('a fresh upsert (known-new ids) is searchable, shares commits with ordinary upserts, and a later upsert still replaces its rows', async () => {
+    const col = await c.collection();
+    const rows = Array.from({ length: 4 }, (_, i) => chunkRow({ documentId: 'fresh', content: `quokka ${i}` }));
+    const other = chunkRow({ documentId: 'other', content: 'quokka other' });
+    await Promise.all([c.index.upsertChunks(col, rows, { fresh: true }), c.index.upsertChunks(col, [other])]);
+    await c.index.upsertSections(col, [sectionRow({ documentId: 'fresh', title: 'Quokka habitat' })], { fresh: true });
+    await c.index.refresh(col);
+    expect(await c.index.searchText(col, 'quokka', { limit: 10 })).toHaveLength(5);
+    expect(await c.index.searchSections(col, 'quokka', { limit: 10 })).toHaveLength(1);
+    await c.index.upsertChunks(col, rows.map((r) => ({ ...r, content: `wallaby ${r.position}` })));
+    await c.index.refresh(col);
+    expect(await c.index.countChunks(col)).toBe(5);
+    expect(await c.index.searchText(col, 'wallaby', { limit: 10 })).toHaveLength(4);
+  });
+
   it('upserting empty arrays is a no-op', async () => {
     const col = await c.collection();
     await c.index.upsertChunks(col, []);
