@@ -15,9 +15,17 @@ export const INGEST_JOBS = {
 
 type Step = keyof typeof INGEST_JOBS;
 
-/** Put a document's first pipeline step on the queue. */
+/**
+ * Later steps are claimed first, so that a large upload finishes documents one after another (the first is
+ * ready in seconds, and few are held half-done) instead of converting everything before indexing anything.
+ * Post-ready jobs keep the default priority 0, after all ingestion.
+ */
+const PRIORITY: Record<Step, number> = { convert: 10, embed: 20, finalize: 30 };
+
+/** Put a document's pipeline step (by default the first) on the queue. */
 export async function enqueueIngest(ctx: DossierContext, documentId: string, step: Step = 'convert'): Promise<void> {
-  await ctx.queue.enqueue({ type: INGEST_JOBS[step], payload: { documentId }, dedupeKey: `${INGEST_JOBS[step]}:${documentId}` });
+  const type = INGEST_JOBS[step];
+  await ctx.queue.enqueue({ type, payload: { documentId }, dedupeKey: `${type}:${documentId}`, priority: PRIORITY[step] });
   ctx.wakeWorkers();
 }
 

@@ -9,6 +9,8 @@ export interface NewJob {
   maxAttempts?: number;
   /** Earliest run time (default now). */
   runAt?: Date;
+  /** Among runnable jobs, higher priority is claimed first, then earlier runAt (default 0). */
+  priority?: number;
 }
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
@@ -35,8 +37,9 @@ export interface JobQueue {
   /** Store a job; returns its id (or the id of the unfinished job sharing its dedupeKey). */
   enqueue(job: NewJob): Promise<string>;
   /**
-   * Atomically take one runnable job of the given types: queued with runAt <= now, or running with an
-   * expired lease. Sets the lease, increments attempts, and returns it; null when none is runnable.
+   * Atomically take one runnable job of the given types: a running one whose lease expired, else the queued
+   * one with runAt <= now of highest priority, earliest runAt. Sets the lease, increments attempts, and
+   * returns it; null when none is runnable.
    */
   claim(types: string[], owner: string, leaseMs: number): Promise<Job | null>;
   /** Extend the lease; false when the lease is no longer held by owner. */

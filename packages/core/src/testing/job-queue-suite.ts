@@ -102,6 +102,16 @@ function claimTests(q: () => JobQueue): void {
     expect((await q().claim(['a'], 'w1', LEASE_MS))?.id).toBe(later);
   });
 
+  it('claims higher priority first, then the job due longest; a job not yet due waits whatever its priority', async () => {
+    const low = await q().enqueue({ type: 'a', payload: {}, runAt: inMs(-5_000) });
+    const highLater = await q().enqueue({ type: 'b', payload: {}, runAt: inMs(-1_000), priority: 20 });
+    const highEarlier = await q().enqueue({ type: 'a', payload: {}, runAt: inMs(-2_000), priority: 20 });
+    await q().enqueue({ type: 'a', payload: {}, runAt: inMs(60_000), priority: 99 });
+    const order = [];
+    for (let i = 0; i < 4; i++) order.push((await q().claim(['a', 'b'], 'w1', LEASE_MS))?.id ?? null);
+    expect(order).toEqual([highEarlier, highLater, low, null]);
+  });
+
   it('never hands the same job to two owners claiming at once', async () => {
     const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => q().enqueue({ type: 'a', payload: { n } })));
     const claims = await Promise.all(
