@@ -20,6 +20,11 @@ describe('sectionMarkdown', () => {
     expect(md.slice(s[2]!.start)).toMatch(/^Setext\n=/);
   });
 
+  it('keeps underscores inside words in titles, and drops underscore emphasis', () => {
+    const s = sectionMarkdown('## markitdown__test_mskanji\n\nBody\n\n## The _real_ __deal__\n\nMore\n', 'x.md');
+    expect(s.map((x) => x.title)).toEqual(['markitdown__test_mskanji', 'The real deal']);
+  });
+
   it('ignores heading-like lines inside fenced code', () => {
     expect(sectionMarkdown(md, 'n.md').map((s) => s.title)).not.toContain('not a heading');
   });

@@ -42,7 +42,9 @@ export function plainText(md: string): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^ {0,3}(#{1,6}|>|[*+-]|\d+[.)])[ \t]+/gm, '')
     .replace(/^ {0,3}\|?[ \t]*:?-{3,}.*$/gm, ' ')
-    .replace(/[*_`~]+/g, '')
+    .replace(/[*`~]+/g, '')
+    // `_` is emphasis only at a word's edge (CommonMark); inside a word (`test_mskanji`) it is part of the name.
+    .replace(/(?<![\p{L}\p{N}_])_+|_+(?![\p{L}\p{N}_])/gu, '')
     .replace(/[|<>]+/g, ' ')
     .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, '$1')
     .replace(/\s+/g, ' ')
