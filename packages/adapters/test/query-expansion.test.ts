@@ -45,6 +45,14 @@ describe('RM3 query expansion through search.query (real SQLite and LanceDB)', (
     expect(expanded.results.map((r) => r.document.filename)).toEqual(['insulin.md', 'metformin.md']);
   });
 
+  it('follows the collection queryExpansion setting over the server default, and the default again when it is cleared', async () => {
+    const d = await open('none');
+    await d.collections.update(collectionId, { queryExpansion: 'rm3' });
+    expect((await d.search.query(collectionId, { q: 'insulin' })).results.map((r) => r.document.filename)).toEqual(['insulin.md', 'metformin.md']);
+    await d.collections.update(collectionId, { queryExpansion: null });
+    expect((await d.search.query(collectionId, { q: 'insulin' })).results.map((r) => r.document.filename)).toEqual(['insulin.md']);
+  });
+
   it('returns nothing for a stop-word-only query, as without expansion', async () => {
     expect((await (await open('rm3')).search.query(collectionId, { q: 'the of and' })).results).toEqual([]);
   });

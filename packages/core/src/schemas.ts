@@ -29,6 +29,7 @@ export const createCollectionSchema = z.strictObject({
   chunkSize: z.number().int().min(64).max(4096).optional(),
   chunkOverlap: z.number().int().min(0).max(512).optional(),
   embeddingModel: z.string().min(1).max(200).optional(),
+  queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
 });
 
 export const updateCollectionSchema = z.strictObject({
@@ -45,6 +46,7 @@ export const updateCollectionSchema = z.strictObject({
   suppressIntraDocumentContradictions: z.boolean().optional(),
   llmModel: z.string().min(1).max(200).nullable().optional(),
   instructions: z.string().max(4000).nullable().optional(),
+  queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
   embeddingModel: z.never({ message: 'embeddingModel is fixed for the lifetime of a collection' }).optional(),
 });
 

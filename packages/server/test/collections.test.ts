@@ -9,11 +9,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The fields of a Collection (spec: Resources, Collection), nothing more. */
+/** The fields of a Collection (spec: Resources, Collection), plus queryExpansion (issue 4), nothing more. */
 const COLLECTION_FIELDS = [
   'id', 'name', 'visibility', 'description', 'chunkSize', 'chunkOverlap', 'embeddingModel', 'enableSummarization',
   'enableCaptioning', 'enableReranking', 'enableDeduplication', 'suppressContradictionsByMetadata',
-  'suppressIntraDocumentContradictions', 'llmModel', 'instructions', 'createdAt',
+  'suppressIntraDocumentContradictions', 'llmModel', 'instructions', 'queryExpansion', 'createdAt',
 ].sort();
 
 /** A Markdown document with one section of roughly `words` tokens. */
@@ -42,6 +42,7 @@ describe('POST /v1/collections', () => {
       suppressIntraDocumentContradictions: true,
       llmModel: null,
       instructions: null,
+      queryExpansion: null,
     });
     expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
   });
@@ -135,15 +136,16 @@ describe('PATCH /v1/collections/:id', () => {
     const patch = {
       name: 'After', visibility: 'public', enableSummarization: false, enableCaptioning: false, enableReranking: false,
       enableDeduplication: true, suppressContradictionsByMetadata: false, suppressIntraDocumentContradictions: false,
-      llmModel: 'some-model', instructions: 'Answer briefly.',
+      llmModel: 'some-model', instructions: 'Answer briefly.', queryExpansion: 'rm3',
     };
     const res = await t.request('PATCH', `/v1/collections/${c.id}`, { json: patch });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...c, ...patch });
     expect((await t.request('GET', `/v1/collections/${c.id}`)).body).toEqual({ ...c, ...patch });
-    const cleared = await t.request('PATCH', `/v1/collections/${c.id}`, { json: { instructions: null, llmModel: null, description: null } });
+    const cleared = await t.request('PATCH', `/v1/collections/${c.id}`, { json: { instructions: null, llmModel: null, description: null, queryExpansion: null } });
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toMatchObject({ instructions: null, llmModel: null, description: null, name: 'After' });
+    expect(cleared.body).toMatchObject({ instructions: null, llmModel: null, description: null, queryExpansion: null, name: 'After' });
+    expectError(await t.request('PATCH', `/v1/collections/${c.id}`, { json: { queryExpansion: 'bm42' } }), 400, /queryExpansion/);
   });
 
   it('applies a new chunkSize to new documents only', async () => {

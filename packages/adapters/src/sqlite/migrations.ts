@@ -240,6 +240,12 @@ export const sqliteMigrations: Record<string, Migration> = {
       await db.schema.alterTable('sections').addColumn('extractive_summary', 'text').execute();
     },
   },
+  '0006_collection_query_expansion': {
+    async up(db: Db) {
+      // Per-collection lexical query expansion (issue 4); null follows the server default.
+      await db.schema.alterTable('collections').addColumn('query_expansion', 'text').execute();
+    },
+  },
 };
 
 /** Apply pending migrations; a failure rolls back the failing migration and is thrown. */

@@ -59,6 +59,7 @@ const COLLECTION_COLUMNS = {
   suppressIntraDocumentContradictions: 'suppress_intra_document_contradictions',
   llmModel: 'llm_model',
   instructions: 'instructions',
+  queryExpansion: 'query_expansion',
   createdAt: 'created_at',
   deletedAt: 'deleted_at',
 } as const satisfies ColumnMap<Collection, CollectionsTable>;
@@ -193,6 +194,7 @@ export const collectionFromRow = (r: Row<'collections'>): Collection => ({
   suppressIntraDocumentContradictions: Boolean(r.suppress_intra_document_contradictions),
   llmModel: r.llm_model,
   instructions: r.instructions,
+  queryExpansion: (r.query_expansion ?? null) as Collection['queryExpansion'],
   createdAt: r.created_at,
   deletedAt: r.deleted_at,
 });

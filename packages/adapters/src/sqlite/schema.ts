@@ -65,6 +65,7 @@ export interface CollectionsTable {
   suppress_contradictions_by_metadata: DbBool;
   suppress_intra_document_contradictions: DbBool;
   llm_model: string | null;
+  query_expansion: string | null;
   instructions: string | null;
   created_at: string;
   deleted_at: string | null;

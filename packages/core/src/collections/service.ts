@@ -63,6 +63,7 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
     suppressIntraDocumentContradictions: true,
     llmModel: null,
     instructions: null,
+    queryExpansion: input.queryExpansion ?? null,
     createdAt: nowIso(),
     deletedAt: null,
   };

@@ -70,6 +70,11 @@ export interface Collection {
   suppressIntraDocumentContradictions: boolean;
   llmModel: string | null;
   instructions: string | null;
+  /**
+   * Lexical query expansion of this collection's searches (beyond the spec's fields, issue 4): `rm3`
+   * (pseudo-relevance feedback) or `none`; null follows the server's default.
+   */
+  queryExpansion: 'none' | 'rm3' | null;
   createdAt: string;
   deletedAt: string | null;
 }

@@ -127,7 +127,8 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       const input = parseInput(querySchema, raw);
       const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined });
       const limit = settings.resultLimit ?? input.limit;
-      const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, candidates: candidateDepth(ctx, c, limit, settings) });
+      const queryExpansion = c.queryExpansion ?? settings.queryExpansion;
+      const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, queryExpansion, candidates: candidateDepth(ctx, c, limit, settings) });
       const { hits, reranker } = await rerank(ctx, c, input.q, candidates);
       return { results: (await withProvenance(ctx, hits)).slice(0, limit), reranker };
     },

@@ -75,6 +75,7 @@ function makeCollection(projectId: string, over: Partial<Collection> = {}): Coll
     suppressIntraDocumentContradictions: true,
     llmModel: null,
     instructions: null,
+    queryExpansion: null,
     createdAt: tick(),
     deletedAt: null,
     ...over,
@@ -280,6 +281,7 @@ function collectionTests(ctx: SuiteContext): void {
         description: 'Policies',
         llmModel: 'gpt-test',
         instructions: 'Be brief.',
+        queryExpansion: 'rm3',
         embeddingDimension: null,
       });
       expect(await ctx.store.getCollection(collection.id)).toEqual(collection);
