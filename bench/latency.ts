@@ -76,14 +76,16 @@ async function interleaved(queries: string[], contenders: Record<string, (q: str
 async function bareQueries(dir: string, table: string, embedder: Embedder | null) {
   const db = await lancedb.connect(dir);
   const t = await db.openTable(table);
-  const fts = (q: string) => t.query().fullTextSearch(q, { columns: 'text' }).limit(10).toArray();
-  const vec = async (q: string) => t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').limit(10).toArray();
+  const fts = (q: string, k = 10) => t.query().fullTextSearch(q, { columns: 'text' }).limit(k).toArray();
+  const vec = async (q: string, k = 10) => t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').limit(k).toArray();
   const hybrid = embedder ? (q: string) => Promise.all([fts(q), vec(q)]) : fts;
+  // Fusion needs a deeper pool than the answer (core takes 50 per list): the same two queries at that depth.
+  const deep = embedder ? (q: string) => Promise.all([fts(q, 50), vec(q, 50)]) : null;
   const close = () => {
     t.close();
     db.close();
   };
-  return { hybrid, close };
+  return { hybrid, deep, close };
 }
 
 /** Two-level Markdown documents of `sections` sections, 300 words each (about two 512-token chunks). */
@@ -136,7 +138,11 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
   const lanceDir = join(dataDir, 'lancedb');
   const table = `chunks_${col.id.replaceAll('-', '')}`;
   const bare = await bareQueries(lanceDir, table, embedder);
-  const lat = await interleaved(queries, { core: (q) => scoped.search.query(col.id, { q }), bare: bare.hybrid });
+  const lat = await interleaved(queries, {
+    core: (q) => scoped.search.query(col.id, { q }),
+    bare: bare.hybrid,
+    ...(bare.deep ? { deep: bare.deep } : {}),
+  });
   bare.close();
   await dossier.close();
   const label = embedder ? `hybrid (${model})` : 'lexical';
@@ -147,6 +153,7 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
     ...ms(`search.query ${label}, limit 10`, lat.core!), ...ms(`bare LanceDB ${embedder ? 'FTS ∥ vector' : 'FTS'}, limit 10`, lat.bare!),
     ['search.query / bare, p50', fixed(percentile(lat.core!, 50) / percentile(lat.bare!, 50), 2)],
     ['search.query / bare, p95', fixed(percentile(lat.core!, 95) / percentile(lat.bare!, 95), 2)],
+    ...(lat.deep ? [...ms('bare LanceDB FTS ∥ vector, 50 each', lat.deep), ['search.query / bare 50 each, p50', fixed(percentile(lat.core!, 50) / percentile(lat.deep, 50), 2)] as Row] : []),
   ];
   if (embedder) {
     const own = await embedderThroughput(lanceDir, table, embedder);
@@ -170,7 +177,7 @@ async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
       content: gen(250), tokenCount: 500, sectionTitle: gen(3), vector: null, tags: [], metadataPairs: [], canonical: true,
     }));
     if (embedder) for (const r of rows) r.vector = (await embedder.embedDocuments([r.content]))[0]!;
-    await index.upsertChunks('bulk', rows);
+    await index.upsertChunks('bulk', rows, { fresh: true });
   }
   const loadS = (performance.now() - t0) / 1000;
   const t1 = performance.now();

@@ -118,6 +118,21 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score:
   });
 }
 
+/**
+ * The best `limit` hits that still have their section and a ready document, looked up a window at a time:
+ * fusion and reranking work on a deep pool (50), but only the top of it is returned, so provenance for the
+ * whole pool was wasted work (two metadata queries over 50 ids per search).
+ */
+async function topWithProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[], limit: number): Promise<QueryHit[]> {
+  const out: QueryHit[] = [];
+  for (let from = 0; from < hits.length && out.length < limit; ) {
+    const window = hits.slice(from, from + limit - out.length + LEXICAL_SPARE);
+    out.push(...(await withProvenance(ctx, window)));
+    from += window.length;
+  }
+  return out.slice(0, limit);
+}
+
 /** Hybrid search, section scan and section reads. */
 export function searchService(ctx: DossierContext, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
   return {
@@ -130,7 +145,7 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       const queryExpansion = c.queryExpansion ?? settings.queryExpansion;
       const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, queryExpansion, candidates: candidateDepth(ctx, c, limit, settings) });
       const { hits, reranker } = await rerank(ctx, c, input.q, candidates);
-      return { results: (await withProvenance(ctx, hits)).slice(0, limit), reranker };
+      return { results: await topWithProvenance(ctx, hits, limit), reranker };
     },
     async scan(access: Access, collectionId: string, raw: ScanInput) {
       const c = await requireCollection(ctx, access, collectionId, 'read');
