@@ -190,11 +190,12 @@ function lastById(records: LanceRecord[]): LanceRecord[] {
   return [...new Map(records.map((r) => [r.id, r])).values()];
 }
 
-/** Folds rows written since the last build into the indexes, compacts fragments, and drops old versions. */
-async function optimizeTable(tables: LanceTables, h: TableHandle): Promise<void> {
+/** Folds rows written since the last build into the indexes, compacts fragments, and drops old versions; returns the row count. */
+async function optimizeTable(tables: LanceTables, h: TableHandle): Promise<number> {
   await tables.ensureFts(h);
   await tables.ensureVectorIndex(h);
   await tables.write(h, (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
+  return h.table.countRows();
 }
 
 async function searchText<Row>(
