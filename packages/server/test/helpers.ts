@@ -12,7 +12,9 @@ import { loadConfig, type ServerConfig } from '../src/config.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 
 /** Folder of the shared evaluation documents (HTML, text, Markdown and binary formats). */
-export const EVAL_DOCS = '/work/shared/eval/docs';
+import { EVAL_DOCS } from '../../../test/eval-docs.ts';
+
+export { EVAL_DOCS };
 
 /** Bounded time for a small document to go through the whole pipeline. */
 export const INGEST_TIMEOUT_MS = 30_000;

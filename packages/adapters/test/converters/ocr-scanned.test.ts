@@ -5,8 +5,8 @@ import { closeOcr } from '../../src/converters/pdf/index.ts';
 import { openPdf } from '../../src/converters/pdf/pdfjs.ts';
 import { renderPage } from '../../src/converters/pdf/render.ts';
 import { convertBytes, pagesOf } from './pdf-helpers.ts';
+import { EVAL_DOCS as DOCS } from '../../../../test/eval-docs.ts';
 
-const DOCS = '/work/shared/eval/docs';
 const present = existsSync(DOCS);
 const load = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DOCS, name)));
 const suite = present ? 'OCR of scanned PDFs and images (tesseract.js, English data from the package)' : `OCR of scanned PDFs and images (skipped: ${DOCS} is missing)`;

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convert } from './office-helpers.ts';
+import { EVAL_DOCS as DOCS } from '../../../../test/eval-docs.ts';
 
-const DOCS = '/work/shared/eval/docs';
 const present = existsSync(DOCS);
 const load = (name: string): Buffer => readFileSync(join(DOCS, name));
 const suite = present ? 'the office converters on the shared evaluation documents' : `the office converters on the shared evaluation documents (skipped: ${DOCS} is missing)`;

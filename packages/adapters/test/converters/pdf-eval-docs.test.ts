@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertBytes, pagesOf } from './pdf-helpers.ts';
+import { EVAL_DOCS as DOCS } from '../../../../test/eval-docs.ts';
 
-const DOCS = '/work/shared/eval/docs';
 const present = existsSync(DOCS);
 const load = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DOCS, name)));
 const suite = present ? 'the PDF converter on the shared evaluation PDFs with a text layer' : `the PDF converter on the shared evaluation PDFs (skipped: ${DOCS} is missing)`;

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { EVAL_DOCS } from '../../../../test/eval-docs.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DossierError } from '../../src/domain/errors.ts';
 import { CAPTION_POSITION } from '../../src/enrich/caption-chunks.ts';
@@ -150,7 +151,7 @@ describe('captions (enrich.captions)', () => {
     expect((await f.local.collections.stats(cid)).captionedCount).toBe(1);
   });
 
-  const DOCX = '/work/shared/eval/docs/markitdown__test.docx';
+  const DOCX = `${EVAL_DOCS}/markitdown__test.docx`;
   it.skipIf(!existsSync(DOCX))('captions a document image through a vision request that carries the image as a content part', async () => {
     const model = answering({ image: 'A diagram of agents exchanging messages.', table: 'A small table of numbers.' });
     f.useModels(scriptedResolver(model));
