@@ -206,6 +206,11 @@ async function searchText<Row>(
   fromRecord: (r: LanceRecord) => Row,
 ): Promise<IndexHit<Row>[]> {
   if (opts.limit < 1 || query.trim() === '') return [];
+  // Rows written since the last index build are searched by a flat scan that returns the first matches it
+  // meets, unsorted, cut at the limit (measured: a document just made ready lost to older, weaker hits at
+  // limit 8). Asking for limit + unindexed rows lets every unindexed match through; the top `limit` of the
+  // sorted union is then exact. With the index caught up (writes quiet) this is the plain limit.
+  const unindexed = (await h.table.indexStats(FTS_INDEX))?.numUnindexedRows ?? 0;
   // A plain string is a bag-of-words match query: quotes, parentheses, AND/OR and `-x` are not parsed
   // as operators, so user text cannot make the query fail.
   const records = await h.table
@@ -213,11 +218,14 @@ async function searchText<Row>(
     .fullTextSearch(query, { columns: TEXT })
     .where(searchWhere(opts.filter))
     .select([...columns, '_score'])
-    .limit(opts.limit)
+    .limit(opts.limit + unindexed)
     .toArray();
-  // Hits from fragments not yet folded into the index arrive merged but not in score order (measured): sort here.
-  return records.map((r) => ({ row: fromRecord(r), score: Number(r._score) })).sort((a, b) => b.score - a.score);
+  const hits = records.map((r) => ({ row: fromRecord(r), score: Number(r._score) }));
+  return hits.sort((a, b) => b.score - a.score).slice(0, opts.limit);
 }
+
+/** LanceDB's name for the full-text index on `text`. */
+const FTS_INDEX = `${TEXT}_idx`;
 
 const VECTOR_NPROBES = 20;
 const VECTOR_REFINE = 5;

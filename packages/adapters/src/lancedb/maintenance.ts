@@ -58,13 +58,14 @@ export class TableMaintenance {
 
   /**
    * Whether writes since the last optimize warrant one while writes go on: many operations, or new rows
-   * past a quarter of the table (at least maxRows). Growing the threshold with the table keeps the total
-   * optimize work of a bulk load linear; a fixed 20,000 rows made a 1M-row load quadratic.
+   * past a quarter of the table (at least maxRows, at most MAX_TAIL_ROWS). Growing the threshold with the
+   * table keeps the optimize work of a bulk load near linear; a fixed 20,000 rows made a 1M-row load crawl.
    */
   private due(name: string): boolean {
     const p = this.pending.get(name);
     if (!p) return false;
-    const rowLimit = Math.max(this.policy.maxRows ?? Number.POSITIVE_INFINITY, (this.sizes.get(name) ?? 0) * GROWTH);
+    const grown = Math.min((this.sizes.get(name) ?? 0) * GROWTH, MAX_TAIL_ROWS);
+    const rowLimit = Math.max(this.policy.maxRows ?? Number.POSITIVE_INFINITY, grown);
     return p.ops >= this.policy.maxOps || p.rows >= rowLimit;
   }
 
@@ -94,3 +95,8 @@ export class TableMaintenance {
 
 /** New rows, as a share of the table, that trigger an optimize while writes go on. */
 const GROWTH = 0.25;
+/**
+ * At most this many rows stay unindexed while writes go on: a text search reads every unindexed match (see
+ * searchText), so the tail bounds the cost of queries made during a bulk load.
+ */
+const MAX_TAIL_ROWS = 50_000;

@@ -52,6 +52,7 @@ export interface LanceTable {
   countRows(filter?: string): Promise<number>;
   query(): LanceQuery;
   listIndices(): Promise<LanceIndexConfig[]>;
+  indexStats(name: string): Promise<{ numIndexedRows: number; numUnindexedRows: number } | undefined>;
   createIndex(column: string, options: { config: unknown; replace?: boolean }): Promise<void>;
   optimize(options?: { cleanupOlderThan?: Date }): Promise<unknown>;
   close(): void;

@@ -297,6 +297,20 @@ function upsertTests(c: Ctx): void {
     expect(await c.index.searchText(col, 'wallaby', { limit: 10 })).toHaveLength(4);
   });
 
+  it('text search returns the best hits, not the first matches, for rows written since the last index build', async () => {
+    const col = await c.collection();
+    const padding = 'plain filler words '.repeat(30);
+    const weak = Array.from({ length: 30 }, (_, i) => chunkRow({ content: `${padding} one numbat mention ${i}` }));
+    const strong = chunkRow({ content: 'numbat numbat numbat habitat' });
+    await c.index.upsertChunks(col, weak, { fresh: true });
+    await c.index.upsertChunks(col, [strong], { fresh: true });
+    await c.index.refresh(col);
+    const hits = await c.index.searchText(col, 'numbat', { limit: 3 });
+    expect(hits).toHaveLength(3);
+    expect(hits[0]?.row.id).toBe(strong.id);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+
   it('upserting empty arrays is a no-op', async () => {
     const col = await c.collection();
     await c.index.upsertChunks(col, []);
