@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { createDossier, createLanceChunkIndex, type LanceChunkIndex } from '@dossier/adapters';
 import type { ChunkRow, Embedder } from '@dossier/core';
-import { FakeEmbedder } from '@dossier/core/testing/fake-embedder';
 import { percentile } from './beir/metrics.ts';
+import { extraEmbedders } from './beir/pipeline.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 import { sampleRss } from './beir/rss.ts';
 
@@ -30,7 +30,6 @@ const { values } = parseArgs({
   },
 });
 const model = values['embedding-model'] ?? 'none';
-const dimension = /^fake-(\d+)$/.exec(model)?.[1];
 
 /** Deterministic pseudo-random words with a Zipf-like distribution over a 20k vocabulary. */
 function textGen(seed: number) {
@@ -41,19 +40,6 @@ function textGen(seed: number) {
   };
   const word = () => `w${Math.floor(20_000 ** rnd()).toString(36)}`;
   return (n: number) => Array.from({ length: n }, word).join(' ');
-}
-
-/** The deterministic test embedder without its call log (which would hold every text of a 100k-chunk run). */
-function benchEmbedder(dim: number): Embedder {
-  const fake = new FakeEmbedder({ dimension: dim });
-  return {
-    model: fake.model,
-    dimension: fake.dimension,
-    maxBatchSize: fake.maxBatchSize,
-    embedDocuments: async (texts) => texts.map((t) => fake.vectorOf(t)),
-    embedQuery: async (text) => fake.vectorOf(text),
-    close: async () => {},
-  };
 }
 
 const ms = (label: string, xs: number[]): Row[] => [50, 95, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(xs, p), 1)] as Row);
@@ -112,7 +98,7 @@ async function embedderThroughput(dir: string, table: string, embedder: Embedder
 }
 
 async function pipeline(dataDir: string, target: number, queries: string[]): Promise<Row[]> {
-  const embedder = dimension ? benchEmbedder(Number(dimension)) : null;
+  const embedder = extraEmbedders(model)[0] ?? null;
   const open = () =>
     createDossier({ dataDir, embeddingModel: model, embedders: embedder ? [embedder] : [], workers: { concurrency: Number(values.concurrency), pollMs: 20 } });
   const sections = Number(values['sections-per-doc']);
@@ -166,7 +152,7 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
 /** Loads chunks straight into the ChunkIndex in batches of 10,000, settles the indexes, then times queries. */
 async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
   const rss = sampleRss();
-  const embedder = dimension ? benchEmbedder(Number(dimension)) : null;
+  const embedder = extraEmbedders(model)[0] ?? null;
   const index = createLanceChunkIndex({ dir });
   const gen = textGen(1);
   await index.createCollection('bulk', embedder ? embedder.dimension : null);

@@ -21,10 +21,22 @@ export interface BenchDossier {
   dispose(): Promise<void>;
 }
 
-/** `fake-<dimension>` selects the deterministic test embedder (throughput of the hybrid path, not quality). */
+/**
+ * `fake-<dimension>` selects the deterministic test embedder (throughput of the hybrid path, not quality),
+ * without its call log, which would hold every chunk text of a corpus-sized run.
+ */
 export function extraEmbedders(model: string): Embedder[] {
-  const fake = /^fake-(\d+)$/.exec(model);
-  return fake ? [new FakeEmbedder({ dimension: Number(fake[1]) })] : [];
+  const match = /^fake-(\d+)$/.exec(model);
+  if (!match) return [];
+  const fake = new FakeEmbedder({ dimension: Number(match[1]) });
+  return [{
+    model: fake.model,
+    dimension: fake.dimension,
+    maxBatchSize: fake.maxBatchSize,
+    embedDocuments: async (texts) => texts.map((t) => fake.vectorOf(t)),
+    embedQuery: async (text) => fake.vectorOf(text),
+    close: async () => {},
+  }];
 }
 
 /** Start Dossier on a new temp dir and create the collection; `dispose` closes it and removes the dir unless kept. */

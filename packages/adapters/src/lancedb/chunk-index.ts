@@ -91,7 +91,7 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
     },
     async refresh(collectionId) {
       // New rows are already searchable (flat scan of unindexed fragments); only a missing index must be built now.
-      for (const h of await both(collectionId)) await tables.ensureFts(h);
+      for (const h of await both(collectionId)) await tables.ensureIndexes(h);
     },
     async deleteDocument(collectionId, documentId) {
       const where = `document_id = ${literal(documentId)}`;
@@ -159,8 +159,8 @@ async function createCollection(tables: LanceTables, collectionId: string, dimen
   const sections = await tables.openOrCreate(sectionTable(collectionId), sectionSchema(arrow));
   // Built on the empty tables so text search works before the first refresh: LanceDB also scans
   // rows the index has not absorbed yet (checked by the conformance suite).
-  await tables.ensureFts(chunks);
-  await tables.ensureFts(sections);
+  await tables.ensureIndexes(chunks);
+  await tables.ensureIndexes(sections);
 }
 
 /** Throws dimension_mismatch unless `vector` fits the table (none for lexical-only tables). */
@@ -192,7 +192,7 @@ function lastById(records: LanceRecord[]): LanceRecord[] {
 
 /** Folds rows written since the last build into the indexes, compacts fragments, and drops old versions; returns the row count. */
 async function optimizeTable(tables: LanceTables, h: TableHandle): Promise<number> {
-  await tables.ensureFts(h);
+  await tables.ensureIndexes(h);
   await tables.ensureVectorIndex(h);
   await tables.write(h, (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
   return h.table.countRows();

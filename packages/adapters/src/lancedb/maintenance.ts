@@ -42,12 +42,6 @@ export class TableMaintenance {
     else p.timer = setTimeout(() => this.runNow(h.name), this.policy.idleMs);
   }
 
-  /** Run every pending optimize now and wait for all (for benchmarks and tests). */
-  async flush(): Promise<void> {
-    for (const name of [...this.pending.keys()]) this.runNow(name);
-    await Promise.allSettled([...this.running.values()]);
-  }
-
   /** Stop scheduling, and wait for optimizes already running. */
   async close(): Promise<void> {
     this.closed = true;

@@ -1,5 +1,6 @@
 import { DossierError, isDossierError } from '@dossier/core';
 import { dimensionOf, TEXT, VECTOR } from './schema.ts';
+import { type ArrowSchemaLike, type FtsOptions, type LanceConnection, type LanceTable, loadSdk, type Sdk } from './sdk.ts';
 
 const CANONICAL = 'canonical';
 /** Rows from which a vector column gets an ANN index (LanceDB: brute force is fine up to about 100k rows). */
@@ -10,7 +11,6 @@ function ivfPqOptions(rows: number, dimension: number) {
   const numSubVectors = dimension % 16 === 0 ? dimension / 16 : dimension % 8 === 0 ? dimension / 8 : 1;
   return { distanceType: 'cosine' as const, numPartitions: Math.max(1, Math.round(Math.sqrt(rows))), numSubVectors };
 }
-import { type ArrowSchemaLike, type FtsOptions, type LanceConnection, type LanceTable, loadSdk, type Sdk } from './sdk.ts';
 
 /** An open table with what the adapter needs to know about it. */
 export interface TableHandle {
@@ -44,7 +44,7 @@ export class LanceTables {
   /** Per table, the tail of its queue of writes. */
   private readonly writes = new Map<string, Promise<unknown>>();
   /** Open tables known to have their full-text and filter indexes (a dropped table's handle is never reused). */
-  private readonly withFts = new WeakSet<TableHandle>();
+  private readonly withIndexes = new WeakSet<TableHandle>();
   /** Open tables known to have their vector index. */
   private readonly withVectorIndex = new WeakSet<TableHandle>();
 
@@ -109,8 +109,8 @@ export class LanceTables {
   }
 
   /** Creates the full-text index on `text` and the `canonical` filter index when missing (checked once per open table). */
-  async ensureFts(h: TableHandle): Promise<void> {
-    if (this.withFts.has(h)) return;
+  async ensureIndexes(h: TableHandle): Promise<void> {
+    if (this.withIndexes.has(h)) return;
     await this.write(h, async (table) => {
       const indices = await table.listIndices();
       const { lancedb } = await this.sdk();
@@ -122,7 +122,7 @@ export class LanceTables {
       if (h.schema.fields.some((f) => f.name === CANONICAL) && !indices.some((i) => i.columns.includes(CANONICAL))) {
         await table.createIndex(CANONICAL, { config: lancedb.Index.bitmap() });
       }
-      this.withFts.add(h);
+      this.withIndexes.add(h);
     });
   }
 

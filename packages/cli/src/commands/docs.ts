@@ -1,6 +1,7 @@
 import type { Chunk, Document, Section } from '../api-types.ts';
 import type { ApiClient } from '../client.ts';
 import type { Command, Context } from '../command.ts';
+import { isUuid } from '../collection.ts';
 import { CliError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { intFlag } from '../filters.ts';
@@ -11,10 +12,9 @@ import { waitForDocument } from '../wait.ts';
 
 const DOC_HINT = 'run `dossier docs list` to see the documents of the current collection';
 const notFound = { notFoundHint: DOC_HINT };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The 404 hint for a document argument: a file name given where the id belongs is the usual slip. */
 const docNotFound = (id: string) =>
-  UUID.test(id) ? notFound : { notFoundHint: `'${id}' is not a document id (ids are UUIDs); ${DOC_HINT}` };
+  isUuid(id) ? notFound : { notFoundHint: `'${id}' is not a document id (ids are UUIDs); ${DOC_HINT}` };
 const docArg = (ctx: Context, what = 'the document id') => arg(ctx, 1, what, `dossier docs ${ctx.positionals[0]} <document-id>`);
 
 async function list(ctx: Context) {

@@ -72,8 +72,7 @@ export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c:
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be
   // appended; a re-run after a crash writes the same ids again, replacing them, so no duplicates and no leftovers.
-  const fresh = firstAttempt;
-  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh });
+  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt });
   const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
   for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
   await ctx.store.setSectionChunkCounts(counts);

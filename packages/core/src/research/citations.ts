@@ -16,8 +16,8 @@ export function citedNumbers(answer: string): number[] {
 /**
  * The sources of a session. Policy: the retrieved sources the answer cites, in marker order, each carrying its
  * `marker` so that `[S5]` in the answer resolves even when S2–S4 were never cited; markers that no tool
- * returned are ignored. When the answer cites none of
- * them, every retrieved source in marker order, so an uncited answer still shows what it was based on.
+ * returned are ignored. When the answer cites none of them, every retrieved source in marker order, so an
+ * uncited answer still shows what it was based on.
  */
 export function sessionSources(answer: string, registry: SourceRegistry): ResearchSource[] {
   const marked = (marker: string, source: ResearchSource): ResearchSource => ({ ...source, marker });

@@ -84,18 +84,19 @@ async function rerank(ctx: DossierContext, c: Collection, q: string, hits: { row
   return { hits: out, reranker: ctx.reranker.name };
 }
 
+/** Hits fetched beyond `limit` to replace those whose document is being re-processed (no provenance). */
+const SPARE_HITS = 5;
+
 /**
  * How many candidates each list contributes. Fusion and reranking reorder candidates, so they get a deep
- * pool; a lexical-only query without a reranker returns the BM25 order as is, so a few spare rows (for hits
- * whose document is being re-processed) are enough, and fetching fewer rows is most of its latency
- * (measured at 100k chunks: LanceDB FTS p50 3.7 ms for 10 rows, 7.0 ms for 50).
+ * pool; a lexical-only query without a reranker returns the BM25 order as is, so SPARE_HITS extra rows are
+ * enough, and fetching fewer rows is most of its latency (measured at 100k chunks: LanceDB FTS p50 3.7 ms
+ * for 10 rows, 7.0 ms for 50).
  */
 function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: RetrievalSettings): number {
   const reorders = c.embeddingModel !== 'none' || (c.enableReranking && ctx.reranker !== null);
-  return reorders ? Math.max(s.candidates, limit * 2) : limit + LEXICAL_SPARE;
+  return reorders ? Math.max(s.candidates, limit * 2) : limit + SPARE_HITS;
 }
-
-const LEXICAL_SPARE = 5;
 
 /** Attach section and document provenance to chunk rows. */
 async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[]): Promise<QueryHit[]> {
@@ -126,7 +127,7 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score:
 async function topWithProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[], limit: number): Promise<QueryHit[]> {
   const out: QueryHit[] = [];
   for (let from = 0; from < hits.length && out.length < limit; ) {
-    const window = hits.slice(from, from + limit - out.length + LEXICAL_SPARE);
+    const window = hits.slice(from, from + limit - out.length + SPARE_HITS);
     out.push(...(await withProvenance(ctx, window)));
     from += window.length;
   }
