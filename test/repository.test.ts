@@ -40,6 +40,15 @@ describe('configuration', () => {
     expect(() => loadConfig(['--nope', '1'], {})).toThrow(/Unknown option --nope/);
   });
 
+  it('reads research time limits and token budgets per depth, the depths not named keeping their defaults (issue 12)', () => {
+    const config = loadConfig(['--research-time-limits', 'exhaustive=20m, quick=45s'], { DOSSIER_RESEARCH_INPUT_BUDGETS: 'deep=150000' });
+    expect(config.researchTimeLimitsMs).toEqual({ quick: 45_000, balanced: 120_000, deep: 300_000, exhaustive: 1_200_000 });
+    expect(config.researchInputBudgets).toEqual({ quick: 30_000, balanced: 60_000, deep: 150_000, exhaustive: 500_000 });
+    expect(() => loadConfig([], { DOSSIER_RESEARCH_TIME_LIMITS: 'bottomless=1m' })).toThrow(/--research-time-limits \/ DOSSIER_RESEARCH_TIME_LIMITS: unknown depth 'bottomless'/);
+    expect(() => loadConfig([], { DOSSIER_RESEARCH_INPUT_BUDGETS: 'quick=lots' })).toThrow(/DOSSIER_RESEARCH_INPUT_BUDGETS: expected a whole number of tokens/);
+    expect(() => loadConfig(['--provider-retries', '-1'], {})).toThrow(/--provider-retries/);
+  });
+
   it('prefers flags over the environment over defaults', () => {
     expect(loadConfig(['--port=9001'], { DOSSIER_PORT: '9000' }).port).toBe(9001);
     expect(loadConfig([], { DOSSIER_PORT: '9000' }).port).toBe(9000);

@@ -124,6 +124,7 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const log = opts.log ?? silentLogger;
+  const modelProviders = opts.modelProviders ?? createModelProviderFactory({ log });
   const store = createSqliteMetadataStore({ filename: join(dataDir, 'dossier.db') });
   await store.migrate();
   const queue = createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') });
@@ -139,9 +140,9 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
   const secrets = createSecretBox(loadMasterKey(dataDir, opts.masterKey));
   const reranker = opts.reranker ?? (opts.rerankerSpec ? await buildReranker(parseRerankerSpec(opts.rerankerSpec), {
     models: { modelsDir: opts.modelsDir, cacheDir: join(dataDir, 'models'), allowDownload: opts.allowModelDownload ?? true },
-    providers: opts.providers ?? {}, factory: opts.modelProviders ?? createModelProviderFactory(), log,
+    providers: opts.providers ?? {}, factory: modelProviders, log,
   }) : null);
-  const models = opts.models ?? buildModelResolver(opts.providers ?? {}, { store, secrets, log, ollamaUrl: opts.ollamaUrl, factory: opts.modelProviders });
+  const models = opts.models ?? buildModelResolver(opts.providers ?? {}, { store, secrets, log, ollamaUrl: opts.ollamaUrl, factory: modelProviders });
   const core = createDossierCore(
     {
       store, queue, embedders,

@@ -1,5 +1,5 @@
 import { parseRerankerSpec } from '@dossier/adapters';
-import { DossierError, routeModel } from '@dossier/core';
+import { DEFAULT_INPUT_BUDGETS, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
 
 /** One configuration setting: where it comes from and what it means. The README table is generated from this list. */
 export interface SettingDoc {
@@ -40,7 +40,15 @@ export interface ServerConfig {
   rrfK: number;
   lexicalWeight: number;
   vectorWeight: number;
+  researchTimeLimitsMs: Readonly<Record<ResearchDepth, number>>;
+  researchInputBudgets: Readonly<Record<ResearchDepth, number>>;
+  providerRetries: number;
 }
+
+/** `quick=60s,deep=5m` style: one value per depth, the rest keep their defaults. */
+const depthList = (values: Record<ResearchDepth, number>, unit: (v: number) => string) =>
+  Object.entries(values).map(([depth, v]) => `${depth}=${unit(v)}`).join(',');
+const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
 export const SETTINGS: readonly SettingDoc[] = [
   { key: 'host', env: 'DOSSIER_HOST', flag: '--host', default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 for all).' },
@@ -71,11 +79,38 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'rrfK', env: 'DOSSIER_RRF_K', flag: '--rrf-k', default: '60', meaning: 'Reciprocal Rank Fusion constant k of hybrid search (score = Σ weight / (k + rank)).' },
   { key: 'lexicalWeight', env: 'DOSSIER_LEXICAL_WEIGHT', flag: '--lexical-weight', default: '1', meaning: 'Weight of the BM25 list in the fusion.' },
   { key: 'vectorWeight', env: 'DOSSIER_VECTOR_WEIGHT', flag: '--vector-weight', default: '1', meaning: 'Weight of the vector list in the fusion.' },
+  { key: 'researchTimeLimitsMs', env: 'DOSSIER_RESEARCH_TIME_LIMITS', flag: '--research-time-limits', default: depthList(DEFAULT_TIME_LIMITS_MS, seconds), meaning: 'Wall-clock limit of a research run per depth, retries included (`depth=<n>s` or `<n>m`, comma-separated; depths not named keep their default). A run over it ends with an `error` event (sync: 408) and saves nothing.' },
+  { key: 'researchInputBudgets', env: 'DOSSIER_RESEARCH_INPUT_BUDGETS', flag: '--research-input-budgets', default: depthList(DEFAULT_INPUT_BUDGETS, String), meaning: 'Input tokens a research run may send the model per depth, all model calls together (estimated with cl100k). Each call gets an even share of what is left: a passage is sent in full once per run, older tool results are condensed as the budget nears, and the last turn always fits. Same `depth=<n>` syntax.' },
+  { key: 'providerRetries', env: 'DOSSIER_PROVIDER_RETRIES', flag: '--provider-retries', default: String(DEFAULT_RETRY.maxRetries), meaning: 'Retries of a model call that failed transiently (429, 529, 5xx, a dropped connection) during research, with exponential backoff and jitter from 1 s, honouring `retry-after`, within the run\'s time limit. A call that already streamed answer text is never retried (the run fails and says so). 0 turns retries off.' },
 ];
 
 const fail = (s: SettingDoc, why: string): never => {
   throw new DossierError('invalid_input', `Invalid ${s.flag ?? s.env} / ${s.env}: ${why}`);
 };
+
+/** A `depth=value` list merged over the defaults; `parse` reads one value (or returns null when it is bad). */
+function depthTable(s: SettingDoc, raw: string, defaults: Record<ResearchDepth, number>, parse: (v: string) => number | null, what: string) {
+  const out = { ...defaults };
+  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [depth, value = ''] = part.split('=').map((p) => p.trim()) as [string, string | undefined];
+    if (!(depth in RESEARCH_DEPTHS)) fail(s, `unknown depth '${depth}' (expected ${Object.keys(RESEARCH_DEPTHS).join(', ')})`);
+    const n = parse(value);
+    if (n === null) fail(s, `expected ${what} for ${depth}, got '${value}'`);
+    out[depth as ResearchDepth] = n as number;
+  }
+  return Object.freeze(out);
+}
+
+/** `90s`, `15m` or a bare number of seconds, in milliseconds; at least one second. */
+function durationMs(value: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m)?$/i.exec(value);
+  if (!m) return null;
+  const ms = Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 60_000 : 1000));
+  return ms >= 1000 ? ms : null;
+}
+
+/** A whole number of tokens, at least 1,000 (less cannot hold a system prompt and a question). */
+const tokenCount = (value: string): number | null => (/^\d+$/.test(value) && Number(value) >= 1000 ? Number(value) : null);
 
 function coerce(s: SettingDoc, raw: string): unknown {
   switch (s.key) {
@@ -93,6 +128,15 @@ function coerce(s: SettingDoc, raw: string): unknown {
     case 'vectorWeight': {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || (s.key === 'rrfK' && n === 0)) fail(s, `expected a ${s.key === 'rrfK' ? 'positive' : 'non-negative'} number, got '${raw}'`);
+      return n;
+    }
+    case 'researchTimeLimitsMs':
+      return depthTable(s, raw, DEFAULT_TIME_LIMITS_MS, durationMs, 'a duration such as 90s or 15m (at least 1s)');
+    case 'researchInputBudgets':
+      return depthTable(s, raw, DEFAULT_INPUT_BUDGETS, tokenCount, 'a whole number of tokens, at least 1000');
+    case 'providerRetries': {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 0 || n > 10) fail(s, `expected an integer from 0 to 10, got '${raw}'`);
       return n;
     }
     case 'queryExpansion':
@@ -153,6 +197,7 @@ const DEFAULTS = {
   anthropicApiKey: null, anthropicBaseUrl: null, openaiApiKey: null, openaiBaseUrl: null,
   ollamaChatModel: null, ollamaBestChatModel: null, fastModel: null, bestModel: null,
   reranker: 'none', queryExpansion: 'none', rrfK: 60, lexicalWeight: 1, vectorWeight: 1,
+  researchTimeLimitsMs: DEFAULT_TIME_LIMITS_MS, researchInputBudgets: DEFAULT_INPUT_BUDGETS, providerRetries: DEFAULT_RETRY.maxRetries,
 } satisfies ServerConfig;
 
 /** Build the frozen config from command-line flags, then the environment, then defaults. */

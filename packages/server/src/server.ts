@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createDossier, type Dossier, type ProviderOptions } from '@dossier/adapters';
-import { type BootstrapResult, DEFAULT_RETRIEVAL, type Embedder, type Logger, type ModelProviderFactory } from '@dossier/core';
+import { type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, type Embedder, type Logger, type ModelProviderFactory } from '@dossier/core';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 
@@ -70,6 +70,11 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
     modelProviders: opts.modelProviders,
     rerankerSpec: config.reranker,
     retrieval: { ...DEFAULT_RETRIEVAL, rrfK: config.rrfK, lexicalWeight: config.lexicalWeight, vectorWeight: config.vectorWeight, queryExpansion: config.queryExpansion },
+    research: {
+      timeLimitsMs: config.researchTimeLimitsMs,
+      inputTokenBudgets: config.researchInputBudgets,
+      retry: { ...DEFAULT_RETRY, maxRetries: config.providerRetries },
+    },
     log,
   });
   const bootstrap = await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));

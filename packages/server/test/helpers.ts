@@ -86,6 +86,8 @@ export interface TestServer {
   password: string;
   /** Error lines the server logged (unexpected 500s show up here). */
   errors: string[];
+  /** Every line the server logged at warn or error level, as its JSON fields. */
+  logged: { level: string; msg: string; [field: string]: unknown }[];
   request<T = Json>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   /** Create a collection in the bootstrap project (live unless another key is given). */
   createCollection(extra?: Record<string, unknown>, auth?: string): Promise<{ id: string } & Record<string, unknown>>;
@@ -105,12 +107,15 @@ export interface UploadExtra {
   contentType?: string;
 }
 
-/** A logger that stays quiet but keeps error lines for diagnosis. */
-function recordingLogger(errors: string[]): Logger {
+/** A logger that stays quiet but keeps error lines for diagnosis, and warn and error lines for tests of logging. */
+function recordingLogger(errors: string[], logged: TestServer['logged']): Logger {
   return {
     info() {},
-    warn() {},
-    error: (msg, data) => errors.push(`${msg} ${JSON.stringify(data ?? {})}`),
+    warn: (msg, data) => logged.push({ level: 'warn', msg, ...data }),
+    error: (msg, data) => {
+      errors.push(`${msg} ${JSON.stringify(data ?? {})}`);
+      logged.push({ level: 'error', msg, ...data });
+    },
   };
 }
 
@@ -137,8 +142,9 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
     ...opts.config,
   };
   const errors: string[] = [];
+  const logged: TestServer['logged'] = [];
   const frozen = Object.freeze(config);
-  const server = await startServer(frozen, recordingLogger(errors), { embedders: opts.embedders });
+  const server = await startServer(frozen, recordingLogger(errors, logged), { embedders: opts.embedders });
   const b = server.bootstrap;
   if (!b) throw new Error('a fresh data directory must bootstrap credentials');
 
@@ -170,6 +176,7 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
     email: b.email,
     password: b.password,
     errors,
+    logged,
     request,
     async createCollection(extra = {}, auth) {
       const res = await request('POST', '/v1/collections', { auth, json: { projectId: b.projectId, name: 'test collection', ...extra } });

@@ -12,7 +12,8 @@ let current: ModelResolver;
 const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n\n## Costs\n\nCosts fell by 3 percent.\n';
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // No retries: a scripted provider failure ends the run at once (retries are tested at the wire, in adapters).
+  t = await startTestServer({ config: { providerRetries: 0 } });
   // The test seam: the running server's model resolver delegates to the one each test installs. The server's
   // own resolver (no provider configured in the test config) stays available as `real`.
   const context = t.server.dossier.context;
@@ -88,7 +89,33 @@ describe('POST /v1/collections/:id/research (SSE)', () => {
     const events = dataEvents(await (await postResearch({ q: 'Revenue?' })).text());
     expect(events).toEqual([
       { type: 'chunk', content: 'Revenue' },
-      { type: 'error', message: 'The model provider failed: overloaded' },
+      { type: 'error', message: expect.stringMatching(/^The model provider failed: overloaded; the model failed after part of the answer was streamed/), code: 'provider_error' },
+    ]);
+  });
+
+  it('says what the run waits on in SSE comments, and reports invented citations on done (issue 12)', async () => {
+    useScript([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: 'Revenue grew [S1][S99].' }]);
+    const body = await (await postResearch({ q: 'Revenue?', depth: 'quick' })).text();
+    expect(body).toContain(': waiting for the model (turn 1 of 5)\n\n');
+    expect(body).toContain(': waiting for the model (turn 2 of 5)\n\n');
+    const done = dataEvents(body).at(-1) as Record<string, unknown>;
+    expect(done).toMatchObject({ type: 'done', unresolvedCitations: ['S99'] });
+    const session = await t.request('GET', `/v1/collections/${cid}/research/${done.sessionId}`);
+    expect(session.body).toMatchObject({ response: 'Revenue grew [S1].', unresolvedCitations: ['S99'] });
+  });
+
+  it('logs every failed run once as a JSON line with its cause, streamed or sync (issue 12)', async () => {
+    const failure = () => new DossierError('provider_error', 'Anthropic request failed (HTTP 529: Overloaded)', { retryable: true });
+    t.logged.length = 0;
+    useScript([{ error: failure() }]);
+    const events = dataEvents(await (await postResearch({ q: 'Streamed?' })).text());
+    expect(events.at(-1)).toEqual({ type: 'error', message: 'Anthropic request failed (HTTP 529: Overloaded)', code: 'provider_error' });
+    useScript([{ error: failure() }]);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'Sync?' } }), 503);
+    const lines = t.logged.filter((l) => /research|provider/.test(l.msg));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'warn', msg: 'research run failed', collectionId: cid, depth: 'balanced', code: 'provider_error', error: 'Anthropic request failed (HTTP 529: Overloaded)' }),
+      expect.objectContaining({ level: 'warn', msg: 'research run failed', collectionId: cid, depth: 'balanced', code: 'provider_error' }),
     ]);
   });
 
@@ -129,7 +156,8 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
     expect(res.body.sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue' });
     const session = await t.request('GET', `/v1/collections/${cid}/research/${res.body.sessionId}`);
     expect(session.status).toBe(200);
-    expect(Object.keys(session.body).sort()).toEqual(['createdAt', 'depth', 'id', 'model', 'query', 'response', 'sources']);
+    expect(Object.keys(session.body).sort()).toEqual(['createdAt', 'depth', 'id', 'model', 'query', 'response', 'sources', 'unresolvedCitations', 'usage']);
+    expect(session.body.usage).toMatchObject({ modelCalls: 2, retries: 0 });
     expect(session.body).toMatchObject({ id: res.body.sessionId, query: 'Revenue?', response: res.body.answer, depth: 'quick', model: 'scripted-fast', sources: res.body.sources });
   });
 
@@ -158,5 +186,30 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
     expect(deleted.body).toBe('');
     expectError(await t.request('GET', path), 404);
     expectError(await t.request('DELETE', path), 404);
+  });
+});
+
+describe('research stream keep-alive (issue 12)', () => {
+  it('sends a comment saying what the run waits on while no event comes, and stops when the run ends', async () => {
+    const { pump } = await import('../src/routes/research.ts');
+    const sent: string[] = [];
+    const stream = { send: (e: unknown) => sent.push(`data ${JSON.stringify(e)}`), comment: (c: string) => sent.push(`: ${c}`), close: () => sent.push('closed'), signal: new AbortController().signal };
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    async function* run() {
+      yield { type: 'progress' as const, message: 'waiting for the model (turn 1 of 5)' };
+      await gate;
+      yield { type: 'chunk' as const, content: 'Hi' };
+    }
+    const done = pump(run(), stream, 20);
+    await waitFor(async () => sent.filter((l) => l.startsWith(': waiting for the model (turn 1 of 5),')).length >= 2, 'two keep-alive comments', 2000);
+    release();
+    await done;
+    expect(sent[0]).toBe(': waiting for the model (turn 1 of 5)');
+    expect(sent.at(-2)).toBe('data {"type":"chunk","content":"Hi"}');
+    expect(sent.at(-1)).toBe('closed');
+    const count = sent.length;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(sent).toHaveLength(count);
   });
 });

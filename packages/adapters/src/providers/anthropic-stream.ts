@@ -1,5 +1,5 @@
 import type { ChatStreamEvent, StopReason, TokenUsage } from '@dossier/core';
-import { type AnthropicUsage, anthropicInputTokens, anthropicStopReason } from './anthropic-wire.ts';
+import { type AnthropicUsage, anthropicStopReason, anthropicUsage } from './anthropic-wire.ts';
 import { incompleteStream } from './errors.ts';
 import { parseToolArguments } from './tool-arguments.ts';
 
@@ -27,12 +27,11 @@ interface OpenToolUse {
  */
 export async function* anthropicStreamEvents(events: AsyncIterable<AnthropicStreamEvent>): AsyncGenerator<ChatStreamEvent> {
   const tools = new Map<number, OpenToolUse>();
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let stopReason: StopReason = 'end';
   for await (const e of events) {
     if (e.type === 'message_start') {
-      usage.inputTokens = anthropicInputTokens(e.message.usage);
-      usage.outputTokens = e.message.usage.output_tokens ?? 0;
+      usage = anthropicUsage(e.message.usage);
     } else if (e.type === 'content_block_start' && e.content_block.type === 'tool_use') {
       tools.set(e.index, { id: e.content_block.id ?? '', name: e.content_block.name ?? '', json: '' });
     } else if (e.type === 'content_block_delta') {
@@ -45,13 +44,21 @@ export async function* anthropicStreamEvents(events: AsyncIterable<AnthropicStre
       if (open) yield { type: 'tool_call', call: { id: open.id, name: open.name, arguments: parseToolArguments('Anthropic', open.name, open.json) } };
     } else if (e.type === 'message_delta') {
       stopReason = anthropicStopReason(e.delta.stop_reason);
-      // message_delta usage is cumulative; input_tokens appears there only on some API versions.
-      if (e.usage?.output_tokens != null) usage.outputTokens = e.usage.output_tokens;
-      if (e.usage?.input_tokens != null) usage.inputTokens = anthropicInputTokens(e.usage);
+      // message_delta usage is cumulative; input and cache fields appear there only on some API versions.
+      if (e.usage) usage = mergeUsage(usage, e.usage);
     } else if (e.type === 'message_stop') {
       yield { type: 'done', stopReason, usage };
       return;
     }
   }
   throw incompleteStream('Anthropic');
+}
+
+/** message_start usage overlaid with the fields a later message_delta carries. */
+function mergeUsage(start: TokenUsage, delta: AnthropicUsage): TokenUsage {
+  const known = (v: number | null | undefined, fallback: number | undefined) => (v == null ? (fallback ?? 0) : v);
+  const cacheRead = known(delta.cache_read_input_tokens, start.cacheReadTokens);
+  const cacheWrite = known(delta.cache_creation_input_tokens, start.cacheWriteTokens);
+  const uncached = delta.input_tokens == null ? start.inputTokens - (start.cacheReadTokens ?? 0) - (start.cacheWriteTokens ?? 0) : delta.input_tokens;
+  return { inputTokens: uncached + cacheRead + cacheWrite, outputTokens: known(delta.output_tokens, start.outputTokens), cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite };
 }

@@ -1,11 +1,20 @@
-import type { ChatMessage, ChatRequest, ChatResult, ContentPart, StopReason, ToolCall } from '@dossier/core';
+import type { ChatMessage, ChatRequest, ChatResult, ContentPart, StopReason, TokenUsage, ToolCall } from '@dossier/core';
+
+/** A prompt-cache breakpoint: the prefix up to and including the marked block is cached (5 minutes). */
+export interface CacheControl {
+  cache_control?: { type: 'ephemeral' };
+}
 
 /** The Messages API shapes this adapter sends and reads (a subset of the SDK's types). */
-export type AnthropicBlock =
+export type AnthropicBlock = (
   | { type: 'text'; text: string }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string };
+  | { type: 'tool_result'; tool_use_id: string; content: string }
+) &
+  CacheControl;
+
+type AnthropicTool = { name: string; description: string; input_schema: Record<string, unknown> } & CacheControl;
 
 export interface AnthropicMessageParam {
   role: 'user' | 'assistant';
@@ -15,9 +24,10 @@ export interface AnthropicMessageParam {
 export interface AnthropicRequest {
   model: string;
   max_tokens: number;
-  system?: string;
+  system?: string | ({ type: 'text'; text: string } & CacheControl)[];
   messages: AnthropicMessageParam[];
-  tools?: { name: string; description: string; input_schema: Record<string, unknown> }[];
+  tools?: AnthropicTool[];
+  tool_choice?: { type: 'auto' | 'none' };
   temperature?: number;
   stream?: boolean;
 }
@@ -70,9 +80,31 @@ export function toAnthropicRequest(req: ChatRequest, stream: boolean): Anthropic
   const body: AnthropicRequest = { model: req.model, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS, messages };
   if (system) body.system = system;
   if (req.tools?.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+  if (req.tools?.length && req.toolChoice === 'none') body.tool_choice = { type: 'none' };
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (stream) body.stream = true;
+  if (req.promptCache) markCacheBreakpoints(body);
   return body;
+}
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/**
+ * Prompt-cache breakpoints (at most 4 per request): the last tool and the system prompt (the stable prefix, in the
+ * API's order tools → system → messages), and the end of the conversation, so the next turn of the same run reads
+ * everything up to here from the cache; the previous user turn gets one too, so the read still hits when a turn
+ * added more than the 20 blocks the API looks back over. A prefix under the model's minimum (1,024–4,096 tokens)
+ * is simply not cached.
+ */
+function markCacheBreakpoints(body: AnthropicRequest): void {
+  const lastTool = body.tools?.at(-1);
+  if (lastTool) lastTool.cache_control = EPHEMERAL;
+  if (typeof body.system === 'string') body.system = [{ type: 'text', text: body.system, cache_control: EPHEMERAL }];
+  const users = body.messages.filter((m) => m.role === 'user');
+  for (const m of [users.at(-2), body.messages.at(-1)]) {
+    const block = m?.content.at(-1);
+    if (block) block.cache_control = EPHEMERAL;
+  }
 }
 
 export const anthropicStopReason = (r: string | null | undefined): StopReason =>
@@ -82,12 +114,19 @@ export const anthropicStopReason = (r: string | null | undefined): StopReason =>
 export const anthropicInputTokens = (u: AnthropicUsage): number =>
   (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
 
+/** The usage of a call, prompt-cache reads and writes apart as well as in inputTokens. */
+export const anthropicUsage = (u: AnthropicUsage): TokenUsage => ({
+  inputTokens: anthropicInputTokens(u),
+  outputTokens: u.output_tokens ?? 0,
+  cacheReadTokens: u.cache_read_input_tokens ?? 0,
+  cacheWriteTokens: u.cache_creation_input_tokens ?? 0,
+});
+
 /** A whole Messages API answer as a ChatResult. */
 export function fromAnthropicMessage(msg: AnthropicMessage): ChatResult {
   const text = msg.content.flatMap((b) => (b.type === 'text' && b.text ? [b.text] : [])).join('');
   const toolCalls: ToolCall[] = msg.content.flatMap((b) =>
     b.type === 'tool_use' ? [{ id: b.id ?? '', name: b.name ?? '', arguments: (b.input ?? {}) as Record<string, unknown> }] : [],
   );
-  const usage = { inputTokens: anthropicInputTokens(msg.usage), outputTokens: msg.usage.output_tokens ?? 0 };
-  return { text, toolCalls, stopReason: anthropicStopReason(msg.stop_reason), usage };
+  return { text, toolCalls, stopReason: anthropicStopReason(msg.stop_reason), usage: anthropicUsage(msg.usage) };
 }

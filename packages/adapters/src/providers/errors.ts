@@ -22,6 +22,28 @@ interface SdkErrorShape {
   error?: { type?: unknown; message?: unknown; error?: { type?: unknown; message?: unknown } };
   message?: unknown;
   cause?: { code?: unknown };
+  /** The response headers (a Headers object in both official SDKs). */
+  headers?: unknown;
+}
+
+/** The longest `retry-after` honoured; a longer one is treated as "not within this run". */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+function header(headers: unknown, name: string): string | undefined {
+  if (headers && typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The wait a provider asked for: `retry-after-ms` (Anthropic, OpenAI), else `retry-after` in seconds or as an HTTP date. */
+export function retryAfterMs(headers: unknown, now = Date.now()): number | undefined {
+  const ms = Number(header(headers, 'retry-after-ms'));
+  const raw = header(headers, 'retry-after');
+  let wait: number | undefined;
+  if (header(headers, 'retry-after-ms') !== undefined && Number.isFinite(ms)) wait = ms;
+  else if (raw !== undefined && raw.trim() !== '') wait = /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) * 1000 : Date.parse(raw) - now;
+  if (wait === undefined || !Number.isFinite(wait)) return undefined;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(wait)));
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
@@ -43,9 +65,12 @@ function byStatus(ctx: FailureContext, status: number, detail: string, cause: un
   if (status === 401 || status === 403) {
     return new DossierError('unauthorized', `${ctx.label} rejected the API key (HTTP ${status})`, { cause });
   }
-  if (status === 429) return new DossierError('rate_limited', `${ctx.label} rate limit reached ${http}`, { cause, retryable: true });
+  const wait = retryAfterMs((cause as SdkErrorShape | undefined)?.headers);
+  const retry = wait === undefined ? {} : { retryAfterMs: wait };
+  if (status === 429) return new DossierError('rate_limited', `${ctx.label} rate limit reached ${http}`, { cause, retryable: true, ...retry });
+  // 5xx includes Anthropic's 529 (overloaded); 408 and 409 are the ones the official SDKs retry too.
   const retryable = status >= 500 || status === 408 || status === 409;
-  return new DossierError('provider_error', `${ctx.label} request failed ${http}`, { cause, retryable });
+  return new DossierError('provider_error', `${ctx.label} request failed ${http}`, { cause, retryable, ...retry });
 }
 
 /** A failure with no HTTP status: an error event inside a stream, classified by its type. */

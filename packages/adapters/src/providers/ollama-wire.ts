@@ -54,7 +54,8 @@ function toOllamaMessage(m: ChatMessage): OllamaMessage {
 /** A ChatRequest as an `/api/chat` body: tool results name their tool (`tool_name`), images travel as base64. */
 export function toOllamaRequest(req: ChatRequest, stream: boolean): OllamaChatRequest {
   const body: OllamaChatRequest = { model: req.model, messages: req.messages.map(toOllamaMessage), stream };
-  if (req.tools?.length) {
+  // Ollama has no tool_choice: a turn that may not call tools goes without them.
+  if (req.tools?.length && req.toolChoice !== 'none') {
     body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
   }
   const options = { num_predict: req.maxTokens, temperature: req.temperature };

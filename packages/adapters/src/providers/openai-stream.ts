@@ -1,6 +1,6 @@
 import type { ChatStreamEvent, StopReason, TokenUsage } from '@dossier/core';
 import { incompleteStream } from './errors.ts';
-import { type OpenAIUsage, openAIStopReason } from './openai-wire.ts';
+import { type OpenAIUsage, openAIStopReason, openAIUsage } from './openai-wire.ts';
 import { parseToolArguments } from './tool-arguments.ts';
 
 /** One streamed Chat Completions chunk as this adapter reads it. */
@@ -36,14 +36,13 @@ function accumulate(calls: Map<number, PartialCall>, deltas: NonNullable<NonNull
  */
 export async function* openAIStreamEvents(chunks: AsyncIterable<OpenAIChunk>): AsyncGenerator<ChatStreamEvent> {
   const calls = new Map<number, PartialCall>();
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let usage: TokenUsage = openAIUsage(null);
   let stopReason: StopReason | null = null;
   for await (const chunk of chunks) {
     const choice = chunk.choices[0];
     if (choice?.delta?.content) yield { type: 'text', delta: choice.delta.content };
     if (choice?.delta?.tool_calls) accumulate(calls, choice.delta.tool_calls);
-    if (chunk.usage) usage.inputTokens = chunk.usage.prompt_tokens ?? 0;
-    if (chunk.usage) usage.outputTokens = chunk.usage.completion_tokens ?? 0;
+    if (chunk.usage) usage = openAIUsage(chunk.usage);
     if (!choice?.finish_reason) continue;
     stopReason = openAIStopReason(choice.finish_reason);
     for (const [, c] of [...calls].sort(([a], [b]) => a - b)) {

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ChatResult, ContentPart, StopReason } from '@dossier/core';
+import type { ChatMessage, ChatRequest, ChatResult, ContentPart, StopReason, TokenUsage } from '@dossier/core';
 import { parseToolArguments } from './tool-arguments.ts';
 
 /** The Chat Completions shapes this adapter sends and reads (a subset of the SDK's types). */
@@ -18,6 +18,8 @@ export interface OpenAIRequest {
   model: string;
   messages: OpenAIMessageParam[];
   tools?: { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
+  tool_choice?: 'auto' | 'none';
+  prompt_cache_key?: string;
   max_completion_tokens?: number;
   temperature?: number;
   stream?: boolean;
@@ -27,7 +29,16 @@ export interface OpenAIRequest {
 export interface OpenAIUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
 }
+
+/** The usage of a call; OpenAI caches prompt prefixes by itself and reports the tokens read from its cache. */
+export const openAIUsage = (u: OpenAIUsage | null | undefined): TokenUsage => ({
+  inputTokens: u?.prompt_tokens ?? 0,
+  outputTokens: u?.completion_tokens ?? 0,
+  cacheReadTokens: u?.prompt_tokens_details?.cached_tokens ?? 0,
+  cacheWriteTokens: 0,
+});
 
 export interface OpenAICompletion {
   choices: { message: { content: string | null; tool_calls?: OpenAIToolCall[] | null }; finish_reason: string | null }[];
@@ -56,13 +67,17 @@ function toParam(m: ChatMessage): OpenAIMessageParam {
 
 /**
  * A ChatRequest as a Chat Completions body. `max_completion_tokens` (not the deprecated max_tokens, which o-series
- * models reject); a streamed call asks for the final usage chunk.
+ * models reject); a streamed call asks for the final usage chunk. OpenAI caches a prompt's prefix by itself (from
+ * 1,024 tokens): the body keeps the stable parts first (tools, then the system message, then the conversation in
+ * order) and `prompt_cache_key` routes every call of one run to the same cache.
  */
 export function toOpenAIRequest(req: ChatRequest, stream: boolean): OpenAIRequest {
   const body: OpenAIRequest = { model: req.model, messages: req.messages.map(toParam) };
   if (req.tools?.length) {
     body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    if (req.toolChoice === 'none') body.tool_choice = 'none';
   }
+  if (req.promptCache) body.prompt_cache_key = req.promptCache.key;
   if (req.maxTokens !== undefined) body.max_completion_tokens = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
@@ -80,6 +95,6 @@ export function fromOpenAICompletion(c: OpenAICompletion): ChatResult {
     text: choice?.message.content ?? '',
     toolCalls: calls.map((t) => ({ id: t.id, name: t.function.name, arguments: parseToolArguments('OpenAI', t.function.name, t.function.arguments) })),
     stopReason: openAIStopReason(choice?.finish_reason),
-    usage: { inputTokens: c.usage?.prompt_tokens ?? 0, outputTokens: c.usage?.completion_tokens ?? 0 },
+    usage: openAIUsage(c.usage),
   };
 }

@@ -1,5 +1,6 @@
-import { type ChatRequest, type ChatResult, type ChatStreamEvent, DossierError, type ModelProvider, type ProviderCredentials } from '@dossier/core';
+import { type ChatRequest, type ChatResult, type ChatStreamEvent, DossierError, type ModelProvider, type ProviderCredentials, silentLogger } from '@dossier/core';
 import { type FailureContext, providerFailure } from './errors.ts';
+import { SDK_LOG_LEVEL, type SdkLogger, sdkLogger } from './sdk-logger.ts';
 import { type OpenAIChunk, openAIStreamEvents } from './openai-stream.ts';
 import { fromOpenAICompletion, type OpenAICompletion, type OpenAIRequest, toOpenAIRequest } from './openai-wire.ts';
 
@@ -19,21 +20,23 @@ type OpenAIConstructor = new (opts: {
   maxRetries: number;
   organization: null;
   project: null;
+  logger: SdkLogger;
+  logLevel: string;
 }) => OpenAIClient;
 
-/** Load the SDK on first use; maxRetries 0 (core decides); explicit baseURL/org/project so no env var changes them. */
-async function loadClient(apiKey: string, baseURL: string): Promise<OpenAIClient> {
+/** Load the SDK on first use; maxRetries 0 (core decides); explicit baseURL/org/project so no env var changes them; console output to Dossier's logger. */
+async function loadClient(apiKey: string, baseURL: string, logger: SdkLogger): Promise<OpenAIClient> {
   const mod = (await import('openai')) as unknown as { default: OpenAIConstructor };
-  return new mod.default({ apiKey, baseURL, maxRetries: 0, organization: null, project: null });
+  return new mod.default({ apiKey, baseURL, maxRetries: 0, organization: null, project: null, logger, logLevel: SDK_LOG_LEVEL });
 }
 
 /** OpenAI's Chat Completions API (provider_b) through the official SDK, with function tools. */
-export function createOpenAIProvider(credentials: ProviderCredentials): ModelProvider {
+export function createOpenAIProvider(credentials: ProviderCredentials, logger: SdkLogger = sdkLogger('openai', silentLogger)): ModelProvider {
   const apiKey = credentials.apiKey;
   if (!apiKey) throw new DossierError('not_configured', 'An OpenAI (provider_b) API key is required');
   const baseUrl = credentials.baseUrl ?? OPENAI_BASE_URL;
   let client: Promise<OpenAIClient> | null = null;
-  const getClient = () => (client ??= loadClient(apiKey, baseUrl));
+  const getClient = () => (client ??= loadClient(apiKey, baseUrl, logger));
   const failure = (req: ChatRequest): FailureContext => ({ label: 'OpenAI', baseUrl, apiKey, signal: req.signal });
 
   return {

@@ -246,6 +246,13 @@ export const sqliteMigrations: Record<string, Migration> = {
       await db.schema.alterTable('collections').addColumn('query_expansion', 'text').execute();
     },
   },
+  '0012_research_usage_citations': {
+    async up(db: Db) {
+      // Issue 12: what a research run consumed, and the invented citation markers removed from its answer.
+      await db.schema.alterTable('research_sessions').addColumn('usage', 'text').execute();
+      await db.schema.alterTable('research_sessions').addColumn('unresolved_citations', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+    },
+  },
 };
 
 /** Apply pending migrations; a failure rolls back the failing migration and is thrown. */

@@ -1,9 +1,12 @@
-import type { Env, JsonValue, ResearchDepth, ResearchSessionRecord, ResearchSource, UsageMeter } from '@dossier/core';
+import type { Env, JsonValue, ResearchDepth, ResearchSessionRecord, ResearchSource, RunUsage, UsageMeter } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { ResearchSessionsTable } from './schema.ts';
 
 /** Research sessions and usage meters. */
+
+/** A JSON column: text in SQLite, already parsed by a Postgres driver. */
+const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
 const sessionFromRow = (r: Selectable<ResearchSessionsTable>): ResearchSessionRecord => ({
   id: r.id,
@@ -12,8 +15,9 @@ const sessionFromRow = (r: Selectable<ResearchSessionsTable>): ResearchSessionRe
   response: r.response,
   depth: r.depth as ResearchDepth,
   model: r.model,
-  // A JSON column: text in SQLite, already parsed by a Postgres driver.
-  sources: (typeof r.sources === 'string' ? JSON.parse(r.sources) : r.sources) as ResearchSource[],
+  sources: fromJson(r.sources) as ResearchSource[],
+  unresolvedCitations: fromJson(r.unresolved_citations) as string[],
+  usage: r.usage === null ? null : (fromJson(r.usage) as RunUsage),
   createdAt: r.created_at,
 });
 
@@ -28,6 +32,8 @@ export async function insertResearchSession({ db, dialect }: StoreContext, s: Re
       depth: s.depth,
       model: s.model,
       sources: dialect.json(s.sources as unknown as JsonValue),
+      unresolved_citations: dialect.json(s.unresolvedCitations),
+      usage: s.usage === null ? null : dialect.json(s.usage as unknown as JsonValue),
       created_at: s.createdAt,
     })
     .execute();

@@ -139,6 +139,10 @@ export interface ResearchSessionsTable {
   depth: string;
   model: string;
   sources: DbJson;
+  /** JSON array of marker strings. */
+  unresolved_citations: DbJson;
+  /** JSON RunUsage, or null. */
+  usage: DbJson | null;
   created_at: string;
 }
 

@@ -109,7 +109,7 @@ describe('Anthropic provider at the wire', () => {
       text: 'I will search.',
       toolCalls: [{ id: 'toolu_9', name: 'search', arguments: { q: 'margins' } }],
       stopReason: 'tool_calls',
-      usage: { inputTokens: 105, outputTokens: 20 },
+      usage: { inputTokens: 105, outputTokens: 20, cacheReadTokens: 5, cacheWriteTokens: 0 },
     });
     expect(server.requests[0]?.body.max_tokens).toBe(4096);
   });
@@ -129,7 +129,7 @@ describe('Anthropic provider at the wire', () => {
       { type: 'text', delta: 'look.' },
       { type: 'tool_call', call: { id: 'toolu_a', name: 'search', arguments: { q: 'revenue', limit: 5 } } },
       { type: 'tool_call', call: { id: 'toolu_b', name: 'search', arguments: {} } },
-      { type: 'done', stopReason: 'tool_calls', usage: { inputTokens: 50, outputTokens: 42 } },
+      { type: 'done', stopReason: 'tool_calls', usage: { inputTokens: 50, outputTokens: 42, cacheReadTokens: 0, cacheWriteTokens: 0 } },
     ]);
     expect(server.requests[0]?.body.stream).toBe(true);
   });
@@ -155,6 +155,22 @@ describe('Anthropic provider at the wire', () => {
     );
     await expect(provider.chat(toolRoundTrip)).rejects.toMatchObject({ code: 'rate_limited', retryable: true });
     await expect(provider.chat(toolRoundTrip)).rejects.toMatchObject({ code: 'provider_error', retryable: false, message: /max_tokens too large/ });
+  });
+
+  it('carries the provider\'s retry-after (seconds, milliseconds or an HTTP date) on retryable errors, for core to honour (issue 12)', async () => {
+    const later = new Date(Date.now() + 30_000).toUTCString();
+    server.reply(
+      json(429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '7' }),
+      json(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, { 'retry-after-ms': '1500', 'retry-after': '9' }),
+      json(503, { type: 'error', error: { type: 'api_error', message: 'busy' } }, { 'retry-after': later }),
+      json(500, { type: 'error', error: { type: 'api_error', message: 'oops' } }),
+    );
+    await expect(provider.chat(toolRoundTrip)).rejects.toMatchObject({ code: 'rate_limited', retryable: true, retryAfterMs: 7000 });
+    await expect(provider.chat(toolRoundTrip)).rejects.toMatchObject({ code: 'provider_error', retryable: true, retryAfterMs: 1500 });
+    const dated = (await provider.chat(toolRoundTrip).catch((e: unknown) => e)) as { retryAfterMs: number };
+    expect(dated.retryAfterMs).toBeGreaterThan(25_000);
+    expect(dated.retryAfterMs).toBeLessThanOrEqual(30_000);
+    expect(((await provider.chat(toolRoundTrip).catch((e: unknown) => e)) as { retryAfterMs?: number }).retryAfterMs).toBeUndefined();
   });
 
   it('throws when an error event arrives mid-stream, after some deltas were delivered', async () => {

@@ -78,7 +78,7 @@ describe('OpenAI provider at the wire', () => {
       text: '',
       toolCalls: [{ id: 'call_7', name: 'search', arguments: { q: 'costs' } }],
       stopReason: 'tool_calls',
-      usage: { inputTokens: 90, outputTokens: 12 },
+      usage: { inputTokens: 90, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 },
     });
   });
 
@@ -102,7 +102,7 @@ describe('OpenAI provider at the wire', () => {
       { type: 'text', delta: 'now.' },
       { type: 'tool_call', call: { id: 'call_a', name: 'search', arguments: { q: 'revenue' } } },
       { type: 'tool_call', call: { id: 'call_b', name: 'search', arguments: { q: 'costs' } } },
-      { type: 'done', stopReason: 'tool_calls', usage: { inputTokens: 70, outputTokens: 33 } },
+      { type: 'done', stopReason: 'tool_calls', usage: { inputTokens: 70, outputTokens: 33, cacheReadTokens: 0, cacheWriteTokens: 0 } },
     ]);
     expect(server.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });

@@ -24,12 +24,17 @@ export class DossierError extends Error {
   readonly code: DossierErrorCode;
   /** Whether retrying the same call may succeed (transient I/O, provider overload). */
   readonly retryable: boolean;
+  /** How long the other side asked us to wait before a retry (an HTTP `retry-after`), when it said. */
+  readonly retryAfterMs?: number;
+  /** Set once the failure has been written to the log, so an outer layer does not log it a second time. */
+  logged = false;
 
-  constructor(code: DossierErrorCode, message: string, opts: { cause?: unknown; retryable?: boolean } = {}) {
+  constructor(code: DossierErrorCode, message: string, opts: { cause?: unknown; retryable?: boolean; retryAfterMs?: number } = {}) {
     super(message, { cause: opts.cause });
     this.name = 'DossierError';
     this.code = code;
     this.retryable = opts.retryable ?? false;
+    if (opts.retryAfterMs !== undefined) this.retryAfterMs = opts.retryAfterMs;
   }
 }
 

@@ -200,7 +200,21 @@ export interface ResearchSessionRecord {
   /** Model id as the user wrote it or as the tier default resolved (e.g. `ollama:llama3.1`). */
   model: string;
   sources: ResearchSource[];
+  /** Markers the answer cited that resolved to no retrieved source (an invented `[S99]`); removed from `response`. */
+  unresolvedCitations: string[];
+  /** What the run consumed (null for sessions saved before usage was recorded). */
+  usage: RunUsage | null;
   createdAt: string;
+}
+
+/** What an agent run consumed: provider-reported tokens (cache reads and writes are included in inputTokens), model calls and retries. */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  modelCalls: number;
+  retries: number;
 }
 
 /** Metered quantities of a project sandbox: POST query calls, and research credits (fractional). */

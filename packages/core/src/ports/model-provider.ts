@@ -24,8 +24,13 @@ export type ChatMessage =
 
 /** Tokens consumed by one call. */
 export interface TokenUsage {
+  /** Every input token billed, prompt-cache reads and writes included. */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens read from the provider's prompt cache (billed at a fraction of the input price). */
+  cacheReadTokens?: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic bills them above the input price). */
+  cacheWriteTokens?: number;
 }
 
 /** Why the model stopped. */
@@ -39,6 +44,14 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   maxTokens?: number;
   temperature?: number;
+  /** `none` keeps the tools in the request (a stable, cacheable prefix) but the model may not call them. Default `auto`. */
+  toolChoice?: 'auto' | 'none';
+  /**
+   * Ask for prompt caching: the stable prefix (tools, system prompt) and the conversation so far are marked as
+   * cache breakpoints (Anthropic), or the prompt is keyed for the provider's automatic cache (OpenAI). `key`
+   * identifies requests that share a prefix (one agent run).
+   */
+  promptCache?: { key: string };
   signal?: AbortSignal;
 }
 
@@ -61,7 +74,8 @@ export type ProviderName = 'anthropic' | 'openai' | 'ollama';
 
 /**
  * Chat with tool calls on one provider account. Failures throw DossierError with code `provider_error`
- * (or `unauthorized`/`rate_limited`), and `retryable` says whether the same call may succeed later.
+ * (or `unauthorized`/`rate_limited`); `retryable` says whether the same call may succeed later and
+ * `retryAfterMs` carries the provider's `retry-after`. Adapters never retry by themselves: core decides.
  */
 export interface ModelProvider {
   /** The provider family. */

@@ -1,27 +1,39 @@
 import type { DossierErrorCode } from '../domain/errors.ts';
-import type { ResearchDepth, ResearchSource } from '../domain/types.ts';
+import type { ResearchDepth, ResearchSource, RunUsage } from '../domain/types.ts';
 
-/** Events of the research stream, exactly as the spec's SSE table (spec: Research stream). */
+/**
+ * Events of the research stream: the spec's SSE table (spec: Research stream), plus two optional fields: `code` on
+ * `error` (the error code, so clients can tell a provider failure from a refusal) and `unresolvedCitations` on
+ * `done` (present only when the answer cited markers no tool returned; they are removed from the saved answer).
+ */
 export type ResearchEvent =
   | { type: 'tool_call'; query: string; tool?: string }
   | { type: 'chunk'; content: string }
-  | { type: 'done'; sessionId: string; sources: ResearchSource[] }
-  | { type: 'error'; message: string };
+  | { type: 'done'; sessionId: string; sources: ResearchSource[]; unresolvedCitations?: string[] }
+  | { type: 'error'; message: string; code?: DossierErrorCode };
 
-/** Inside core the final events carry a little more: the whole answer, and the error code for runSync. */
+/** Not an event of the spec's stream: what the run is doing, for keep-alive comments and progress lines. */
+export interface ResearchProgress {
+  type: 'progress';
+  message: string;
+}
+
+/** Inside core the final events carry a little more: the whole answer and its usage. */
 export type ResearchRunEvent =
   | Extract<ResearchEvent, { type: 'tool_call' | 'chunk' }>
-  | { type: 'done'; sessionId: string; sources: ResearchSource[]; answer: string }
+  | ResearchProgress
+  | { type: 'done'; sessionId: string; sources: ResearchSource[]; answer: string; unresolvedCitations: string[]; usage: RunUsage }
   | { type: 'error'; message: string; code: DossierErrorCode };
 
-/** The answer of POST …/research/sync. */
+/** The answer of POST …/research/sync (`unresolvedCitations` only when the answer cited markers no tool returned). */
 export interface ResearchAnswer {
   answer: string;
   sessionId: string;
   sources: ResearchSource[];
+  unresolvedCitations?: string[];
 }
 
-/** A research session as the API shows it (spec: ResearchSession). */
+/** A research session as the API shows it (spec: ResearchSession, plus `unresolvedCitations` and `usage`). */
 export interface ResearchSession {
   id: string;
   query: string;
@@ -29,5 +41,7 @@ export interface ResearchSession {
   depth: ResearchDepth;
   model: string;
   sources: ResearchSource[];
+  unresolvedCitations: string[];
+  usage: RunUsage | null;
   createdAt: string;
 }

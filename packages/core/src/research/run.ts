@@ -1,31 +1,43 @@
+import { type AgentEvent, runAgentLoop } from '../agent/loop.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.ts';
 import type { DossierContext } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
-import type { Metadata, ResearchSessionRecord, ResearchSource } from '../domain/types.ts';
+import type { Metadata, ResearchDepth, ResearchSessionRecord, RunUsage } from '../domain/types.ts';
 import type { SearchService } from '../search/query.ts';
 import { meterUsage } from '../usage/meter.ts';
 import { newId, nowIso } from '../util/ids.ts';
-import { type AgentEvent, runAgentLoop } from './agent-loop.ts';
-import { sessionSources } from './citations.ts';
+import { type CheckedAnswer, checkCitations } from './citations.ts';
+import { DEFAULT_INPUT_BUDGETS, DEFAULT_TIME_LIMITS_MS } from './depths.ts';
 import type { ResearchRunEvent } from './events.ts';
 import type { ResearchPlan } from './plan.ts';
 import { FINAL_TURN_NOTE, researchSystemPrompt } from './prompt.ts';
 import { SourceRegistry } from './sources.ts';
 import { researchTools } from './tools.ts';
 
-/** Tunables of research runs. */
+/** Tunables of research runs (the server sets them from its configuration). */
 export interface ResearchSettings {
-  /** Wall-clock limit of one run; when it fires the run ends with an `error` event and no session is saved. */
-  timeoutMs: number;
+  /** Wall-clock limit of one run per depth, retries included; when it fires the run ends with an `error` event and no session is saved. */
+  timeLimitsMs: Readonly<Record<ResearchDepth, number>>;
+  /** Input tokens one run may send the model per depth, all calls together (see the agent loop's budget). */
+  inputTokenBudgets: Readonly<Record<ResearchDepth, number>>;
   /** Output token limit of each model call. */
   maxTokens: number;
+  /** Retries of model calls that fail transiently (429, 529, 5xx, dropped connections). */
+  retry: RetryPolicy;
 }
 
-export const DEFAULT_RESEARCH_SETTINGS: Readonly<ResearchSettings> = Object.freeze({ timeoutMs: 120_000, maxTokens: 4096 });
+export const DEFAULT_RESEARCH_SETTINGS: Readonly<ResearchSettings> = Object.freeze({
+  timeLimitsMs: DEFAULT_TIME_LIMITS_MS,
+  inputTokenBudgets: DEFAULT_INPUT_BUDGETS,
+  maxTokens: 4096,
+  retry: DEFAULT_RETRY,
+});
 
 /**
- * One research run: run the agent loop with the depth's tools, and when it answers, save the session with a
- * frozen copy of its sources and meter the depth's credits. A cancelled run (signal aborted) ends without a further
- * event and saves nothing; a failed or timed-out run ends with one `error` event and saves nothing.
+ * One research run: run the agent loop with the depth's tools, time limit and token budget, and when it answers,
+ * check its citations, save the session with a frozen copy of its sources and meter the depth's credits. A
+ * cancelled run (signal aborted) ends without a further event and saves nothing; a failed or timed-out run ends
+ * with one `error` event, is logged once, and saves nothing.
  */
 export async function* researchRun(
   ctx: DossierContext,
@@ -38,6 +50,7 @@ export async function* researchRun(
   const registry = new SourceRegistry();
   const filter = { tags, anyTags, metadata: metadata as Metadata | undefined };
   const tools = researchTools(plan.depth.tools, { search, store: ctx.store, access: plan.owner, collection: plan.collection, filter, sources: registry });
+  const depth = plan.input.depth;
   const loop = runAgentLoop({
     provider: plan.model.provider,
     model: plan.model.model,
@@ -47,36 +60,59 @@ export async function* researchRun(
     ],
     tools,
     maxIterations: plan.depth.maxIterations,
-    timeoutMs: settings.timeoutMs,
+    timeoutMs: settings.timeLimitsMs[depth],
+    inputTokenBudget: settings.inputTokenBudgets[depth],
+    retry: settings.retry,
     maxTokens: settings.maxTokens,
     finalTurnNote: FINAL_TURN_NOTE,
     signal,
     log: ctx.log,
   });
   for await (const ev of loop) {
-    const out = ev.type === 'done' ? await finishRun(ctx, plan, ev.answer, sessionSources(ev.answer, registry)) : publicEvent(ev);
+    const out = ev.type === 'done' ? await finishRun(ctx, plan, checkCitations(ev.answer, registry), ev.usage) : runEvent(ev);
+    if (out?.type === 'error' && ev.type === 'error') logFailure(ctx, plan, out);
     if (out) yield out;
   }
 }
 
 /** Loop events as research events (`tool_result` stays inside: the spec's stream has no such event). */
-function publicEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent | null {
-  if (ev.type === 'tool_call') return ev.tool === undefined ? { type: 'tool_call', query: ev.query } : { type: 'tool_call', query: ev.query, tool: ev.tool };
-  if (ev.type === 'chunk') return { type: 'chunk', content: ev.content };
-  if (ev.type === 'error') return { type: 'error', message: ev.message, code: ev.code };
-  return null;
+function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent | null {
+  switch (ev.type) {
+    case 'tool_call':
+      return ev.tool === undefined ? { type: 'tool_call', query: ev.query } : { type: 'tool_call', query: ev.query, tool: ev.tool };
+    case 'chunk':
+      return { type: 'chunk', content: ev.content };
+    case 'error':
+      return { type: 'error', message: ev.message, code: ev.code };
+    case 'model_call':
+      return { type: 'progress', message: `${ev.final ? 'writing the answer' : 'waiting for the model'} (turn ${ev.iteration} of ${ev.maxIterations})` };
+    case 'retry':
+      return { type: 'progress', message: `the model provider failed (${ev.message}); retry ${ev.attempt} in ${Math.ceil(ev.delayMs / 1000)} s` };
+    default:
+      return null;
+  }
+}
+
+/**
+ * One log line per failed run, whichever way it was asked for (stream or sync), with its cause: a warning when a
+ * dependency or a limit ended it (provider down, time limit), an error when Dossier itself failed.
+ */
+function logFailure(ctx: DossierContext, plan: ResearchPlan, ev: Extract<ResearchRunEvent, { type: 'error' }>): void {
+  ctx.log[ev.code === 'internal' ? 'error' : 'warn']('research run failed', { collectionId: plan.collection.id, depth: plan.input.depth, model: plan.model.modelId, code: ev.code, error: ev.message });
 }
 
 /** Save the session (sources copied, so later document changes never alter it) and make the `done` event. */
-async function finishRun(ctx: DossierContext, plan: ResearchPlan, answer: string, sources: ResearchSource[]): Promise<ResearchRunEvent> {
+async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: CheckedAnswer, usage: RunUsage): Promise<ResearchRunEvent> {
   const session: ResearchSessionRecord = {
     id: newId(),
     collectionId: plan.collection.id,
     query: plan.input.q,
-    response: answer,
+    response: checked.answer,
     depth: plan.input.depth,
     model: plan.model.modelId,
-    sources: sources.map((s) => ({ ...s })),
+    sources: checked.sources.map((s) => ({ ...s })),
+    unresolvedCitations: checked.unresolved,
+    usage: { ...usage },
     createdAt: nowIso(),
   };
   try {
@@ -87,5 +123,6 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, answer: string
     ctx.log.error('research session not saved', { collectionId: plan.collection.id, error: String(err) });
     return { type: 'error', code: isDossierError(err) ? err.code : 'internal', message: 'The answer could not be saved' };
   }
-  return { type: 'done', sessionId: session.id, sources: session.sources, answer };
+  ctx.log.info('research run finished', { collectionId: plan.collection.id, sessionId: session.id, depth: plan.input.depth, model: plan.model.modelId, usage, unresolvedCitations: checked.unresolved });
+  return { type: 'done', sessionId: session.id, sources: session.sources, answer: session.response, unresolvedCitations: checked.unresolved, usage };
 }

@@ -3,7 +3,7 @@ import { notFound } from '../domain/errors.ts';
 import type { DocumentRecord, SectionRecord } from '../domain/types.ts';
 import { parseInput } from '../schemas.ts';
 import { isUuid } from '../util/ids.ts';
-import type { AgentTool } from './agent-loop.ts';
+import type { AgentTool } from '../agent/loop.ts';
 import { documentMatches } from './document-filter.ts';
 import { type ResearchToolContext, recoverable } from './tool-context.ts';
 import { formatChunks } from './untrusted.ts';
@@ -54,8 +54,10 @@ export function sectionReadTool(rc: ResearchToolContext): AgentTool {
             sectionLevel: section.level,
           }),
         );
-        const body = formatChunks('get_section_chunks', entries, 'The section has no text.');
-        return chunks.length > shown.length ? `${body}\n(Showing the first ${shown.length} of ${chunks.length} passages.)` : body;
+        const output = formatChunks('get_section_chunks', entries, 'The section has no text.', rc.sources);
+        if (chunks.length <= shown.length) return output;
+        const cut = `\n(Showing the first ${shown.length} of ${chunks.length} passages.)`;
+        return { content: output.content + cut, condensed: output.condensed };
       }),
   };
 }

@@ -5,7 +5,7 @@ import type { Collection, ResearchSessionRecord } from '../domain/types.ts';
 import type { ResearchInput } from '../schemas.ts';
 import type { SearchService } from '../search/query.ts';
 import { isUuid } from '../util/ids.ts';
-import type { ResearchAnswer, ResearchEvent, ResearchRunEvent, ResearchSession } from './events.ts';
+import type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchRunEvent, ResearchSession } from './events.ts';
 import { planResearch } from './plan.ts';
 import { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings, researchRun } from './run.ts';
 
@@ -16,17 +16,21 @@ export const RESEARCH_HISTORY_LIMIT = 50;
 
 const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): ResearchSession => view;
 
+/** Present only when there is something to report, so a run with honest citations has the spec's `done` shape. */
+const unresolvedField = (unresolved: string[]) => (unresolved.length ? { unresolvedCitations: unresolved } : {});
+
 /** Run events as the stream shows them; a failure escaping the run becomes a last `error` event, never a throw. */
-async function* publicEvents(ctx: DossierContext, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent, void, undefined> {
+async function* publicEvents(ctx: DossierContext, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent | ResearchProgress, void, undefined> {
   try {
     for await (const ev of run) {
-      if (ev.type === 'error') yield { type: 'error', message: ev.message };
-      else if (ev.type === 'done') yield { type: 'done', sessionId: ev.sessionId, sources: ev.sources };
+      if (ev.type === 'error') yield { type: 'error', message: ev.message, code: ev.code };
+      else if (ev.type === 'done') yield { type: 'done', sessionId: ev.sessionId, sources: ev.sources, ...unresolvedField(ev.unresolvedCitations) };
       else yield ev;
     }
   } catch (err) {
     ctx.log.error('research run failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-    yield { type: 'error', message: isDossierError(err) && err.code !== 'internal' ? err.message : 'Research failed with an internal error' };
+    const known = isDossierError(err) && err.code !== 'internal';
+    yield { type: 'error', message: known ? err.message : 'Research failed with an internal error', code: known ? err.code : 'internal' };
   }
 }
 
@@ -45,8 +49,9 @@ export function researchService(ctx: DossierContext, search: SearchService, sett
      * Start a run. Access, validation and model resolution happen before the promise resolves (they reject
      * it: the HTTP status is sent before the stream opens); later failures arrive as one last `error` event.
      * Aborting `signal` (client disconnect) cancels the provider call; the iterable then ends with no event.
+     * `progress` items are not events of the stream: they say what the run waits on (keep-alive comments).
      */
-    async run(access: Access, collectionId: string, raw: ResearchInput, signal?: AbortSignal): Promise<AsyncIterable<ResearchEvent>> {
+    async run(access: Access, collectionId: string, raw: ResearchInput, signal?: AbortSignal): Promise<AsyncIterable<ResearchEvent | ResearchProgress>> {
       const plan = await planResearch(ctx, access, collectionId, raw);
       return publicEvents(ctx, researchRun(ctx, search, plan, settings, signal));
     },
@@ -54,8 +59,12 @@ export function researchService(ctx: DossierContext, search: SearchService, sett
     async runSync(access: Access, collectionId: string, raw: ResearchInput, signal?: AbortSignal): Promise<ResearchAnswer> {
       const plan = await planResearch(ctx, access, collectionId, raw);
       for await (const ev of researchRun(ctx, search, plan, settings, signal)) {
-        if (ev.type === 'error') throw new DossierError(ev.code, ev.message);
-        if (ev.type === 'done') return { answer: ev.answer, sessionId: ev.sessionId, sources: ev.sources };
+        if (ev.type === 'error') {
+          const err = new DossierError(ev.code, ev.message);
+          err.logged = true; // researchRun logged it
+          throw err;
+        }
+        if (ev.type === 'done') return { answer: ev.answer, sessionId: ev.sessionId, sources: ev.sources, ...unresolvedField(ev.unresolvedCitations) };
       }
       throw new DossierError('unavailable', 'Research was cancelled before it finished');
     },

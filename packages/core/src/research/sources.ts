@@ -13,6 +13,7 @@ export interface MarkedSource {
 export class SourceRegistry {
   private readonly byChunk = new Map<string, MarkedSource>();
   private readonly byMarker = new Map<string, MarkedSource>();
+  private readonly shown = new Set<string>();
 
   /** The marker of a source, registering it on first sight. */
   add(source: ResearchSource): MarkedSource {
@@ -27,6 +28,16 @@ export class SourceRegistry {
   /** The source of a marker such as `S3`, or undefined. */
   get(marker: string): ResearchSource | undefined {
     return this.byMarker.get(marker)?.source;
+  }
+
+  /**
+   * Whether the model has already been given this source's full text in this run; the first call marks it
+   * shown (issue 12: a chunk's text reaches the model at most once per run, later hits refer to its marker).
+   */
+  shownBefore(marker: string): boolean {
+    if (this.shown.has(marker)) return true;
+    this.shown.add(marker);
+    return false;
   }
 
   /** Every registered source in marker order. */

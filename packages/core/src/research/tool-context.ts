@@ -1,4 +1,5 @@
 import type { Access } from '../access.ts';
+import type { ToolOutput } from '../agent/context-window.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection, RetrievalFilter } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
@@ -17,7 +18,7 @@ export interface ResearchToolContext {
 }
 
 /** Errors the model can fix by calling again differently come back to it as text; anything else ends the run. */
-export async function recoverable(fn: () => Promise<string>): Promise<string> {
+export async function recoverable<T extends string | ToolOutput>(fn: () => Promise<T>): Promise<T | string> {
   try {
     return await fn();
   } catch (err) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResearchSource } from '../domain/types.ts';
 import { parseInput } from '../schemas.ts';
 import type { QueryHit } from '../search/query.ts';
-import type { AgentTool } from './agent-loop.ts';
+import type { AgentTool } from '../agent/loop.ts';
 import type { ResearchToolName } from './depths.ts';
 import { sectionReadTool } from './section-tool.ts';
 import { type ResearchToolContext, recoverable } from './tool-context.ts';
@@ -43,7 +43,7 @@ function searchTool(rc: ResearchToolContext): AgentTool {
         const a = parseInput(searchArgs, args);
         const { results } = await rc.search.query(rc.access, rc.collection.id, { q: a.query, limit: a.limit ?? 8, ...rc.filter });
         const entries = results.map((h) => rc.sources.add(hitSource(h)));
-        return formatChunks('search', entries, 'No passages matched. Try other words or a broader query.');
+        return formatChunks('search', entries, 'No passages matched. Try other words or a broader query.', rc.sources);
       }),
   };
 }

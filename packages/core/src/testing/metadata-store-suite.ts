@@ -734,6 +734,8 @@ function makeResearchSession(collectionId: string, over: Partial<ResearchSession
         sectionLevel: 2,
       },
     ],
+    unresolvedCitations: ['S9'],
+    usage: { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 900, cacheWriteTokens: 250, modelCalls: 2, retries: 1 },
     createdAt: tick(),
     ...over,
   };
@@ -752,7 +754,7 @@ function researchTests(ctx: SuiteContext): void {
     it('lists a collection\'s sessions newest first, at most the limit, never another collection\'s', async () => {
       const collection = await seedCollection(ctx.store);
       const other = await seedCollection(ctx.store);
-      const sessions = [1, 2, 3].map((n) => makeResearchSession(collection.id, { query: `q${n}`, sources: [] }));
+      const sessions = [1, 2, 3].map((n) => makeResearchSession(collection.id, { query: `q${n}`, sources: [], usage: null, unresolvedCitations: [] }));
       for (const s of sessions) await ctx.store.insertResearchSession(s);
       await ctx.store.insertResearchSession(makeResearchSession(other.id));
       expect(ids(await ctx.store.listResearchSessions(collection.id, 50))).toEqual(ids([...sessions].reverse()));

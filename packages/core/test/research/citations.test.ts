@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citedNumbers, sessionSources } from '../../src/research/citations.ts';
+import { checkCitations, citedNumbers } from '../../src/research/citations.ts';
 import { SourceRegistry } from '../../src/research/sources.ts';
 
 const source = (n: number) => ({
@@ -26,11 +26,20 @@ describe('citations', () => {
     expect(r.all().map((e) => e.marker)).toEqual(['S1', 'S2']);
   });
 
-  it('keeps only cited sources that a tool returned, in marker order; all retrieved when none is cited', () => {
+  it('keeps exactly the cited sources that a tool returned, in marker order, and none when none is cited', () => {
     const r = new SourceRegistry();
     for (const n of [1, 2, 3]) r.add(source(n));
-    expect(sessionSources('X [S3] and [S1] and [S9].', r).map((s) => s.chunkId)).toEqual(['chunk-1', 'chunk-3']);
-    expect(sessionSources('Nothing cited.', r).map((s) => s.chunkId)).toEqual(['chunk-1', 'chunk-2', 'chunk-3']);
-    expect(sessionSources('Only an unknown marker [S9].', r)).toHaveLength(3);
+    expect(checkCitations('X [S3] and [S1].', r).sources.map((s) => [s.marker, s.chunkId])).toEqual([['S1', 'chunk-1'], ['S3', 'chunk-3']]);
+    expect(checkCitations('Nothing cited.', r)).toEqual({ answer: 'Nothing cited.', sources: [], unresolved: [] });
+  });
+
+  it('removes markers that resolve to no source and reports them, keeping the valid ones of a bracket (issue 12)', () => {
+    const r = new SourceRegistry();
+    for (const n of [1, 2]) r.add(source(n));
+    const checked = checkCitations('A [S1][S99]. B [S2, S42; 1]. C [7].', r);
+    expect(checked.answer).toBe('A [S1]. B [S2, 1]. C.');
+    expect(checked.unresolved).toEqual(['S7', 'S42', 'S99']);
+    expect(checked.sources.map((s) => s.marker)).toEqual(['S1', 'S2']);
+    expect(checkCitations('Only an unknown marker [S9].', r)).toEqual({ answer: 'Only an unknown marker.', sources: [], unresolved: ['S9'] });
   });
 });

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createDossier, type Dossier } from '../../../adapters/src/create-dossier.ts';
 import type { Access } from '../../src/access.ts';
 import type { ModelResolver } from '../../src/models/types.ts';
-import type { ResearchEvent } from '../../src/research/events.ts';
+import type { ResearchDepth } from '../../src/domain/types.ts';
+import type { ResearchEvent, ResearchProgress } from '../../src/research/events.ts';
 import type { ResearchSettings } from '../../src/research/run.ts';
 import type { ScopedDossier } from '../../src/scoped.ts';
 
@@ -82,9 +83,15 @@ function failing(): ModelResolver {
   throw new Error('test did not call useModels()');
 }
 
-/** Every event of a run, in order (bounded by the test timeout). */
-export async function collect(events: AsyncIterable<ResearchEvent>): Promise<ResearchEvent[]> {
+/** Every event of a run, in order, without the progress items (bounded by the test timeout). */
+export async function collect(events: AsyncIterable<ResearchEvent | ResearchProgress>): Promise<ResearchEvent[]> {
   const out: ResearchEvent[] = [];
-  for await (const ev of events) out.push(ev);
+  for await (const ev of events) if (ev.type !== 'progress') out.push(ev);
   return out;
 }
+
+/** The same time limit at every depth. */
+export const everyDepth = (ms: number): Record<ResearchDepth, number> => ({ quick: ms, balanced: ms, deep: ms, exhaustive: ms });
+
+/** Retries quick enough for tests: one retry after a few milliseconds. */
+export const FAST_RETRY = { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 };

@@ -38,7 +38,8 @@ export function errorMiddleware(log: Logger) {
       if (isDossierError(err) && (STATUS[err.code] < 500 || err.code === 'provider_error')) {
         ctx.status = STATUS[err.code];
         ctx.body = { error: err.message };
-        if (err.code === 'provider_error') log.warn('model provider failed', { method: ctx.method, path: ctx.path, error: err.message });
+        // Core logs the failures it reports (a failed research run, once); the rest are logged here.
+        if (err.code === 'provider_error' && !err.logged) log.warn('model provider failed', { method: ctx.method, path: ctx.path, error: err.message });
         return;
       }
       log.error('request failed', { method: ctx.method, path: ctx.path, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });

@@ -8,6 +8,8 @@ export const SSE_PING_MS = 20_000;
 export interface SseStream {
   /** Send one event as a `data: <json>` line and a blank line. */
   send(data: unknown): void;
+  /** Send a comment line (`: text`), which SSE clients ignore: a keep-alive that can say what the server is doing. */
+  comment(text: string): void;
   /** End the stream. */
   close(): void;
   /** Aborted when the client disconnects or close() is called. */
@@ -37,6 +39,9 @@ export function openSse(ctx: Context, pingMs = SSE_PING_MS): SseStream {
   return {
     send: (data) => {
       if (!abort.signal.aborted) stream.write(`data: ${JSON.stringify(data)}\n\n`);
+    },
+    comment: (text) => {
+      if (!abort.signal.aborted) stream.write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
     },
     close,
     signal: abort.signal,

@@ -1,13 +1,34 @@
-import { type ResearchEvent, schemas } from '@dossier/core';
+import { type ResearchEvent, type ResearchProgress, schemas } from '@dossier/core';
 import { apiAccess } from '../http/auth.ts';
 import { openSse, type SseStream } from '../http/sse.ts';
 import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
 
-/** Forward run events to the stream, then close it (a closed stream drops late events silently). */
-async function pump(events: AsyncIterable<ResearchEvent>, stream: SseStream): Promise<void> {
+/**
+ * While a run sends no event (the model is thinking, a retry is waiting), a comment this often says what it waits
+ * on and for how long, so proxies keep the connection and the CLI can show that the run is alive (issue 12).
+ */
+export const RESEARCH_KEEPALIVE_MS = 5_000;
+
+/**
+ * Forward run events to the stream, then close it (a closed stream drops late events silently). Progress is not an
+ * event of the spec's stream: it goes out as comments, at once and then as keep-alives.
+ */
+export async function pump(events: AsyncIterable<ResearchEvent | ResearchProgress>, stream: SseStream, keepAliveMs = RESEARCH_KEEPALIVE_MS): Promise<void> {
+  let status = 'starting';
+  let since = Date.now();
+  const keepAlive = setInterval(() => stream.comment(`${status}, ${Math.round((Date.now() - since) / 1000)} s`), keepAliveMs);
   try {
-    for await (const ev of events) stream.send(ev);
+    for await (const ev of events) {
+      if (ev.type !== 'progress') {
+        stream.send(ev);
+        continue;
+      }
+      status = ev.message;
+      since = Date.now();
+      stream.comment(status);
+    }
   } finally {
+    clearInterval(keepAlive);
     stream.close();
   }
 }
@@ -22,7 +43,13 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'post', path: '/v1/collections/:id/research', tag: 'research', auth: 'key',
       summary: 'Research with cited answers, streamed as Server-Sent Events: tool_call, chunk, then done or error',
       body: schemas.researchSchema,
-      responses: { 200: 'text/event-stream of {type: tool_call|chunk|done|error}', ...startErrors },
+      responses: {
+        200:
+          'text/event-stream of {type: tool_call|chunk|done|error}; error carries `code` (e.g. provider_error, timeout), done carries `unresolvedCitations` ' +
+          'when the answer cited markers no tool returned (removed from the saved answer). Comment lines (`: waiting for the model (turn 3 of 20), 12 s`) ' +
+          'say what the run waits on, at least every 5 s',
+        ...startErrors,
+      },
       handle: async (ctx, { body }) => {
         // Access, validation and model resolution fail here, as HTTP statuses, before the stream opens.
         const cancel = new AbortController();
@@ -36,7 +63,7 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
     {
       method: 'post', path: '/v1/collections/:id/research/sync', tag: 'research', auth: 'key',
       summary: 'Research and return the whole answer with its sources', body: schemas.researchSchema,
-      responses: { 200: '{answer, sessionId, sources}', ...startErrors, 408: 'Time limit reached', 502: 'Model provider failed' },
+      responses: { 200: '{answer, sessionId, sources, unresolvedCitations?}', ...startErrors, 408: 'Time limit of the depth reached', 429: 'Model provider rate limit', 503: 'Model provider failed (after retries)' },
       handle: async (ctx, { body }) => {
         const cancel = new AbortController();
         ctx.res.once('close', () => cancel.abort());

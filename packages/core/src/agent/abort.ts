@@ -36,15 +36,19 @@ export async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSigna
 export interface Deadline {
   signal: AbortSignal;
   timedOut(): boolean;
+  /** Milliseconds until the limit fires (0 once it has). */
+  remainingMs(): number;
   clear(): void;
 }
 
 export function deadline(outer: AbortSignal | undefined, timeoutMs: number): Deadline {
   const timer = new AbortController();
+  const endsAt = Date.now() + timeoutMs;
   const handle = setTimeout(() => timer.abort(new DossierError('timeout', `Time limit of ${timeoutMs} ms reached`)), timeoutMs);
   return {
     signal: outer ? AbortSignal.any([outer, timer.signal]) : timer.signal,
     timedOut: () => timer.signal.aborted && !outer?.aborted,
+    remainingMs: () => Math.max(0, endsAt - Date.now()),
     clear: () => clearTimeout(handle),
   };
 }
