@@ -1,7 +1,7 @@
-import type { QueryHit, ResearchSource } from '@dossier/core';
+import type { QueryHit, ResearchEvent, ResearchSource } from '@dossier/core';
 
 /** Shapes the server answers with, shared with core so the two cannot drift. */
-export type { QueryHit, ResearchSource };
+export type { QueryHit, ResearchEvent, ResearchSource };
 
 /** The shapes of the API answers the CLI reads (spec: Resources and their fields); only the fields it uses. */
 
@@ -55,12 +55,6 @@ export interface ScanHit {
 }
 
 /** Events of the research stream (spec: Research stream). */
-export type ResearchEvent =
-  | { type: 'tool_call'; query: string; tool?: string }
-  | { type: 'chunk'; content: string }
-  | { type: 'done'; sessionId: string; sources: ResearchSource[] }
-  | { type: 'error'; message: string };
-
 export interface ProviderKey {
   id: string;
   provider: string;

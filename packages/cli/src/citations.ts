@@ -4,26 +4,36 @@ import type { Style } from './style.ts';
 /** `[S1]`, `[1]`, `[S1, S3]`: the inline markers of a research answer (same grammar as the server's). */
 const CITATION = /\[\s*(S?\d+(?:\s*[,;]\s*S?\d+)*)\s*\]/gi;
 
-function citedNumbers(answer: string): number[] {
-  const found = new Set<number>();
-  for (const m of answer.matchAll(CITATION)) for (const p of (m[1] ?? '').split(/[,;]/)) found.add(Number(p.trim().replace(/^s/i, '')));
-  return [...found].sort((a, b) => a - b);
+/** The markers an answer cites (`S3` for `[S3]` or `[3]`), without duplicates, in the order first cited. */
+export function citedMarkers(answer: string): string[] {
+  const found = new Set<string>();
+  for (const m of answer.matchAll(CITATION)) for (const p of (m[1] ?? '').split(/[,;]/)) found.add(`S${Number(p.trim().replace(/^s/i, ''))}`);
+  return [...found];
 }
 
 /**
- * The number to show for each source. The server lists the sources the answer cites in marker order (else
- * every retrieved source in marker order), so when the counts agree the k-th source is the k-th cited marker
- * and the block can reuse the answer's own numbers; otherwise sources are numbered 1..n.
+ * The sources the answer cites, in marker order. The server sends exactly those, each with its `marker`; an older
+ * server sent every retrieved source when the answer cited none, so sources are kept only when their marker is
+ * cited. Sources without markers (older still) are all kept, numbered 1..n.
  */
-export function citationLabels(answer: string, count: number): number[] {
-  const cited = citedNumbers(answer);
-  return cited.length === count ? cited : Array.from({ length: count }, (_, i) => i + 1);
+export function citedSources(answer: string, sources: ResearchSource[]): { label: string; source: ResearchSource }[] {
+  if (sources.some((s) => s.marker === undefined)) return sources.map((source, i) => ({ label: String(i + 1), source }));
+  const cited = new Set(citedMarkers(answer));
+  return sources.filter((s) => cited.has(s.marker ?? '')).map((source) => ({ label: source.marker ?? '', source }));
 }
 
-/** The citation block printed under an answer: `[1] filename › section`, numbered by each source's marker when the server sends one. */
-export function citationBlock(answer: string, sources: ResearchSource[], s: Style): string[] {
-  if (sources.length === 0) return [s.dim('(no sources)')];
-  const guessed = citationLabels(answer, sources.length);
-  const label = (src: ResearchSource, i: number) => src.marker ?? String(guessed[i]);
-  return [s.bold('Sources'), ...sources.map((src, i) => `${s.cyan(`[${label(src, i)}]`)} ${src.filename} › ${src.sectionTitle}`)];
+/**
+ * The citation block printed under an answer: exactly the cited sources, `[S1] filename › section`; a line saying
+ * so when the answer cites none; and a warning line for cited markers that resolve to no source (issue 12).
+ */
+export function citationBlock(answer: string, sources: ResearchSource[], s: Style, unresolved: string[] = []): string[] {
+  const cited = citedSources(answer, sources);
+  const lines = cited.length
+    ? [s.bold('Sources'), ...cited.map(({ label, source }) => `${s.cyan(`[${label}]`)} ${source.filename} › ${source.sectionTitle}`)]
+    : [s.dim('The answer cites no sources.')];
+  if (unresolved.length) {
+    const list = unresolved.map((m) => `[${m}]`).join(', ');
+    lines.push(s.yellow(`${list} ${unresolved.length === 1 ? 'matches' : 'match'} no retrieved source: removed from the saved answer.`));
+  }
+  return lines;
 }

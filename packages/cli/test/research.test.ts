@@ -14,7 +14,7 @@ const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024
 const SEARCH_THEN_ANSWER: ScriptedTurn[] = [{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: ['Revenue grew ', '12 percent [S1].'] }];
 
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ config: { providerRetries: 0 } }); // scripted failures end a run at once
   // The model double: the running server's resolver delegates to the scripted one each test installs
   // (the seam of the server's own research tests); `real` is the server's, with no provider configured.
   const context = t.server.dossier.context;
@@ -71,12 +71,30 @@ describe('research with a scripted model', () => {
     expect(r.stdout).toBe('Revenue grew 12 percent [S1].\n\nSources\n[S1] report.md › Revenue\n');
   });
 
-  it('exits 1 when the stream ends with an error event, which is also in the NDJSON', async () => {
+  it('exits 4 for a provider failure whether streamed or not, and the error event is also in the NDJSON (issue 12)', async () => {
+    const overloaded = () => new DossierError('provider_error', 'Anthropic request failed (HTTP 529: Overloaded)', { retryable: true });
+    useScript([{ error: overloaded() }]);
+    const streamed = await research(['Revenue?']);
+    expect(streamed.code, streamed.stderr).toBe(4);
+    expect(ndjson(streamed.stdout).at(-1)).toEqual({ type: 'error', message: 'Anthropic request failed (HTTP 529: Overloaded)', code: 'provider_error' });
+    expect(streamed.stderr).toContain('research failed: Anthropic request failed (HTTP 529: Overloaded)');
+    useScript([{ error: overloaded() }]);
+    const sync = await research(['Revenue?', '--no-stream']);
+    expect(sync.code, sync.stderr).toBe(4);
     useScript([{ text: ['Revenue'], errorAfterDeltas: 1, error: new DossierError('provider_error', 'The model provider failed: overloaded') }]);
-    const r = await research(['Revenue?']);
-    expect(r.code).toBe(1);
-    expect(ndjson(r.stdout).at(-1)).toEqual({ type: 'error', message: 'The model provider failed: overloaded' });
-    expect(r.stderr).toContain('research failed: The model provider failed: overloaded');
+    expect((await research(['Revenue?'])).code).toBe(4);
+    useScript([{ error: new DossierError('rate_limited', 'Anthropic rate limit reached (HTTP 429)', { retryable: true }) }]);
+    expect((await research(['Revenue?'])).code).toBe(1);
+  });
+
+  it('lists exactly the cited sources, says when the answer cites none, and flags an invented [S99] (issue 12)', async () => {
+    useScript([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: 'Revenue grew [S1][S99].' }]);
+    const caught = await research(['Revenue?', '--no-stream']);
+    expect(caught.code, caught.stderr).toBe(0);
+    expect(caught.stdout).toBe('Revenue grew [S1].\n\nSources\n[S1] report.md › Revenue\n[S99] matches no retrieved source: removed from the saved answer.\n');
+    useScript([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: 'Revenue grew, the report says.' }]);
+    const uncited = await research(['Revenue?', '--no-stream']);
+    expect(uncited.stdout).toBe('Revenue grew, the report says.\n\nThe answer cites no sources.\n');
   });
 
   it('exits 1 with a next step when the server has no model provider', async () => {
@@ -101,7 +119,16 @@ describe('research with a scripted model', () => {
     expect(plain).toMatch(ANSI);
     const text = plain.replace(new RegExp(ANSI.source, 'g'), '');
     expect(text).toContain('› search: revenue\n');
+    expect(text).toContain('… waiting for the model (turn 1 of 10)');
     expect(text).toContain('Revenue grew 12 percent [S1].\n\nSources\n[S1] report.md › Revenue\n');
     expect(text).not.toContain('"type"');
+  });
+
+  it('on a terminal warns under the streamed answer about a citation that matches no source (issue 12)', async () => {
+    useScript([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: ['Revenue grew ', '12 percent [S1] [S99].'] }]);
+    const r = await dossierTty(home.home, ['research', 'How did revenue change?', '-c', cid], { env: env() });
+    expect(r.code, r.stdout).toBe(0);
+    const text = r.stdout.replace(/\r\n/g, '\n').replace(new RegExp(ANSI.source, 'g'), '');
+    expect(text).toContain('Revenue grew 12 percent [S1] [S99].\n\nSources\n[S1] report.md › Revenue\n[S99] matches no retrieved source: removed from the saved answer.\n');
   });
 });

@@ -106,18 +106,20 @@ export async function* runAgentLoop(opts: AgentLoopOptions): AsyncGenerator<Agen
 
 const finalNote = (opts: AgentLoopOptions): ChatMessage[] => (opts.finalTurnNote ? [{ role: 'user', content: opts.finalTurnNote }] : []);
 
+/** Share of the budget the loop plans to spend by its own count: providers' tokenizers differ from cl100k by a few percent. */
+const BUDGET_MARGIN = 0.95;
+
 /**
  * Fit the conversation into this turn's share of the budget, and say whether the turn must be the last: the cap
  * is reached, or the conversation cannot shrink into its share (then the last turn gets all that is left, so it
  * always fits, the older results condensed as far as they go).
  */
 function planTurn(opts: AgentLoopOptions, state: LoopState, iteration: number, max: number): boolean {
-  const budget = opts.inputTokenBudget;
-  if (budget === undefined) return iteration >= max;
-  const remaining = budget - state.spent;
+  if (opts.inputTokenBudget === undefined) return iteration >= max;
+  const remaining = opts.inputTokenBudget * BUDGET_MARGIN - state.spent;
   if (iteration < max && state.window.fit(remaining / (max - iteration + 1))) return false;
   if (!state.window.fit(remaining, finalNote(opts))) {
-    opts.log?.warn('agent run over its input token budget', { budget, spent: state.spent, lastTurn: state.window.tokens(finalNote(opts)) });
+    opts.log?.warn('agent run over its input token budget', { budget: opts.inputTokenBudget, spent: state.spent, lastTurn: state.window.tokens(finalNote(opts)) });
   }
   return true;
 }
