@@ -209,7 +209,7 @@ describe('the agent loop context budget (issue 12)', () => {
     expect(last.messages.at(-1)).toEqual({ role: 'user', content: 'Answer now.' });
     const results = last.messages.filter((m) => m.role === 'tool');
     expect(results[0]?.content).toMatch(/condensed away|removed to keep the conversation/);
-    expect(results.at(-1)?.content).toContain('word399');
+    expect(results.at(-1)?.content.length).toBeGreaterThan(results[0]?.content.length ?? 0); // the newest kept longest
   });
 
   it('answers early when the budget cannot hold another tool turn', async () => {
