@@ -1,5 +1,7 @@
 import { type Access, requireCollection } from './access.ts';
 import { authService } from './auth/service.ts';
+import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
+import { claimService } from './claims/service.ts';
 import { collectionService } from './collections/service.ts';
 import { type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
@@ -52,7 +54,11 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
       ? null
       : createJobRunner({
           queue: ctx.queue,
-          handlers: { ...ingestHandlers(ctx), ...enrichHandlers(ctx) },
+          handlers: {
+            ...ingestHandlers(ctx),
+            ...enrichHandlers(ctx),
+            [CONTRADICTION_JOB]: (job, { signal }) => runContradictionJob(ctx, job, signal),
+          },
           concurrency: workers.concurrency ?? 8,
           leaseMs: workers.leaseMs ?? 30_000,
           pollMs: workers.pollMs ?? 500,
@@ -70,6 +76,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     search: withQueryMeter(ctx, search),
     research: researchService(ctx, search, { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research }),
     providerKeys: providerKeyService(ctx),
+    claims: claimService(ctx),
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called. */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {

@@ -8,6 +8,7 @@ export type { CollectionService, CollectionStats, CollectionView } from './colle
 export * from './context.ts';
 export * from './domain/errors.ts';
 export * from './domain/types.ts';
+export * from './domain/claims.ts';
 export * from './dossier.ts';
 export type { DocumentService, SectionView } from './documents/manage.ts';
 export { WAIT_TIMEOUT_MS } from './documents/manage.ts';

@@ -143,3 +143,4 @@ export const researchSchema = z.strictObject({
   ...filterFields,
 });
 export type ResearchInput = z.input<typeof researchSchema>;
+export * from './claims/schemas.ts';

@@ -6,7 +6,9 @@ import { queryObject, readJson } from './http/body.ts';
 import { errorMiddleware } from './http/errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { authRoutes } from './routes/auth.ts';
+import { claimRoutes } from './routes/claims.ts';
 import { collectionRoutes } from './routes/collections.ts';
+import { contradictionRoutes } from './routes/contradictions.ts';
 import type { RouteDef, RouteDeps } from './routes/define.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -24,7 +26,7 @@ export const API_VERSION = '0.1.0';
 export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: unknown = null;
   const routes: RouteDef[] = [
-    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps),
+    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION))),
   ];
   return routes;

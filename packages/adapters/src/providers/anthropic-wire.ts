@@ -27,7 +27,7 @@ export interface AnthropicRequest {
   system?: string | ({ type: 'text'; text: string } & CacheControl)[];
   messages: AnthropicMessageParam[];
   tools?: AnthropicTool[];
-  tool_choice?: { type: 'auto' | 'none' };
+  tool_choice?: { type: 'auto' | 'none' } | { type: 'tool'; name: string };
   temperature?: number;
   stream?: boolean;
 }
@@ -81,6 +81,7 @@ export function toAnthropicRequest(req: ChatRequest, stream: boolean): Anthropic
   if (system) body.system = system;
   if (req.tools?.length) body.tools = req.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
   if (req.tools?.length && req.toolChoice === 'none') body.tool_choice = { type: 'none' };
+  if (typeof req.toolChoice === 'object') body.tool_choice = { type: 'tool', name: req.toolChoice.tool };
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (stream) body.stream = true;
   if (req.promptCache) markCacheBreakpoints(body);

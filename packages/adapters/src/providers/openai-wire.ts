@@ -18,7 +18,7 @@ export interface OpenAIRequest {
   model: string;
   messages: OpenAIMessageParam[];
   tools?: { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
-  tool_choice?: 'auto' | 'none';
+  tool_choice?: 'auto' | 'none' | { type: 'function'; function: { name: string } };
   prompt_cache_key?: string;
   max_completion_tokens?: number;
   temperature?: number;
@@ -78,6 +78,7 @@ export function toOpenAIRequest(req: ChatRequest, stream: boolean): OpenAIReques
     if (req.toolChoice === 'none') body.tool_choice = 'none';
   }
   if (req.promptCache) body.prompt_cache_key = req.promptCache.key;
+  if (typeof req.toolChoice === 'object') body.tool_choice = { type: 'function', function: { name: req.toolChoice.tool } };
   if (req.maxTokens !== undefined) body.max_completion_tokens = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });

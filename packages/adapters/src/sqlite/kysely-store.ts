@@ -1,4 +1,5 @@
 import type { MetadataStore } from '@dossier/core';
+import * as claims from './claim-queries.ts';
 import * as collections from './collection-queries.ts';
 import type { StoreContext } from './dialect.ts';
 import * as documents from './document-queries.ts';
@@ -72,6 +73,22 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listImages: (documentId) => images.listImages(ctx, documentId),
     replaceTableChunks: (documentId, rows) => images.replaceTableChunks(ctx, documentId, rows),
     listTableChunks: (documentId) => images.listTableChunks(ctx, documentId),
+
+    replaceDocumentClaims: (documentId, rows) => claims.replaceDocumentClaims(ctx, documentId, rows),
+    listDocumentClaims: (documentId, minImportance) => claims.listDocumentClaims(ctx, documentId, minImportance),
+    listCollectionClaims: (collectionId) => claims.listCollectionClaims(ctx, collectionId),
+    deleteCollectionClaims: (collectionId) => claims.deleteCollectionClaims(ctx, collectionId),
+    claimCounts: (collectionId) => claims.claimCounts(ctx, collectionId),
+    getClaimMap: (collectionId, version) => claims.getClaimMap(ctx, collectionId, version),
+    putClaimMap: (collectionId, version, items) => claims.putClaimMap(ctx, collectionId, version, items),
+    clearClaimMap: (collectionId) => claims.clearClaimMap(ctx, collectionId),
+    insertContradictionRun: (run) => claims.insertContradictionRun(ctx, run),
+    updateContradictionRun: (id, patch) => claims.updateContradictionRun(ctx, id, patch),
+    latestContradictionRun: (collectionId) => claims.latestContradictionRun(ctx, collectionId),
+    insertContradictions: (rows) => claims.insertContradictions(ctx, rows),
+    listContradictions: (collectionId, filter, limit) => claims.listContradictions(ctx, collectionId, filter, limit),
+    getContradiction: (id) => claims.getContradiction(ctx, id),
+    setContradictionStatus: (id, status) => claims.setContradictionStatus(ctx, id, status),
 
     setGeneratedSummary: (sectionId, summary) => enrich.setGeneratedSummary(ctx, sectionId, summary),
     resetGeneratedSummaries: (collectionId) => enrich.resetGeneratedSummaries(ctx, collectionId),

@@ -207,6 +207,79 @@ async function createProviderKeysTable(db: Db): Promise<void> {
   await db.schema.createIndex('provider_keys_project').on('provider_keys').columns(['project_id', 'provider', 'created_at']).execute();
 }
 
+async function createClaimTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('claims')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+    .addColumn('section_id', 'text', (c) => c.notNull())
+    .addColumn('section_title', 'text', (c) => c.notNull())
+    .addColumn('text', 'text', (c) => c.notNull())
+    .addColumn('source_text', 'text')
+    .addColumn('importance', 'integer', (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('claims_document').on('claims').columns(['document_id', 'position']).execute();
+  await db.schema.createIndex('claims_collection').on('claims').column('collection_id').execute();
+  await db.schema
+    .createTable('claim_extractions')
+    .addColumn('document_id', 'text', (c) => c.primaryKey().references('documents.id').onDelete('cascade'))
+    .addColumn('collection_id', 'text', (c) => c.notNull())
+    .addColumn('claim_count', 'integer', (c) => c.notNull())
+    .addColumn('extracted_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('claim_extractions_collection').on('claim_extractions').column('collection_id').execute();
+  await db.schema
+    .createTable('claim_maps')
+    .addColumn('collection_id', 'text', (c) => c.primaryKey().references('collections.id').onDelete('cascade'))
+    .addColumn('version', 'text', (c) => c.notNull())
+    .addColumn('items', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
+async function createContradictionTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('contradiction_runs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('claims_processed', 'integer')
+    .addColumn('clusters_analyzed', 'integer')
+    .addColumn('contradictions_found', 'integer')
+    .addColumn('model', 'text')
+    .addColumn('started_at', 'text')
+    .addColumn('completed_at', 'text')
+    .addColumn('error', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('contradiction_runs_collection').on('contradiction_runs').columns(['collection_id', 'created_at']).execute();
+  await db.schema
+    .createTable('contradictions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('severity', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('explanation', 'text', (c) => c.notNull())
+    .addColumn('cluster_topic_summary', 'text')
+    .addColumn('suggested_instruction', 'text')
+    .addColumn('claims', 'text', (c) => c.notNull())
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addUniqueConstraint('contradictions_fingerprint', ['collection_id', 'fingerprint'])
+    .execute();
+  await db.schema.createIndex('contradictions_list').on('contradictions').columns(['collection_id', 'status', 'created_at']).execute();
+  await db.schema
+    .createTable('contradiction_documents')
+    .addColumn('contradiction_id', 'text', (c) => c.notNull().references('contradictions.id').onDelete('cascade'))
+    .addColumn('document_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('contradiction_documents_pk', ['contradiction_id', 'document_id'])
+    .execute();
+  await db.schema.createIndex('contradiction_documents_document').on('contradiction_documents').column('document_id').execute();
+}
+
 /** Every migration, keyed by a name that sorts in application order. */
 export const sqliteMigrations: Record<string, Migration> = {
   '0001_initial': {
@@ -251,6 +324,12 @@ export const sqliteMigrations: Record<string, Migration> = {
       // Issue 12: what a research run consumed, and the invented citation markers removed from its answer.
       await db.schema.alterTable('research_sessions').addColumn('usage', 'text').execute();
       await db.schema.alterTable('research_sessions').addColumn('unresolved_citations', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+    },
+  },
+  '0015_claims_contradictions': {
+    async up(db: Db) {
+      await createClaimTables(db);
+      await createContradictionTables(db);
     },
   },
 };

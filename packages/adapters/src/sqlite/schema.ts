@@ -166,6 +166,69 @@ export interface ProviderKeysTable {
   created_at: string;
 }
 
+/** Claims of ready documents (issue 15); position orders them within the document. */
+export interface ClaimsTable {
+  id: string;
+  collection_id: string;
+  document_id: string;
+  section_id: string;
+  section_title: string;
+  text: string;
+  source_text: string | null;
+  importance: number;
+  position: number;
+  created_at: string;
+}
+
+/** Documents whose claims were extracted (also when none were found), for the stats counters. */
+export interface ClaimExtractionsTable {
+  document_id: string;
+  collection_id: string;
+  claim_count: number;
+  extracted_at: string;
+}
+
+/** The cached claim map of a collection, valid while its claims version is unchanged. */
+export interface ClaimMapsTable {
+  collection_id: string;
+  version: string;
+  items: DbJson;
+  created_at: string;
+}
+
+export interface ContradictionRunsTable {
+  id: string;
+  collection_id: string;
+  status: string;
+  claims_processed: number | null;
+  clusters_analyzed: number | null;
+  contradictions_found: number | null;
+  model: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  error: string | null;
+  created_at: string;
+}
+
+export interface ContradictionsTable {
+  id: string;
+  collection_id: string;
+  severity: string;
+  status: string;
+  explanation: string;
+  cluster_topic_summary: string | null;
+  suggested_instruction: string | null;
+  claims: DbJson;
+  fingerprint: string;
+  created_at: string;
+}
+
+/** Which documents each contradiction touches (for the documentId filter and the files aggregation). */
+export interface ContradictionDocumentsTable {
+  contradiction_id: string;
+  document_id: string;
+}
+
 export interface MetadataDatabase {
   accounts: AccountsTable;
   orgs: OrgsTable;
@@ -180,4 +243,10 @@ export interface MetadataDatabase {
   table_chunks: TableChunksTable;
   research_sessions: ResearchSessionsTable;
   usage_events: UsageEventsTable;
+  claims: ClaimsTable;
+  claim_extractions: ClaimExtractionsTable;
+  claim_maps: ClaimMapsTable;
+  contradiction_runs: ContradictionRunsTable;
+  contradictions: ContradictionsTable;
+  contradiction_documents: ContradictionDocumentsTable;
 }

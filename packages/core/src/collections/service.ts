@@ -110,12 +110,13 @@ export function collectionService(ctx: DossierContext) {
     },
     async stats(access: Access, id: string): Promise<CollectionStats> {
       const c = await requireCollection(ctx, access, id, 'read');
-      const [counts, storageBytes, dbBytes] = await Promise.all([
+      const [counts, storageBytes, dbBytes, claims] = await Promise.all([
         ctx.store.collectionCounts(c.id),
         ctx.blobs.sizeOfPrefix(collectionPrefix(c)),
         ctx.index.sizeBytes(c.id),
+        ctx.store.claimCounts(c.id),
       ]);
-      return { ...counts, storageBytes, dbBytes, claimsExtractedCount: 0, totalClaimsCount: 0 };
+      return { ...counts, storageBytes, dbBytes, claimsExtractedCount: claims.documents, totalClaimsCount: claims.claims };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { extractDocumentClaims } from '../claims/extract.ts';
 import type { DossierContext } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { JobHandler } from '../jobs/runner.ts';
@@ -12,7 +13,7 @@ import { summarizeDocument } from './summaries.ts';
  * provider, both checked when the job runs. A failure never changes the document: a retryable one is retried by
  * the queue (with backoff, MAX_ATTEMPTS in all), then the job gives up with a log line.
  */
-export const ENRICH_JOBS = { summaries: 'enrich.summaries', captions: 'enrich.captions' } as const;
+export const ENRICH_JOBS = { summaries: 'enrich.summaries', captions: 'enrich.captions', claims: 'enrich.claims' } as const;
 
 export type EnrichKind = keyof typeof ENRICH_JOBS;
 
@@ -22,9 +23,11 @@ const MAX_ATTEMPTS = 3;
 export const enrichEnabled: Record<EnrichKind, (c: Collection) => boolean> = {
   summaries: (c) => c.enableSummarization,
   captions: (c) => c.enableCaptioning,
+  // Claims have no collection flag (spec: Collection): every ready document gets them when a provider is reachable.
+  claims: () => true,
 };
 
-const WORK: Record<EnrichKind, (run: EnrichRun) => Promise<number>> = { summaries: summarizeDocument, captions: captionDocument };
+const WORK: Record<EnrichKind, (run: EnrichRun) => Promise<number>> = { summaries: summarizeDocument, captions: captionDocument, claims: extractDocumentClaims };
 
 /** Queue one job. `dedupe` (the default) folds it into an unfinished job of the same document. */
 export async function enqueueEnrich(ctx: DossierContext, kind: EnrichKind, documentId: string, dedupe = true): Promise<void> {

@@ -13,6 +13,7 @@ import type {
 import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
 import type { ProviderKeyStore } from './provider-key-store.ts';
+import type { ClaimStore } from './claim-store.ts';
 import type { ResearchStore, UsageStore } from './research-store.ts';
 
 /** Fields a collection update may change (embeddingModel never changes). */
@@ -55,7 +56,7 @@ export interface CollectionCounts {
  * provider-key-store.ts).
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
-export interface MetadataStore extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore {
+export interface MetadataStore extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

@@ -44,8 +44,11 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   maxTokens?: number;
   temperature?: number;
-  /** `none` keeps the tools in the request (a stable, cacheable prefix) but the model may not call them. Default `auto`. */
-  toolChoice?: 'auto' | 'none';
+  /**
+   * `none` keeps the tools in the request (a stable, cacheable prefix) but the model may not call them;
+   * `{tool}` makes the model call that tool (structured output). Default `auto`.
+   */
+  toolChoice?: 'auto' | 'none' | { tool: string };
   /**
    * Ask for prompt caching: the stable prefix (tools, system prompt) and the conversation so far are marked as
    * cache breakpoints (Anthropic), or the prompt is keyed for the provider's automatic cache (OpenAI). `key`

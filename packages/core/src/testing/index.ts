@@ -7,3 +7,4 @@ export * from './job-queue-suite.ts';
 export * from './event-bus-suite.ts';
 export * from './embedder-suite.ts';
 export * from './scripted-model.ts';
+export * from './claim-calls.ts';

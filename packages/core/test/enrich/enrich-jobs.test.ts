@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DossierError } from '../../src/domain/errors.ts';
 import { CAPTION_POSITION } from '../../src/enrich/caption-chunks.ts';
 import type { ContentPart } from '../../src/ports/model-provider.ts';
+import { isClaimExtraction, recordClaimsTurn } from '../../src/testing/claim-calls.ts';
 import { ScriptedModel, scriptedResolver } from '../../src/testing/scripted-model.ts';
-import { answering, type EnrichFixture, enrichFixture, eventually, noProvider, promptKind } from './fixture.ts';
+import { answering, type EnrichFixture, enrichCalls, enrichFixture, eventually, noProvider, promptKind } from './fixture.ts';
 
 let f: EnrichFixture;
 
@@ -39,7 +40,7 @@ describe('AI section summaries (enrich.summaries)', () => {
     const cid = await f.collection();
 
     const docId = await f.ingest(cid, 'ledger.md', LEDGER); // ready while the model call is still held back
-    const call = await model.nextCall(0);
+    const call = await eventually(async () => model.calls.find((c) => promptKind(c.request) === 'summary'), 'the summary call');
     expect(promptKind(call.request)).toBe('summary');
     expect((await f.local.documents.get(docId)).status).toBe('ready');
     expect((await sectionsOf(docId)).map((s) => s.summaryType)).toEqual(['extractive', 'extractive']);
@@ -49,11 +50,12 @@ describe('AI section summaries (enrich.summaries)', () => {
     const [overview, good] = await sectionsOf(docId);
     expect(overview).toMatchObject({ title: 'Overview', summaryType: 'generated', summary: 'Describes the quokka ledger migration that merged three billing systems.' });
     expect(good).toMatchObject({ summaryType: 'extractive', summary: 'Invoices are matched against bank statements every quarter by the finance team.' });
-    expect(model.calls).toHaveLength(1);
+    expect(enrichCalls(model)).toHaveLength(1);
     const user = call.request.messages.find((m) => m.role === 'user')!.content as string;
     expect(user).toContain('zephyr programme replaced three legacy billing systems');
     expect(user).not.toContain('Invoices are matched');
-    expect(resolver.requests).toEqual([{ access: f.local.access, modelId: null, tier: 'fast' }]);
+    // One resolution per post-ready job: the summary and the claim extraction.
+    expect(resolver.requests).toEqual([{ access: f.local.access, modelId: null, tier: 'fast' }, { access: f.local.access, modelId: null, tier: 'fast' }]);
     expect(call.request.model).toBe('scripted-fast');
 
     const scan = await f.local.search.scan(cid, { query: 'quokka' });
@@ -69,8 +71,8 @@ describe('AI section summaries (enrich.summaries)', () => {
     const cid = await f.collection({ llmModel: 'claude-haiku-4-5', enableCaptioning: false });
     await f.ingest(cid, 'ledger.md', LEDGER);
     await f.dossier.idle();
-    expect(resolver.requests.map((r) => [r.modelId, r.tier])).toEqual([['claude-haiku-4-5', 'fast']]);
-    expect(model.calls.map((c) => c.request.model)).toEqual(['claude-haiku-4-5']);
+    expect(resolver.requests.map((r) => [r.modelId, r.tier])).toEqual([['claude-haiku-4-5', 'fast'], ['claude-haiku-4-5', 'fast']]);
+    expect(model.calls.map((c) => c.request.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5']);
   });
 
   it('makes no model call and keeps extractive summaries when the project has no provider', async () => {
@@ -80,7 +82,7 @@ describe('AI section summaries (enrich.summaries)', () => {
     const docId = await f.ingest(cid, 'ledger.md', LEDGER);
     const tableDoc = await f.ingest(cid, 'rain.md', RAINFALL);
     await f.dossier.idle();
-    expect(model.calls).toEqual([]);
+    expect(enrichCalls(model)).toEqual([]);
     expect((await sectionsOf(docId)).map((s) => s.summaryType)).toEqual(['extractive', 'extractive']);
     expect(await f.local.documents.captions(tableDoc)).toEqual([]);
     expect(await f.local.collections.stats(cid)).toMatchObject({ statusCounts: { ready: 2 }, summarizedCount: 0, captionedCount: 0 });
@@ -93,7 +95,7 @@ describe('AI section summaries (enrich.summaries)', () => {
     const docId = await f.ingest(cid, 'ledger.md', LEDGER);
     await f.ingest(cid, 'rain.md', RAINFALL);
     await f.dossier.idle();
-    expect(model.calls).toEqual([]);
+    expect(enrichCalls(model)).toEqual([]);
     expect((await sectionsOf(docId)).map((s) => s.summaryType)).toEqual(['extractive', 'extractive']);
   });
 
@@ -103,16 +105,18 @@ describe('AI section summaries (enrich.summaries)', () => {
     const cid = await f.collection({ enableCaptioning: false });
     const docId = await f.ingest(cid, 'ledger.md', LEDGER);
     await f.dossier.idle();
-    expect(model.calls).toHaveLength(1);
+    expect(enrichCalls(model)).toHaveLength(1);
     expect((await f.local.documents.get(docId)).status).toBe('ready');
     expect((await sectionsOf(docId))[0]!.summaryType).toBe('extractive');
     expect(f.warnings.filter((w) => w.startsWith('post-ready summaries gave up') && w.includes(docId))).toHaveLength(1);
   });
 
   it('retries a retryable model failure and then stores the summary', async () => {
-    const model = new ScriptedModel((_req, i) =>
-      i === 0 ? { error: new DossierError('rate_limited', 'slow down', { retryable: true }) } : { text: 'Second attempt summary.' },
-    );
+    let summaryCalls = 0;
+    const model = new ScriptedModel((req) => {
+      if (isClaimExtraction(req)) return recordClaimsTurn();
+      return summaryCalls++ === 0 ? { error: new DossierError('rate_limited', 'slow down', { retryable: true }) } : { text: 'Second attempt summary.' };
+    });
     f.useModels(scriptedResolver(model));
     const cid = await f.collection({ enableCaptioning: false });
     const docId = await f.ingest(cid, 'ledger.md', LEDGER);
@@ -121,7 +125,7 @@ describe('AI section summaries (enrich.summaries)', () => {
       return s?.summaryType === 'generated' ? s : null;
     }, 'the summary after a retry');
     expect(overview.summary).toBe('Second attempt summary.');
-    expect(model.calls).toHaveLength(2);
+    expect(enrichCalls(model)).toHaveLength(2);
     expect((await f.local.documents.get(docId)).status).toBe('ready');
   });
 });
@@ -138,7 +142,7 @@ describe('captions (enrich.captions)', () => {
     expect(captions).toHaveLength(1);
     expect(captions[0]!.content).toContain('| Alder | 81 | 64 |');
     expect(captions[0]!.caption).toBe('Monthly rainfall in millimetres for the Alder and Birch stations, highest at Birch in January.');
-    const table = model.calls[0]!.request.messages.find((m) => m.role === 'user')!.content as string;
+    const table = model.calls.find((c) => promptKind(c.request) === 'table')!.request.messages.find((m) => m.role === 'user')!.content as string;
     expect(table).toContain('| Birch | 92 | 70 |');
 
     const { results } = await f.local.search.query(cid, { q: 'highest rainfall station' });

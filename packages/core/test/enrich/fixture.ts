@@ -12,7 +12,8 @@ import type { Logger } from '../../src/context.ts';
 import type { ModelResolver } from '../../src/models/types.ts';
 import type { ChatRequest } from '../../src/ports/model-provider.ts';
 import type { ScopedDossier } from '../../src/scoped.ts';
-import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '../../src/testing/scripted-model.ts';
+import { isClaimExtraction, recordClaimsTurn } from '../../src/testing/claim-calls.ts';
+import { type ScriptedCall, ScriptedModel, type ScriptedTurn, scriptedResolver } from '../../src/testing/scripted-model.ts';
 
 export interface EnrichFixture {
   dossier: Dossier;
@@ -84,9 +85,13 @@ export function promptKind(req: Pick<ChatRequest, 'messages'>): 'summary' | 'tab
   return 'other';
 }
 
-/** Answers by prompt kind; `extra` fields (waitFor, error…) apply to every turn. */
+/** Calls of a model other than claim extraction (which every ready document gets when a provider is configured). */
+export const enrichCalls = (model: ScriptedModel): ScriptedCall[] => model.calls.filter((call) => !isClaimExtraction(call.request));
+
+/** Answers by prompt kind (claim extraction: no claims); `extra` fields (waitFor, error…) apply to every other turn. */
 export function answering(answers: Partial<Record<'summary' | 'table' | 'image', string>>, extra: Partial<ScriptedTurn> = {}): ScriptedModel {
   return new ScriptedModel((req) => {
+    if (isClaimExtraction(req)) return recordClaimsTurn();
     const kind = promptKind(req);
     const text = kind === 'other' ? undefined : answers[kind];
     if (text === undefined) throw new Error(`no scripted answer for a ${kind} prompt`);
