@@ -78,3 +78,44 @@ export interface DocumentEvent {
   status: string;
   sectionCount?: number;
 }
+
+/** A claim (spec: Claim). */
+export interface Claim {
+  id: string;
+  text: string;
+  sourceText: string | null;
+  sectionId: string;
+  sectionTitle: string;
+  documentId: string;
+  importance: number;
+  position: number;
+}
+
+/** A claim on the claim map (spec: ClaimMapItem). */
+export interface ClaimMapItem extends Omit<Claim, 'position'> {
+  documentName: string;
+  x: number;
+  y: number;
+}
+
+/** A contradiction (spec: Contradiction). */
+export interface Contradiction {
+  id: string;
+  severity: 'low' | 'medium' | 'high';
+  status: 'active' | 'dismissed' | 'applied';
+  explanation: string;
+  clusterTopicSummary: string | null;
+  suggestedInstruction: string | null;
+  claims: { claimId: string; text: string; documentId: string; documentName: string; sectionTitle: string }[];
+  createdAt: string;
+}
+
+/** A contradiction run (spec: ContradictionRun). */
+export interface ContradictionRun {
+  id: string;
+  status: 'enqueued' | 'running' | 'completed' | 'failed';
+  claimsProcessed: number | null;
+  clustersAnalyzed: number | null;
+  contradictionsFound: number | null;
+  error: string | null;
+}

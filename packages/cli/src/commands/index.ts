@@ -1,6 +1,8 @@
 import type { Command } from '../command.ts';
+import { claimsCommand } from './claims.ts';
 import { collectionsCommand } from './collections.ts';
 import { configCommand } from './config.ts';
+import { contradictionsCommand } from './contradictions.ts';
 import { docsCommand } from './docs.ts';
 import { doctorCommand } from './doctor.ts';
 import { providerKeysCommand } from './provider-keys.ts';
@@ -20,6 +22,8 @@ export const COMMANDS: readonly Command[] = [
   watchCommand,
   collectionsCommand,
   docsCommand,
+  claimsCommand,
+  contradictionsCommand,
   providerKeysCommand,
   doctorCommand,
   configCommand,
