@@ -37,8 +37,8 @@ async function lexicalEdges(vectors: SparseVector[], documentIds: string[], opti
   const postings = new Map<number, { claim: number; weight: number }[]>();
   vectors.forEach((vector, claim) => {
     for (const [term, weight] of vector) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
+      const list = postings.get(term) ?? [];
+      if (list.length === 0) postings.set(term, list);
       list.push({ claim, weight });
     }
   });
