@@ -45,3 +45,5 @@ export { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './agent/retry.ts';
 export { DEFAULT_INPUT_BUDGETS, DEFAULT_TIME_LIMITS_MS, type DepthSettings, RESEARCH_DEPTHS, type ResearchToolName } from './research/depths.ts';
 export type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchSession } from './research/events.ts';
 export { DEFAULT_RESEARCH_SETTINGS, RESEARCH_HISTORY_LIMIT, type ResearchService, type ResearchSettings } from './research/service.ts';
+export { DEFAULT_GROUPING, type GroupableClaim, type GroupingOptions, groupClaims } from './claims/grouping.ts';
+export { MAX_CLAIMS_PER_DOCUMENT } from './claims/extract.ts';

@@ -1,5 +1,5 @@
 import type { ModelResolver } from '@dossier/core';
-import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { FakeEmbedder, isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, openSse, startTestServer, type TestServer, waitFor } from './helpers.ts';
 
@@ -9,6 +9,7 @@ let docA: string;
 let docB: string;
 let otherKey: string;
 let current: ModelResolver;
+const embedder = new FakeEmbedder({ dimension: 16 });
 
 const POLICY_V1 = '# Travel policy\n\nEmployees may claim 40 euros per day for meals while travelling.\n';
 const POLICY_V2 = '# Expenses\n\nThe meal allowance while travelling is 25 euros per day.\n\n## Hotels\n\nHotels are booked through the travel desk only.\n';
@@ -35,7 +36,7 @@ const model = new ScriptedModel((request): ScriptedTurn => {
 });
 
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ embedders: [embedder] });
   const context = t.server.dossier.context;
   current = scriptedResolver(model);
   context.models = { resolve: (...args) => current.resolve(...args), hasProvider: (access) => current.hasProvider(access) };
@@ -113,6 +114,25 @@ describe('claims over HTTP', () => {
     expect(res.status).toBe(204);
     await t.server.dossier.idle();
     expect((await t.request('GET', `/v1/collections/${cid}/stats`)).body.totalClaimsCount).toBe(3);
+  });
+
+  it('maps and judges claims of a collection with an embedding model through its embeddings', async () => {
+    const hybrid = (await t.createCollection({ name: 'Hybrid policies', embeddingModel: embedder.model })).id;
+    await t.request('PATCH', `/v1/collections/${hybrid}`, { json: { enableSummarization: false, enableCaptioning: false } });
+    await t.ingest(hybrid, 'policy-2022.md', POLICY_V1);
+    await t.ingest(hybrid, 'policy-2024.md', POLICY_V2);
+    await t.server.dossier.idle();
+    const stream = await openSse(`${t.url}/v1/collections/${hybrid}/claims/map`, { authorization: `Bearer ${t.liveKey}` });
+    const done = await stream.next((message) => message.type === 'done');
+    stream.close();
+    expect(done.total).toBe(3);
+    expect(new Set(done.claims.map((item: { x: number; y: number }) => `${item.x},${item.y}`)).size).toBe(3);
+    await t.request('POST', `/v1/collections/${hybrid}/contradictions/detect`);
+    const run = await waitFor(async () => {
+      const latest = await t.request('GET', `/v1/collections/${hybrid}/contradictions/runs/latest`);
+      return latest.body.status === 'completed' ? latest.body : null;
+    }, 'the contradiction run');
+    expect(run.contradictionsFound).toBe(1);
   });
 
   it('needs this project\'s API key on every claims and contradictions route', async () => {

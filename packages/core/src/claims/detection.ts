@@ -5,6 +5,7 @@ import type { Collection } from '../domain/types.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { DEFAULT_GROUPING, groupClaims } from './grouping.ts';
 import { type JudgedClaim, judgeGroup } from './judge.ts';
+import { embedClaims } from './map.ts';
 
 /** Queue job type of a contradiction run. */
 export const CONTRADICTION_JOB = 'claims.contradictions';
@@ -35,9 +36,12 @@ async function detect(ctx: DossierContext, collection: Collection, run: Contradi
   await ctx.store.updateContradictionRun(run.id, { model: model.modelId });
   const claims = await judgeableClaims(ctx, collection);
   const rules = { suppressIntraDocument: collection.suppressIntraDocumentContradictions, suppressByMetadata: collection.suppressContradictionsByMetadata };
+  // The collection's embeddings sharpen the lexical similarity when it has a model (claims/grouping.ts).
+  const dense = await embedClaims(ctx, collection, claims.map((entry) => entry.claim.text), () => {});
   const groups = await groupClaims(
     claims.map((entry) => ({ text: entry.claim.text, documentId: entry.claim.documentId })),
     { ...DEFAULT_GROUPING, crossDocumentOnly: rules.suppressIntraDocument },
+    dense ?? undefined,
   );
   let found = 0;
   await forEachLimited(groups, JUDGE_CONCURRENCY, async (group) => {

@@ -18,7 +18,9 @@ export interface GroupingOptions {
   crossDocumentOnly: boolean;
 }
 
-export const DEFAULT_GROUPING: GroupingOptions = { neighbours: 10, minSimilarity: 0.2, maxGroupSize: 12, crossDocumentOnly: true };
+// bench/contradictions on SciFact's claim pairs: recall 0.956 at 0.140 judge calls per claim; minSimilarity 0.1–0.2 and
+// maxGroupSize 12–16 all give 0.956 (0.079–0.189 calls per claim), so the choice is not a knife edge.
+export const DEFAULT_GROUPING: GroupingOptions = { neighbours: 10, minSimilarity: 0.15, maxGroupSize: 12, crossDocumentOnly: true };
 
 /** Let other callers run between slices of a long computation. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -31,7 +31,7 @@ function projectEntries(entries: Iterable<[number, number]>): number[] {
 }
 
 /** Embeddings of the claims with the collection's model, or null when it is lexical-only or unavailable. */
-async function embedClaims(ctx: DossierContext, collection: Collection, texts: string[], progress: MapProgress): Promise<Float32Array[] | null> {
+export async function embedClaims(ctx: DossierContext, collection: Collection, texts: string[], progress: MapProgress): Promise<Float32Array[] | null> {
   if (collection.embeddingModel === 'none') return null;
   const embedder = await ctx.embedders.get(collection.embeddingModel);
   if (!embedder) return null;
