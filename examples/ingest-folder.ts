@@ -1,16 +1,21 @@
 /**
  * Ingest every file of a folder into an embedded Dossier and search it, with no server:
  *
- *   node --import tsx examples/ingest-folder.ts <folder> "<query>" [--data-dir ./example-data]
+ *   node --import tsx examples/ingest-folder.ts <folder> "<query>" [--data-dir <dir>]
+ *
+ * Without --data-dir the data lives in a temporary directory that is removed at the end, so nothing is left
+ * behind in the current directory (issue 12); with --data-dir it is kept there for a later run.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDossier } from '@dossier/adapters';
 
 async function main(): Promise<void> {
   const [folder, query, flag, dataDirArg] = process.argv.slice(2);
   if (!folder || !query) throw new Error('usage: ingest-folder.ts <folder> "<query>" [--data-dir <dir>]');
-  const dataDir = flag === '--data-dir' && dataDirArg ? dataDirArg : './example-data';
+  const keep = flag === '--data-dir' && dataDirArg ? dataDirArg : null;
+  const dataDir = keep ?? mkdtempSync(join(tmpdir(), 'dossier-example-'));
   const dossier = await createDossier({ dataDir });
   try {
     const d = await dossier.local();
@@ -31,6 +36,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await dossier.close();
+    if (!keep) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

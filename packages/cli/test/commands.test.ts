@@ -265,4 +265,14 @@ describe.concurrent('reading: query, scan, docs', () => {
     expect(lines.map((l) => l.split(' ')[1])).toEqual(['config', 'API', 'base', 'DNS', 'TLS', 'API', 'telemetry']);
     for (const l of lines) expect(l).toMatch(/^[✓-] /);
   });
+
+  it('doctor does not tick a config file that does not exist yet, and ticks it once `config set` wrote it (issue 12)', async () => {
+    const u = user();
+    const before = JSON.parse((await u.run(['doctor', '--json'])).stdout);
+    expect(before.checks[0]).toMatchObject({ name: 'config file', status: 'skip', detail: expect.stringMatching(/does not exist yet; defaults apply/) });
+    expect(before.ok).toBe(true);
+    expect((await u.run(['config', 'set', 'output', 'human'])).code).toBe(0);
+    const after = JSON.parse((await u.run(['doctor', '--json'])).stdout);
+    expect(after.checks[0]).toMatchObject({ name: 'config file', status: 'pass' });
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { truncateMiddle } from '../src/style.ts';
-import { displayLabels } from '../src/upload/progress.ts';
+import { displayLabels, fitRows, type Row } from '../src/upload/progress.ts';
 
 describe('the live upload display names files so they can be told apart', () => {
   it('leaves out the folder every file shares, keeping subfolders below it', () => {
@@ -16,5 +16,22 @@ describe('the live upload display names files so they can be told apart', () => 
     expect(truncateMiddle('markitdown__test_with_comment.docx', 20)).toHaveLength(20);
     expect(truncateMiddle('short.md', 20)).toBe('short.md');
     expect(truncateMiddle('abcdef', 1)).toBe('a');
+  });
+});
+
+describe('the live upload display on a small terminal (issue 12)', () => {
+  const rows = (states: string[]): Row[] => states.map((state, i) => ({ label: `f${i}.md`, state, detail: '' }));
+
+  it('shows every row when they fit', () => {
+    expect(fitRows(rows(['ready', 'sending']), 5)).toEqual({ shown: rows(['ready', 'sending']), finished: 0, hidden: 0 });
+  });
+
+  it('folds finished rows into a count and says how many open rows it hides', () => {
+    const all = rows(['ready', 'failed', 'sending', 'queued', 'queued', 'processing', 'queued']);
+    const fit = fitRows(all, 4);
+    expect(fit.finished).toBe(2);
+    expect(fit.shown.map((r) => r.label)).toEqual(['f2.md', 'f3.md']);
+    expect(fit.hidden).toBe(3);
+    expect(1 + fit.shown.length + (fit.hidden ? 1 : 0)).toBeLessThanOrEqual(4);
   });
 });

@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 import type { Command, Context } from '../command.ts';
@@ -25,7 +26,10 @@ const SOURCE_NAMES = { flag: 'a flag', env: 'the environment', config: 'config.j
 function configCheck(ctx: Context): Check {
   const e = ctx.settings.configError;
   if (e) return fail('config file', e.message, e.hint ?? 'fix the file or run `dossier config reset`');
-  return pass('config file', configPath(ctx.env));
+  const path = configPath(ctx.env);
+  // Nothing to check in a file that does not exist yet: defaults apply (issue 12: it was ticked anyway).
+  if (!existsSync(path)) return skip('config file', `${path} does not exist yet; defaults apply (\`dossier config set\` creates it)`);
+  return pass('config file', path);
 }
 
 function keyCheck(ctx: Context): Check {

@@ -38,9 +38,19 @@ export function displayLabels(labels: string[]): string[] {
   return cut > 0 ? labels.map((l) => l.slice(cut)) : labels;
 }
 
+/** What the live display shows in `lines` terminal lines: every row, or a count line, the open rows that fit, and how many it hides. */
+export function fitRows(rows: Row[], lines: number): { shown: Row[]; finished: number; hidden: number } {
+  if (rows.length <= lines) return { shown: rows, finished: 0, hidden: 0 };
+  const open = rows.filter((r) => !FINAL_OK.has(r.state) && !FINAL_BAD.has(r.state));
+  const room = Math.max(1, lines - 2); // the count line above, the "more" line below
+  const shown = open.slice(0, room);
+  return { shown, finished: rows.length - open.length, hidden: open.length - shown.length };
+}
+
 /**
  * One line per file on stderr, redrawn in place with ANSI cursor movement (a terminal only). Redraws are
- * coalesced to one per 50 ms; with more files than the terminal has rows, finished files fold into a count.
+ * coalesced to one per 50 ms; with more files than the terminal has rows, finished files fold into a count and
+ * the open files that do not fit are counted on a last line (issue 12: it says how many rows it hides).
  */
 export function liveProgress(out: Output, rows: Row[]): Progress {
   const stream = out.streams.stderr;
@@ -67,11 +77,11 @@ export function liveProgress(out: Output, rows: Row[]): Progress {
     return `${mark} ${label}${' '.repeat(Math.max(0, width - [...label].length))}  ${bar(r.state)}  ${r.state}${r.detail ? s.dim(`  ${truncate(r.detail, 24)}`) : ''}`;
   };
   const view = (): string[] => {
-    const max = Math.max(3, (stream as { rows?: number }).rows || 24) - 2;
-    if (rows.length <= max) return rows.map(line);
-    const open = rows.filter((r) => !FINAL_OK.has(r.state) && !FINAL_BAD.has(r.state));
-    const done = rows.length - open.length;
-    return [s.dim(`${done}/${rows.length} files finished`), ...open.slice(0, max - 1).map(line)];
+    const max = Math.max(4, (stream as { rows?: number }).rows || 24) - 2;
+    const { shown, finished, hidden } = fitRows(rows, max);
+    if (shown.length === rows.length) return rows.map(line);
+    const more = hidden ? [s.dim(`… and ${hidden} more file${hidden === 1 ? '' : 's'} in progress, not shown (terminal too small)`)] : [];
+    return [s.dim(`${finished}/${rows.length} files finished`), ...shown.map(line), ...more];
   };
   const draw = () => {
     timer = null;

@@ -166,6 +166,19 @@ describe('research loop over a real collection', () => {
     });
   });
 
+  it('names in the prompt only the tools the depth offers (issue 12)', async () => {
+    const prompts: Record<string, string> = {};
+    for (const depth of ['quick', 'deep'] as const) {
+      const { model } = script([{ text: 'Nothing to say.' }]);
+      await f.dossier.research.runSync(f.access, f.collectionId, { q: 'Anything?', depth });
+      prompts[depth] = String(model.calls[0]?.request.messages[0]?.content);
+    }
+    expect(prompts.quick).toContain('(search)');
+    expect(prompts.quick).not.toMatch(/get_section_chunks|scan_sections|read a section/);
+    expect(prompts.deep).toContain('(search, scan_sections, get_section_chunks)');
+    expect(prompts.deep).toMatch(/read a section with get_section_chunks to cite it/);
+  });
+
   it('ends with an answer when the iteration cap is reached: the last turn may call no tools and is told to answer', async () => {
     const { model } = script((req) => (req.toolChoice !== 'none' ? { toolCalls: [{ name: 'search', arguments: { query: 'zephyr' } }] } : { text: 'Final answer [S1].' }));
     const events = await collect(await f.dossier.research.run(f.access, f.collectionId, { q: 'Loop?', depth: 'quick' }));
