@@ -196,16 +196,24 @@ describe.concurrent('upload', () => {
     expect(events.findIndex((e) => e.type === 'done')).toBeGreaterThan(events.findLastIndex((e) => e.type === 'status'));
   });
 
-  it('sends a file through the presigned flow, and skips it the second time (content-hash hit)', async () => {
+  it('skips files whose content the collection already holds, says how many, and uploads them again with --force (issue 12)', async () => {
     const u = user();
-    const col = await t.createCollection({ name: 'Presigned' });
-    const first = await u.run(['upload', join(files, 'report.md'), '--presigned', '-c', col.id, '--wait', '--json']);
+    const col = await t.createCollection({ name: 'Re-uploads' });
+    const tree = join(files, 'tree');
+    const first = await u.run(['upload', tree, '-c', col.id, '--wait', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    const sent = ndjson(first.stdout).find((e) => e.type === 'uploaded')!;
-    expect(sent).toMatchObject({ via: 'presigned', reused: false });
-    const again = await u.run(['upload', join(files, 'report.md'), '--presigned', '-c', col.id, '--json']);
-    const hit = ndjson(again.stdout).find((e) => e.type === 'uploaded')!;
-    expect(hit).toMatchObject({ via: 'presigned', reused: true, document: { id: (sent.document as { id: string }).id, status: 'ready' } });
+    const sent = ndjson(first.stdout).filter((e) => e.type === 'uploaded');
+    expect(sent).toHaveLength(3);
+    for (const e of sent) expect(e).toMatchObject({ via: 'presigned' });
+    const again = await u.run(['upload', tree, join(files, 'report.md'), '-c', col.id]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^1 uploaded, 3 skipped \(same content already in the collection; --force uploads them again\)/m);
+    expect(again.stdout).toMatch(/a\.md +\S+ +skipped .*same content already in the collection/);
+    const json = ndjson((await u.run(['upload', join(tree, 'a.md'), '-c', col.id, '--json'])).stdout);
+    expect(json).toEqual([expect.objectContaining({ type: 'skipped', filename: 'a.md', reason: 'same content already in the collection', document: expect.objectContaining({ id: (sent.find((e) => e.filename === 'a.md')!.document as { id: string }).id }) })]);
+    const forced = await u.run(['upload', join(tree, 'a.md'), '-c', col.id, '--force', '--json']);
+    expect(ndjson(forced.stdout)).toEqual([expect.objectContaining({ type: 'uploaded', filename: 'a.md', via: 'direct' })]);
+    expect(JSON.parse((await u.run(['docs', 'list', '-c', col.id, '--json'])).stdout).total).toBe(5);
   });
 
   it('stops with exit 2 on a path that does not exist, before uploading anything', async () => {

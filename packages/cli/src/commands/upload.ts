@@ -19,6 +19,8 @@ const FATAL: readonly number[] = [EXIT.notFound, EXIT.auth, EXIT.missingKey, EXI
 interface Outcome {
   payload: Payload;
   sent?: Sent;
+  /** The collection already had this content: nothing was uploaded (the document is the existing one). */
+  skipped?: boolean;
   /** The document's last known state (after --watch or --wait, its final one). */
   document?: Document;
   error?: CliError;
@@ -58,7 +60,8 @@ function progressFor(ctx: Context, p: Plan): Progress {
   return ctx.out.stderrIsTTY ? liveProgress(ctx.out, rows) : plainProgress(ctx.out, rows);
 }
 
-const sentDetail = (s: Sent) => (s.reused ? 'same content already in the collection' : s.via === 'presigned' ? 'via presigned URL' : '');
+const SKIPPED_NOTE = 'same content already in the collection';
+const sentDetail = (s: Sent) => (s.reused ? SKIPPED_NOTE : s.via === 'presigned' ? 'via presigned URL' : '');
 
 /** Upload every payload with bounded concurrency; per-file failures are recorded, fatal ones stop the run. */
 async function uploadAll(ctx: Context, p: Plan, progress: Progress, onSent: (i: number, doc: Document) => void): Promise<Outcome[]> {
@@ -66,9 +69,14 @@ async function uploadAll(ctx: Context, p: Plan, progress: Progress, onSent: (i: 
   await pool(p.payloads, p.concurrency, async (payload, i) => {
     progress.update(i, 'sending');
     try {
-      const sent = await send(p.api, p.collection, payload, { tags: p.tags, metadata: p.metadata, presigned: Boolean(ctx.values.presigned), signal: ctx.signal });
-      outcomes[i] = { payload, sent, document: sent.document };
-      if (ctx.out.json) ctx.out.event({ type: 'uploaded', file: payload.label, filename: payload.name, reused: sent.reused, via: sent.via, document: sent.document });
+      const sent = await send(p.api, p.collection, payload, { tags: p.tags, metadata: p.metadata, presigned: Boolean(ctx.values.presigned), force: Boolean(ctx.values.force), signal: ctx.signal });
+      outcomes[i] = { payload, sent, document: sent.document, skipped: sent.reused };
+      if (sent.reused) {
+        if (ctx.out.json) ctx.out.event({ type: 'skipped', file: payload.label, filename: payload.name, reason: SKIPPED_NOTE, document: sent.document });
+        progress.update(i, 'skipped', SKIPPED_NOTE);
+        return;
+      }
+      if (ctx.out.json) ctx.out.event({ type: 'uploaded', file: payload.label, filename: payload.name, via: sent.via, document: sent.document });
       progress.update(i, p.mode === 'watch' ? sent.document.status : 'uploaded', sentDetail(sent));
       onSent(i, sent.document);
     } catch (err) {
@@ -86,10 +94,10 @@ async function watchAll(ctx: Context, p: Plan, outcomes: Outcome[], tracker: Tra
   tracker.uploadsDone();
   await Promise.race([tracker.done, aborted(ctx.signal)]);
   await pool(outcomes, 8, async (o) => {
-    if (o.document) o.document = await p.api.json<Document>('GET', `/documents/${o.document.id}`);
+    if (o.document && !o.skipped) o.document = await p.api.json<Document>('GET', `/documents/${o.document.id}`);
   });
   outcomes.forEach((o, i) => {
-    if (o.document) progress.update(i, o.document.status, o.document.status === 'error' ? (o.document.errorMessage ?? '') : sections(o.document));
+    if (o.document && !o.skipped) progress.update(i, o.document.status, o.document.status === 'error' ? (o.document.errorMessage ?? '') : sections(o.document));
   });
 }
 
@@ -97,15 +105,16 @@ const sections = (d: Document) => (d.sectionCount !== null ? `${plural(d.section
 
 async function waitAll(ctx: Context, p: Plan, outcomes: Outcome[]): Promise<void> {
   await pool(outcomes, 16, async (o) => {
-    if (o.document) o.document = await waitForDocument(p.api, o.document.id, ctx.signal);
+    if (o.document && !o.skipped) o.document = await waitForDocument(p.api, o.document.id, ctx.signal);
   });
 }
 
 function report(ctx: Context, p: Plan, outcomes: Outcome[]): number {
   const failed = outcomes.filter((o) => o.error).length;
-  const errored = outcomes.filter((o) => o.document?.status === 'error').length;
+  const skipped = outcomes.filter((o) => o.skipped).length;
+  const errored = outcomes.filter((o) => !o.skipped && o.document?.status === 'error').length;
   if (ctx.out.json) {
-    if (p.mode !== 'none') for (const o of outcomes) if (o.document) ctx.out.event({ type: 'done', file: o.payload.label, filename: o.payload.name, document: o.document });
+    if (p.mode !== 'none') for (const o of outcomes) if (o.document && !o.skipped) ctx.out.event({ type: 'done', file: o.payload.label, filename: o.payload.name, document: o.document });
   } else {
     const s = ctx.out.out;
     ctx.out.table(
@@ -113,15 +122,17 @@ function report(ctx: Context, p: Plan, outcomes: Outcome[]): number {
       outcomes.map((o) => [
         o.payload.label === '-' ? `- (${o.payload.name})` : o.payload.label,
         o.document?.id ?? '-',
-        o.error ? s.red('failed') : status(s, o.document?.status ?? '-'),
+        o.error ? s.red('failed') : o.skipped ? s.dim('skipped') : status(s, o.document?.status ?? '-'),
         num(o.document?.sectionCount),
         num(o.document?.chunkCount),
         o.error?.message ?? o.document?.errorMessage ?? (o.sent ? sentDetail(o.sent) : ''),
       ]),
     );
-    const ok = outcomes.length - failed - errored;
+    const ok = outcomes.length - failed - errored - skipped;
     const what = p.mode === 'none' ? 'uploaded' : 'ready';
-    ctx.out.info(`${ok} ${what}${failed ? `, ${failed} failed to upload` : ''}${errored ? `, ${errored} in error` : ''}${p.mode === 'none' ? ' (processing continues on the server; --watch or --wait to follow it)' : ''}`);
+    const skip = skipped ? `, ${skipped} skipped (same content already in the collection; --force uploads ${skipped === 1 ? 'it' : 'them'} again)` : '';
+    const follow = p.mode === 'none' && ok > 0 ? ' (processing continues on the server; --watch or --wait to follow it)' : '';
+    ctx.out.info(`${ok} ${what}${skip}${failed ? `, ${failed} failed to upload` : ''}${errored ? `, ${errored} in error` : ''}${follow}`);
   }
   return failed || errored ? EXIT.failure : EXIT.ok;
 }
@@ -132,9 +143,10 @@ export const uploadCommand: Command = {
   usage: ['upload <path|folder|glob|->... [--watch | --wait] [--concurrency n] [--tag t]... [--metadata k=v]...'],
   description:
     'Folders are uploaded recursively (hidden files skipped); quote globs to let dossier expand them ("docs/**/*.md").\n' +
-    'Files up to 25 MB are sent directly; larger ones through a presigned URL with their SHA-256, so a file the\n' +
-    'collection already holds is not sent again. Exit 1 when a file fails to upload or (with --watch/--wait) ends in error.\n' +
-    'With --json: NDJSON events {type, file, …}: uploaded and done carry filename and document, failed the error,\n' +
+    'Each file is announced with its SHA-256 through the presigned flow (upload-url, PUT, confirm): a file whose content\n' +
+    'the collection already holds is skipped, and the summary says how many were; --force uploads them again (files up to\n' +
+    '25 MB directly). Exit 1 when a file fails to upload or (with --watch/--wait) ends in error; skipped files are not failures.\n' +
+    'With --json: NDJSON events {type, file, …}: uploaded, skipped and done carry filename and document, failed the error,\n' +
     'and (with --watch) status the documentId and status of each change.',
   options: {
     watch: { type: 'boolean', short: 'w' },
@@ -144,6 +156,7 @@ export const uploadCommand: Command = {
     metadata: { type: 'string', multiple: true },
     filename: { type: 'string' },
     presigned: { type: 'boolean' },
+    force: { type: 'boolean', short: 'f' },
   },
   optionHelp: [
     ['-w, --watch', 'follow the status events until every document is ready or in error (live display on a terminal)'],
@@ -152,7 +165,8 @@ export const uploadCommand: Command = {
     ['--tag <name>', 'tag every document (repeatable)'],
     ['--metadata <k=v>', 'metadata on every document; values are JSON when they parse: year=2024 is a number (repeatable)'],
     ['--filename <name>', 'the name of the file read from stdin (default: stdin)'],
-    ['--presigned', 'use the presigned flow for every file (skips files whose content the collection already has)'],
+    ['-f, --force', 'upload files even when the collection already has the same content (default: skip them)'],
+    ['--presigned', 'with --force: use the presigned flow for small files too (the default without --force)'],
   ],
   examples: [
     'dossier upload ./reports --watch',

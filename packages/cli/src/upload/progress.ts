@@ -18,7 +18,7 @@ export interface Progress {
 
 export const noProgress: Progress = { update() {}, finish() {} };
 
-const FINAL_OK = new Set(['ready', 'uploaded']);
+const FINAL_OK = new Set(['ready', 'uploaded', 'skipped']);
 const FINAL_BAD = new Set(['error', 'failed']);
 
 /**

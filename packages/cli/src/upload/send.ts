@@ -8,12 +8,14 @@ export const DIRECT_UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 export interface SendOptions {
   tags: string[];
   metadata?: Record<string, unknown>;
-  /** Use upload-url for every file, not only those over 25 MB (its content-hash check skips known files). */
+  /** With `force`: use upload-url for every file, not only those over 25 MB. */
   presigned: boolean;
+  /** Upload even when the collection already has a file with the same content (no hash check). */
+  force: boolean;
   signal: AbortSignal;
 }
 
-/** A sent file: the document, and whether the collection already had the same content (nothing uploaded). */
+/** A sent file: the document, and whether the collection already had the same content (nothing uploaded: skipped). */
 export interface Sent {
   document: Document;
   reused: boolean;
@@ -32,10 +34,14 @@ async function direct(api: ApiClient, collection: string, p: Payload, o: SendOpt
   return { document, reused: false, via: 'direct' };
 }
 
-/** upload-url with the content hash; on a hit the existing document is returned, else PUT the bytes and confirm. */
+/**
+ * upload-url, with the content hash unless forced; on a hit the existing document is returned (nothing is sent),
+ * else PUT the bytes and confirm.
+ */
 async function presigned(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
+  const hash = o.force ? {} : { contentHash: await p.sha256() };
   const start = await api.json<{ documentId: string; uploadUrl: string | null; document?: Document }>('POST', `/collections/${collection}/documents/upload-url`, {
-    json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, contentHash: await p.sha256(), tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
+    json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, ...hash, tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
     signal: o.signal,
     ...notFound,
   });
@@ -46,7 +52,12 @@ async function presigned(api: ApiClient, collection: string, p: Payload, o: Send
   return { document, reused: false, via: 'presigned' };
 }
 
-/** Upload one payload the way its size calls for. */
+/**
+ * Upload one payload. By default every file goes through upload-url with its SHA-256, so a file whose content the
+ * collection already holds is skipped (issue 12: re-running an upload does not duplicate documents). With `force`,
+ * files up to 25 MB go directly (one request) unless `presigned` is set, larger ones through upload-url, no hash.
+ */
 export function send(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
+  if (!o.force) return presigned(api, collection, p, o);
   return o.presigned || p.size > DIRECT_UPLOAD_MAX_BYTES ? presigned(api, collection, p, o) : direct(api, collection, p, o);
 }
