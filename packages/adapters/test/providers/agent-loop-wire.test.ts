@@ -159,7 +159,7 @@ describe('the agent loop on the Anthropic wire (issue 12)', () => {
   it('gives up when the provider stays overloaded past the retries, with the provider\'s message', async () => {
     server.reply(overloaded(), overloaded());
     const events = await run({ retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
-    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'provider_error', message: 'Anthropic request failed (HTTP 529: Overloaded)' });
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'provider_error', message: 'Anthropic request failed (HTTP 529: Overloaded) (gave up after 1 retry)' });
     expect(server.requests).toHaveLength(2);
   });
 });

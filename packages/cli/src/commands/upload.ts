@@ -61,7 +61,7 @@ function progressFor(ctx: Context, p: Plan): Progress {
 }
 
 const SKIPPED_NOTE = 'same content already in the collection';
-const sentDetail = (s: Sent) => (s.reused ? SKIPPED_NOTE : s.via === 'presigned' ? 'via presigned URL' : '');
+const sentDetail = (s: Sent) => (s.reused ? SKIPPED_NOTE : '');
 
 /** Upload every payload with bounded concurrency; per-file failures are recorded, fatal ones stop the run. */
 async function uploadAll(ctx: Context, p: Plan, progress: Progress, onSent: (i: number, doc: Document) => void): Promise<Outcome[]> {

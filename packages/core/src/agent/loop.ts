@@ -58,8 +58,8 @@ export interface AgentLoopOptions {
 }
 
 export type AgentEvent =
-  /** A model call starts (progress: the caller may show that the run is waiting on the model). */
-  | { type: 'model_call'; iteration: number; maxIterations: number; final: boolean }
+  /** A model call starts (progress: the caller may show that the run is waiting on the model); attempt 2+ after a retry. */
+  | { type: 'model_call'; iteration: number; maxIterations: number; final: boolean; attempt: number }
   /** A model call failed transiently and is retried after `delayMs`. */
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; message: string }
   | { type: 'tool_call'; query: string; tool?: string; call: ToolCall }
@@ -87,8 +87,7 @@ export async function* runAgentLoop(opts: AgentLoopOptions): AsyncGenerator<Agen
   try {
     for (let i = 1; i <= max; i++) {
       const final = planTurn(opts, state, i, max);
-      yield { type: 'model_call', iteration: i, maxIterations: max, final };
-      const turn = yield* modelTurnWithRetries(opts, state, final, limit, i);
+      const turn = yield* modelTurnWithRetries(opts, state, final, limit, { iteration: i, maxIterations: max });
       if (final || turn.toolCalls.length === 0) {
         yield finish(state, i);
         return;
@@ -135,12 +134,14 @@ async function* modelTurnWithRetries(
   state: LoopState,
   final: boolean,
   limit: Deadline,
-  iteration: number,
+  turn: { iteration: number; maxIterations: number },
 ): AsyncGenerator<AgentEvent, Turn, undefined> {
+  const { iteration } = turn;
   const request = buildRequest(opts, state, final, limit.signal);
   state.spent += state.window.tokens(final ? finalNote(opts) : []);
   for (let attempt = 1; ; attempt++) {
     const streamedBefore = state.answer.length;
+    yield { type: 'model_call', ...turn, final, attempt };
     try {
       state.usage.modelCalls++;
       return yield* modelTurn(opts.provider, request, state, limit.signal);
@@ -149,7 +150,7 @@ async function* modelTurnWithRetries(
       // Answer text already went out: a retry would send it twice, so the run fails and says so.
       if (state.answer.length > streamedBefore) throw failedAfterStreaming(err);
       const delayMs = retryDelay(err, attempt, opts.retry ?? DEFAULT_RETRY, limit.remainingMs());
-      if (delayMs === null) throw err;
+      if (delayMs === null) throw attempt > 1 ? gaveUp(err, attempt - 1) : err;
       const message = err instanceof Error ? err.message : String(err);
       opts.log?.warn('model call failed; retrying', { model: opts.model, iteration, attempt, delayMs, error: message });
       state.usage.retries++;
@@ -213,6 +214,12 @@ async function* toolStep(opts: AgentLoopOptions, state: LoopState, call: ToolCal
 function finish(state: LoopState, iterations: number): AgentEvent {
   if (state.answer.trim() === '') return { type: 'error', code: 'provider_error', message: 'The model ended without writing an answer', usage: state.usage };
   return { type: 'done', answer: state.answer, iterations, usage: state.usage };
+}
+
+/** The last failure of a call that was retried, saying how often. */
+function gaveUp(err: unknown, retries: number): unknown {
+  if (!isDossierError(err)) return err;
+  return new DossierError(err.code, `${err.message} (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`, { cause: err });
 }
 
 /** A failure after answer text was streamed: reported as such, because retrying would repeat that text. */

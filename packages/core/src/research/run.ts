@@ -84,10 +84,12 @@ function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent |
       return { type: 'chunk', content: ev.content };
     case 'error':
       return { type: 'error', message: ev.message, code: ev.code };
-    case 'model_call':
-      return { type: 'progress', message: `${ev.final ? 'writing the answer' : 'waiting for the model'} (turn ${ev.iteration} of ${ev.maxIterations})` };
+    case 'model_call': {
+      const attempt = ev.attempt > 1 ? `, attempt ${ev.attempt}` : '';
+      return { type: 'progress', message: `${ev.final ? 'writing the answer' : 'waiting for the model'} (turn ${ev.iteration} of ${ev.maxIterations}${attempt})` };
+    }
     case 'retry':
-      return { type: 'progress', message: `the model provider failed (${ev.message}); retry ${ev.attempt} in ${Math.ceil(ev.delayMs / 1000)} s` };
+      return { type: 'progress', message: `retry ${ev.attempt} in ${Math.ceil(ev.delayMs / 1000)} s: ${ev.message}` };
     default:
       return null;
   }

@@ -230,8 +230,8 @@ describe('the agent loop context budget (issue 12)', () => {
     expect(first).toEqual(expect.any(String));
     expect(second).toBe(first);
     expect(events.filter((e) => e.type === 'model_call')).toEqual([
-      { type: 'model_call', iteration: 1, maxIterations: 3, final: false },
-      { type: 'model_call', iteration: 2, maxIterations: 3, final: false },
+      { type: 'model_call', iteration: 1, maxIterations: 3, final: false, attempt: 1 },
+      { type: 'model_call', iteration: 2, maxIterations: 3, final: false, attempt: 1 },
     ]);
   });
 });
