@@ -13,6 +13,7 @@ import type {
   SectionRecord,
 } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { claimStoreTests } from './claim-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -184,6 +185,7 @@ export function metadataStoreSuite(
     usageTests(ctx);
     imageTests(ctx);
     enrichTests(ctx);
+    claimStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });
