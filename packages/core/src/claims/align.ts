@@ -61,12 +61,18 @@ export function alignQuote(section: string, quote: string | null | undefined): s
   if (quoteWords.length === 0) return null;
   const sectionWords = words(section);
   const target = quoteWords.map((word) => word.norm);
+  const closing = /[.!?…]$/.test((quote ?? '').trim());
   for (let first = 0; first + target.length <= sectionWords.length; first++) {
     if (target.every((norm, offset) => sectionWords[first + offset]!.norm === norm)) {
-      return section.slice(sectionWords[first]!.start, sectionWords[first + target.length - 1]!.end);
+      return span(section, sectionWords[first]!.start, sectionWords[first + target.length - 1]!.end, closing);
     }
   }
   if (quoteWords.length * sectionWords.length > MAX_FUZZY_WORK) return null;
   const window = bestWindow(sectionWords, quoteWords);
-  return window ? section.slice(window.start, window.end) : null;
+  return window ? span(section, window.start, window.end, closing) : null;
+}
+
+/** The section text between two offsets, with the sentence's closing mark when the quote ended on one too. */
+function span(section: string, start: number, end: number, closing: boolean): string {
+  return section.slice(start, closing && /[.!?…]/.test(section[end] ?? '') ? end + 1 : end);
 }

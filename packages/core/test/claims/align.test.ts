@@ -7,6 +7,7 @@ describe('alignQuote', () => {
   it('returns the exact span when the quote occurs word for word, whatever its case, spacing or punctuation', () => {
     expect(alignQuote(SECTION, 'the plant in lyon opened in 2019')).toBe('The plant in Lyon opened in 2019');
     expect(alignQuote(SECTION, 'It employs 1,200 people')).toBe('It employs 1,200 people');
+    expect(alignQuote(SECTION, 'the plant in lyon opened in 2019.')).toBe('The plant in Lyon opened in 2019.');
   });
 
   it('aligns a near-verbatim quote to the section passage it stands for', () => {
