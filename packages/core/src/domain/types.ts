@@ -187,6 +187,8 @@ export interface ResearchSource {
   sectionLevel: number;
   /** The inline marker the answer cites this source by (`S3` for `[S3]`); beyond the spec's fields. */
   marker?: string;
+  /** Active contradictions this source's section takes part in (present only when there are some); beyond the spec. */
+  contradictions?: { contradictionId: string; severity: 'low' | 'medium' | 'high' }[];
 }
 
 /** A saved research run; `sources` is a frozen snapshot that later document changes never alter. */

@@ -12,6 +12,7 @@ import type { ResearchRunEvent } from './events.ts';
 import type { ResearchPlan } from './plan.ts';
 import { FINAL_TURN_NOTE, researchSystemPrompt } from './prompt.ts';
 import { SourceRegistry } from './sources.ts';
+import { contradictionFlags } from '../claims/flags.ts';
 import { researchTools } from './tools.ts';
 
 /** Tunables of research runs (the server sets them from its configuration). */
@@ -105,6 +106,7 @@ function logFailure(ctx: DossierContext, plan: ResearchPlan, ev: Extract<Researc
 
 /** Save the session (sources copied, so later document changes never alter it) and make the `done` event. */
 async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: CheckedAnswer, usage: RunUsage): Promise<ResearchRunEvent> {
+  const flags = await contradictionFlags(ctx, plan.collection.id, checked.sources.map((source) => source.sectionId));
   const session: ResearchSessionRecord = {
     id: newId(),
     collectionId: plan.collection.id,
@@ -112,7 +114,7 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
     response: checked.answer,
     depth: plan.input.depth,
     model: plan.model.modelId,
-    sources: checked.sources.map((s) => ({ ...s })),
+    sources: checked.sources.map((s) => (flags.has(s.sectionId) ? { ...s, contradictions: flags.get(s.sectionId) } : { ...s })),
     unresolvedCitations: checked.unresolved,
     usage: { ...usage },
     createdAt: nowIso(),

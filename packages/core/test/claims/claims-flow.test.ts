@@ -98,10 +98,23 @@ describe('claims and contradictions, end to end on the embedded Dossier', () => 
       ['lyon-2024.md', 1],
     ]);
 
+    // A research answer citing a section in an active contradiction says so on its source.
+    f.useModels(scriptedResolver(new ScriptedModel((request) =>
+      request.messages.some((message) => message.role === 'tool')
+        ? { text: 'The plant employs 800 people [S1].' }
+        : { toolCalls: [{ name: 'search', arguments: { query: 'Lyon plant employs people' } }] },
+    )));
+    const answer = await f.local.research.runSync(cid, { q: 'How many people work at the Lyon plant?', depth: 'quick' }, new AbortController().signal);
+    const cited = answer.sources.find((source) => source.marker === 'S1');
+    expect(cited?.contradictions).toEqual([{ contradictionId: items[0]!.id, severity: 'high' }]);
+    f.useModels(scriptedResolver(model));
+    const judgedBefore = judged.length;
+
     await f.local.claims.dismissContradiction(cid, items[0]!.id);
     await f.local.claims.detectContradictions(cid);
     await f.dossier.idle();
     expect((await f.local.claims.latestContradictionRun(cid)).contradictionsFound).toBe(0);
+    expect(judged.length).toBe(judgedBefore + 1); // judged again, found again, not stored again
     expect((await f.local.claims.listContradictions(cid, { status: 'dismissed', limit: 20 })).items.map((item) => item.id)).toEqual([items[0]!.id]);
     expect((await f.local.claims.listContradictions(cid, { status: 'active', limit: 20 })).total).toBe(0);
     expect(fingerprintOf(items[0]!.claims.map((claim) => claim.claimId))).toBeTruthy();
