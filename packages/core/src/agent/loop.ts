@@ -60,6 +60,8 @@ export interface AgentLoopOptions {
 export type AgentEvent =
   /** A model call starts (progress: the caller may show that the run is waiting on the model); attempt 2+ after a retry. */
   | { type: 'model_call'; iteration: number; maxIterations: number; final: boolean; attempt: number }
+  /** Not fatal: the run goes on (e.g. it answers early because its token budget is spent). */
+  | { type: 'warning'; message: string }
   /** A model call failed transiently and is retried after `delayMs`. */
   | { type: 'retry'; iteration: number; attempt: number; delayMs: number; message: string }
   | { type: 'tool_call'; query: string; tool?: string; call: ToolCall }
@@ -87,6 +89,7 @@ export async function* runAgentLoop(opts: AgentLoopOptions): AsyncGenerator<Agen
   try {
     for (let i = 1; i <= max; i++) {
       const final = planTurn(opts, state, i, max);
+      if (final && i < max) yield { type: 'warning', message: `The run's input token budget allows no more tool calls: answering after ${i - 1} of ${max - 1} tool turns` };
       const turn = yield* modelTurnWithRetries(opts, state, final, limit, { iteration: i, maxIterations: max });
       if (final || turn.toolCalls.length === 0) {
         yield finish(state, i);

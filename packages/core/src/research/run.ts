@@ -89,6 +89,8 @@ function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent |
       const attempt = ev.attempt > 1 ? `, attempt ${ev.attempt}` : '';
       return { type: 'progress', message: `${ev.final ? 'writing the answer' : 'waiting for the model'} (turn ${ev.iteration} of ${ev.maxIterations}${attempt})` };
     }
+    case 'warning':
+      return { type: 'progress', message: ev.message };
     case 'retry':
       return { type: 'progress', message: `retry ${ev.attempt} in ${Math.ceil(ev.delayMs / 1000)} s: ${ev.message}` };
     default:

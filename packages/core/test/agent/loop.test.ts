@@ -219,6 +219,9 @@ describe('the agent loop context budget (issue 12)', () => {
     );
     expect(out.at(-1)).toMatchObject({ type: 'done', answer: 'Final answer.' });
     expect(model.calls.length).toBeLessThan(20);
+    expect(out.filter((e) => e.type === 'warning')).toEqual([
+      { type: 'warning', message: `The run's input token budget allows no more tool calls: answering after ${model.calls.length - 1} of 19 tool turns` },
+    ]);
     expect(sent(model).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(6000);
   });
 
