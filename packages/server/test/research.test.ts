@@ -1,4 +1,4 @@
-import { DossierError, type ModelResolver } from '@dossier/core';
+import { DEFAULT_TIME_LIMITS_MS, DossierError, type ModelResolver } from '@dossier/core';
 import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestServer, type TestServer, waitFor } from './helpers.ts';
@@ -13,7 +13,7 @@ const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024
 
 beforeAll(async () => {
   // No retries: a scripted provider failure ends the run at once (retries are tested at the wire, in adapters).
-  t = await startTestServer({ config: { providerRetries: 0 } });
+  t = await startTestServer({ config: { providerRetries: 0, researchTimeLimitsMs: { ...DEFAULT_TIME_LIMITS_MS, quick: 1000 } } });
   // The test seam: the running server's model resolver delegates to the one each test installs. The server's
   // own resolver (no provider configured in the test config) stays available as `real`.
   const context = t.server.dossier.context;
@@ -167,6 +167,11 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
     // A provider that fails is a dependency failure (spec: 503), and the client learns what failed.
     useScript([{ error: new DossierError('provider_error', 'Anthropic stream failed (terminated)', { retryable: true }) }]);
     expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'x' } }), 503, 'Anthropic stream failed (terminated)');
+  });
+
+  it('answers 408 when a run outlives the time limit its depth has in the server configuration (issue 12)', async () => {
+    useScript([{ text: ['Thinking'], hangAfterDeltas: 1 }]);
+    expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'Slow?', depth: 'quick' } }), 408, 'The run exceeded its time limit of 1 s');
   });
 
   it('lists sessions newest first, deletes one with 204, and 404s for another project', async () => {

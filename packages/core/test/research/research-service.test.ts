@@ -8,10 +8,12 @@ import { ScriptedModel, scriptedResolver } from '../../src/testing/scripted-mode
 import { collect, everyDepth, FAST_RETRY, type ResearchFixture, researchFixture } from './fixture.ts';
 
 const RUN_LIMIT_MS = 3000;
+/** Quick runs get their own, shorter limit here, to show the limit is per depth. */
+const QUICK_LIMIT_MS = 1000;
 let f: ResearchFixture;
 beforeAll(async () => {
   // A short wall-clock limit, so the limit itself can be tested; every scripted run finishes far sooner.
-  f = await researchFixture({ timeLimitsMs: everyDepth(RUN_LIMIT_MS), retry: FAST_RETRY });
+  f = await researchFixture({ timeLimitsMs: { ...everyDepth(RUN_LIMIT_MS), quick: QUICK_LIMIT_MS }, retry: FAST_RETRY });
 });
 afterAll(async () => {
   await f?.close();
@@ -213,6 +215,14 @@ describe('research loop over a real collection', () => {
     expect(events.at(-1)).toEqual({ type: 'error', message: 'The run exceeded its time limit of 3 s', code: 'timeout' });
     expect(model.calls[1]?.outcome).toBe('aborted');
     expect(await f.dossier.research.list(f.access, f.collectionId)).toEqual(before);
+  });
+
+  it('applies the time limit of the run\'s depth (issue 12)', async () => {
+    script([{ text: ['Thinking'], hangAfterDeltas: 1 }]);
+    const started = Date.now();
+    const events = await collect(await f.dossier.research.run(f.access, f.collectionId, { q: 'Slow?', depth: 'quick' }));
+    expect(events.at(-1)).toEqual({ type: 'error', message: 'The run exceeded its time limit of 1 s', code: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(RUN_LIMIT_MS);
   });
 
   it('turns a provider error in mid-stream into one error event, after which the stream ends', async () => {
