@@ -5,6 +5,7 @@ import {
   type Access,
   createDossierCore,
   createSecretBox,
+  type ConcurrencyGate,
   type DossierCore,
   type DossierDeps,
   DossierError,
@@ -15,6 +16,7 @@ import {
   type MetadataStore,
   type ModelProviderFactory,
   type ModelResolver,
+  type PlanBook,
   type Reranker,
   type ResearchSettings,
   type RetrievalSettings,
@@ -59,6 +61,10 @@ export interface DossierOptions {
   models?: ModelResolver;
   /** Research tunables (wall-clock limit of a run, output tokens per call). */
   research?: Partial<ResearchSettings>;
+  /** Plans of projects and orgs (default: every project unlimited). */
+  plans?: PlanBook;
+  /** Where agent-run slots are counted (default: in this process; `redisConcurrencyGate` shares them between nodes). */
+  gate?: ConcurrencyGate;
   log?: Logger;
 }
 
@@ -122,7 +128,9 @@ async function localAccess(core: DossierCore, store: MetadataStore): Promise<Non
 /** Assemble Dossier from core and the embedded adapters (SQLite, LanceDB, the filesystem) and start its workers. */
 export async function createDossier(opts: DossierOptions): Promise<Dossier> {
   const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // The data directory holds keys, credentials and every tenant's files: the service account's alone (issue 9).
+  chmodSync(dataDir, 0o700);
   const log = opts.log ?? silentLogger;
   const modelProviders = opts.modelProviders ?? createModelProviderFactory({ log });
   const store = createSqliteMetadataStore({ filename: join(dataDir, 'dossier.db') });
@@ -155,6 +163,8 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
       reranker,
       convert: conversion.run,
       workers: opts.workers,
+      plans: opts.plans,
+      gate: opts.gate,
       log,
     },
     { retrieval: opts.retrieval, research: opts.research },

@@ -10,3 +10,4 @@ export * from './providers/model-resolver.ts';
 export * from './pool/convert-pool.ts';
 export * from './rerankers/spec.ts';
 export { DEFAULT_CROSS_ENCODER, loadCrossEncoderReranker } from './rerankers/cross-encoder.ts';
+export * from './limits/index.ts';

@@ -3,12 +3,14 @@ import type { DocumentEvent, DocumentRecord, DocumentStatus } from './domain/typ
 import type { PreparedDocument, PrepareInput } from './ingest/prepare.ts';
 import type { ModelResolver } from './models/types.ts';
 import type { BlobStore } from './ports/blob-store.ts';
+import type { ConcurrencyGate } from './ports/concurrency-gate.ts';
 import type { ChunkIndex } from './ports/chunk-index.ts';
 import type { EmbedderProvider } from './ports/embedder.ts';
 import type { EventBus } from './ports/event-bus.ts';
 import type { JobQueue } from './ports/job-queue.ts';
 import type { MetadataStore } from './ports/metadata-store.ts';
 import type { Reranker } from './ports/reranker.ts';
+import type { PlanBook } from './usage/plans.ts';
 
 /** Where core reports what it does; the server and CLI attach their own logger. Secrets never reach it. */
 export interface Logger {
@@ -38,6 +40,10 @@ export interface DossierDeps {
   log?: Logger;
   /** Chooses the model provider and key of research and post-ready jobs (absent: every call is not_configured). */
   models?: ModelResolver;
+  /** Plans of projects and orgs (meters' limits and quotas); absent: everything unlimited. */
+  plans?: PlanBook;
+  /** Where agent-run slots are counted (absent: in this process). */
+  gate?: ConcurrencyGate;
   /** Pipeline workers in this process (0 disables them, for API-only nodes). */
   workers?: { concurrency?: number; leaseMs?: number; pollMs?: number };
 }

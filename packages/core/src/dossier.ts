@@ -19,7 +19,11 @@ import { providerKeyService } from './providers/keys.ts';
 import { filenameSearchService } from './search/filename-search.ts';
 import { DEFAULT_RETRIEVAL, type RetrievalSettings, searchService } from './search/query.ts';
 import { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings, researchService } from './research/service.ts';
+import { memoryConcurrencyGate } from './limits/memory-gate.ts';
+import { acquireRunSlot, releaseRunSlot } from './limits/run-slots.ts';
 import { withQueryMeter } from './usage/meter.ts';
+import { unlimitedPlans } from './usage/plans.ts';
+import { type Sandbox, usageMeters } from './usage/quotas.ts';
 
 /** Fill in the optional dependencies with core's defaults. */
 function contextOf(deps: DossierDeps, wake: () => void): DossierContext {
@@ -37,6 +41,8 @@ function contextOf(deps: DossierDeps, wake: () => void): DossierContext {
     convert: deps.convert ?? ((input) => prepareDocument(registry, input)),
     log: deps.log ?? silentLogger,
     models: deps.models ?? unconfiguredResolver,
+    plans: deps.plans ?? unlimitedPlans,
+    gate: deps.gate ?? memoryConcurrencyGate(),
     wakeWorkers: wake,
   };
 }
@@ -77,6 +83,15 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     research: researchService(ctx, search, { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research }),
     providerKeys: providerKeyService(ctx),
     claims: claimService(ctx),
+    usage: {
+      /** The caller's sandbox meters for the current month (spec: Usage meters). */
+      meters: (sandbox: Sandbox) => usageMeters(ctx, sandbox),
+    },
+    limits: {
+      /** Take a slot of the project's org for an agent run (429 when the org's cap is reached). */
+      acquireRunSlot: (projectId: string, leaseMs: number) => acquireRunSlot(ctx, projectId, leaseMs),
+      releaseRunSlot: (lease: Awaited<ReturnType<typeof acquireRunSlot>>) => releaseRunSlot(ctx, lease),
+    },
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called. */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {
@@ -95,7 +110,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     /** Drain in-flight jobs, then release every adapter. */
     async close(): Promise<void> {
       await runner?.stop();
-      await Promise.allSettled([deps.embedders.close(), deps.index.close(), deps.events.close()]);
+      await Promise.allSettled([deps.embedders.close(), deps.index.close(), deps.events.close(), ctx.gate.close()]);
       await Promise.allSettled([deps.store.close(), deps.queue.close()]);
     },
   };

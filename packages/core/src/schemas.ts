@@ -10,13 +10,52 @@ export const uuid = z.string().uuid({ message: 'must be a UUID' });
 const json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),
 );
-export const metadataSchema = z.record(z.string(), json).describe('Arbitrary key-value metadata');
+/**
+ * Caps on metadata (issue 9: a 5,000-deep object overflowed the validator's stack and a 9.7 MB filter stalled the
+ * server). Checked before the recursive schema runs, without recursion, so any input fails fast with a 400.
+ */
+export const METADATA_LIMITS = { maxBytes: 16_384, maxDepth: 16, maxFilterPairs: 32 } as const;
+
+/** Nesting depth of a JSON value (a scalar is 0), walked with an explicit stack; stops once past `cap`. */
+export function jsonDepth(value: unknown, cap = Number.POSITIVE_INFINITY): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > cap) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function boundedMetadata(what: string, maxPairs?: number) {
+  return z
+    .unknown()
+    .superRefine((value, issue) => {
+      if (jsonDepth(value, METADATA_LIMITS.maxDepth) > METADATA_LIMITS.maxDepth) {
+        issue.addIssue({ code: 'custom', message: `${what} is nested deeper than ${METADATA_LIMITS.maxDepth} levels`, fatal: true });
+        return;
+      }
+      if (maxPairs !== undefined && value !== null && typeof value === 'object' && Object.keys(value).length > maxPairs) {
+        issue.addIssue({ code: 'custom', message: `${what} has more than ${maxPairs} pairs`, fatal: true });
+        return;
+      }
+      const size = Buffer.byteLength(JSON.stringify(value) ?? '');
+      if (size > METADATA_LIMITS.maxBytes) issue.addIssue({ code: 'custom', message: `${what} exceeds ${METADATA_LIMITS.maxBytes} bytes of JSON`, fatal: true });
+    })
+    .pipe(z.record(z.string(), json));
+}
+
+export const metadataSchema = boundedMetadata('metadata').describe(`Arbitrary key-value metadata (at most ${METADATA_LIMITS.maxBytes} bytes of JSON, ${METADATA_LIMITS.maxDepth} levels deep)`);
+const metadataFilterSchema = boundedMetadata('metadata filter', METADATA_LIMITS.maxFilterPairs);
 export const tagsSchema = z.array(z.string().min(1).max(200)).max(100);
 
 export const filterFields = {
   tags: tagsSchema.optional().describe('Documents must carry ALL of these tags'),
   anyTags: tagsSchema.optional().describe('Documents must carry at least ONE of these tags'),
-  metadata: metadataSchema.optional().describe('Document metadata must contain all of these pairs'),
+  metadata: metadataFilterSchema.optional().describe(`Document metadata must contain all of these pairs (at most ${METADATA_LIMITS.maxFilterPairs})`),
 };
 
 export const visibilitySchema = z.enum(['private', 'public']);

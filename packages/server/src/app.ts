@@ -4,6 +4,8 @@ import Koa from 'koa';
 import type { ServerConfig } from './config.ts';
 import { queryObject, readJson } from './http/body.ts';
 import { errorMiddleware } from './http/errors.ts';
+import { accessLog, bodyIdleTimeout, corsAllowList, securityHeaders, withRequestTimeout } from './http/hardening.ts';
+import type { RequestLimits } from './http/limits.ts';
 import { buildOpenApi } from './openapi.ts';
 import { authRoutes } from './routes/auth.ts';
 import { claimRoutes } from './routes/claims.ts';
@@ -19,6 +21,7 @@ import { recomputeRoutes } from './routes/recompute.ts';
 import { researchRoutes } from './routes/research.ts';
 import { retrievalRoutes } from './routes/retrieval.ts';
 import { uploadRoutes } from './routes/uploads.ts';
+import { usageRoutes } from './routes/usage.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -26,34 +29,43 @@ export const API_VERSION = '0.1.0';
 export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: unknown = null;
   const routes: RouteDef[] = [
-    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps),
+    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION))),
   ];
   return routes;
 }
 
-/** Validate the body and query of a request against the route's schemas, then run its handler. */
-function mount(router: Router, r: RouteDef): void {
+/** Validate the body and query of a request against the route's schemas, then run its handler, within the time limit. */
+function mount(router: Router, r: RouteDef, timeoutMs: number): void {
   router[r.method](r.path, async (ctx) => {
-    const body = r.body ? schemas.parseInput(r.body, await readJson(ctx)) : undefined;
-    const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;
-    await r.handle(ctx, { body, query });
+    const run = async () => {
+      const body = r.body ? schemas.parseInput(r.body, await readJson(ctx, r.maxBodyBytes)) : undefined;
+      const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;
+      await r.handle(ctx, { body, query });
+    };
+    await (r.longRunning ? run() : withRequestTimeout(ctx, timeoutMs, run));
   });
 }
 
 /** The Koa application: a thin HTTP face over a DossierCore. */
-export function createApp(dossier: DossierCore, config: Readonly<ServerConfig>, publicUrl: () => string, log: Logger): Koa {
+export function createApp(dossier: DossierCore, config: Readonly<ServerConfig>, publicUrl: () => string, log: Logger, limits: RequestLimits): Koa {
   const app = new Koa();
-  app.proxy = false;
+  app.proxy = config.trustProxy;
   const router = new Router();
-  for (const r of allRoutes({ dossier, config, publicUrl })) mount(router, r);
+  for (const r of allRoutes({ dossier, config, publicUrl, limits })) mount(router, r, config.requestTimeoutMs);
   // Errors after the response started (e.g. writing a stream) reach Koa's 'error' event, whose default prints
   // stacks to stderr. A client closing an SSE stream or long-poll is normal; anything else goes to the JSON log.
   app.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
     log.error('response failed', { error: err.stack ?? String(err) });
   });
+  // Outermost first: the log line sees the final status; limits run before any route reads a body.
+  app.use(accessLog(log));
+  app.use(securityHeaders);
+  app.use(corsAllowList(config.corsOrigins));
   app.use(errorMiddleware(log));
+  app.use(bodyIdleTimeout(config.bodyIdleTimeoutMs));
+  app.use(limits.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: false }));
   return app;

@@ -1,5 +1,5 @@
 import { parseRerankerSpec } from '@dossier/adapters';
-import { DEFAULT_INPUT_BUDGETS, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { type RateSpec, DEFAULT_INPUT_BUDGETS, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
 
 /** One configuration setting: where it comes from and what it means. The README table is generated from this list. */
 export interface SettingDoc {
@@ -43,6 +43,17 @@ export interface ServerConfig {
   researchTimeLimitsMs: Readonly<Record<ResearchDepth, number>>;
   researchInputBudgets: Readonly<Record<ResearchDepth, number>>;
   providerRetries: number;
+  redisUrl: string | null;
+  redisPrefix: string;
+  plansFile: string | null;
+  rateLimitKey: RateSpec | null;
+  rateLimitAnonymous: RateSpec | null;
+  loginLimitAccount: RateSpec | null;
+  authFailureLimitAddress: RateSpec | null;
+  requestTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  corsOrigins: readonly string[];
+  trustProxy: boolean;
 }
 
 /** `quick=60s,deep=5m` style: one value per depth, the rest keep their defaults. */
@@ -82,6 +93,17 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'researchTimeLimitsMs', env: 'DOSSIER_RESEARCH_TIME_LIMITS', flag: '--research-time-limits', default: depthList(DEFAULT_TIME_LIMITS_MS, seconds), meaning: 'Wall-clock limit of a research run per depth, retries included (`depth=<n>s` or `<n>m`, comma-separated; depths not named keep their default). A run over it ends with an `error` event (sync: 408) and saves nothing.' },
   { key: 'researchInputBudgets', env: 'DOSSIER_RESEARCH_INPUT_BUDGETS', flag: '--research-input-budgets', default: depthList(DEFAULT_INPUT_BUDGETS, String), meaning: 'Input tokens a research run may send the model per depth, all model calls together (estimated with cl100k). Each call gets an even share of what is left: a passage is sent in full once per run, older tool results are condensed as the budget nears, and the last turn always fits. Same `depth=<n>` syntax.' },
   { key: 'providerRetries', env: 'DOSSIER_PROVIDER_RETRIES', flag: '--provider-retries', default: String(DEFAULT_RETRY.maxRetries), meaning: 'Retries of a model call that failed transiently (429, 529, 5xx, a dropped connection) during research, with exponential backoff and jitter from 1 s, honouring `retry-after`, within the run\'s time limit. A call that already streamed answer text is never retried (the run fails and says so). 0 turns retries off.' },
+  { key: 'redisUrl', env: 'DOSSIER_REDIS_URL', flag: '--redis-url', default: '(unset: in this process)', meaning: 'Redis (`redis://host:port/db`) where rate limits, login throttles and agent-run slots are counted, so that several server nodes enforce one limit. Unset: counted in this process.' },
+  { key: 'redisPrefix', env: 'DOSSIER_REDIS_PREFIX', flag: '--redis-prefix', default: 'dossier:', meaning: 'Prefix of every Redis key this server writes (nodes of one deployment share it).' },
+  { key: 'plansFile', env: 'DOSSIER_PLANS_FILE', flag: '--plans-file', default: '(unset: every project unlimited)', meaning: 'JSON file of plans (monthly `queries` and `credits`, `storageMb`, `documents`, `collections`, org `concurrentRuns`; null or absent = unlimited) and which projects and orgs are on them (see Plans and limits). Read at start.' },
+  { key: 'rateLimitKey', env: 'DOSSIER_RATE_LIMIT_KEY', flag: '--rate-limit-key', default: '6000/1m+600', meaning: 'Requests per API key or token: `<n>/<window>` (window `s`, `m`, `h`, e.g. `10s`) with an optional `+<burst>` reserve refilled over ten windows; `off` for none. Beyond: 429 with Retry-After.' },
+  { key: 'rateLimitAnonymous', env: 'DOSSIER_RATE_LIMIT_ANONYMOUS', flag: '--rate-limit-anonymous', default: '60/1m+30', meaning: 'Requests without credentials (public collection reads), per client address; same syntax. Anonymous reads are never metered to, or limited by, the collection owner\'s plan.' },
+  { key: 'loginLimitAccount', env: 'DOSSIER_LOGIN_LIMIT_ACCOUNT', flag: '--login-limit-account', default: '10/15m', meaning: 'Failed logins per account (e-mail) before login is refused with 429 for the rest of the window; a successful login clears the count.' },
+  { key: 'authFailureLimitAddress', env: 'DOSSIER_AUTH_FAILURE_LIMIT_ADDRESS', flag: '--auth-failure-limit-address', default: '30/15m', meaning: 'Failed logins and requests with an invalid key or token per client address before that address is refused with 429 for the rest of the window.' },
+  { key: 'requestTimeoutMs', env: 'DOSSIER_REQUEST_TIMEOUT', flag: '--request-timeout', default: '30s', meaning: 'Time limit of a non-streaming request, body included (`<n>s` or `<n>m`); beyond it the client gets 408 and the connection is closed. Streams, long-polls, research and file uploads are exempt (they have their own limits).' },
+  { key: 'bodyIdleTimeoutMs', env: 'DOSSIER_BODY_IDLE_TIMEOUT', flag: '--body-idle-timeout', default: '10s', meaning: 'Longest silence while a request body is being received, on every route (uploads included); a client trickling its body is disconnected.' },
+  { key: 'corsOrigins', env: 'DOSSIER_CORS_ORIGINS', flag: '--cors-origins', default: '(none: no cross-origin access)', meaning: 'Comma-separated origins (`https://app.example.com`) whose browser pages may call the API; `*` allows any origin.' },
+  { key: 'trustProxy', env: 'DOSSIER_TRUST_PROXY', flag: '--trust-proxy', default: 'false', meaning: 'Take the client address from `X-Forwarded-For` (only behind a reverse proxy that sets it); otherwise the socket address is the client address of per-address limits.' },
 ];
 
 const fail = (s: SettingDoc, why: string): never => {
@@ -107,6 +129,16 @@ function durationMs(value: string): number | null {
   if (!m) return null;
   const ms = Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 60_000 : 1000));
   return ms >= 1000 ? ms : null;
+}
+
+const WINDOW_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `60/1m+30`: 60 per minute plus a reserve of 30; the window's number defaults to 1 (`100/s`). */
+function rateSpec(value: string): RateSpec | null {
+  const m = /^(\d+)\s*\/\s*(\d+)?\s*(s|m|h)\s*(?:\+\s*(\d+))?$/i.exec(value.trim());
+  if (!m || Number(m[1]) < 1) return null;
+  const unit = m[3]!.toLowerCase() as keyof typeof WINDOW_MS;
+  return Object.freeze({ points: Number(m[1]), durationMs: Number(m[2] ?? 1) * WINDOW_MS[unit], burst: Number(m[4] ?? 0) });
 }
 
 /** A whole number of tokens, at least 1,000 (less cannot hold a system prompt and a question). */
@@ -149,6 +181,17 @@ function coerce(s: SettingDoc, raw: string): unknown {
         fail(s, (err as Error).message);
       }
       return raw;
+    case 'rateLimitKey':
+    case 'rateLimitAnonymous':
+    case 'loginLimitAccount':
+    case 'authFailureLimitAddress':
+      return raw.trim().toLowerCase() === 'off' ? null : (rateSpec(raw) ?? fail(s, `expected <n>/<window>[+<burst>] such as 60/1m+30, or off; got '${raw}'`));
+    case 'requestTimeoutMs':
+    case 'bodyIdleTimeoutMs':
+      return durationMs(raw) ?? fail(s, `expected a duration such as 30s or 2m (at least 1s), got '${raw}'`);
+    case 'corsOrigins':
+      return Object.freeze(raw.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean));
+    case 'trustProxy':
     case 'allowModelDownload':
       if (!/^(true|false|1|0)$/i.test(raw)) fail(s, `expected true or false, got '${raw}'`);
       return /^(true|1)$/i.test(raw);
@@ -198,6 +241,12 @@ const DEFAULTS = {
   ollamaChatModel: null, ollamaBestChatModel: null, fastModel: null, bestModel: null,
   reranker: 'none', queryExpansion: 'none', rrfK: 60, lexicalWeight: 1, vectorWeight: 1,
   researchTimeLimitsMs: DEFAULT_TIME_LIMITS_MS, researchInputBudgets: DEFAULT_INPUT_BUDGETS, providerRetries: DEFAULT_RETRY.maxRetries,
+  redisUrl: null, redisPrefix: 'dossier:', plansFile: null,
+  rateLimitKey: { points: 6000, durationMs: 60_000, burst: 600 },
+  rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
+  loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
+  authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },
+  requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, corsOrigins: [], trustProxy: false,
 } satisfies ServerConfig;
 
 /** Build the frozen config from command-line flags, then the environment, then defaults. */

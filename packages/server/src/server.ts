@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createDossier, type Dossier, type ProviderOptions } from '@dossier/adapters';
-import { type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, type Embedder, type Logger, type ModelProviderFactory } from '@dossier/core';
+import { createDossier, createLimitStores, type Dossier, type ProviderOptions } from '@dossier/adapters';
+import {
+  type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook,
+} from '@dossier/core';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
+import { type RequestLimits, requestLimits } from './http/limits.ts';
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -15,6 +18,8 @@ export interface RunningServer {
   http: Server;
   /** Credentials created on this start (first start only); null afterwards. */
   bootstrap: BootstrapResult | null;
+  /** The rate limits and login throttles this server enforces. */
+  limits: RequestLimits;
   close(): Promise<void>;
 }
 
@@ -55,9 +60,27 @@ function providerOptions(config: Readonly<ServerConfig>): ProviderOptions {
   };
 }
 
+/** The operator's plans file (DOSSIER_PLANS_FILE), or undefined: every project unlimited. */
+function loadPlans(file: string | null): PlanBook | undefined {
+  if (!file) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new DossierError('invalid_input', `Cannot read the plans file ${file} (DOSSIER_PLANS_FILE): ${(err as Error).message}`);
+  }
+  return planBook(raw);
+}
+
 /** Start Dossier's HTTP API on the embedded default adapters. */
 export async function startServer(config: Readonly<ServerConfig>, log: Logger, opts: StartOptions = {}): Promise<RunningServer> {
+  // Files this process creates (SQLite, LanceDB, blobs, keys) are its user's only: 0600 files, 0700 folders (issue 9).
+  process.umask(0o077);
+  const plans = loadPlans(config.plansFile);
+  const limitStores = await createLimitStores(config.redisUrl, config.redisPrefix);
   const dossier = await createDossier({
+    plans,
+    gate: limitStores.gate,
     dataDir: config.dataDir,
     masterKey: config.masterKey ?? undefined,
     embeddingModel: config.embeddingModel,
@@ -80,7 +103,8 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
   const bootstrap = await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dossier.dataDir, bootstrap) });
   let url = '';
-  const app = createApp(dossier, config, () => url, log);
+  const limits = requestLimits(limitStores.rateLimiters, config);
+  const app = createApp(dossier, config, () => url, log, limits);
   const http = app.listen(config.port, config.host);
   await new Promise<void>((res, rej) => http.once('listening', res).once('error', rej));
   const { port } = http.address() as AddressInfo;
@@ -88,11 +112,12 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
   http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
   log.info('listening', { url, dataDir: dossier.dataDir, defaultEmbeddingModel: dossier.context.defaultEmbeddingModel });
   return {
-    url, dossier, http, bootstrap,
+    url, dossier, http, bootstrap, limits,
     async close() {
       http.closeAllConnections();
       await new Promise<void>((res) => http.close(() => res()));
       await dossier.close();
+      await limitStores.rateLimiters.close();
     },
   };
 }

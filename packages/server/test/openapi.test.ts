@@ -13,7 +13,7 @@ beforeAll(async () => {
   const res = await t.request('GET', '/v1/openapi.json', { auth: null });
   expect(res.status).toBe(200);
   doc = res.body;
-  routes = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url });
+  routes = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits });
 });
 afterAll(async () => {
   await t?.close();
@@ -24,7 +24,7 @@ const operationOf = (method: string, path: string) => doc.paths[openapiPath(path
 
 /** Method and path of every route the Koa router of a freshly built app answers. */
 function mountedRoutes(): { method: string; path: string }[] {
-  const app = createApp(t.server.dossier, t.config, () => t.url, { info() {}, warn() {}, error() {} });
+  const app = createApp(t.server.dossier, t.config, () => t.url, { info() {}, warn() {}, error() {} }, t.server.limits);
   const dispatch = app.middleware.find((m) => 'router' in m) as unknown as { router: Router } | undefined;
   if (!dispatch) throw new Error('no router middleware');
   return dispatch.router.stack.flatMap((layer) =>

@@ -51,10 +51,10 @@ function within(root: string, segments: string[]): string {
 
 /** Writes through `fill` into a temp file beside `file`, syncs it, then renames it over `file`. */
 async function writeAtomic<T>(file: string, fill: (fh: FileHandle) => Promise<T>): Promise<T> {
-  await mkdir(dirname(file), { recursive: true });
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   // A sibling keeps the rename on one filesystem, hence atomic; the name stays short of NAME_MAX.
   const temp = join(dirname(file), `.tmp-${randomUUID()}`);
-  const fh = await open(temp, 'wx');
+  const fh = await open(temp, 'wx', 0o600); // stored files are the owner's only (issue 9)
   try {
     const result = await fill(fh);
     await fh.sync();

@@ -62,6 +62,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     deleteResearchSession: (id) => research.deleteResearchSession(ctx, id),
     addUsage: (projectId, env, meter, amount, at) => research.addUsage(ctx, projectId, env, meter, amount, at),
     usageTotals: (projectId, env, since) => research.usageTotals(ctx, projectId, env, since),
+    sandboxTotals: (projectId, env) => research.sandboxTotals(ctx, projectId, env),
 
     createProviderKey: (key) => providerKeys.createProviderKey(ctx, key),
     listProviderKeys: (projectId) => providerKeys.listProviderKeys(ctx, projectId),

@@ -1,4 +1,4 @@
-import type { Env, JsonValue, ResearchDepth, ResearchSessionRecord, ResearchSource, RunUsage, UsageMeter } from '@dossier/core';
+import type { Env, JsonValue, ResearchDepth, ResearchSessionRecord, ResearchSource, RunUsage, SandboxTotals, UsageMeter } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { ResearchSessionsTable } from './schema.ts';
@@ -76,4 +76,17 @@ export async function usageTotals({ db }: StoreContext, projectId: string, env: 
   const totals: Record<UsageMeter, number> = { queries: 0, credits: 0 };
   for (const r of rows) if (r.meter === 'queries' || r.meter === 'credits') totals[r.meter] = Number(r.total);
   return totals;
+}
+
+export async function sandboxTotals({ db }: StoreContext, projectId: string, env: Env): Promise<SandboxTotals> {
+  const live = db.selectFrom('collections').select('id').where('project_id', '=', projectId).where('env', '=', env).where('deleted_at', 'is', null);
+  const [collections, documents] = await Promise.all([
+    db.selectFrom('collections').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', projectId).where('env', '=', env).where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('documents')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.coalesce(eb.fn.sum('file_size_bytes'), eb.lit(0)).as('bytes')])
+      .where('collection_id', 'in', live)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { collections: Number(collections.n), documents: Number(documents.n), storageBytes: Number(documents.bytes) };
 }

@@ -47,11 +47,11 @@ export function authService(ctx: DossierContext) {
 
   return {
     /** The project sandbox an API key opens; throws unauthorized for an unknown or revoked key. */
-    async authenticateKey(key: string): Promise<NonNullable<Access>> {
+    async authenticateKey(key: string): Promise<NonNullable<Access> & { keyId: string }> {
       const env = envOfApiKey(key);
       const record = env ? await ctx.store.findApiKeyByHash(hashSecret(key)) : null;
       if (!record || record.env !== env) throw new DossierError('unauthorized', 'Invalid API key');
-      return { projectId: record.projectId, env: record.env };
+      return { projectId: record.projectId, env: record.env, keyId: record.id };
     },
     async login(raw: unknown): Promise<{ token: string; user: { id: string; email: string } }> {
       const { email, password } = parseInput(loginSchema, raw);

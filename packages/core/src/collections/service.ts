@@ -9,6 +9,7 @@ import {
   type UpdateCollectionInput,
   updateCollectionSchema,
 } from '../schemas.ts';
+import { requireQuotaRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 
 /** Collection as the API shows it (internal fields dropped). */
@@ -82,6 +83,7 @@ export function collectionService(ctx: DossierContext) {
       const input = parseInput(createCollectionSchema, raw);
       if (input.projectId !== a.projectId) throw new DossierError('forbidden', 'The API key does not belong to this projectId');
       if ((input.chunkOverlap ?? 64) >= (input.chunkSize ?? 512)) throw new DossierError('invalid_input', 'chunkOverlap must be smaller than chunkSize');
+      await requireQuotaRoom(ctx, a, { collections: 1 });
       const model = input.embeddingModel ?? ctx.defaultEmbeddingModel;
       const collection = defaults(input, a, model, await resolveDimension(ctx, model));
       await ctx.index.createCollection(collection.id, collection.embeddingDimension);

@@ -18,11 +18,12 @@ export function imageService(ctx: DossierContext) {
       return (await ctx.store.listImages(doc.id)).map(imageView);
     },
     /** Raw bytes and type of one image. */
-    async image(access: Access, documentId: string, imageId: string): Promise<{ bytes: Uint8Array; mimeType: string }> {
+    /** The bytes of an image, and whether its collection is public (a private image must not sit in shared caches). */
+    async image(access: Access, documentId: string, imageId: string): Promise<{ bytes: Uint8Array; mimeType: string; public: boolean }> {
       const { doc, collection } = await requireDocument(ctx, access, documentId, 'read');
       const image = isUuid(imageId) ? (await ctx.store.listImages(doc.id)).find((i) => i.id === imageId) : undefined;
       if (!image) throw notFound('Image');
-      return { bytes: await ctx.blobs.get(imageKey(collection, doc.id, image.id)), mimeType: image.mimeType };
+      return { bytes: await ctx.blobs.get(imageKey(collection, doc.id, image.id)), mimeType: image.mimeType, public: collection.visibility === 'public' };
     },
     /** Table chunks that have a caption, by section position then chunk position. */
     async captions(access: Access, documentId: string): Promise<{ content: string; caption: string }[]> {

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DossierError } from '../domain/errors.ts';
+import { isUuid } from '../util/ids.ts';
 
 /** Presigned upload URLs are valid for 15 minutes (spec: Limits). */
 export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
@@ -12,11 +13,16 @@ export function uploadTokens(key: Uint8Array) {
       const body = `${documentId}.${now + UPLOAD_URL_TTL_MS}`;
       return `${body}.${mac(body)}`;
     },
-    /** The document id of a valid, unexpired token; throws unauthorized (bad signature) or forbidden (expired). */
+    /**
+     * The document id of a valid, unexpired token; throws unauthorized (bad signature, or not exactly
+     * `<uuid>.<digits>.<mac>`: extra segments are refused) or forbidden (expired).
+     */
     verify(token: string, now = Date.now()): string {
-      const [id, exp, sig] = token.split('.');
+      const parts = token.split('.');
+      const [id = '', exp = '', sig = ''] = parts;
       const expected = mac(`${id}.${exp}`);
-      if (!id || !exp || !sig || sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) {
+      const wellFormed = parts.length === 3 && isUuid(id) && /^\d{1,15}$/.test(exp);
+      if (!wellFormed || sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) {
         throw new DossierError('unauthorized', 'Invalid upload URL');
       }
       if (Number(exp) < now) throw new DossierError('forbidden', 'The upload URL has expired; request a new one');

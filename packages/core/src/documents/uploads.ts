@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type Access, originalKey, requireCollection } from '../access.ts';
 import { type DossierContext, setDocumentStatus } from '../context.ts';
-import { DossierError, notFound } from '../domain/errors.ts';
+import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, Metadata } from '../domain/types.ts';
 import { enqueueIngest } from '../ingest/pipeline.ts';
 import { batchConfirmSchema, confirmSchema, parseInput, type UploadUrlInput, uploadUrlSchema } from '../schemas.ts';
 import { newId, nowIso } from '../util/ids.ts';
+import { requireQuotaRoom } from '../usage/quotas.ts';
 import { uploadTokens } from './upload-token.ts';
 import { type DocumentView, documentView, normalizeTags, safeFilename } from './view.ts';
 
@@ -52,6 +53,10 @@ async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<type
   }
 }
 
+const usedUrl = () => new DossierError('conflict', 'This upload URL was already used; request a new one to upload again');
+const sizeMismatch = (declared: number, got: number) =>
+  new DossierError('invalid_input', `The upload URL was made for ${declared} bytes (fileSizeBytes) but the body has ${got}`);
+
 /** Move a document whose file is stored into the pipeline. */
 async function startPipeline(ctx: DossierContext, doc: DocumentRecord, patch: Partial<DocumentRecord> = {}): Promise<DocumentRecord> {
   const updated = await setDocumentStatus(ctx, doc, 'uploading', patch);
@@ -62,6 +67,25 @@ async function startPipeline(ctx: DossierContext, doc: DocumentRecord, patch: Pa
 /** Uploads: presigned URL + confirm, direct upload, batch confirm. */
 export function uploadService(ctx: DossierContext) {
   const tokens = uploadTokens(ctx.secrets.deriveKey('upload-url'));
+  /** Documents whose presigned PUT is being received in this process (a concurrent second PUT is refused). */
+  const receiving = new Set<string>();
+
+  async function storeUpload(c: Collection, doc: DocumentRecord, body: AsyncIterable<Uint8Array>, limit: number, declared: number | null): Promise<void> {
+    const key = originalKey(c, doc.id);
+    const hash = createHash('sha256');
+    let size: number;
+    try {
+      size = await ctx.blobs.putStream(key, hashing(body, hash), limit);
+    } catch (err) {
+      if (declared !== null && isDossierError(err, 'payload_too_large')) throw new DossierError('payload_too_large', `The body is larger than the ${declared} bytes declared at upload-url`);
+      throw err;
+    }
+    if (declared !== null && size !== declared) {
+      await ctx.blobs.delete(key);
+      throw sizeMismatch(declared, size);
+    }
+    await ctx.store.updateDocument(doc.id, { fileSizeBytes: size, contentHash: `sha256:${hash.digest('hex')}`, storageKey: key });
+  }
 
   async function confirmOne(c: Collection, doc: DocumentRecord, tags?: string[], metadata?: Metadata): Promise<DocumentRecord> {
     if (doc.status !== 'pending') return doc; // confirm is idempotent: a second call changes nothing
@@ -86,6 +110,7 @@ export function uploadService(ctx: DossierContext) {
       const hash = input.contentHash?.toLowerCase();
       const existing = hash ? await ctx.store.findDocumentByHash(c.id, hash) : null;
       if (existing) return { documentId: existing.id, uploadToken: null, document: documentView(existing) };
+      await requireQuotaRoom(ctx, c, { documents: 1, bytes: input.fileSizeBytes ?? 0 });
       const doc = newDocument(c, input.filename, {
         contentType: input.contentType ?? null,
         fileSizeBytes: input.fileSizeBytes ?? null,
@@ -96,20 +121,26 @@ export function uploadService(ctx: DossierContext) {
       return { documentId: doc.id, uploadToken: tokens.sign(doc.id) };
     },
 
-    /** Store the body of a PUT to a presigned URL; the document stays pending until confirmed. */
-    async receiveUpload(token: string, body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<void> {
+    /**
+     * Store the body of a PUT to a presigned URL; the document stays pending until confirmed. The URL is single
+     * use (a second PUT is a conflict) and bound to the size declared at upload-url: a body of another length is
+     * refused (`contentLength` lets a wrong Content-Length fail before any byte is read).
+     */
+    async receiveUpload(token: string, body: AsyncIterable<Uint8Array>, maxBytes: number, contentLength: number | null = null): Promise<void> {
       const doc = await ctx.store.getDocument(tokens.verify(token));
       if (!doc) throw notFound('Document');
       if (doc.status !== 'pending') throw new DossierError('conflict', 'This document was already confirmed');
+      if (doc.storageKey !== null || receiving.has(doc.id)) throw usedUrl();
+      const declared = doc.fileSizeBytes;
+      if (declared !== null && contentLength !== null && contentLength !== declared) throw sizeMismatch(declared, contentLength);
       const c = await ctx.store.getCollection(doc.collectionId);
       if (!c || c.deletedAt) throw notFound('Collection');
-      const hash = createHash('sha256');
-      const size = await ctx.blobs.putStream(originalKey(c, doc.id), hashing(body, hash), maxBytes);
-      await ctx.store.updateDocument(doc.id, {
-        fileSizeBytes: size,
-        contentHash: `sha256:${hash.digest('hex')}`,
-        storageKey: originalKey(c, doc.id),
-      });
+      receiving.add(doc.id);
+      try {
+        await storeUpload(c, doc, body, declared ?? maxBytes, declared);
+      } finally {
+        receiving.delete(doc.id);
+      }
     },
 
     async confirm(access: Access, collectionId: string, docId: string, raw: unknown = {}): Promise<DocumentView> {
@@ -140,6 +171,7 @@ export function uploadService(ctx: DossierContext) {
       }
       // Same rules as tags and metadata sent as JSON (upload-url, confirm, PATCH), so an uploaded document can be patched back.
       const { tags, metadata } = parseInput(confirmSchema, { tags: file.tags, metadata: file.metadata });
+      await requireQuotaRoom(ctx, c, { documents: 1, bytes: file.bytes.length });
       const doc = newDocument(c, file.filename, {
         contentType: file.contentType ?? null,
         fileSizeBytes: file.bytes.length,

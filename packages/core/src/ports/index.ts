@@ -11,3 +11,5 @@ export type * from './model-provider.ts';
 export type * from './reranker.ts';
 export type * from './research-store.ts';
 export type * from './provider-key-store.ts';
+export type * from './rate-limiter.ts';
+export type * from './concurrency-gate.ts';

@@ -21,4 +21,13 @@ export interface UsageStore {
   addUsage(projectId: string, env: Env, meter: UsageMeter, amount: number, at: string): Promise<void>;
   /** Sum of each meter recorded at or after `since` (ISO time); meters with no usage are 0. */
   usageTotals(projectId: string, env: Env, since: string): Promise<Record<UsageMeter, number>>;
+  /** What a sandbox holds now: live collections, their documents and the documents' bytes (plan quotas). */
+  sandboxTotals(projectId: string, env: Env): Promise<SandboxTotals>;
+}
+
+/** Counts behind the document, collection and storage quotas of a plan. */
+export interface SandboxTotals {
+  collections: number;
+  documents: number;
+  storageBytes: number;
 }

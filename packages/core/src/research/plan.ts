@@ -4,6 +4,7 @@ import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { ResolvedModel } from '../models/types.ts';
 import { parseInput, type ResearchInput, researchSchema } from '../schemas.ts';
+import { requireMeterRoom } from '../usage/quotas.ts';
 import { type DepthSettings, RESEARCH_DEPTHS } from './depths.ts';
 
 /** Everything a run needs, settled before any event is sent (so failures here become HTTP statuses). */
@@ -26,6 +27,7 @@ export async function planResearch(ctx: DossierContext, access: Access, collecti
   if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
   const input = parseInput(researchSchema, raw);
   const depth = RESEARCH_DEPTHS[input.depth];
+  await requireMeterRoom(ctx, access, 'credits', depth.credits);
   const model = await ctx.models.resolve(access, input.model ?? null, depth.tier);
   return { owner: access, collection, input, depth, model };
 }

@@ -5,6 +5,7 @@ export * from './chunk-index-suite.ts';
 export * from './blob-store-suite.ts';
 export * from './job-queue-suite.ts';
 export * from './event-bus-suite.ts';
+export * from './limits-suite.ts';
 export * from './embedder-suite.ts';
 export * from './scripted-model.ts';
 export * from './claim-calls.ts';

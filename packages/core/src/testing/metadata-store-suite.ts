@@ -799,6 +799,23 @@ function usageTests(ctx: SuiteContext): void {
       expect(await ctx.store.usageTotals(project.id, 'test', since)).toEqual({ queries: 7, credits: 0 });
       expect(await ctx.store.usageTotals(other.id, 'live', since)).toEqual({ queries: 0, credits: 8 });
     });
+
+    it('totals a sandbox\'s live collections, their documents and bytes, apart from the other environment', async () => {
+      const { project } = await seedProject(ctx.store);
+      expect(await ctx.store.sandboxTotals(project.id, 'live')).toEqual({ collections: 0, documents: 0, storageBytes: 0 });
+      const kept = makeCollection(project.id);
+      const deleted = makeCollection(project.id, { deletedAt: tick() });
+      const sandbox = makeCollection(project.id, { env: 'test' });
+      for (const c of [kept, deleted, sandbox]) await ctx.store.insertCollection(c);
+      await insertDocuments(ctx.store, [
+        makeDocument(kept.id, { fileSizeBytes: 1000 }),
+        makeDocument(kept.id, { fileSizeBytes: null }),
+        makeDocument(deleted.id, { fileSizeBytes: 5000 }),
+        makeDocument(sandbox.id, { fileSizeBytes: 70 }),
+      ]);
+      expect(await ctx.store.sandboxTotals(project.id, 'live')).toEqual({ collections: 1, documents: 2, storageBytes: 1000 });
+      expect(await ctx.store.sandboxTotals(project.id, 'test')).toEqual({ collections: 1, documents: 1, storageBytes: 70 });
+    });
   });
 }
 

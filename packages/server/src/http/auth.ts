@@ -11,7 +11,10 @@ const bearer = (ctx: Context): string | null => {
 /** The caller's sandbox from an API key (Bearer, or `?key=` when allowed); null when no key was sent. */
 export async function apiAccess(dossier: DossierCore, ctx: Context, allowQueryKey = false): Promise<Access> {
   const key = bearer(ctx) ?? (allowQueryKey && typeof ctx.query.key === 'string' ? ctx.query.key : null);
-  return key ? dossier.auth.authenticateKey(key) : null;
+  if (!key) return null;
+  const { keyId, ...access } = await dossier.auth.authenticateKey(key);
+  ctx.state.keyId = keyId; // for the access log line (an id, never the key)
+  return access;
 }
 
 /** Like apiAccess, but a key is required. */

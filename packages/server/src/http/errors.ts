@@ -38,6 +38,8 @@ export function errorMiddleware(log: Logger) {
       if (isDossierError(err) && (STATUS[err.code] < 500 || err.code === 'provider_error')) {
         ctx.status = STATUS[err.code];
         ctx.body = { error: err.message };
+        // spec: Errors, 429 — Retry-After tells when the limit resets (whole seconds, at least 1).
+        if (err.code === 'rate_limited' && err.retryAfterMs !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))));
         // Core logs the failures it reports (a failed research run, once); the rest are logged here.
         if (err.code === 'provider_error' && !err.logged) log.warn('model provider failed', { method: ctx.method, path: ctx.path, error: err.message });
         return;

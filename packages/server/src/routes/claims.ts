@@ -28,7 +28,7 @@ export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
       },
     },
     {
-      method: 'get', path: '/v1/collections/:id/claims/map', tag: 'claims', auth: 'key',
+      method: 'get', path: '/v1/collections/:id/claims/map', tag: 'claims', auth: 'key', longRunning: true,
       summary: 'The claim map as Server-Sent Events: progress {pct}, then done {total, claims: ClaimMapItem[]} or error {message}',
       responses: { 200: 'text/event-stream of {type: progress|done|error}', ...keyErrors },
       handle: async (ctx) => {

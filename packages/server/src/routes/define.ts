@@ -2,6 +2,7 @@ import type { DossierCore } from '@dossier/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { ServerConfig } from '../config.ts';
+import type { RequestLimits } from '../http/limits.ts';
 
 /** How a route authenticates (documented in the OpenAPI document). */
 export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'none' | 'upload-url';
@@ -17,10 +18,17 @@ export interface RouteDef {
   body?: z.ZodType;
   /** Query-string schema. */
   query?: z.ZodType;
+  /** Largest JSON body (default 1 MB; bulk routes take more). */
+  maxBodyBytes?: number;
   /** Non-JSON request body, for the OpenAPI document. */
   bodyType?: 'multipart/form-data' | 'application/octet-stream';
   /** Status codes and descriptions of the responses. */
   responses: Record<number, string>;
+  /**
+   * Streams, long-polls, research and file uploads: exempt from the request timeout (they bound their own time;
+   * their bodies still get the idle timeout).
+   */
+  longRunning?: true;
   /** Produces the response: sets ctx.status and ctx.body. */
   handle: (ctx: Context, input: { body: unknown; query: unknown }) => Promise<void>;
 }
@@ -31,6 +39,8 @@ export interface RouteDeps {
   config: Readonly<ServerConfig>;
   /** Base address used in presigned upload URLs (known once the server listens). */
   publicUrl: () => string;
+  /** Rate limits and login throttling of this server. */
+  limits: RequestLimits;
 }
 
 /** Respond with JSON and a status. */

@@ -22,7 +22,7 @@ export function documentRoutes({ dossier }: RouteDeps): RouteDef[] {
     { method: 'post', path: '/v1/collections/:id/documents/retry-failed', tag: 'documents', auth: 'key', summary: 'Re-queue every document in error',
       responses: { 200: 'array of Document' },
       handle: async (ctx) => send(ctx, 200, await d.retryFailed(await key(ctx), ctx.params.id)) },
-    { method: 'patch', path: '/v1/collections/:id/documents/bulk', tag: 'documents', auth: 'key', summary: 'Update tags and metadata of up to 500 documents',
+    { method: 'patch', path: '/v1/collections/:id/documents/bulk', tag: 'documents', auth: 'key', summary: 'Update tags and metadata of up to 500 documents', maxBodyBytes: 10 * 1024 * 1024,
       body: schemas.bulkPatchSchema, responses: { 200: 'array of Document', 400: 'Invalid input' },
       handle: async (ctx, { body }) => send(ctx, 200, await d.bulkPatch(await key(ctx), ctx.params.id, body)) },
     { method: 'patch', path: '/v1/collections/:id/documents/:docId', tag: 'documents', auth: 'key', summary: 'Replace tags; merge (or replace) metadata',
@@ -36,7 +36,7 @@ export function documentRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { body }) => send(ctx, 200, await d.search(await anyone(ctx), ctx.params.id, body as schemas.FilenameSearchInput)) },
     { method: 'get', path: '/v1/documents/:id', tag: 'documents', auth: 'key-or-public', summary: 'Get a document', responses: { 200: 'Document', 404: 'Not found' },
       handle: async (ctx) => send(ctx, 200, await d.get(await anyone(ctx), ctx.params.id)) },
-    { method: 'get', path: '/v1/documents/:id/wait', tag: 'documents', auth: 'key-or-public', summary: 'Long-poll until the document is ready or in error (5 minutes)',
+    { method: 'get', path: '/v1/documents/:id/wait', tag: 'documents', auth: 'key-or-public', longRunning: true, summary: 'Long-poll until the document is ready or in error (5 minutes)',
       responses: { 200: 'Document', 408: 'Still processing after 5 minutes' },
       handle: async (ctx) => {
         const abort = new AbortController();

@@ -6,7 +6,7 @@ import type { RouteDef, RouteDeps } from './define.ts';
 export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
     {
-      method: 'get', path: '/v1/collections/:id/documents/events', tag: 'events', auth: 'key-or-public',
+      method: 'get', path: '/v1/collections/:id/documents/events', tag: 'events', auth: 'key-or-public', longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s)',
       responses: { 200: 'text/event-stream', 401: 'Invalid key', 404: 'Not found' },
       handle: async (ctx) => {

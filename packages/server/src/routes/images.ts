@@ -16,10 +16,11 @@ export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
       summary: 'Raw image bytes (immutable; private collections need the API key as Bearer)',
       responses: { 200: 'image bytes', 401: 'Key required', 404: 'Not found' },
       handle: async (ctx) => {
-        const { bytes, mimeType } = await d.image(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.imageId);
+        const { bytes, mimeType, public: isPublic } = await d.image(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.imageId);
         // Only a type confirmed by the bytes is served as an image; anything else downloads as opaque data.
         ctx.type = sniffType(bytes, '') === mimeType ? mimeType : 'application/octet-stream';
-        ctx.set({ 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
+        // Image bytes never change: cacheable for a year, by shared caches only when the collection is public.
+        ctx.set({ 'Cache-Control': `${isPublic ? 'public' : 'private'}, max-age=31536000, immutable`, 'X-Content-Type-Options': 'nosniff' });
         ctx.status = 200;
         ctx.body = Buffer.from(bytes);
       },

@@ -40,7 +40,7 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
   const startErrors = { 400: 'Invalid input, or no model provider configured', 401: 'API key required', 404: 'Not found' };
   return [
     {
-      method: 'post', path: '/v1/collections/:id/research', tag: 'research', auth: 'key',
+      method: 'post', path: '/v1/collections/:id/research', tag: 'research', auth: 'key', longRunning: true,
       summary: 'Research with cited answers, streamed as Server-Sent Events: tool_call, chunk, then done or error',
       body: schemas.researchSchema,
       responses: {
@@ -61,7 +61,7 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
       },
     },
     {
-      method: 'post', path: '/v1/collections/:id/research/sync', tag: 'research', auth: 'key',
+      method: 'post', path: '/v1/collections/:id/research/sync', tag: 'research', auth: 'key', longRunning: true,
       summary: 'Research and return the whole answer with its sources', body: schemas.researchSchema,
       responses: { 200: '{answer, sessionId, sources, unresolvedCitations?}', ...startErrors, 408: 'Time limit of the depth reached', 429: 'Model provider rate limit', 503: 'Model provider failed (after retries)' },
       handle: async (ctx, { body }) => {

@@ -14,21 +14,28 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
     {
       method: 'post', path: '/v1/collections/:id/documents/upload-url', tag: 'documents', auth: 'key',
       summary: 'Create a document and a presigned upload URL (valid 15 minutes); returns the existing document on a content-hash hit',
-      body: schemas.uploadUrlSchema, responses: { 201: 'UploadUrlResponse', 200: 'UploadUrlResponse with the existing document', 400: 'Invalid input' },
+      body: schemas.uploadUrlSchema,
+      responses: { 201: 'UploadUrlResponse', 200: 'UploadUrlResponse with the existing document', 400: 'Invalid input', 402: 'Document or storage quota reached', 413: 'fileSizeBytes over the server limit' },
       handle: async (ctx, { body }) => {
+        const declared = (body as schemas.UploadUrlInput).fileSizeBytes;
+        if (declared !== undefined && declared > config.maxUploadBytes) throw new DossierError('payload_too_large', `fileSizeBytes exceeds the limit of ${config.maxUploadBytes} bytes`);
         const r = await d.createUploadUrl(await requireApiAccess(dossier, ctx), ctx.params.id, body as schemas.UploadUrlInput);
         if (r.uploadToken === null) return send(ctx, 200, { documentId: r.documentId, uploadUrl: null, document: r.document });
         send(ctx, 201, { documentId: r.documentId, uploadUrl: `${publicUrl()}/v1/uploads/${r.uploadToken}` });
       },
     },
     {
-      method: 'put', path: '/v1/uploads/:token', tag: 'documents', auth: 'upload-url', bodyType: 'application/octet-stream',
-      summary: 'Receive the file of a presigned upload (the URL itself authorises the request)',
-      responses: { 200: 'Stored; call confirm next', 401: 'Invalid URL', 403: 'Expired URL', 413: 'Too large' },
+      method: 'put', path: '/v1/uploads/:token', tag: 'documents', auth: 'upload-url', bodyType: 'application/octet-stream', longRunning: true,
+      summary: 'Receive the file of a presigned upload (the URL itself authorises the request). Single use, and bound to the declared fileSizeBytes',
+      responses: {
+        200: 'Stored; call confirm next', 400: 'Body length differs from the declared fileSizeBytes', 401: 'Invalid URL', 403: 'Expired URL',
+        409: 'URL already used', 413: 'Too large',
+      },
       handle: async (ctx) => {
-        const declared = Number(ctx.get('content-length') || 0);
-        if (declared > config.maxUploadBytes) throw new DossierError('payload_too_large', `File exceeds ${config.maxUploadBytes} bytes`);
-        await d.receiveUpload(ctx.params.token, ctx.req, config.maxUploadBytes);
+        const header = ctx.get('content-length');
+        const length = header === '' ? null : Number(header);
+        if (length !== null && length > config.maxUploadBytes) throw new DossierError('payload_too_large', `File exceeds ${config.maxUploadBytes} bytes`);
+        await d.receiveUpload(ctx.params.token, ctx.req, config.maxUploadBytes, length);
         send(ctx, 200, { ok: true });
       },
     },
@@ -44,7 +51,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       handle: async (ctx, { body }) => send(ctx, 200, await d.batchConfirm(await requireApiAccess(dossier, ctx), ctx.params.id, body)),
     },
     {
-      method: 'post', path: '/v1/collections/:id/documents', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data',
+      method: 'post', path: '/v1/collections/:id/documents', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
       summary: 'Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB',
       responses: { 202: 'Document', 400: 'Invalid input', 413: 'File exceeds 25 MB' },
       handle: async (ctx) => {
@@ -56,7 +63,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       },
     },
     {
-      method: 'post', path: '/v1/collections/:id/documents/batch', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data',
+      method: 'post', path: '/v1/collections/:id/documents/batch', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
       summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request',
       responses: { 202: '{documents: Document[]}', 400: 'Invalid input', 413: 'A file exceeds 25 MB' },
       handle: async (ctx) => {
