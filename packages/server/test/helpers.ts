@@ -86,7 +86,7 @@ export interface TestServer {
   password: string;
   /** Error lines the server logged (unexpected 500s show up here). */
   errors: string[];
-  /** Every line the server logged at warn or error level, as its JSON fields. */
+  /** Every line the server logged (info, warn and error), as its JSON fields. */
   logged: { level: string; msg: string; [field: string]: unknown }[];
   request<T = Json>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   /** Create a collection in the bootstrap project (live unless another key is given). */
@@ -107,10 +107,10 @@ export interface UploadExtra {
   contentType?: string;
 }
 
-/** A logger that stays quiet but keeps error lines for diagnosis, and warn and error lines for tests of logging. */
+/** A logger that stays quiet but keeps error lines for diagnosis, and every line for tests of logging. */
 function recordingLogger(errors: string[], logged: TestServer['logged']): Logger {
   return {
-    info() {},
+    info: (msg, data) => logged.push({ level: 'info', msg, ...data }),
     warn: (msg, data) => logged.push({ level: 'warn', msg, ...data }),
     error: (msg, data) => {
       errors.push(`${msg} ${JSON.stringify(data ?? {})}`);
@@ -139,6 +139,10 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
     adminPassword: 'correct horse battery staple',
     logLevel: 'silent',
     workers: 2,
+    // Suites send many anonymous and bad-credential requests from one address; limits.test.ts turns these on.
+    rateLimitAnonymous: null,
+    authFailureLimitAddress: null,
+    loginLimitAccount: null,
     ...opts.config,
   };
   const errors: string[] = [];

@@ -28,7 +28,7 @@ export function billingPeriod(now = new Date()): { start: string; resetsInMs: nu
 }
 
 const planOf = (ctx: DossierContext, sandbox: Sandbox): Plan => ctx.plans.ofProject(sandbox.projectId);
-const roundMb = (bytes: number): number => Math.round((bytes / MB) * 1000) / 1000;
+const roundMb = (bytes: number): number => Math.round((bytes / MB) * 1e6) / 1e6;
 
 /** The sandbox's meters for the current period, with its plan's limits. */
 export async function usageMeters(ctx: DossierContext, sandbox: Sandbox): Promise<UsageMeters> {

@@ -25,6 +25,9 @@ const STATUS: Record<DossierErrorCode, number> = {
   internal: 500,
 };
 
+/** The matched route pattern (never the raw path, which may carry ids or an upload token). */
+export const routeOf = (ctx: Context): string => (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(no route)';
+
 /** Turn every thrown error into `{error}` with the spec's status; internal details go to the log only. */
 export function errorMiddleware(log: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -35,16 +38,22 @@ export function errorMiddleware(log: Logger) {
         ctx.body = { error: `No route for ${ctx.method} ${ctx.path}` };
       }
     } catch (err) {
+      if (ctx.req.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        // The client went away mid-request (a cancelled upload, or the body idle timeout): nothing to answer or alarm.
+        log.info('client disconnected', { method: ctx.method, route: routeOf(ctx) });
+        ctx.status = 499;
+        return;
+      }
       if (isDossierError(err) && (STATUS[err.code] < 500 || err.code === 'provider_error')) {
         ctx.status = STATUS[err.code];
         ctx.body = { error: err.message };
         // spec: Errors, 429 — Retry-After tells when the limit resets (whole seconds, at least 1).
         if (err.code === 'rate_limited' && err.retryAfterMs !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))));
         // Core logs the failures it reports (a failed research run, once); the rest are logged here.
-        if (err.code === 'provider_error' && !err.logged) log.warn('model provider failed', { method: ctx.method, path: ctx.path, error: err.message });
+        if (err.code === 'provider_error' && !err.logged) log.warn('model provider failed', { method: ctx.method, route: routeOf(ctx), error: err.message });
         return;
       }
-      log.error('request failed', { method: ctx.method, path: ctx.path, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      log.error('request failed', { method: ctx.method, route: routeOf(ctx), error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       ctx.status = isDossierError(err) ? STATUS[err.code] : 500;
       ctx.body = { error: ctx.status === 503 ? 'Service degraded: a dependency is unavailable' : 'Internal server error' };
     }

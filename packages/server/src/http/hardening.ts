@@ -1,6 +1,7 @@
 import cors from '@koa/cors';
 import type { Logger } from '@dossier/core';
 import type { Context, Middleware, Next } from 'koa';
+import { routeOf } from './errors.ts';
 
 /**
  * API responses are never cached by a browser or proxy and never sniffed into another type. A route with its own
@@ -38,7 +39,7 @@ export function accessLog(log: Logger): Middleware {
     } finally {
       const line = {
         method: ctx.method,
-        route: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? '(no route)',
+        route: routeOf(ctx),
         status: ctx.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         keyId: (ctx.state.keyId as string | undefined) ?? null,
@@ -57,7 +58,9 @@ export function bodyIdleTimeout(idleMs: number): Middleware {
   return async (ctx, next) => {
     const req = ctx.req;
     if (!req.complete) {
-      const clear = () => req.setTimeout(0);
+      const clear = () => {
+        if (req.socket) req.setTimeout(0);
+      };
       req.setTimeout(idleMs, () => {
         req.socket.destroy();
       });

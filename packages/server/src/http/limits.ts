@@ -40,20 +40,21 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
   /**
    * Spend one point per request before anything else runs (so before the body is read): per credential when one
    * is presented (its hash names the bucket, so the limit holds before the key is even looked up), else per client
-   * address. An address whose invalid credentials keep failing is refused outright.
+   * address. Invalid credentials count against their address; past its limit, every further failing credential
+   * from it gets 429 instead of 401 (a valid key from the same address keeps working).
    */
   async function middleware(ctx: Context, next: Next): Promise<void> {
     if (UNLIMITED_PATHS.has(ctx.path) || isPresignedUpload(ctx) || ctx.method === 'OPTIONS') return next();
     const credential = presentedCredential(ctx);
-    if (credential) await refuseIfBlocked(failuresPerAddress, ctx.ip, 'failed authentications from this address');
     const limiter = credential ? perCredential : perAnonymousAddress;
     const decision = await limiter?.consume(credential ? hashSecret(credential) : ctx.ip);
     if (decision && !decision.allowed) throw limited(decision, credential ? 'requests with this key' : 'anonymous requests from this address');
     try {
       await next();
     } catch (err) {
-      if (credential && isDossierError(err, 'unauthorized')) await failuresPerAddress?.consume(ctx.ip);
-      throw err;
+      if (!credential || !isDossierError(err, 'unauthorized') || !failuresPerAddress) throw err;
+      const failure = await failuresPerAddress.consume(ctx.ip);
+      throw failure.allowed ? err : limited(failure, 'failed authentications from this address');
     }
   }
 

@@ -1,0 +1,140 @@
+/**
+ * Usage, plans, rate limits and login throttling over HTTP (issue 9): a real server with its limits switched on,
+ * a plans file, and for the shared store two servers counting in the Redis on this machine.
+ */
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, startTestServer, type TestServer, uploadForm } from './helpers.ts';
+
+const REDIS_URL = process.env.DOSSIER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const MINUTE = 60_000;
+
+/** The anonymous limit of these servers: 40 a minute plus a burst reserve of 10 (logins are anonymous requests too). */
+const ANONYMOUS = { points: 40, durationMs: MINUTE, burst: 10 };
+
+async function query(t: TestServer, cid: string, auth?: string | null) {
+  return t.request('POST', `/v1/collections/${cid}/query`, { auth, json: { q: 'cats' } });
+}
+
+// Order matters within this describe: the login and bad-key tests run before the anonymous burst spends the address's budget.
+describe('usage meters, quotas and rate limits', () => {
+  let t: TestServer;
+  let publicId: string;
+  let planned: TestServer;
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      config: {
+        rateLimitAnonymous: ANONYMOUS,
+        loginLimitAccount: { points: 10, durationMs: 15 * MINUTE, burst: 0 },
+        authFailureLimitAddress: { points: 40, durationMs: 15 * MINUTE, burst: 0 },
+      },
+    });
+    publicId = (await t.createCollection({ name: 'open', visibility: 'public' })).id;
+    await t.ingest(publicId, 'cats.md', '# Cats\n\nCats sleep most of the day.\n');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await planned?.close();
+  });
+
+  it('reports the sandbox meters in the spec shape, unlimited by default, live and test apart', async () => {
+    const before = await t.request('GET', '/v1/usage');
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({
+      meters: {
+        queries: { used: expect.any(Number), limit: null },
+        credits: { used: 0, limit: null },
+        storage: { usedMb: expect.any(Number), limitMb: null },
+      },
+    });
+    expect(before.body.meters.storage.usedMb).toBeGreaterThan(0);
+    expect((await query(t, publicId)).status).toBe(200);
+    const after = await t.request('GET', '/v1/usage');
+    expect(after.body.meters.queries.used).toBe(before.body.meters.queries.used + 1);
+    const sandbox = await t.request('GET', '/v1/usage', { auth: t.testKey });
+    expect(sandbox.body.meters).toEqual({ queries: { used: 0, limit: null }, credits: { used: 0, limit: null }, storage: { usedMb: 0, limitMb: null } });
+    expectError(await t.request('GET', '/v1/usage', { auth: null }), 401);
+  });
+
+  it('throttles 29 wrong passwords per account with 429, refusing even the right one until the window ends (issue 9)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 29; i++) {
+      statuses.push((await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: `wrong ${i}` } })).status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(19).fill(429));
+    const right = await t.request('POST', '/auth/login', { auth: null, json: { email: t.email.toUpperCase(), password: t.password } });
+    expectError(right, 429, /failed logins for this account/);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(800);
+  });
+
+  it('answers 429 to an address whose invalid keys keep failing, while a valid key from it still works', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 45; i++) statuses.push((await t.request('GET', '/v1/collections', { auth: `dsk_live_${'x'.repeat(40)}${i}` })).status);
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(10);
+    expect(statuses.at(-1)).toBe(429);
+    expect((await t.request('GET', '/v1/collections')).status).toBe(200);
+  });
+
+  it('limits a burst of 300 anonymous queries per address with 429 and Retry-After, metering none to the owner (issue 9)', async () => {
+    const owner = (await t.request('GET', '/v1/usage')).body.meters.queries.used;
+    const answers = await Promise.all(Array.from({ length: 300 }, () => query(t, publicId, null)));
+    const ok = answers.filter((r) => r.status === 200);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(ok.length + refused.length).toBe(300);
+    expect(ok.length).toBeLessThanOrEqual(ANONYMOUS.points + ANONYMOUS.burst);
+    expect(refused.length).toBeGreaterThanOrEqual(300 - ANONYMOUS.points - ANONYMOUS.burst);
+    const retryAfter = Number(refused[0]?.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expectError(refused[0]!, 429, /anonymous requests/);
+    expect((await t.request('GET', '/v1/usage')).body.meters.queries.used).toBe(owner);
+    // The owner's key has its own bucket: the strangers' burst does not block it.
+    expect((await query(t, publicId)).status).toBe(200);
+  });
+
+  it('enforces the plans file: 429 past the monthly query limit, 402 past the document and collection quotas', async () => {
+    const planFile = `${t.dataDir}-plans.json`;
+    writeFileSync(planFile, JSON.stringify({ plans: { small: { queries: 2, documents: 1, collections: 1, storageMb: 5 } }, default: 'small' }));
+    planned = await startTestServer({ config: { plansFile: planFile } });
+    const usage = await planned.request('GET', '/v1/usage');
+    expect(usage.body.meters).toMatchObject({ queries: { used: 0, limit: 2 }, credits: { limit: null }, storage: { usedMb: 0, limitMb: 5 } });
+    const cid = (await planned.createCollection()).id;
+    expectError(await planned.request('POST', '/v1/collections', { json: { projectId: planned.projectId, name: 'second' } }), 402, /collection quota/);
+    await planned.ingest(cid, 'a.md', '# A\n\nalpha\n');
+    expectError(await planned.request('POST', `/v1/collections/${cid}/documents`, { body: uploadForm('b.md', '# B\n') }), 402, /document quota/);
+    expectError(
+      await planned.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'c.md', contentType: 'text/markdown', fileSizeBytes: 10 } }),
+      402,
+    );
+    expect((await query(planned, cid)).status).toBe(200);
+    expect((await query(planned, cid)).status).toBe(200);
+    const third = await query(planned, cid);
+    expectError(third, 429, /query limit/);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await planned.request('GET', '/v1/usage')).body.meters.queries).toEqual({ used: 2, limit: 2 });
+    // The test sandbox has its own meters under the same plan.
+    const testCid = (await planned.createCollection({}, planned.testKey)).id;
+    expect((await query(planned, testCid, planned.testKey)).status).toBe(200);
+  });
+});
+
+describe('limits shared through Redis', () => {
+  const prefix = `dossier-test:${process.pid}:${Date.now()}:`;
+  const nodes: TestServer[] = [];
+  afterAll(async () => {
+    for (const node of nodes) await node.close();
+  });
+
+  it('makes two server nodes enforce one anonymous limit', async () => {
+    for (let i = 0; i < 2; i++) {
+      nodes.push(await startTestServer({ config: { redisUrl: REDIS_URL, redisPrefix: prefix, rateLimitAnonymous: { points: 4, durationMs: MINUTE, burst: 0 } } }));
+    }
+    const [a, b] = nodes as [TestServer, TestServer];
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const statuses = [];
+    for (const node of [a, b, a, b, a, b]) statuses.push((await query(node, missing, null)).status);
+    expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+  });
+});
