@@ -72,16 +72,27 @@ describe('API keys', () => {
 describe('upload tokens', () => {
   const tokens = uploadTokens(new Uint8Array(32).fill(1));
 
+  const DOC = '0190c5e2-7d3a-7b1c-8f00-000000000001';
+
   it('accept their own signature until 15 minutes have passed', () => {
-    const t = tokens.sign('doc-1', 0);
-    expect(tokens.verify(t, 14 * 60_000)).toBe('doc-1');
+    const t = tokens.sign(DOC, 0);
+    expect(tokens.verify(t, 14 * 60_000)).toBe(DOC);
     expect(() => tokens.verify(t, 16 * 60_000)).toThrow(/expired/);
   });
 
   it('refuse a changed document id or signature', () => {
-    const [, exp, sig] = tokens.sign('doc-1').split('.');
-    expect(() => tokens.verify(`doc-2.${exp}.${sig}`)).toThrow(/Invalid/);
+    const [, exp, sig] = tokens.sign(DOC).split('.');
+    expect(() => tokens.verify(`0190c5e2-7d3a-7b1c-8f00-000000000002.${exp}.${sig}`)).toThrow(/Invalid/);
     expect(() => tokens.verify('garbage')).toThrow(/Invalid/);
+  });
+
+  it('refuse anything but exactly <uuid>.<expiry>.<signature> (issue 9: extra segments were accepted)', () => {
+    const t = tokens.sign(DOC);
+    expect(() => tokens.verify(`${t}.extra`)).toThrow(/Invalid/);
+    expect(() => tokens.verify(`${t}.`)).toThrow(/Invalid/);
+    const [id, exp, sig] = t.split('.');
+    expect(() => tokens.verify(`${id}.${exp}x.${sig}`)).toThrow(/Invalid/);
+    expect(() => tokens.verify(`x.${id}.${exp}.${sig}`)).toThrow(/Invalid/);
   });
 });
 

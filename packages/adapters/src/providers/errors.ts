@@ -48,11 +48,17 @@ export function retryAfterMs(headers: unknown, now = Date.now()): number | undef
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
-/** The provider's own words, without the key, anything shaped like a key, or unbounded length. */
+/**
+ * The provider's own words as a client may see them (issue 9: provider error text reaches API clients): the first
+ * line only, at most 160 characters, without the key or anything shaped like a key or bearer token, and nothing
+ * at all when it is an upstream body (HTML or JSON) rather than a message.
+ */
 function scrub(message: string, apiKey: string | undefined): string {
   let out = apiKey ? message.split(apiKey).join('[redacted]') : message;
-  out = out.replace(/\b(sk-|sk_|key-)[A-Za-z0-9_\-*.]{4,}/g, '[redacted]');
-  return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+  out = out.replace(/\b(sk-|sk_|key-|dsk_)[A-Za-z0-9_\-*.]{4,}/g, '[redacted]').replace(/\bBearer\s+\S+/gi, 'Bearer [redacted]');
+  const line = (out.split(/\r?\n/)[0] ?? '').trim();
+  if (/[<{]/.test(line)) return '';
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
 /** The reason a cancelled call rejects with: the signal's own reason, as fetch does. */
