@@ -96,7 +96,7 @@ describe('usage meters, quotas and rate limits', () => {
 
   it('enforces the plans file: 429 past the monthly query limit, 402 past the document and collection quotas', async () => {
     const planFile = `${t.dataDir}-plans.json`;
-    writeFileSync(planFile, JSON.stringify({ plans: { small: { queries: 2, documents: 1, collections: 1, storageMb: 5 } }, default: 'small' }));
+    writeFileSync(planFile, JSON.stringify({ plans: { small: { queries: 2, documents: 1, collections: 1, storageMb: 5, concurrentRuns: 1 } }, default: 'small' }));
     planned = await startTestServer({ config: { plansFile: planFile } });
     const usage = await planned.request('GET', '/v1/usage');
     expect(usage.body.meters).toMatchObject({ queries: { used: 0, limit: 2 }, credits: { limit: null }, storage: { usedMb: 0, limitMb: 5 } });
@@ -117,6 +117,22 @@ describe('usage meters, quotas and rate limits', () => {
     // The test sandbox has its own meters under the same plan.
     const testCid = (await planned.createCollection({}, planned.testKey)).id;
     expect((await query(planned, testCid, planned.testKey)).status).toBe(200);
+  });
+
+  it("gates an org's concurrent agent runs at its plan's cap, with a short Retry-After, and frees the slot on release", async () => {
+    const limits = planned.server.dossier.limits;
+    const lease = await limits.acquireRunSlot(planned.projectId, MINUTE);
+    expect(lease).not.toBeNull();
+    const refused = await limits.acquireRunSlot(planned.projectId, MINUTE).catch((err) => err);
+    expect(refused).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/1 concurrent agent runs/) });
+    expect(refused.retryAfterMs).toBeGreaterThanOrEqual(1000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(10_000);
+    await limits.releaseRunSlot(lease);
+    const again = await limits.acquireRunSlot(planned.projectId, MINUTE);
+    expect(again).not.toBeNull();
+    await limits.releaseRunSlot(again);
+    // Without a plans file every org is uncapped: nothing to hold or release.
+    expect(await t.server.dossier.limits.acquireRunSlot(t.projectId, MINUTE)).toBeNull();
   });
 });
 
