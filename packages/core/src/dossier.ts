@@ -2,6 +2,7 @@ import { type Access, requireCollection } from './access.ts';
 import { authService } from './auth/service.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
+import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
 import { type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
@@ -64,6 +65,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
             ...ingestHandlers(ctx),
             ...enrichHandlers(ctx),
             [CONTRADICTION_JOB]: (job, { signal }) => runContradictionJob(ctx, job, signal),
+            ...duplicateHandlers(ctx),
           },
           concurrency: workers.concurrency ?? 8,
           leaseMs: workers.leaseMs ?? 30_000,
@@ -92,6 +94,8 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
       acquireRunSlot: (projectId: string, leaseMs: number) => acquireRunSlot(ctx, projectId, leaseMs),
       releaseRunSlot: (lease: Awaited<ReturnType<typeof acquireRunSlot>>) => releaseRunSlot(ctx, lease),
     },
+
+    duplicates: duplicateService(ctx),
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called. */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {

@@ -9,6 +9,7 @@ export * from './context.ts';
 export * from './domain/errors.ts';
 export * from './domain/types.ts';
 export * from './domain/claims.ts';
+export * from './domain/duplicates.ts';
 export * from './dossier.ts';
 export type { DocumentService, SectionView } from './documents/manage.ts';
 export { WAIT_TIMEOUT_MS } from './documents/manage.ts';

@@ -69,6 +69,7 @@ export const createCollectionSchema = z.strictObject({
   chunkOverlap: z.number().int().min(0).max(512).optional(),
   embeddingModel: z.string().min(1).max(200).optional(),
   queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
+  duplicateThreshold: z.number().min(0.5).max(1).nullable().optional().describe('Coverage (either direction) from which two documents are near-duplicates; null: 0.8'),
 });
 
 export const updateCollectionSchema = z.strictObject({
@@ -86,6 +87,7 @@ export const updateCollectionSchema = z.strictObject({
   llmModel: z.string().min(1).max(200).nullable().optional(),
   instructions: z.string().max(4000).nullable().optional(),
   queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
+  duplicateThreshold: z.number().min(0.5).max(1).nullable().optional().describe('Coverage (either direction) from which two documents are near-duplicates; null: 0.8'),
   embeddingModel: z.never({ message: 'embeddingModel is fixed for the lifetime of a collection' }).optional(),
 });
 
@@ -183,3 +185,12 @@ export const researchSchema = z.strictObject({
 });
 export type ResearchInput = z.input<typeof researchSchema>;
 export * from './claims/schemas.ts';
+
+/** Duplicate group listing (spec: Duplicates, Limits). */
+export const duplicateListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Promote a member of a duplicate group to canonical. */
+export const promoteDuplicateSchema = z.strictObject({ canonicalDocumentId: uuid });

@@ -31,6 +31,7 @@ export function scopedDossier(core: DossierCore, access: NonNullable<Access>) {
     search: bind(core.search, access),
     research: bind(core.research, access),
     claims: bind(core.claims, access),
+    duplicates: bind(core.duplicates, access),
     events: bind(core.events, access),
   };
 }

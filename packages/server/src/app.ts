@@ -13,6 +13,7 @@ import { collectionRoutes } from './routes/collections.ts';
 import { contradictionRoutes } from './routes/contradictions.ts';
 import type { RouteDef, RouteDeps } from './routes/define.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { duplicateRoutes } from './routes/duplicates.ts';
 import { eventRoutes } from './routes/events.ts';
 import { imageRoutes } from './routes/images.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -29,7 +30,7 @@ export const API_VERSION = '0.1.0';
 export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: unknown = null;
   const routes: RouteDef[] = [
-    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps),
+    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION))),
   ];
   return routes;

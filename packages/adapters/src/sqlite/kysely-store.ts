@@ -3,6 +3,7 @@ import * as claims from './claim-queries.ts';
 import * as collections from './collection-queries.ts';
 import type { StoreContext } from './dialect.ts';
 import * as documents from './document-queries.ts';
+import * as duplicates from './duplicate-queries.ts';
 import * as enrich from './enrich-queries.ts';
 import * as images from './image-queries.ts';
 import * as providerKeys from './provider-key-queries.ts';
@@ -90,6 +91,23 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listContradictions: (collectionId, filter, limit) => claims.listContradictions(ctx, collectionId, filter, limit),
     getContradiction: (id) => claims.getContradiction(ctx, id),
     setContradictionStatus: (id, status) => claims.setContradictionStatus(ctx, id, status),
+
+    putFingerprints: (entry) => duplicates.putFingerprints(ctx, entry),
+    fingerprintMatches: (collectionId, documentId, fingerprints, maxPosting) => duplicates.fingerprintMatches(ctx, collectionId, documentId, fingerprints, maxPosting),
+    fingerprintPairs: (collectionId, minShared, maxPosting) => duplicates.fingerprintPairs(ctx, collectionId, minShared, maxPosting),
+    fingerprintedDocuments: (collectionId) => duplicates.fingerprintedDocuments(ctx, collectionId),
+    insertDuplicateGroup: (group) => duplicates.insertDuplicateGroup(ctx, group),
+    replaceDuplicateGroup: (group) => duplicates.replaceDuplicateGroup(ctx, group),
+    deleteDuplicateGroup: (id) => duplicates.deleteDuplicateGroup(ctx, id),
+    getDuplicateGroup: (id) => duplicates.getDuplicateGroup(ctx, id),
+    duplicateGroupOf: (documentId) => duplicates.duplicateGroupOf(ctx, documentId),
+    listDuplicateGroups: (collectionId, limit, offset) => duplicates.listDuplicateGroups(ctx, collectionId, limit, offset),
+    dismissDuplicatePairs: (collectionId, documentIds) => duplicates.dismissDuplicatePairs(ctx, collectionId, documentIds),
+    isDismissedPair: (left, right) => duplicates.isDismissedPair(ctx, left, right),
+    insertDuplicateRun: (run) => duplicates.insertDuplicateRun(ctx, run),
+    updateDuplicateRun: (id, patch) => duplicates.updateDuplicateRun(ctx, id, patch),
+    countDuplicateJob: (id) => duplicates.countDuplicateJob(ctx, id),
+    latestDuplicateRun: (collectionId) => duplicates.latestDuplicateRun(ctx, collectionId),
 
     setGeneratedSummary: (sectionId, summary) => enrich.setGeneratedSummary(ctx, sectionId, summary),
     resetGeneratedSummaries: (collectionId) => enrich.resetGeneratedSummaries(ctx, collectionId),

@@ -280,6 +280,65 @@ async function createContradictionTables(db: Db): Promise<void> {
   await db.schema.createIndex('contradiction_documents_document').on('contradiction_documents').column('document_id').execute();
 }
 
+async function createDuplicateTables(db: Db): Promise<void> {
+  await db.schema.alterTable('collections').addColumn('duplicate_threshold', 'real').execute();
+  await db.schema
+    .createTable('duplicate_documents')
+    .addColumn('document_id', 'text', (c) => c.primaryKey().references('documents.id').onDelete('cascade'))
+    .addColumn('collection_id', 'text', (c) => c.notNull())
+    .addColumn('shingle_count', 'integer', (c) => c.notNull())
+    .addColumn('fingerprint_count', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('duplicate_documents_collection').on('duplicate_documents').column('collection_id').execute();
+  await db.schema
+    .createTable('duplicate_fingerprints')
+    .addColumn('collection_id', 'text', (c) => c.notNull())
+    .addColumn('fingerprint', 'integer', (c) => c.notNull())
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+    .execute();
+  await db.schema.createIndex('duplicate_fingerprints_lookup').on('duplicate_fingerprints').columns(['collection_id', 'fingerprint', 'document_id']).execute();
+  await db.schema.createIndex('duplicate_fingerprints_document').on('duplicate_fingerprints').column('document_id').execute();
+  await db.schema
+    .createTable('duplicate_groups')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('canonical_document_id', 'text', (c) => c.notNull())
+    .addColumn('detected_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('duplicate_groups_collection').on('duplicate_groups').columns(['collection_id', 'detected_at']).execute();
+  await db.schema
+    .createTable('duplicate_members')
+    .addColumn('group_id', 'text', (c) => c.notNull().references('duplicate_groups.id').onDelete('cascade'))
+    .addColumn('document_id', 'text', (c) => c.primaryKey())
+    .addColumn('relationship', 'text', (c) => c.notNull())
+    .addColumn('coverage_to_canonical', 'real')
+    .addColumn('coverage_from_canonical', 'real')
+    .execute();
+  await db.schema.createIndex('duplicate_members_group').on('duplicate_members').column('group_id').execute();
+  await db.schema
+    .createTable('duplicate_dismissals')
+    .addColumn('collection_id', 'text', (c) => c.notNull())
+    .addColumn('left_document_id', 'text', (c) => c.notNull())
+    .addColumn('right_document_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('duplicate_dismissals_pk', ['left_document_id', 'right_document_id'])
+    .execute();
+  await db.schema
+    .createTable('duplicate_runs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('jobs_enqueued', 'integer')
+    .addColumn('jobs_processed', 'integer')
+    .addColumn('duplicates_detected', 'integer')
+    .addColumn('duplicate_groups_created', 'integer')
+    .addColumn('started_at', 'text')
+    .addColumn('completed_at', 'text')
+    .addColumn('error', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('duplicate_runs_collection').on('duplicate_runs').columns(['collection_id', 'created_at']).execute();
+}
+
 /** Every migration, keyed by a name that sorts in application order. */
 export const sqliteMigrations: Record<string, Migration> = {
   '0001_initial': {
@@ -332,6 +391,11 @@ export const sqliteMigrations: Record<string, Migration> = {
       await createContradictionTables(db);
     },
   },
+  '0016_near_duplicates': {
+    async up(db: Db) {
+      await createDuplicateTables(db);
+    },
+  },
 };
 
 /** Apply pending migrations; a failure rolls back the failing migration and is thrown. */
@@ -341,6 +405,8 @@ export async function migrateToLatest(db: Kysely<unknown>, migrations = sqliteMi
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'metadata_migrations',
     migrationLockTableName: 'metadata_migrations_lock',
+    // Features land in parallel branches, each with its own migration; one that sorts before an applied one still runs.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error === undefined) return;

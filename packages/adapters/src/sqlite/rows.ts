@@ -60,6 +60,7 @@ const COLLECTION_COLUMNS = {
   llmModel: 'llm_model',
   instructions: 'instructions',
   queryExpansion: 'query_expansion',
+  duplicateThreshold: 'duplicate_threshold',
   createdAt: 'created_at',
   deletedAt: 'deleted_at',
 } as const satisfies ColumnMap<Collection, CollectionsTable>;
@@ -195,6 +196,7 @@ export const collectionFromRow = (r: Row<'collections'>): Collection => ({
   llmModel: r.llm_model,
   instructions: r.instructions,
   queryExpansion: (r.query_expansion ?? null) as Collection['queryExpansion'],
+  duplicateThreshold: r.duplicate_threshold === null ? null : Number(r.duplicate_threshold),
   createdAt: r.created_at,
   deletedAt: r.deleted_at,
 });

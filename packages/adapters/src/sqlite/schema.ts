@@ -66,6 +66,7 @@ export interface CollectionsTable {
   suppress_intra_document_contradictions: DbBool;
   llm_model: string | null;
   query_expansion: string | null;
+  duplicate_threshold: number | null;
   instructions: string | null;
   created_at: string;
   deleted_at: string | null;
@@ -229,6 +230,55 @@ export interface ContradictionDocumentsTable {
   document_id: string;
 }
 
+/** Fingerprints of a document (issue 14): its shingle count and the sampled shingle hashes it is found by. */
+export interface DuplicateDocumentsTable {
+  document_id: string;
+  collection_id: string;
+  shingle_count: number;
+  fingerprint_count: number;
+}
+
+export interface DuplicateFingerprintsTable {
+  collection_id: string;
+  fingerprint: number;
+  document_id: string;
+}
+
+export interface DuplicateGroupsTable {
+  id: string;
+  collection_id: string;
+  canonical_document_id: string;
+  detected_at: string;
+}
+
+export interface DuplicateMembersTable {
+  group_id: string;
+  document_id: string;
+  relationship: string;
+  coverage_to_canonical: number | null;
+  coverage_from_canonical: number | null;
+}
+
+export interface DuplicateDismissalsTable {
+  collection_id: string;
+  left_document_id: string;
+  right_document_id: string;
+}
+
+export interface DuplicateRunsTable {
+  id: string;
+  collection_id: string;
+  status: string;
+  jobs_enqueued: number | null;
+  jobs_processed: number | null;
+  duplicates_detected: number | null;
+  duplicate_groups_created: number | null;
+  started_at: string | null;
+  completed_at: string | null;
+  error: string | null;
+  created_at: string;
+}
+
 export interface MetadataDatabase {
   accounts: AccountsTable;
   orgs: OrgsTable;
@@ -249,4 +299,10 @@ export interface MetadataDatabase {
   contradiction_runs: ContradictionRunsTable;
   contradictions: ContradictionsTable;
   contradiction_documents: ContradictionDocumentsTable;
+  duplicate_documents: DuplicateDocumentsTable;
+  duplicate_fingerprints: DuplicateFingerprintsTable;
+  duplicate_groups: DuplicateGroupsTable;
+  duplicate_members: DuplicateMembersTable;
+  duplicate_dismissals: DuplicateDismissalsTable;
+  duplicate_runs: DuplicateRunsTable;
 }

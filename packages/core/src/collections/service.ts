@@ -65,6 +65,7 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
     llmModel: null,
     instructions: null,
     queryExpansion: input.queryExpansion ?? null,
+    duplicateThreshold: input.duplicateThreshold ?? null,
     createdAt: nowIso(),
     deletedAt: null,
   };

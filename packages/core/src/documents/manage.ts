@@ -1,3 +1,4 @@
+import { forgetDuplicate } from '../duplicates/service.ts';
 import { type Access, collectionPrefix, markdownKey, requireCollection, requireDocument } from '../access.ts';
 import { type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
@@ -42,6 +43,7 @@ export function documentService(ctx: DossierContext) {
   }
 
   async function removeDocument(c: Collection, doc: DocumentRecord): Promise<void> {
+    await forgetDuplicate(ctx, c, doc);
     await ctx.index.deleteDocument(c.id, doc.id);
     await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${doc.id}/`);
     await ctx.store.deleteDocument(doc.id);

@@ -14,6 +14,8 @@ export interface DocumentView {
   errorMessage: string | null;
   tags: string[];
   metadata: DocumentRecord['metadata'];
+  /** False for a non-canonical member of a duplicate group (left out of retrieval); beyond the spec's fields. */
+  canonical: boolean;
   createdAt: string;
 }
 
@@ -30,6 +32,7 @@ export const documentView = (d: DocumentRecord): DocumentView => ({
   errorMessage: d.errorMessage,
   tags: d.tags,
   metadata: d.metadata,
+  canonical: d.canonical,
   createdAt: d.createdAt,
 });
 

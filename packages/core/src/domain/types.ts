@@ -75,6 +75,8 @@ export interface Collection {
    * (pseudo-relevance feedback) or `none`; null follows the server's default.
    */
   queryExpansion: 'none' | 'rm3' | null;
+  /** Coverage (either direction) from which two documents are near-duplicates; null: the default (duplicates/settings.ts). */
+  duplicateThreshold: number | null;
   createdAt: string;
   deletedAt: string | null;
 }

@@ -1,6 +1,7 @@
 import { type DossierContext, setDocumentStatus } from '../context.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, DocumentStatus } from '../domain/types.ts';
+import { enqueueDuplicateCheck } from '../duplicates/service.ts';
 import { enqueueAfterReady } from '../enrich/jobs.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { embedAndIndex } from './embed-step.ts';
@@ -72,7 +73,10 @@ async function runStep(ctx: DossierContext, step: Step, job: Job): Promise<void>
       doc = await setDocumentStatus(ctx, doc, spec.to, patch);
     }
     if (doc.status === spec.to && spec.next) await enqueueIngest(ctx, doc.id, spec.next);
-    if (step === 'finalize' && doc.status === 'ready') await enqueueAfterReady(ctx, c, doc.id); // after `ready`, never blocking it
+    if (step === 'finalize' && doc.status === 'ready') {
+      await enqueueAfterReady(ctx, c, doc.id); // after `ready`, never blocking it
+      await enqueueDuplicateCheck(ctx, c, doc.id);
+    }
   } catch (err) {
     const final = !(err instanceof DossierError ? err.retryable || err.code === 'internal' : true) || job.attempts >= job.maxAttempts;
     ctx.log.warn('ingest step failed', { step, documentId: doc.id, attempt: job.attempts, final, error: String(err) });

@@ -1,6 +1,7 @@
 export type * from './blob-store.ts';
 export type * from './chunk-index.ts';
 export type * from './claim-store.ts';
+export type * from './duplicate-store.ts';
 export type * from './embedder.ts';
 export type * from './enrich-store.ts';
 export type * from './event-bus.ts';

@@ -14,6 +14,7 @@ import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
 import type { ProviderKeyStore } from './provider-key-store.ts';
 import type { ClaimStore } from './claim-store.ts';
+import type { DuplicateStore } from './duplicate-store.ts';
 import type { ResearchStore, UsageStore } from './research-store.ts';
 
 /** Fields a collection update may change (embeddingModel never changes). */
@@ -56,7 +57,7 @@ export interface CollectionCounts {
  * provider-key-store.ts).
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
-export interface MetadataStore extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore {
+export interface MetadataStore extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

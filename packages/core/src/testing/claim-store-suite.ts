@@ -22,7 +22,7 @@ async function seed(store: MetadataStore, documentCount: number): Promise<{ coll
     id: randomUUID(), projectId, env: 'live', name: 'Claims', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
     embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
     enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
-    instructions: null, queryExpansion: null, createdAt: at(1), deletedAt: null,
+    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt: at(1), deletedAt: null,
   };
   await store.insertCollection(collection);
   const docs: DocumentRecord[] = [];

@@ -77,6 +77,7 @@ function makeCollection(projectId: string, over: Partial<Collection> = {}): Coll
     llmModel: null,
     instructions: null,
     queryExpansion: null,
+    duplicateThreshold: null,
     createdAt: tick(),
     deletedAt: null,
     ...over,

@@ -1,0 +1,238 @@
+import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateMemberRecord, DuplicateRunRecord, DuplicateRunStatus, FingerprintMatch } from '@dossier/core';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { StoreContext } from './dialect.ts';
+import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
+
+/** The fingerprint index, duplicate groups, dismissed pairs and detection runs (DuplicateStore). */
+
+const INSERT_BATCH = 400;
+
+export async function putFingerprints({ db }: StoreContext, entry: DuplicateFingerprints): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('duplicate_fingerprints').where('document_id', '=', entry.documentId).execute();
+    const counts = { collection_id: entry.collectionId, shingle_count: entry.shingleCount, fingerprint_count: entry.fingerprints.length };
+    await trx
+      .insertInto('duplicate_documents')
+      .values({ document_id: entry.documentId, ...counts })
+      .onConflict((oc) => oc.column('document_id').doUpdateSet(counts))
+      .execute();
+    for (let start = 0; start < entry.fingerprints.length; start += INSERT_BATCH) {
+      const rows = entry.fingerprints.slice(start, start + INSERT_BATCH).map((fingerprint) => ({ collection_id: entry.collectionId, fingerprint, document_id: entry.documentId }));
+      await trx.insertInto('duplicate_fingerprints').values(rows).execute();
+    }
+  });
+}
+
+/** Fingerprints of the collection held by at most maxPosting documents (common boilerplate suggests nothing). */
+function selectiveFingerprints(db: Kysely<MetadataDatabase>, collectionId: string, maxPosting: number) {
+  return db
+    .selectFrom('duplicate_fingerprints')
+    .select('fingerprint')
+    .where('collection_id', '=', collectionId)
+    .groupBy('fingerprint')
+    .having((eb) => eb.fn.countAll(), '<=', maxPosting);
+}
+
+export async function fingerprintMatches({ db }: StoreContext, collectionId: string, documentId: string, fingerprints: number[], maxPosting: number): Promise<FingerprintMatch[]> {
+  if (fingerprints.length === 0) return [];
+  const shared = new Map<string, number>();
+  for (let start = 0; start < fingerprints.length; start += INSERT_BATCH) {
+    const rows = await db
+      .selectFrom('duplicate_fingerprints')
+      .select(['document_id', (eb) => eb.fn.countAll<number>().as('shared')])
+      .where('collection_id', '=', collectionId)
+      .where('fingerprint', 'in', fingerprints.slice(start, start + INSERT_BATCH))
+      .where('document_id', '!=', documentId)
+      .where('fingerprint', 'in', selectiveFingerprints(db, collectionId, maxPosting).where('fingerprint', 'in', fingerprints.slice(start, start + INSERT_BATCH)))
+      .groupBy('document_id')
+      .execute();
+    for (const row of rows) shared.set(row.document_id, (shared.get(row.document_id) ?? 0) + Number(row.shared));
+  }
+  if (shared.size === 0) return [];
+  const counts = await db.selectFrom('duplicate_documents').select(['document_id', 'fingerprint_count']).where('document_id', 'in', [...shared.keys()]).execute();
+  return counts.map((row) => ({ documentId: row.document_id, shared: shared.get(row.document_id) ?? 0, fingerprintCount: Number(row.fingerprint_count) }));
+}
+
+export async function fingerprintPairs({ db }: StoreContext, collectionId: string, minShared: number, maxPosting: number) {
+  const rows = await sql<{ left_id: string; right_id: string; shared: number; left_count: number; right_count: number }>`
+    with selective as (
+      select fingerprint from duplicate_fingerprints where collection_id = ${collectionId}
+      group by fingerprint having count(*) between 2 and ${maxPosting}
+    ),
+    postings as (
+      select f.fingerprint, f.document_id from duplicate_fingerprints f
+      join selective s on s.fingerprint = f.fingerprint
+      where f.collection_id = ${collectionId}
+    ),
+    pairs as (
+      select a.document_id as left_id, b.document_id as right_id, count(*) as shared
+      from postings a join postings b on a.fingerprint = b.fingerprint and a.document_id < b.document_id
+      group by a.document_id, b.document_id having count(*) >= ${minShared}
+    )
+    select p.left_id, p.right_id, p.shared, l.fingerprint_count as left_count, r.fingerprint_count as right_count
+    from pairs p
+    join duplicate_documents l on l.document_id = p.left_id
+    join duplicate_documents r on r.document_id = p.right_id`.execute(db);
+  return rows.rows.map((row) => ({
+    left: { documentId: row.left_id, shared: Number(row.shared), fingerprintCount: Number(row.left_count) },
+    right: { documentId: row.right_id, shared: Number(row.shared), fingerprintCount: Number(row.right_count) },
+    shared: Number(row.shared),
+  }));
+}
+
+export async function fingerprintedDocuments({ db }: StoreContext, collectionId: string): Promise<string[]> {
+  const rows = await db.selectFrom('duplicate_documents').select('document_id').where('collection_id', '=', collectionId).execute();
+  return rows.map((row) => row.document_id);
+}
+
+async function groupsWithMembers(db: Kysely<MetadataDatabase>, groupIds: string[]): Promise<DuplicateGroupRecord[]> {
+  if (groupIds.length === 0) return [];
+  const groups = await db.selectFrom('duplicate_groups').selectAll().where('id', 'in', groupIds).execute();
+  const members = await db
+    .selectFrom('duplicate_members')
+    .innerJoin('documents', 'documents.id', 'duplicate_members.document_id')
+    .select(['duplicate_members.group_id', 'duplicate_members.document_id', 'duplicate_members.relationship', 'duplicate_members.coverage_to_canonical', 'duplicate_members.coverage_from_canonical', 'documents.filename'])
+    .where('duplicate_members.group_id', 'in', groupIds)
+    .orderBy('documents.created_at')
+    .orderBy('documents.id')
+    .execute();
+  const byGroup = new Map(groupIds.map((id) => [id, [] as DuplicateMemberRecord[]]));
+  for (const row of members) {
+    byGroup.get(row.group_id)?.push({
+      documentId: row.document_id,
+      filename: row.filename,
+      relationship: row.relationship as DuplicateMemberRecord['relationship'],
+      coverageToCanonical: row.coverage_to_canonical === null ? null : Number(row.coverage_to_canonical),
+      coverageFromCanonical: row.coverage_from_canonical === null ? null : Number(row.coverage_from_canonical),
+    });
+  }
+  const order = new Map(groupIds.map((id, index) => [id, index]));
+  return groups
+    .map((group) => ({ id: group.id, collectionId: group.collection_id, canonicalDocumentId: group.canonical_document_id, detectedAt: group.detected_at, members: byGroup.get(group.id) ?? [] }))
+    .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+const memberRows = (group: DuplicateGroupRecord) =>
+  group.members.map((member) => ({
+    group_id: group.id,
+    document_id: member.documentId,
+    relationship: member.relationship,
+    coverage_to_canonical: member.coverageToCanonical,
+    coverage_from_canonical: member.coverageFromCanonical,
+  }));
+
+export async function insertDuplicateGroup({ db }: StoreContext, group: DuplicateGroupRecord): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('duplicate_groups').values({ id: group.id, collection_id: group.collectionId, canonical_document_id: group.canonicalDocumentId, detected_at: group.detectedAt }).execute();
+    await trx.deleteFrom('duplicate_members').where('document_id', 'in', group.members.map((member) => member.documentId)).execute();
+    await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
+  });
+}
+
+export async function replaceDuplicateGroup({ db }: StoreContext, group: DuplicateGroupRecord): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('duplicate_groups').set({ canonical_document_id: group.canonicalDocumentId }).where('id', '=', group.id).execute();
+    await trx.deleteFrom('duplicate_members').where('group_id', '=', group.id).execute();
+    await trx.deleteFrom('duplicate_members').where('document_id', 'in', group.members.map((member) => member.documentId)).execute();
+    await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
+  });
+}
+
+export async function deleteDuplicateGroup({ db }: StoreContext, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('duplicate_members').where('group_id', '=', id).execute();
+    await trx.deleteFrom('duplicate_groups').where('id', '=', id).execute();
+  });
+}
+
+export async function getDuplicateGroup({ db }: StoreContext, id: string): Promise<DuplicateGroupRecord | null> {
+  return (await groupsWithMembers(db, [id]))[0] ?? null;
+}
+
+export async function duplicateGroupOf({ db }: StoreContext, documentId: string): Promise<DuplicateGroupRecord | null> {
+  const row = await db.selectFrom('duplicate_members').select('group_id').where('document_id', '=', documentId).executeTakeFirst();
+  return row ? ((await groupsWithMembers(db, [row.group_id]))[0] ?? null) : null;
+}
+
+export async function listDuplicateGroups({ db }: StoreContext, collectionId: string, limit: number, offset: number) {
+  const total = await db.selectFrom('duplicate_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('collection_id', '=', collectionId).executeTakeFirst();
+  const ids = await db
+    .selectFrom('duplicate_groups')
+    .select('id')
+    .where('collection_id', '=', collectionId)
+    .orderBy('detected_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { total: Number(total?.n ?? 0), items: await groupsWithMembers(db, ids.map((row) => row.id)) };
+}
+
+export async function dismissDuplicatePairs({ db }: StoreContext, collectionId: string, documentIds: string[]): Promise<void> {
+  const sorted = [...documentIds].sort();
+  const rows = sorted.flatMap((left, index) => sorted.slice(index + 1).map((right) => ({ collection_id: collectionId, left_document_id: left, right_document_id: right })));
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    await db.insertInto('duplicate_dismissals').values(rows.slice(start, start + INSERT_BATCH)).onConflict((oc) => oc.doNothing()).execute();
+  }
+}
+
+export async function isDismissedPair({ db }: StoreContext, left: string, right: string): Promise<boolean> {
+  const [first, second] = [left, right].sort() as [string, string];
+  const row = await db.selectFrom('duplicate_dismissals').select('left_document_id').where('left_document_id', '=', first).where('right_document_id', '=', second).executeTakeFirst();
+  return row !== undefined;
+}
+
+const runFromRow = (row: Selectable<DuplicateRunsTable>): DuplicateRunRecord => ({
+  id: row.id,
+  collectionId: row.collection_id,
+  status: row.status as DuplicateRunStatus,
+  jobsEnqueued: row.jobs_enqueued === null ? null : Number(row.jobs_enqueued),
+  jobsProcessed: row.jobs_processed === null ? null : Number(row.jobs_processed),
+  duplicatesDetected: row.duplicates_detected === null ? null : Number(row.duplicates_detected),
+  duplicateGroupsCreated: row.duplicate_groups_created === null ? null : Number(row.duplicate_groups_created),
+  startedAt: row.started_at,
+  completedAt: row.completed_at,
+  error: row.error,
+  createdAt: row.created_at,
+});
+
+const RUN_COLUMNS = {
+  status: 'status',
+  jobsEnqueued: 'jobs_enqueued',
+  jobsProcessed: 'jobs_processed',
+  duplicatesDetected: 'duplicates_detected',
+  duplicateGroupsCreated: 'duplicate_groups_created',
+  startedAt: 'started_at',
+  completedAt: 'completed_at',
+  error: 'error',
+} as const;
+
+function runColumns(patch: Partial<DuplicateRunRecord>): Partial<DuplicateRunsTable> {
+  const columns: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(RUN_COLUMNS)) {
+    const value = patch[field as keyof typeof RUN_COLUMNS];
+    if (value !== undefined) columns[column] = value;
+  }
+  return columns as Partial<DuplicateRunsTable>;
+}
+
+export async function insertDuplicateRun({ db }: StoreContext, run: DuplicateRunRecord): Promise<void> {
+  await db.insertInto('duplicate_runs').values({ id: run.id, collection_id: run.collectionId, created_at: run.createdAt, status: run.status, ...runColumns(run) }).execute();
+}
+
+export async function updateDuplicateRun({ db }: StoreContext, id: string, patch: Partial<DuplicateRunRecord>): Promise<void> {
+  const columns = runColumns(patch);
+  if (Object.keys(columns).length > 0) await db.updateTable('duplicate_runs').set(columns).where('id', '=', id).execute();
+}
+
+export async function countDuplicateJob({ db }: StoreContext, id: string): Promise<DuplicateRunRecord> {
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('duplicate_runs').set((eb) => ({ jobs_processed: eb(eb.fn.coalesce('jobs_processed', eb.val(0)), '+', 1) })).where('id', '=', id).execute();
+    return runFromRow(await trx.selectFrom('duplicate_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+  });
+}
+
+export async function latestDuplicateRun({ db }: StoreContext, collectionId: string): Promise<DuplicateRunRecord | null> {
+  const row = await db.selectFrom('duplicate_runs').selectAll().where('collection_id', '=', collectionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row ? runFromRow(row) : null;
+}

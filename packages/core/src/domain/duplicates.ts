@@ -1,0 +1,48 @@
+/** Records of near-duplicate detection (spec: DuplicateGroup, DuplicateRun). */
+
+export const DUPLICATE_RELATIONSHIPS = ['canonical', 'near_duplicate'] as const;
+export type DuplicateRelationship = (typeof DUPLICATE_RELATIONSHIPS)[number];
+
+/** A member of a duplicate group; coverages are null for the canonical. */
+export interface DuplicateMemberRecord {
+  documentId: string;
+  filename: string;
+  relationship: DuplicateRelationship;
+  /** Share of this member's text found in the canonical. */
+  coverageToCanonical: number | null;
+  /** Share of the canonical's text found in this member. */
+  coverageFromCanonical: number | null;
+}
+
+export interface DuplicateGroupRecord {
+  id: string;
+  collectionId: string;
+  canonicalDocumentId: string;
+  detectedAt: string;
+  members: DuplicateMemberRecord[];
+}
+
+export const DUPLICATE_RUN_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export type DuplicateRunStatus = (typeof DUPLICATE_RUN_STATUSES)[number];
+
+export interface DuplicateRunRecord {
+  id: string;
+  collectionId: string;
+  status: DuplicateRunStatus;
+  jobsEnqueued: number | null;
+  jobsProcessed: number | null;
+  duplicatesDetected: number | null;
+  duplicateGroupsCreated: number | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  error: string | null;
+  createdAt: string;
+}
+
+/** What detection keeps of a document: its size and its fingerprints (the persisted candidate index). */
+export interface DuplicateFingerprints {
+  documentId: string;
+  collectionId: string;
+  shingleCount: number;
+  fingerprints: number[];
+}

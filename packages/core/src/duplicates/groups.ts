@@ -1,0 +1,105 @@
+import type { DossierContext } from '../context.ts';
+import type { DuplicateGroupRecord, DuplicateMemberRecord } from '../domain/duplicates.ts';
+import type { Collection, DocumentRecord } from '../domain/types.ts';
+import { newId } from '../util/ids.ts';
+import { containment } from './fingerprints.ts';
+import type { ShingleCache } from './texts.ts';
+
+/** Keep a document's retrieval flag in the store and the index in step (non-canonical rows are prefiltered out). */
+export async function setCanonicalFlag(ctx: DossierContext, collection: Collection, documentId: string, canonical: boolean): Promise<void> {
+  await ctx.store.updateDocument(documentId, { canonical });
+  await ctx.index.updateDocumentAttributes(collection.id, documentId, { canonical });
+}
+
+/**
+ * The canonical of a new group: the most complete member (most shingles), the earliest uploaded on a tie. A copy
+ * that only excerpts a longer document never hides the longer one.
+ */
+export function pickCanonical(members: { doc: DocumentRecord; shingles: Uint32Array }[]): DocumentRecord {
+  const ranked = [...members].sort((a, b) => b.shingles.length - a.shingles.length || a.doc.createdAt.localeCompare(b.doc.createdAt) || a.doc.id.localeCompare(b.doc.id));
+  return ranked[0]!.doc;
+}
+
+/** The member rows of a group around a canonical, coverages measured against it. */
+async function membersAround(canonical: DocumentRecord, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateMemberRecord[]> {
+  const canonicalShingles = await cache.get(canonical);
+  const members: DuplicateMemberRecord[] = [];
+  for (const doc of docs) {
+    if (doc.id === canonical.id) {
+      members.push({ documentId: doc.id, filename: doc.filename, relationship: 'canonical', coverageToCanonical: null, coverageFromCanonical: null });
+      continue;
+    }
+    const { leftInRight, rightInLeft } = containment(await cache.get(doc), canonicalShingles);
+    members.push({ documentId: doc.id, filename: doc.filename, relationship: 'near_duplicate', coverageToCanonical: round(leftInRight), coverageFromCanonical: round(rightInLeft) });
+  }
+  return members;
+}
+
+const round = (value: number): number => Math.round(value * 10_000) / 10_000;
+
+/** Write a group and the retrieval flags of its members. */
+async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean): Promise<void> {
+  if (isNew) await ctx.store.insertDuplicateGroup(group);
+  else await ctx.store.replaceDuplicateGroup(group);
+  for (const member of group.members) await setCanonicalFlag(ctx, collection, member.documentId, member.relationship === 'canonical');
+}
+
+/** Form a new group of these documents, canonical by pickCanonical. */
+export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateGroupRecord> {
+  const withShingles = await Promise.all(docs.map(async (doc) => ({ doc, shingles: await cache.get(doc) })));
+  const canonical = pickCanonical(withShingles);
+  const group: DuplicateGroupRecord = {
+    id: newId(), collectionId: collection.id, canonicalDocumentId: canonical.id, detectedAt: new Date().toISOString(),
+    members: await membersAround(canonical, docs, cache),
+  };
+  await writeGroup(ctx, collection, group, true);
+  return group;
+}
+
+/** Add documents to an existing group; its canonical stays (it may have been chosen by a user). */
+export async function joinGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateGroupRecord> {
+  const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
+  if (!canonical) return group;
+  const joined = await membersAround(canonical, docs, cache);
+  const updated = { ...group, members: [...group.members.filter((member) => !docs.some((doc) => doc.id === member.documentId)), ...joined] };
+  await writeGroup(ctx, collection, updated, false);
+  return updated;
+}
+
+/** Make another member canonical; the old canonical becomes a near-duplicate with its coverage cleared. */
+export async function promoteMember(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ShingleCache): Promise<boolean> {
+  if (group.canonicalDocumentId === canonicalId) return false;
+  const docs = (await ctx.store.getDocuments(group.members.map((member) => member.documentId)));
+  const canonical = docs.find((doc) => doc.id === canonicalId)!;
+  const members = (await membersAround(canonical, docs, cache)).map((member) =>
+    member.documentId === group.canonicalDocumentId ? { ...member, coverageToCanonical: null, coverageFromCanonical: null } : member,
+  );
+  await writeGroup(ctx, collection, { ...group, canonicalDocumentId: canonicalId, members }, false);
+  return true;
+}
+
+/** Disband a group: every member back in retrieval, and detection never pairs them again. */
+export async function disbandGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord): Promise<void> {
+  await ctx.store.deleteDuplicateGroup(group.id);
+  await ctx.store.dismissDuplicatePairs(collection.id, group.members.map((member) => member.documentId));
+  for (const member of group.members) await setCanonicalFlag(ctx, collection, member.documentId, true);
+}
+
+/**
+ * Before a document is deleted: leave its group. A deleted canonical hands over to the most complete remaining
+ * member; a group left with one member is dissolved (that member is back in retrieval).
+ */
+export async function leaveGroup(ctx: DossierContext, collection: Collection, documentId: string, cache: ShingleCache): Promise<void> {
+  const group = await ctx.store.duplicateGroupOf(documentId);
+  if (!group) return;
+  const rest = (await ctx.store.getDocuments(group.members.map((member) => member.documentId).filter((id) => id !== documentId)));
+  if (rest.length < 2) {
+    await ctx.store.deleteDuplicateGroup(group.id);
+    for (const doc of rest) await setCanonicalFlag(ctx, collection, doc.id, true);
+    return;
+  }
+  const canonical = group.canonicalDocumentId === documentId
+    ? pickCanonical(await Promise.all(rest.map(async (doc) => ({ doc, shingles: await cache.get(doc) }))))
+    : rest.find((doc) => doc.id === group.canonicalDocumentId)!;
+  await writeGroup(ctx, collection, { ...group, canonicalDocumentId: canonical.id, members: await membersAround(canonical, rest, cache) }, false);
+}
