@@ -41,7 +41,7 @@ describe('near-duplicate documents, end to end on the embedded Dossier', () => {
     expect(byId.get(copy)).toMatchObject({ relationship: 'canonical', coverageToCanonical: null, coverageFromCanonical: null });
     expect(byId.get(report)?.relationship).toBe('near_duplicate');
     expect(byId.get(report)?.coverageToCanonical).toBeGreaterThan(0.9);
-    expect(byId.get(excerpt)?.coverageToCanonical).toBe(1);
+    expect(byId.get(excerpt)?.coverageToCanonical).toBeGreaterThan(0.9);
     expect(byId.get(excerpt)?.coverageFromCanonical).toBeLessThan(0.5);
     expect(byId.has(festival)).toBe(false);
     expect((await f.local.documents.get(report)).canonical).toBe(false);
