@@ -119,3 +119,22 @@ export interface ContradictionRun {
   contradictionsFound: number | null;
   error: string | null;
 }
+
+/** A duplicate group (spec: DuplicateGroup). */
+export interface DuplicateGroup {
+  id: string;
+  canonicalDocumentId: string;
+  detectedAt: string;
+  members: { documentId: string; filename: string; relationship: 'canonical' | 'near_duplicate'; coverageToCanonical: number | null; coverageFromCanonical: number | null }[];
+}
+
+/** A duplicate detection run (spec: DuplicateRun). */
+export interface DuplicateRun {
+  id: string;
+  status: 'pending' | 'running' | 'completed' | 'failed';
+  jobsEnqueued: number | null;
+  jobsProcessed: number | null;
+  duplicatesDetected: number | null;
+  duplicateGroupsCreated: number | null;
+  error: string | null;
+}

@@ -4,6 +4,7 @@ import { collectionsCommand } from './collections.ts';
 import { configCommand } from './config.ts';
 import { contradictionsCommand } from './contradictions.ts';
 import { docsCommand } from './docs.ts';
+import { duplicatesCommand } from './duplicates.ts';
 import { doctorCommand } from './doctor.ts';
 import { providerKeysCommand } from './provider-keys.ts';
 import { queryCommand } from './query.ts';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   docsCommand,
   claimsCommand,
   contradictionsCommand,
+  duplicatesCommand,
   providerKeysCommand,
   doctorCommand,
   configCommand,
