@@ -13,7 +13,7 @@ afterAll(async () => {
 const COLLECTION_FIELDS = [
   'id', 'name', 'visibility', 'description', 'chunkSize', 'chunkOverlap', 'embeddingModel', 'enableSummarization',
   'enableCaptioning', 'enableReranking', 'enableDeduplication', 'suppressContradictionsByMetadata',
-  'suppressIntraDocumentContradictions', 'llmModel', 'instructions', 'queryExpansion', 'createdAt',
+  'suppressIntraDocumentContradictions', 'llmModel', 'instructions', 'queryExpansion', 'duplicateThreshold', 'createdAt',
 ].sort();
 
 /** A Markdown document with one section of roughly `words` tokens. */

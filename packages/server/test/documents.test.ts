@@ -13,7 +13,7 @@ afterAll(async () => {
 
 const DOC_FIELDS = [
   'id', 'collectionId', 'filename', 'status', 'fileSizeBytes', 'sectionCount', 'chunkCount', 'contentHash', 'markdownStorageKey',
-  'errorMessage', 'tags', 'metadata', 'createdAt',
+  'errorMessage', 'tags', 'metadata', 'canonical', 'createdAt',
 ].sort();
 
 const REPORT = `Intro line before any heading.

@@ -1,15 +1,4 @@
-import type {
-  Account,
-  ApiKeyRecord,
-  Collection,
-  DocumentRecord,
-  DocumentStatus,
-  Env,
-  Metadata,
-  Org,
-  Project,
-  SectionRecord,
-} from '../domain/types.ts';
+import type { Account, ApiKeyRecord, Collection, DocumentRecord, DocumentStatus, Env, Metadata, Org, Project, SectionRecord } from '../domain/types.ts';
 import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
 import type { ProviderKeyStore } from './provider-key-store.ts';
