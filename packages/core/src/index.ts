@@ -51,3 +51,4 @@ export type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchSession }
 export { DEFAULT_RESEARCH_SETTINGS, RESEARCH_HISTORY_LIMIT, type ResearchService, type ResearchSettings } from './research/service.ts';
 export { DEFAULT_GROUPING, type GroupableClaim, type GroupingOptions, groupClaims } from './claims/grouping.ts';
 export { MAX_CLAIMS_PER_DOCUMENT } from './claims/extract.ts';
+export { checkDocument as checkDuplicateDocument } from './duplicates/check.ts';

@@ -7,19 +7,23 @@ import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
 
 const INSERT_BATCH = 400;
 
-export async function putFingerprints({ db }: StoreContext, entry: DuplicateFingerprints): Promise<void> {
+export async function putFingerprints({ db }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
+  if (entries.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('duplicate_fingerprints').where('document_id', '=', entry.documentId).execute();
-    const counts = { collection_id: entry.collectionId, shingle_count: entry.shingleCount, fingerprint_count: entry.fingerprints.length };
-    await trx
-      .insertInto('duplicate_documents')
-      .values({ document_id: entry.documentId, ...counts })
-      .onConflict((oc) => oc.column('document_id').doUpdateSet(counts))
-      .execute();
-    for (let start = 0; start < entry.fingerprints.length; start += INSERT_BATCH) {
-      const rows = entry.fingerprints.slice(start, start + INSERT_BATCH).map((fingerprint) => ({ collection_id: entry.collectionId, fingerprint, document_id: entry.documentId }));
-      await trx.insertInto('duplicate_fingerprints').values(rows).execute();
+    const ids = entries.map((entry) => entry.documentId);
+    for (let start = 0; start < ids.length; start += INSERT_BATCH) {
+      await trx.deleteFrom('duplicate_fingerprints').where('document_id', 'in', ids.slice(start, start + INSERT_BATCH)).execute();
     }
+    const documents = entries.map((entry) => ({ document_id: entry.documentId, collection_id: entry.collectionId, shingle_count: entry.shingleCount, fingerprint_count: entry.fingerprints.length }));
+    for (let start = 0; start < documents.length; start += INSERT_BATCH) {
+      await trx
+        .insertInto('duplicate_documents')
+        .values(documents.slice(start, start + INSERT_BATCH))
+        .onConflict((oc) => oc.column('document_id').doUpdateSet((eb) => ({ shingle_count: eb.ref('excluded.shingle_count'), fingerprint_count: eb.ref('excluded.fingerprint_count') })))
+        .execute();
+    }
+    const rows = entries.flatMap((entry) => entry.fingerprints.map((fingerprint) => ({ collection_id: entry.collectionId, fingerprint, document_id: entry.documentId })));
+    for (let start = 0; start < rows.length; start += INSERT_BATCH) await trx.insertInto('duplicate_fingerprints').values(rows.slice(start, start + INSERT_BATCH)).execute();
   });
 }
 

@@ -40,7 +40,7 @@ async function verify(ctx: DossierContext, collection: Collection, doc: Document
 export async function checkDocument(ctx: DossierContext, collection: Collection, doc: DocumentRecord, cache = new ShingleCache(ctx, 64)) {
   const shingles = await cache.get(doc);
   const fingerprints = indexedFingerprints(shingles);
-  await ctx.store.putFingerprints({ documentId: doc.id, collectionId: collection.id, shingleCount: shingles.length, fingerprints });
+  await ctx.store.putFingerprints([{ documentId: doc.id, collectionId: collection.id, shingleCount: shingles.length, fingerprints }]);
   const existing = await ctx.store.duplicateGroupOf(doc.id);
   if (existing) return existing;
   const matches = await ctx.store.fingerprintMatches(collection.id, doc.id, fingerprints, MAX_POSTING);

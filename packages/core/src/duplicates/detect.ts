@@ -1,5 +1,5 @@
 import type { DossierContext } from '../context.ts';
-import type { DuplicateRunRecord } from '../domain/duplicates.ts';
+import type { DuplicateFingerprints, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { Job } from '../ports/job-queue.ts';
@@ -8,7 +8,7 @@ import { estimatedCoverage } from './check.ts';
 import { containment } from './fingerprints.ts';
 import { formGroup, joinGroup } from './groups.ts';
 import { ESTIMATE_SLACK, MAX_POSTING, thresholdOf } from './settings.ts';
-import { indexedFingerprints, ShingleCache } from './texts.ts';
+import { indexedFingerprints, ShingleCache, shinglesOf } from './texts.ts';
 
 /** Queue job types of a detection run: fingerprint a batch of documents, then group the whole collection. */
 export const DUPLICATE_JOBS = { fingerprint: 'duplicates.fingerprint', group: 'duplicates.group', check: 'duplicates.check' } as const;
@@ -55,13 +55,14 @@ export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<
   const live = await liveRun(ctx, job);
   if (!live) return;
   if (live.run.status === 'pending') await ctx.store.updateDuplicateRun(live.run.id, { status: 'running', startedAt: now() });
-  const cache = new ShingleCache(ctx, 1);
+  const entries: DuplicateFingerprints[] = [];
   for (const doc of await ctx.store.getDocuments((job.payload.documentIds as string[]) ?? [])) {
     if (doc.status !== 'ready') continue;
-    const shingles = await cache.get(doc);
-    await ctx.store.putFingerprints({ documentId: doc.id, collectionId: live.collection.id, shingleCount: shingles.length, fingerprints: indexedFingerprints(shingles) });
-    await yieldToLoop();
+    const shingles = await shinglesOf(ctx, doc);
+    entries.push({ documentId: doc.id, collectionId: live.collection.id, shingleCount: shingles.length, fingerprints: indexedFingerprints(shingles) });
+    if (entries.length % 25 === 0) await yieldToLoop();
   }
+  await ctx.store.putFingerprints(entries);
   const counted = await ctx.store.countDuplicateJob(live.run.id);
   if (counted.jobsProcessed === (counted.jobsEnqueued ?? 0) - 1) {
     await ctx.queue.enqueue({ type: DUPLICATE_JOBS.group, payload: { runId: live.run.id, collectionId: live.collection.id }, maxAttempts: 3 });

@@ -41,7 +41,11 @@ const round = (value: number): number => Math.round(value * 10_000) / 10_000;
 async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean): Promise<void> {
   if (isNew) await ctx.store.insertDuplicateGroup(group);
   else await ctx.store.replaceDuplicateGroup(group);
-  for (const member of group.members) await setCanonicalFlag(ctx, collection, member.documentId, member.relationship === 'canonical');
+  const current = new Map((await ctx.store.getDocuments(group.members.map((member) => member.documentId))).map((doc) => [doc.id, doc.canonical]));
+  for (const member of group.members) {
+    const canonical = member.relationship === 'canonical';
+    if (current.get(member.documentId) !== canonical) await setCanonicalFlag(ctx, collection, member.documentId, canonical);
+  }
 }
 
 /** Form a new group of these documents, canonical by pickCanonical. */

@@ -5,7 +5,7 @@ import type { Collection } from '../domain/types.ts';
  * (coverage is measured both ways, so an excerpt copied from a longer document qualifies). A collection's
  * `duplicateThreshold` overrides it. Measured with bench/duplicates (bench/RESULTS.md).
  */
-export const DEFAULT_DUPLICATE_THRESHOLD = 0.8;
+export const DEFAULT_DUPLICATE_THRESHOLD = 0.75;
 /** Fingerprints held by more documents than this are boilerplate and suggest no candidate. */
 export const MAX_POSTING = 1_000;
 /** Candidates verified per document check, most shared fingerprints first. */

@@ -10,8 +10,8 @@ export interface FingerprintMatch {
 
 /** Near-duplicate detection's store port: the fingerprint index, groups and runs. */
 export interface DuplicateStore {
-  /** Replace a document's fingerprints. */
-  putFingerprints(entry: DuplicateFingerprints): Promise<void>;
+  /** Replace the fingerprints of each listed document (one transaction). */
+  putFingerprints(entries: DuplicateFingerprints[]): Promise<void>;
   /** Documents of the collection (other than `documentId`) sharing at least one of these fingerprints, ignoring fingerprints held by more than `maxPosting` documents. */
   fingerprintMatches(collectionId: string, documentId: string, fingerprints: number[], maxPosting: number): Promise<FingerprintMatch[]>;
   /** Every pair of the collection's documents sharing at least `minShared` fingerprints (fingerprints held by more than `maxPosting` documents ignored). */

@@ -14,6 +14,7 @@ import type {
 } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 import { claimStoreTests } from './claim-store-suite.ts';
+import { duplicateStoreTests } from './duplicate-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -187,6 +188,7 @@ export function metadataStoreSuite(
     imageTests(ctx);
     enrichTests(ctx);
     claimStoreTests(() => ctx.store);
+    duplicateStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });

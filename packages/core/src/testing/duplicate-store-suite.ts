@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
+import type { Collection, DocumentRecord } from '../domain/types.ts';
+import type { MetadataStore } from '../ports/metadata-store.ts';
+
+/** Conformance tests of the DuplicateStore part of a MetadataStore (run by metadataStoreSuite). */
+
+const at = (second: number): string => new Date(Date.parse('2024-04-01T00:00:00.000Z') + second * 1000).toISOString();
+
+async function seed(store: MetadataStore, count: number): Promise<{ collection: Collection; docs: DocumentRecord[] }> {
+  const accountId = randomUUID();
+  const orgId = randomUUID();
+  const projectId = randomUUID();
+  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
+  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
+  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
+  const collection: Collection = {
+    id: randomUUID(), projectId, env: 'live', name: 'Dups', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
+    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
+    enableDeduplication: true, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
+    instructions: null, queryExpansion: null, duplicateThreshold: 0.9, createdAt: at(1), deletedAt: null,
+  };
+  await store.insertCollection(collection);
+  const docs: DocumentRecord[] = [];
+  for (let index = 0; index < count; index++) {
+    const doc: DocumentRecord = {
+      id: randomUUID(), collectionId: collection.id, filename: `doc-${index}.md`, contentType: 'text/markdown', status: 'ready', fileSizeBytes: 10,
+      sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, errorMessage: null, tags: [], metadata: {},
+      chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2 + index), updatedAt: at(2 + index),
+    };
+    await store.insertDocument(doc);
+    docs.push(doc);
+  }
+  return { collection, docs };
+}
+
+const group = (collection: Collection, docs: DocumentRecord[], second: number): DuplicateGroupRecord => ({
+  id: randomUUID(), collectionId: collection.id, canonicalDocumentId: docs[0]!.id, detectedAt: at(second),
+  members: docs.map((doc, index) => ({
+    documentId: doc.id, filename: doc.filename, relationship: index === 0 ? 'canonical' : 'near_duplicate',
+    coverageToCanonical: index === 0 ? null : 0.9, coverageFromCanonical: index === 0 ? null : 0.5,
+  })),
+});
+
+export function duplicateStoreTests(store: () => MetadataStore): void {
+  describe('near-duplicate fingerprints, groups and runs', () => {
+    it('finds documents by shared fingerprints, ignores over-common ones, and pairs them', async () => {
+      const { collection, docs } = await seed(store(), 3);
+      const [a, b, c] = docs as [DocumentRecord, DocumentRecord, DocumentRecord];
+      await store().putFingerprints([
+        { documentId: a.id, collectionId: collection.id, shingleCount: 40, fingerprints: [1, 2, 3, 4] },
+        { documentId: b.id, collectionId: collection.id, shingleCount: 20, fingerprints: [2, 3, 9] },
+        { documentId: c.id, collectionId: collection.id, shingleCount: 10, fingerprints: [4, 9] },
+      ]);
+      const matches = await store().fingerprintMatches(collection.id, a.id, [1, 2, 3, 4], 10);
+      expect(matches.sort((x, y) => y.shared - x.shared)).toEqual([
+        { documentId: b.id, shared: 2, fingerprintCount: 3 },
+        { documentId: c.id, shared: 1, fingerprintCount: 2 },
+      ]);
+      const pairs = await store().fingerprintPairs(collection.id, 2, 10);
+      expect(pairs.map((pair) => [[pair.left.documentId, pair.right.documentId].sort(), pair.shared])).toEqual([[[a.id, b.id].sort(), 2]]);
+      expect(await store().fingerprintMatches(collection.id, a.id, [2, 3], 1)).toEqual([]); // each held by two documents
+      await store().putFingerprints([{ documentId: b.id, collectionId: collection.id, shingleCount: 20, fingerprints: [7] }]);
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3, 4], 10)).toEqual([{ documentId: c.id, shared: 1, fingerprintCount: 2 }]);
+      expect((await store().fingerprintedDocuments(collection.id)).sort()).toEqual([a.id, b.id, c.id].sort());
+    });
+
+    it('stores groups with members, finds a document\'s group, replaces and deletes them, newest first', async () => {
+      const { collection, docs } = await seed(store(), 4);
+      const first = group(collection, docs.slice(0, 2), 10);
+      const second = group(collection, docs.slice(2, 4), 11);
+      await store().insertDuplicateGroup(first);
+      await store().insertDuplicateGroup(second);
+      expect(await store().getDuplicateGroup(first.id)).toEqual(first);
+      expect((await store().duplicateGroupOf(docs[1]!.id))?.id).toBe(first.id);
+      const page = await store().listDuplicateGroups(collection.id, 1, 0);
+      expect([page.total, page.items.map((item) => item.id)]).toEqual([2, [second.id]]);
+      const promoted = { ...first, canonicalDocumentId: docs[1]!.id, members: first.members.map((member) => ({ ...member, relationship: member.documentId === docs[1]!.id ? 'canonical' as const : 'near_duplicate' as const })) };
+      await store().replaceDuplicateGroup(promoted);
+      expect((await store().getDuplicateGroup(first.id))?.canonicalDocumentId).toBe(docs[1]!.id);
+      await store().deleteDuplicateGroup(first.id);
+      expect(await store().getDuplicateGroup(first.id)).toBeNull();
+      expect(await store().duplicateGroupOf(docs[0]!.id)).toBeNull();
+    });
+
+    it('remembers disbanded pairs either way round', async () => {
+      const { collection, docs } = await seed(store(), 3);
+      await store().dismissDuplicatePairs(collection.id, docs.map((doc) => doc.id));
+      await store().dismissDuplicatePairs(collection.id, docs.map((doc) => doc.id));
+      expect(await store().isDismissedPair(docs[2]!.id, docs[0]!.id)).toBe(true);
+      expect(await store().isDismissedPair(docs[0]!.id, randomUUID())).toBe(false);
+    });
+
+    it('records runs, counts their jobs and returns the newest', async () => {
+      const { collection } = await seed(store(), 0);
+      const run: DuplicateRunRecord = {
+        id: randomUUID(), collectionId: collection.id, status: 'pending', jobsEnqueued: 3, jobsProcessed: 0, duplicatesDetected: null,
+        duplicateGroupsCreated: null, startedAt: null, completedAt: null, error: null, createdAt: at(20),
+      };
+      await store().insertDuplicateRun(run);
+      expect((await store().countDuplicateJob(run.id)).jobsProcessed).toBe(1);
+      expect((await store().countDuplicateJob(run.id)).jobsProcessed).toBe(2);
+      await store().updateDuplicateRun(run.id, { status: 'completed', duplicatesDetected: 4, duplicateGroupsCreated: 2, completedAt: at(21) });
+      expect(await store().latestDuplicateRun(collection.id)).toEqual({ ...run, status: 'completed', jobsProcessed: 2, duplicatesDetected: 4, duplicateGroupsCreated: 2, completedAt: at(21) });
+    });
+  });
+}
