@@ -94,7 +94,6 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
       acquireRunSlot: (projectId: string, leaseMs: number) => acquireRunSlot(ctx, projectId, leaseMs),
       releaseRunSlot: (lease: Awaited<ReturnType<typeof acquireRunSlot>>) => releaseRunSlot(ctx, lease),
     },
-
     duplicates: duplicateService(ctx),
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called. */
