@@ -28,6 +28,13 @@ describe('filenameSimilarity', () => {
     expect(filenameSimilarity('memo', 'fake-memo.pdf')).toBeGreaterThan(filenameSimilarity('memo', 'invoice.pdf'));
     expect(filenameSimilarity('xyz', 'abc.pdf')).toBe(0);
   });
+
+  it('matches across accents and in any script', () => {
+    expect(filenameSimilarity('resume', 'Résumé 2024.pdf')).toBeGreaterThan(0.5);
+    expect(filenameSimilarity('RÉSUMÉ', 'resume.pdf')).toBeGreaterThan(0.5);
+    expect(filenameSimilarity('日本', '報告 日本.md')).toBeGreaterThan(0.3);
+    expect(filenameSimilarity('日本', 'report.md')).toBe(0);
+  });
 });
 
 describe('canonical metadata', () => {
@@ -103,6 +110,15 @@ describe('names and ids', () => {
     expect(safeFilename('a\\b\\c.md')).toBe('c.md');
     expect(safeFilename('..')).toBe('unnamed');
     expect(safeFilename('nul\0name.md')).toBe('nulname.md');
+  });
+
+  it('keeps UTF-8 file names whole: NFC, accents, CJK, emoji, bidi controls; cuts long names at a grapheme', () => {
+    expect(safeFilename('Re\u0301sume\u0301 日本.md')).toBe('Résumé 日本.md');
+    expect(safeFilename('notes 👩‍👩‍👧 \u202Egpj.exe')).toBe('notes 👩‍👩‍👧 \u202Egpj.exe');
+    expect(safeFilename('half\uD83D.md')).toBe('half.md');
+    const long = safeFilename(`${'a'.repeat(250)}👩‍👩‍👧.md`);
+    expect(long).toBe('a'.repeat(250));
+    expect(safeFilename(`${'é'.repeat(300)}`)).toHaveLength(255);
   });
 
   it('derives stable UUID-shaped ids', () => {

@@ -199,3 +199,58 @@ describe('POST /v1/collections/:id/documents/batch (multipart, several files)', 
     expectError(await t.request('POST', `/v1/collections/${cid}/documents/batch`, { body: form }), 400, /file/);
   });
 });
+
+describe('UTF-8 file names (accents, CJK, emoji, bidirectional controls)', () => {
+  const names = ['Résumé 日本.md', '報告書 📈 2024.txt', 'invoice \u202Egpj.md', 'מסמך \u2067שנתי\u2069.md'];
+  let collection: string;
+  beforeAll(async () => {
+    collection = (await t.createCollection({ name: 'Unicode names' })).id;
+  });
+
+  it('keeps each name byte for byte through direct upload, reading, listing and filename search', async () => {
+    const uploaded: Doc[] = [];
+    for (const name of names) uploaded.push(await t.upload(collection, name, `# ${name}\n\nbody\n`));
+    expect(uploaded.map((d) => d.filename)).toEqual(names);
+    for (const d of uploaded) expect((await t.waitDone(d.id)).filename).toBe(d.filename);
+    const listed = (await t.request('GET', `/v1/collections/${collection}/documents`)).body.documents as Doc[];
+    expect(listed.map((d) => d.filename).sort()).toEqual([...names].sort());
+    const search = async (q: string) =>
+      (await t.request('POST', `/v1/collections/${collection}/documents/search`, { json: { q } })).body.map((h: { document: Doc }) => h.document.filename);
+    expect((await search('resume'))[0]).toBe('Résumé 日本.md');
+    expect((await search('日本'))[0]).toBe('Résumé 日本.md');
+    expect((await search('報告書'))[0]).toBe('報告書 📈 2024.txt');
+    expect((await search('מסמך'))[0]).toBe(names[3]);
+  });
+
+  it('keeps them through a batch upload and through upload-url; a name in NFD is stored in NFC', async () => {
+    const form = new FormData();
+    for (const name of names) form.append('file', new Blob([`${name}\n`]), name);
+    const batch = await t.request('POST', `/v1/collections/${collection}/documents/batch`, { body: form });
+    expect(batch.status).toBe(202);
+    expect((batch.body.documents as Doc[]).map((d) => d.filename)).toEqual(names);
+    for (const name of [...names, 'Re\u0301sume\u0301.md']) {
+      const res = await uploadUrl({ filename: name }, collection);
+      expect(res.status).toBe(201);
+      expect((await t.request<Doc>('GET', `/v1/documents/${res.body.documentId}`)).body.filename).toBe(name.normalize('NFC'));
+    }
+  });
+
+  it("decodes RFC 5987 filename*=UTF-8'' as curl and some clients send it", async () => {
+    const boundary = 'dossier-boundary';
+    const body = [
+      `--${boundary}`,
+      `Content-Disposition: form-data; name="file"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%F0%9F%93%88.md`,
+      'Content-Type: text/markdown',
+      '',
+      '# R\n\nr\n',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    const res = await t.request<Doc>('POST', `/v1/collections/${collection}/documents`, {
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.filename).toBe('Résumé 📈.md');
+  });
+});

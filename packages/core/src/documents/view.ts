@@ -41,10 +41,24 @@ export const normalizeTags = (tags: string[]): string[] => [
   ...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0)),
 ];
 
-/** A filename safe to store and show: the last path segment, control characters removed, bounded length. */
+/** Longest stored filename, in characters (a cut never splits a character or an emoji sequence). */
+const MAX_FILENAME_CHARS = 255;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * A filename safe to store and show: the last path segment, Unicode NFC (a name typed on macOS, which stores NFD,
+ * matches the same name typed elsewhere), C0 control characters and unpaired surrogates removed, at most 255
+ * characters cut at a grapheme boundary. Everything else is kept as sent: accents, CJK, emoji, and bidirectional
+ * controls (U+202E and friends), which are part of some names; clients that print names escape them.
+ */
 export function safeFilename(name: string): string {
   const last = name.split(/[\\/]/).filter((s) => s && s !== '.' && s !== '..').pop() ?? '';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const clean = last.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
-  return clean || 'unnamed';
+  const clean = last.normalize('NFC').replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, '').trim();
+  let kept = '';
+  for (const { segment } of graphemes.segment(clean)) {
+    if (kept.length + segment.length > MAX_FILENAME_CHARS) break;
+    kept += segment;
+  }
+  return kept.trim() || 'unnamed';
 }

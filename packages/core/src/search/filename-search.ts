@@ -4,10 +4,16 @@ import type { Metadata } from '../domain/types.ts';
 import { documentView, normalizeTags } from '../documents/view.ts';
 import { type FilenameSearchInput, filenameSearchSchema, parseInput } from '../schemas.ts';
 
-/** Trigrams of a string as pg_trgm makes them: lowercase words padded with two spaces in front, one behind. */
+/** A name folded for matching: compatibility forms unified, accents dropped (`Résumé` → `resume`), lowercase. */
+const foldName = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * Trigrams of a string as pg_trgm makes them: lowercase words padded with two spaces in front, one behind; words
+ * are runs of letters and digits in any script, accents folded so `resume` finds `Résumé.pdf`.
+ */
 export function trigrams(s: string): Set<string> {
   const out = new Set<string>();
-  for (const word of s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+  for (const word of foldName(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
     const padded = `  ${word} `;
     for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
   }

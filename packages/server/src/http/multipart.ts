@@ -61,7 +61,9 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Mu
     };
     // busboy fires 'limit' when a file *reaches* fileSize; +1 so exactly 25 MB is accepted and only larger is 413 (spec: Limits).
     const fileSize = DIRECT_UPLOAD_MAX_BYTES + 1;
-    const bb = busboy({ headers: ctx.req.headers, limits: { fileSize, files: limits.maxFiles, fields: 20, fieldSize: 1024 * 1024 } });
+    // defParamCharset: browsers, curl and fetch's FormData send the file name as raw UTF-8 bytes in `filename="…"`;
+    // busboy would read them as Latin-1 (`Résumé` → `RÃ©sumÃ©`). `filename*=UTF-8''…` is decoded either way.
+    const bb = busboy({ headers: ctx.req.headers, defParamCharset: 'utf8', limits: { fileSize, files: limits.maxFiles, fields: 20, fieldSize: 1024 * 1024 } });
     bb.on('file', (name, stream, info) => {
       if (name !== 'file' && name !== 'files') return fail(new DossierError('invalid_input', `Unknown file field '${name}'; use 'file'`));
       const parts: Buffer[] = [];
