@@ -1,6 +1,6 @@
 import type { CliError } from './errors.ts';
 import type { ColorMode } from './settings.ts';
-import { makeStyle, type Style, visibleWidth } from './style.ts';
+import { makeStyle, printable, type Style, visibleWidth } from './style.ts';
 
 /** What the CLI writes to: stdout for data, stderr for diagnostics. */
 export interface Streams {
@@ -71,8 +71,9 @@ export class Output {
     if (e.hint) this.info(`${this.err.dim('hint:')} ${e.hint}`);
   }
 
-  /** An aligned table on stdout: a bold header, then rows; the last column is not padded. */
+  /** An aligned table on stdout: a bold header, then rows (bidi controls shown, not obeyed); the last column is not padded. */
   table(header: string[], rows: string[][]): void {
+    rows = rows.map((r) => r.map(printable));
     const widths = header.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
     const fmt = (cells: string[]) =>
       cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - visibleWidth(c)))).join('  ').trimEnd();

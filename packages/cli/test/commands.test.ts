@@ -169,6 +169,27 @@ describe.concurrent('upload', () => {
     expect(JSON.parse((await u.run(['docs', 'list', '-c', col.id, '--json'])).stdout).total).toBe(3);
   });
 
+  it('keeps UTF-8 file names through upload (hash-checked and --force direct) and docs list, showing bidi controls escaped', async () => {
+    const u = user();
+    const dir = join(files, 'unicode');
+    mkdirSync(dir, { recursive: true });
+    const names = ['Résumé 日本.md', '報告書 📈.txt', 'invoice \u202Egpj.md'];
+    names.forEach((name, i) => writeFileSync(join(dir, name), `# ${i}\n\nfile ${name}\n`));
+    for (const args of [[], ['--force']]) {
+      const col = await t.createCollection({ name: `Unicode ${args.join('')}` });
+      const r = await u.run(['upload', dir, '-c', col.id, '--wait', '--json', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      const done = ndjson(r.stdout).filter((e) => e.type === 'done');
+      expect(done.map((e) => (e.document as { filename: string }).filename).sort()).toEqual([...names].sort());
+      const listed = JSON.parse((await u.run(['docs', 'list', '-c', col.id, '--json'])).stdout).documents.map((d: { filename: string }) => d.filename);
+      expect(listed.sort()).toEqual([...names].sort());
+      const table = (await u.run(['docs', 'list', '-c', col.id])).stdout;
+      expect(table).toContain('Résumé 日本.md');
+      expect(table).toContain('invoice <U+202E>gpj.md');
+      expect(table).not.toContain('\u202E');
+    }
+  });
+
   it('reads stdin when given -, named by --filename', async () => {
     const u = user();
     const col = await t.createCollection({ name: 'Stdin' });

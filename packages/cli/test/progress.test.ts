@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { truncateMiddle } from '../src/style.ts';
+import { printable, truncate, truncateMiddle, visibleWidth } from '../src/style.ts';
 import { displayLabels, fitRows, type Row } from '../src/upload/progress.ts';
 
 describe('the live upload display names files so they can be told apart', () => {
@@ -16,6 +16,16 @@ describe('the live upload display names files so they can be told apart', () => 
     expect(truncateMiddle('markitdown__test_with_comment.docx', 20)).toHaveLength(20);
     expect(truncateMiddle('short.md', 20)).toBe('short.md');
     expect(truncateMiddle('abcdef', 1)).toBe('a');
+  });
+
+  it('counts CJK and emoji as two columns, never splits an emoji sequence, and shows bidi controls instead of obeying them', () => {
+    expect(visibleWidth('Résumé 日本.md')).toBe(14);
+    expect(visibleWidth('👩‍👩‍👧.md')).toBe(5);
+    expect(truncate('日本語のファイル名.md', 9)).toBe('日本語の…');
+    expect(visibleWidth(truncateMiddle('報告書 📈 2024 年度 まとめ.txt', 16))).toBeLessThanOrEqual(16);
+    expect(truncateMiddle('👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧👩‍👩‍👧', 5)).toBe('👩‍👩‍👧…👩‍👩‍👧');
+    expect(printable('invoice \u202Egpj.exe')).toBe('invoice <U+202E>gpj.exe');
+    expect(printable('Résumé 日本 📈.md')).toBe('Résumé 日本 📈.md');
   });
 });
 

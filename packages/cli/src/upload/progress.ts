@@ -1,6 +1,6 @@
 import { STATUS_ORDER, statusRank } from '../api-types.ts';
 import type { Output } from '../output.ts';
-import { truncate, truncateMiddle } from '../style.ts';
+import { printable, truncate, truncateMiddle, visibleWidth } from '../style.ts';
 
 /** One file's line: where it is in queued → sending → the pipeline statuses → ready / error / failed. */
 export interface Row {
@@ -59,7 +59,7 @@ export function liveProgress(out: Output, rows: Row[]): Progress {
   const cols = (stream as { columns?: number }).columns || 120; // 0 when a pseudo-terminal has no size
   const shown = displayLabels(rows.map((r) => r.label));
   const labels = new Map(rows.map((r, i) => [r, shown[i] ?? r.label]));
-  const width = Math.max(8, Math.min(40, cols - 45, Math.max(...shown.map((l) => [...l].length))));
+  const width = Math.max(8, Math.min(40, cols - 45, Math.max(...shown.map((l) => visibleWidth(printable(l))))));
   let drawn = 0;
   let timer: NodeJS.Timeout | null = null;
   let finished = false;
@@ -73,8 +73,8 @@ export function liveProgress(out: Output, rows: Row[]): Progress {
   const line = (r: Row) => {
     const mark = FINAL_OK.has(r.state) ? s.green('✓') : FINAL_BAD.has(r.state) ? s.red('✗') : s.cyan('•');
     // Shortened in the middle: the end of a name (what tells test.docx from test_with_comment.docx) stays visible.
-    const label = truncateMiddle(labels.get(r) ?? r.label, width);
-    return `${mark} ${label}${' '.repeat(Math.max(0, width - [...label].length))}  ${bar(r.state)}  ${r.state}${r.detail ? s.dim(`  ${truncate(r.detail, 24)}`) : ''}`;
+    const label = truncateMiddle(printable(labels.get(r) ?? r.label), width);
+    return `${mark} ${label}${' '.repeat(Math.max(0, width - visibleWidth(label)))}  ${bar(r.state)}  ${r.state}${r.detail ? s.dim(`  ${truncate(r.detail, 24)}`) : ''}`;
   };
   const view = (): string[] => {
     const max = Math.max(4, (stream as { rows?: number }).rows || 24) - 2;
