@@ -174,7 +174,7 @@ describe.concurrent('upload', () => {
     const dir = join(files, 'unicode');
     mkdirSync(dir, { recursive: true });
     const names = ['Résumé 日本.md', '報告書 📈.txt', 'invoice \u202Egpj.md'];
-    names.forEach((name, i) => writeFileSync(join(dir, name), `# ${i}\n\nfile ${name}\n`));
+    for (const [i, name] of names.entries()) writeFileSync(join(dir, name), `# ${i}\n\nfile ${name}\n`);
     for (const args of [[], ['--force']]) {
       const col = await t.createCollection({ name: `Unicode ${args.join('')}` });
       const r = await u.run(['upload', dir, '-c', col.id, '--wait', '--json', ...args]);
