@@ -93,6 +93,48 @@ describe('chunkText', () => {
   it('never leaves a broken character at a window edge', () => {
     for (const c of chunkText('日本語のテキスト。'.repeat(200), 64, 8)) expect(c.content).not.toContain('\uFFFD');
   });
+
+  describe('a table longer than one window', () => {
+    const header = '| Patient | Drug | Dose (mg) | Outcome |\n| --- | --- | ---: | --- |';
+    const rows = Array.from({ length: 120 }, (_, i) => `| P${i} | drug-${i % 7} | ${i * 5} | outcome ${i} |`);
+    const text = `Intro paragraph before the table.\n\n${header}\n${rows.join('\n')}\n\nClosing words after it.`;
+    const chunks = chunkText(text, 128, 16);
+    const tableChunks = chunks.filter((c) => c.content.includes('| P'));
+
+    it('repeats the header row at the top of every chunk of the table and cuts only between rows', () => {
+      expect(tableChunks.length).toBeGreaterThan(3);
+      for (const c of tableChunks) {
+        expect(c.content.startsWith(`${header}\n`)).toBe(true);
+        for (const line of c.content.split('\n').slice(2)) expect(rows).toContain(line);
+        expect(c.tokenCount).toBe(countTokens(c.content));
+        expect(c.tokenCount).toBeLessThanOrEqual(128);
+      }
+    });
+
+    it('keeps every row exactly once, in order, and the text around the table', () => {
+      expect(tableChunks.flatMap((c) => c.content.split('\n').slice(2))).toEqual(rows);
+      expect(chunks[0]!.content).toBe('Intro paragraph before the table.');
+      expect(chunks.at(-1)!.content).toBe('Closing words after it.');
+      expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
+    });
+
+    it('windows a single row longer than a chunk under the header, and leaves a table that fits as plain text', () => {
+      const huge = `| big | ${'word '.repeat(400)}|`;
+      const pieces = chunkText(`| A | B |\n|---|---|\n| 1 | 2 |\n${huge}`, 64, 8);
+      expect(pieces.length).toBeGreaterThan(5);
+      for (const p of pieces) expect(p.content.startsWith('| A | B |\n|---|---|\n')).toBe(true);
+      for (const p of pieces) expect(p.tokenCount).toBeLessThanOrEqual(64);
+      const small = 'Before\n| A | B |\n|---|---|\n| 1 | 2 |\nAfter';
+      expect(chunkText(small, 512, 64)).toEqual([{ position: 0, content: small, tokenCount: countTokens(small) }]);
+    });
+
+    it('cuts a 10,000-row table completely, the header on every chunk', () => {
+      const big = `| id | value |\n|---|---|\n${Array.from({ length: 10_000 }, (_, i) => `| ${i} | v${i} |`).join('\n')}`;
+      const out = chunkText(big, 512, 64);
+      expect(out.every((c) => c.content.startsWith('| id | value |\n|---|---|\n') && c.tokenCount <= 512)).toBe(true);
+      expect(out.flatMap((c) => c.content.split('\n').slice(2))).toHaveLength(10_000);
+    });
+  });
 });
 
 describe('the built-in converters', () => {

@@ -19,20 +19,126 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 /** Number of cl100k tokens in a text. */
 export const countTokens = (text: string): number => enc().encode_ordinary(text).length;
 
-/**
- * Split one section's text into windows of `size` tokens that overlap by `overlap` tokens.
- * Windows never cross the section; a window boundary that splits a multi-byte character drops the fragment.
- */
-export function chunkText(text: string, size: number, overlap: number): DraftChunk[] {
-  if (text.trim() === '') return [];
+/** A chunk's text and its token count, before it gets its position. */
+type Piece = Omit<DraftChunk, 'position'>;
+
+/** Windows of `size` tokens overlapping by `overlap` over a text, each prefixed with `prefix` (its tokens not counted in `size`). */
+function tokenWindows(text: string, size: number, overlap: number, prefix = ''): Piece[] {
   const tokens = enc().encode_ordinary(text);
+  const prefixTokens = prefix ? countTokens(prefix) : 0;
   const step = Math.max(1, size - Math.min(overlap, size - 1));
-  const chunks: DraftChunk[] = [];
+  const out: Piece[] = [];
   for (let start = 0; start < tokens.length; start += step) {
     const window = tokens.subarray(start, Math.min(start + size, tokens.length));
     const content = decoder.decode(enc().decode(window)).replace(/^\uFFFD+|\uFFFD+$/g, '').trim();
-    if (content) chunks.push({ position: chunks.length, content, tokenCount: window.length });
+    if (content) out.push({ content: prefix + content, tokenCount: prefixTokens + window.length });
     if (start + size >= tokens.length) break;
   }
-  return chunks;
+  return out;
+}
+
+/** A Markdown pipe table in a section's text: its character range, its header (header row and rule line) and its rows. */
+interface TableSpan {
+  start: number;
+  end: number;
+  header: string;
+  rows: string[];
+}
+
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?$/;
+
+/** The pipe tables of a text: a row, a rule line under it, then the rows that follow. */
+export function findTables(text: string): TableSpan[] {
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    starts.push(offset);
+    offset += line.length + 1;
+  }
+  const tables: TableSpan[] = [];
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (!TABLE_ROW.test(lines[i]!) || !TABLE_RULE.test(lines[i + 1]!)) continue;
+    let last = i + 2;
+    while (last < lines.length && TABLE_ROW.test(lines[last]!)) last++;
+    const end = last < lines.length ? starts[last]! : text.length;
+    tables.push({ start: starts[i]!, end, header: `${lines[i]}\n${lines[i + 1]}`, rows: lines.slice(i + 2, last) });
+    i = last - 1;
+  }
+  return tables;
+}
+
+/** Rows under a header as one chunk, halved until each part's exact count fits (tokens can merge across lines). */
+function fitRows(prefix: string, rows: string[], size: number): Piece[] {
+  const content = prefix + rows.join('\n');
+  const tokenCount = countTokens(content);
+  if (tokenCount <= size || rows.length === 1) return [{ content, tokenCount }];
+  const half = Math.ceil(rows.length / 2);
+  return [...fitRows(prefix, rows.slice(0, half), size), ...fitRows(prefix, rows.slice(half), size)];
+}
+
+/**
+ * A table longer than one window, cut between rows, every chunk starting with the table's header so its rows keep
+ * their column names. A row too long for one chunk is windowed, each window under the header too. No overlap: each
+ * chunk stands on its own.
+ */
+function tableWindows(table: TableSpan, size: number): Piece[] {
+  const prefix = `${table.header}\n`;
+  const budget = size - countTokens(prefix);
+  const out: Piece[] = [];
+  let rows: string[] = [];
+  let used = 0;
+  const flush = () => {
+    if (rows.length) out.push(...fitRows(prefix, rows, size));
+    rows = [];
+    used = 0;
+  };
+  for (const row of table.rows) {
+    const cost = countTokens(`${row}\n`);
+    if (cost > budget) {
+      flush();
+      out.push(...tokenWindows(row, budget, 0, prefix));
+      continue;
+    }
+    if (used + cost > budget) flush();
+    rows.push(row);
+    used += cost;
+  }
+  flush();
+  return out;
+}
+
+/**
+ * Whether a table needs more than one chunk, counting rows only until it does (a whole big table is never encoded
+ * at once), and has a header short enough (at most half a chunk) to leave room for rows under it.
+ */
+function longerThanWindow(table: TableSpan, size: number): boolean {
+  const header = countTokens(`${table.header}\n`);
+  if (table.rows.length < 2 || header > size / 2) return false;
+  let total = header;
+  for (const row of table.rows) {
+    total += countTokens(`${row}\n`);
+    if (total > size) return true;
+  }
+  return false;
+}
+
+/**
+ * Split one section's text into windows of `size` tokens that overlap by `overlap` tokens.
+ * Windows never cross the section; a window boundary that splits a multi-byte character drops the fragment.
+ * A table longer than one window is cut between rows and each of its chunks repeats the table's header row.
+ */
+export function chunkText(text: string, size: number, overlap: number): DraftChunk[] {
+  if (text.trim() === '') return [];
+  const long = text.includes('|') ? findTables(text).filter((t) => longerThanWindow(t, size)) : [];
+  const parts: Piece[] = [];
+  let at = 0;
+  for (const table of long) {
+    if (text.slice(at, table.start).trim()) parts.push(...tokenWindows(text.slice(at, table.start), size, overlap));
+    parts.push(...tableWindows(table, size));
+    at = table.end;
+  }
+  if (text.slice(at).trim()) parts.push(...tokenWindows(text.slice(at), size, overlap));
+  return parts.map((p, position) => ({ position, ...p }));
 }
