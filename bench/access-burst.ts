@@ -3,8 +3,12 @@
  * anonymous queries from one address, while project B queries its own collection with its key. Prints B's
  * latency before and during the burst, and how the burst was answered (200 / 429 with Retry-After).
  *
+ * The burst comes from a child process (its own event loop, as a stranger's client would be), so the server's
+ * figures do not include the cost of making a thousand requests.
+ *
  *   node --import tsx bench/access-burst.ts [--burst 1000] [--docs 200] [--owner-queries 300] [--out bench/RESULTS.md]
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,14 +18,17 @@ import { loadConfig, type RunningServer, startServer } from '@dossier/server';
 import { percentile } from './beir/metrics.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   options: {
     burst: { type: 'string', default: '1000' },
     docs: { type: 'string', default: '200' },
     'owner-queries': { type: 'string', default: '300' },
     'owner-concurrency': { type: 'string', default: '4' },
     out: { type: 'string' },
+    /** Internal: run as the attacking child process against this URL and collection id (`<url> <collectionId>`). */
+    attack: { type: 'string' },
   },
+  allowPositionals: true,
 });
 const BURST = Number(values.burst);
 const DOCS = Number(values.docs);
@@ -62,13 +69,13 @@ async function secondProject(server: RunningServer): Promise<{ projectId: string
   return { projectId, key: await server.dossier.auth.createKey(projectId, 'live') };
 }
 
-/** `count` authenticated queries of B, `concurrency` at a time; each one's latency in ms. */
-async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number): Promise<{ ms: number[]; failures: number }> {
+/** At least `count` authenticated queries of B (and more while `more()` holds), `concurrency` at a time; each one's latency in ms. */
+async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, more = () => false): Promise<{ ms: number[]; failures: number }> {
   const ms: number[] = [];
   let failures = 0;
   let next = 0;
   const worker = async () => {
-    while (next < count) {
+    while (next < count || more()) {
       const i = next++;
       const started = performance.now();
       const res = await call(url, key, `/v1/collections/${cid}/query`, { method: 'POST', json: { q: text(i, 3), limit: 10 } });
@@ -80,7 +87,7 @@ async function ownerQueries(url: string, key: string, cid: string, count: number
   return { ms, failures };
 }
 
-/** The anonymous burst: every query sent at once from this one address. */
+/** The anonymous burst: every query sent at once from this one address (runs in the child process). */
 async function anonymousBurst(url: string, cid: string) {
   const started = performance.now();
   const answers = await Promise.all(Array.from({ length: BURST }, (_, i) => call(url, null, `/v1/collections/${cid}/query`, { method: 'POST', json: { q: text(i, 2) } })));
@@ -95,7 +102,35 @@ async function anonymousBurst(url: string, cid: string) {
   };
 }
 
+type BurstResult = Awaited<ReturnType<typeof anonymousBurst>>;
+
+/** Start the burst in a child process: `started` resolves when it is about to fire, `result` with its figures. */
+function burstFromChild(url: string, cid: string): { started: Promise<void>; result: Promise<BurstResult> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--burst', String(BURST), '--attack', url, cid], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  let go: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    go = resolve;
+  });
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (out.startsWith('go\n')) go();
+  });
+  const result = new Promise<BurstResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice(3)) as BurstResult) : reject(new Error(`burst process exited with ${code}`))));
+  });
+  return { started, result };
+}
+
 const lat = (label: string, xs: number[]): Row[] => [50, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(xs, p), 1)] as Row);
+
+if (values.attack) {
+  process.stdout.write('go\n'); // the parent starts project B's queries now
+  await new Promise((r) => setTimeout(r, 100));
+  process.stdout.write(`${JSON.stringify(await anonymousBurst(values.attack, positionals[0] ?? ''))}\n`);
+  process.exit(0);
+}
 
 const dir = await mkdtemp(join(tmpdir(), 'dossier-access-burst-'));
 const config = { ...loadConfig([], {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2 };
@@ -108,7 +143,13 @@ try {
   await ownerQueries(server.url, b.key, privateId, 30, OWNER_CONCURRENCY); // warm-up
   const quiet = await ownerQueries(server.url, b.key, privateId, OWNER_QUERIES, OWNER_CONCURRENCY);
   const ownerUsageBefore = (await call(server.url, a.liveKey, '/v1/usage')).body.meters.queries.used as number;
-  const [burst, loaded] = await Promise.all([anonymousBurst(server.url, publicId), ownerQueries(server.url, b.key, privateId, OWNER_QUERIES, OWNER_CONCURRENCY)]);
+  const attack = burstFromChild(server.url, publicId);
+  let attacking = true;
+  void attack.result.finally(() => {
+    attacking = false;
+  });
+  await attack.started;
+  const [burst, loaded] = await Promise.all([attack.result, ownerQueries(server.url, b.key, privateId, OWNER_QUERIES, OWNER_CONCURRENCY, () => attacking)]);
   const ownerUsageAfter = (await call(server.url, a.liveKey, '/v1/usage')).body.meters.queries.used as number;
   const rows: Row[] = [
     ['anonymous burst queries', String(BURST)],

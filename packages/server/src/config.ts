@@ -48,6 +48,7 @@ export interface ServerConfig {
   plansFile: string | null;
   rateLimitKey: RateSpec | null;
   rateLimitAnonymous: RateSpec | null;
+  anonymousConcurrency: number;
   loginLimitAccount: RateSpec | null;
   authFailureLimitAddress: RateSpec | null;
   requestTimeoutMs: number;
@@ -98,6 +99,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'plansFile', env: 'DOSSIER_PLANS_FILE', flag: '--plans-file', default: '(unset: every project unlimited)', meaning: 'JSON file of plans (monthly `queries` and `credits`, `storageMb`, `documents`, `collections`, org `concurrentRuns`; null or absent = unlimited) and which projects and orgs are on them (see Plans and limits). Read at start.' },
   { key: 'rateLimitKey', env: 'DOSSIER_RATE_LIMIT_KEY', flag: '--rate-limit-key', default: '6000/1m+600', meaning: 'Requests per API key or token: `<n>/<window>` (window `s`, `m`, `h`, e.g. `10s`) with an optional `+<burst>` reserve refilled over ten windows; `off` for none. Beyond: 429 with Retry-After.' },
   { key: 'rateLimitAnonymous', env: 'DOSSIER_RATE_LIMIT_ANONYMOUS', flag: '--rate-limit-anonymous', default: '60/1m+30', meaning: 'Requests without credentials (public collection reads), per client address; same syntax. Anonymous reads are never metered to, or limited by, the collection owner\'s plan.' },
+  { key: 'anonymousConcurrency', env: 'DOSSIER_ANONYMOUS_CONCURRENCY', flag: '--anonymous-concurrency', default: '8', meaning: 'Anonymous requests this node serves at once, all addresses together (0: no cap); beyond: 429 with Retry-After 1. Keeps a crowd of strangers from slowing the projects that pay for the node.' },
   { key: 'loginLimitAccount', env: 'DOSSIER_LOGIN_LIMIT_ACCOUNT', flag: '--login-limit-account', default: '10/15m', meaning: 'Failed logins per account (e-mail) before login is refused with 429 for the rest of the window; a successful login clears the count.' },
   { key: 'authFailureLimitAddress', env: 'DOSSIER_AUTH_FAILURE_LIMIT_ADDRESS', flag: '--auth-failure-limit-address', default: '30/15m', meaning: 'Failed logins and requests with an invalid key or token per client address before that address is refused with 429 for the rest of the window.' },
   { key: 'requestTimeoutMs', env: 'DOSSIER_REQUEST_TIMEOUT', flag: '--request-timeout', default: '30s', meaning: 'Time limit of a non-streaming request, body included (`<n>s` or `<n>m`); beyond it the client gets 408 and the connection is closed. Streams, long-polls, research and file uploads are exempt (they have their own limits).' },
@@ -147,11 +149,12 @@ const tokenCount = (value: string): number | null => (/^\d+$/.test(value) && Num
 function coerce(s: SettingDoc, raw: string): unknown {
   switch (s.key) {
     case 'port':
+    case 'anonymousConcurrency':
     case 'workers':
     case 'jobLeaseMs':
     case 'maxUploadBytes': {
       const n = Number(raw);
-      const min = s.key === 'port' || s.key === 'workers' ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
+      const min = s.key === 'port' || s.key === 'workers' || s.key === 'anonymousConcurrency' ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
       if (!Number.isInteger(n) || n < min || (s.key === 'port' && n > 65535)) fail(s, `expected an integer, got '${raw}'`);
       return n;
     }
@@ -244,6 +247,7 @@ const DEFAULTS = {
   redisUrl: null, redisPrefix: 'dossier:', plansFile: null,
   rateLimitKey: { points: 6000, durationMs: 60_000, burst: 600 },
   rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
+  anonymousConcurrency: 8,
   loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
   authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },
   requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, corsOrigins: [], trustProxy: false,

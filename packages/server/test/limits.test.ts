@@ -136,6 +136,31 @@ describe('usage meters, quotas and rate limits', () => {
   });
 });
 
+describe('anonymous requests at once', () => {
+  let t: TestServer;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('caps the anonymous requests a node serves at once, whoever sends them, and frees the slot when one ends', async () => {
+    t = await startTestServer({ config: { anonymousConcurrency: 1 } });
+    const cid = (await t.createCollection({ visibility: 'public' })).id;
+    // A document whose file never arrives: an anonymous wait on it stays open.
+    const pending = await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'later.md', contentType: 'text/markdown', fileSizeBytes: 3 } });
+    const abort = new AbortController();
+    const waiting = fetch(`${t.url}/v1/documents/${pending.body.documentId}/wait`, { signal: abort.signal }).catch(() => null);
+    await new Promise((r) => setTimeout(r, 300));
+    const busy = await query(t, cid, null);
+    expectError(busy, 429, /anonymous requests at once/);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect((await query(t, cid)).status).toBe(200); // a key is not held back by strangers
+    abort.abort();
+    await waiting;
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await query(t, cid, null)).status).toBe(200);
+  });
+});
+
 describe('limits shared through Redis', () => {
   const prefix = `dossier-test:${process.pid}:${Date.now()}:`;
   const nodes: TestServer[] = [];

@@ -31,6 +31,7 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
   const perAnonymousAddress = optional(factory, 'rl:anon', config.rateLimitAnonymous);
   const failuresPerAddress = optional(factory, 'rl:authfail', config.authFailureLimitAddress);
   const failuresPerAccount = optional(factory, 'rl:login', config.loginLimitAccount);
+  let anonymousInFlight = 0;
 
   const refuseIfBlocked = async (limiter: RateLimiter | null, key: string, what: string) => {
     const d = await limiter?.peek(key);
@@ -49,12 +50,25 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     const limiter = credential ? perCredential : perAnonymousAddress;
     const decision = await limiter?.consume(credential ? hashSecret(credential) : ctx.ip);
     if (decision && !decision.allowed) throw limited(decision, credential ? 'requests with this key' : 'anonymous requests from this address');
+    if (!credential) return anonymousSlot(next);
     try {
       await next();
     } catch (err) {
       if (!credential || !isDossierError(err, 'unauthorized') || !failuresPerAddress) throw err;
       const failure = await failuresPerAddress.consume(ctx.ip);
       throw failure.allowed ? err : limited(failure, 'failed authentications from this address');
+    }
+  }
+
+  /** Serve an anonymous request within the node's cap on anonymous requests at once (none when the cap is 0). */
+  async function anonymousSlot(next: Next): Promise<void> {
+    const cap = config.anonymousConcurrency;
+    if (cap > 0 && anonymousInFlight >= cap) throw limited({ allowed: false, remaining: 0, retryAfterMs: 1000 }, 'anonymous requests at once on this server');
+    anonymousInFlight++;
+    try {
+      await next();
+    } finally {
+      anonymousInFlight--;
     }
   }
 
