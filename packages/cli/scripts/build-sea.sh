@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Release step: build dist/dossier, the CLI as one executable (Node's single executable application flow).
+# Release step: build sea/dossier, the CLI as one executable (Node's single executable application flow).
 #   1. esbuild bundles src/main.ts and its dependencies into one CommonJS file (SEA runs one CJS script);
 #   2. node --experimental-sea-config writes the preparation blob;
 #   3. postject injects the blob into a copy of this machine's node binary.
@@ -7,7 +7,7 @@
 # Not part of the test suite. Usage: bash packages/cli/scripts/build-sea.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=dist
+out=sea
 rm -rf "$out"
 mkdir -p "$out"
 

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './server.ts';
