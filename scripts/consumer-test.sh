@@ -35,3 +35,11 @@ grep -q 'tides.md' out.txt
 start=$(date +%s%N)
 ./node_modules/.bin/dossier --help >/dev/null
 echo "dossier --help: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+
+cp "$root/scripts/consumer/consumer.ts" .
+cat > tsconfig.json <<JSON
+{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "strict": true,
+  "noEmit": true, "skipLibCheck": true, "typeRoots": ["$root/node_modules/@types"], "types": ["node"] },
+  "files": ["consumer.ts"] }
+JSON
+"$root/node_modules/.bin/tsc" -p . && echo "consumer.ts type-checks (nodenext)"
