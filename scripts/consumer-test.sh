@@ -23,7 +23,9 @@ mkdir -p "$app/docs"
 cd "$app"
 echo '{ "name": "dossier-consumer", "private": true, "type": "module" }' > package.json
 start=$(date +%s)
-npm install --no-audit --no-fund --foreground-scripts "$packs"/*.tgz >/dev/null
+npm install --no-audit --no-fund --prefer-offline "$packs"/*.tgz >/dev/null
+# npm 11 may skip install scripts it was not told to allow: build better-sqlite3 when it has no binary.
+node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null || npm rebuild better-sqlite3 >/dev/null
 echo "install from tarballs: $(( $(date +%s) - start )) s"
 
 printf '# Tides\n\nThe moon pulls the ocean, which makes tides twice a day.\n' > docs/tides.md
