@@ -1,4 +1,5 @@
 import { type Access, requireCollection } from './access.ts';
+import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
@@ -79,6 +80,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
   return {
     context: ctx,
     auth: authService(ctx),
+    agents: agentService(ctx),
     collections: { ...collectionService(ctx), ...recomputeService(ctx) },
     documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },
     search: withQueryMeter(ctx, search),

@@ -194,3 +194,5 @@ export const duplicateListQuerySchema = z.strictObject({
 
 /** Promote a member of a duplicate group to canonical. */
 export const promoteDuplicateSchema = z.strictObject({ canonicalDocumentId: uuid });
+
+export * from './agents/schemas.ts';

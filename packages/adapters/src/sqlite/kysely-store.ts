@@ -1,4 +1,5 @@
 import type { MetadataStore } from '@dossier/core';
+import * as agents from './agent-queries.ts';
 import * as claims from './claim-queries.ts';
 import * as collections from './collection-queries.ts';
 import type { StoreContext } from './dialect.ts';
@@ -108,6 +109,13 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     updateDuplicateRun: (id, patch) => duplicates.updateDuplicateRun(ctx, id, patch),
     countDuplicateJob: (id) => duplicates.countDuplicateJob(ctx, id),
     latestDuplicateRun: (collectionId) => duplicates.latestDuplicateRun(ctx, collectionId),
+
+    insertAgent: (agent) => agents.insertAgent(ctx, agent),
+    getAgent: (id) => agents.getAgent(ctx, id),
+    findAgentBySlug: (projectId, slug) => agents.findAgentBySlug(ctx, projectId, slug),
+    listAgents: (projectId, page) => agents.listAgents(ctx, projectId, page),
+    updateAgent: (id, patch) => agents.updateAgent(ctx, id, patch),
+    deleteAgent: (id) => agents.deleteAgent(ctx, id),
 
     setGeneratedSummary: (sectionId, summary) => enrich.setGeneratedSummary(ctx, sectionId, summary),
     resetGeneratedSummaries: (collectionId) => enrich.resetGeneratedSummaries(ctx, collectionId),

@@ -339,6 +339,27 @@ async function createDuplicateTables(db: Db): Promise<void> {
   await db.schema.createIndex('duplicate_runs_collection').on('duplicate_runs').columns(['collection_id', 'created_at']).execute();
 }
 
+async function createAgentsTable(db: Db): Promise<void> {
+  await db.schema
+    .createTable('agents')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('slug', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('description', 'text')
+    .addColumn('system_prompt', 'text', (c) => c.notNull())
+    .addColumn('model', 'text', (c) => c.notNull())
+    .addColumn('timeout_ms', 'integer', (c) => c.notNull())
+    .addColumn('toolset', 'text', (c) => c.notNull())
+    .addColumn('allowed_collection_ids', 'text')
+    .addColumn('output_schema', 'text')
+    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addUniqueConstraint('agents_project_slug', ['project_id', 'slug'])
+    .execute();
+}
+
 /** Every migration, keyed by a name that sorts in application order. */
 export const sqliteMigrations: Record<string, Migration> = {
   '0001_initial': {
@@ -394,6 +415,12 @@ export const sqliteMigrations: Record<string, Migration> = {
   '0016_near_duplicates': {
     async up(db: Db) {
       await createDuplicateTables(db);
+    },
+  },
+  '0019_agents': {
+    async up(db: Db) {
+      // Issue 17: hosted agents; slugs are unique per project.
+      await createAgentsTable(db);
     },
   },
 };

@@ -279,6 +279,26 @@ export interface DuplicateRunsTable {
   created_at: string;
 }
 
+export interface AgentsTable {
+  id: string;
+  project_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  system_prompt: string;
+  model: string;
+  timeout_ms: number;
+  /** JSON AgentToolset. */
+  toolset: DbJson;
+  /** JSON array of collection ids, or null for every collection. */
+  allowed_collection_ids: DbJson | null;
+  /** JSON Schema object, or null. */
+  output_schema: DbJson | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MetadataDatabase {
   accounts: AccountsTable;
   orgs: OrgsTable;
@@ -305,4 +325,5 @@ export interface MetadataDatabase {
   duplicate_members: DuplicateMembersTable;
   duplicate_dismissals: DuplicateDismissalsTable;
   duplicate_runs: DuplicateRunsTable;
+  agents: AgentsTable;
 }

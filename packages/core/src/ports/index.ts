@@ -14,3 +14,4 @@ export type * from './research-store.ts';
 export type * from './provider-key-store.ts';
 export type * from './rate-limiter.ts';
 export type * from './concurrency-gate.ts';
+export type * from './agent-store.ts';

@@ -1,4 +1,5 @@
 import type { Account, ApiKeyRecord, Collection, DocumentRecord, DocumentStatus, Env, Metadata, Org, Project, SectionRecord } from '../domain/types.ts';
+import type { AgentStore } from './agent-store.ts';
 import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
 import type { ProviderKeyStore } from './provider-key-store.ts';
@@ -46,7 +47,8 @@ export interface CollectionCounts {
  * provider-key-store.ts).
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
-export interface MetadataStore extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore {
+export interface MetadataStore
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

@@ -13,6 +13,7 @@ import type {
   SectionRecord,
 } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { agentStoreTests } from './agent-store-suite.ts';
 import { claimStoreTests } from './claim-store-suite.ts';
 import { duplicateStoreTests } from './duplicate-store-suite.ts';
 
@@ -189,6 +190,7 @@ export function metadataStoreSuite(
     enrichTests(ctx);
     claimStoreTests(() => ctx.store);
     duplicateStoreTests(() => ctx.store);
+    agentStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { type AgentRecord, AGENT_TOOLS, type AgentToolset } from '../domain/agents.ts';
+import type { MetadataStore } from '../ports/metadata-store.ts';
+
+/** Conformance tests of the AgentStore part of a MetadataStore (run by metadataStoreSuite). */
+
+const at = (second: number): string => new Date(Date.parse('2024-04-01T00:00:00.000Z') + second * 1000).toISOString();
+const allTools = Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, true])) as AgentToolset;
+
+async function seedProject(store: MetadataStore): Promise<string> {
+  const accountId = randomUUID();
+  const orgId = randomUUID();
+  const projectId = randomUUID();
+  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
+  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
+  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
+  return projectId;
+}
+
+const agent = (projectId: string, slug: string, second: number, over: Partial<AgentRecord> = {}): AgentRecord => ({
+  id: randomUUID(), projectId, slug, name: `Agent ${slug}`, description: null, systemPrompt: 'You answer.', model: 'scripted',
+  timeoutMs: 300_000, toolset: allTools, allowedCollectionIds: null, outputSchema: null, createdBy: randomUUID(),
+  createdAt: at(second), updatedAt: at(second), ...over,
+});
+
+export function agentStoreTests(store: () => MetadataStore): void {
+  describe('agents', () => {
+    it('stores an agent with its JSON fields and finds it by id and by slug', async () => {
+      const projectId = await seedProject(store());
+      const saved = agent(projectId, 'helper', 1, {
+        description: 'Finds things', toolset: { ...allTools, get_document: false }, allowedCollectionIds: [randomUUID()],
+        outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
+      });
+      await store().insertAgent(saved);
+      expect(await store().getAgent(saved.id)).toEqual(saved);
+      expect(await store().findAgentBySlug(projectId, 'helper')).toEqual(saved);
+      expect(await store().findAgentBySlug(await seedProject(store()), 'helper')).toBeNull();
+      expect(await store().getAgent(randomUUID())).toBeNull();
+    });
+
+    it('rejects a slug taken in the same project with conflict, but allows it in another project', async () => {
+      const projectId = await seedProject(store());
+      await store().insertAgent(agent(projectId, 'dup', 1));
+      await expect(store().insertAgent(agent(projectId, 'dup', 2))).rejects.toMatchObject({ code: 'conflict' });
+      await store().insertAgent(agent(await seedProject(store()), 'dup', 3));
+      const other = agent(projectId, 'other', 4);
+      await store().insertAgent(other);
+      await expect(store().updateAgent(other.id, { slug: 'dup' })).rejects.toMatchObject({ code: 'conflict' });
+    });
+
+    it('lists a project\'s agents oldest first, a page at a time, saying whether more follow', async () => {
+      const projectId = await seedProject(store());
+      for (const [index, slug] of ['c', 'a', 'b'].entries()) await store().insertAgent(agent(projectId, slug, 10 + index));
+      await store().insertAgent(agent(await seedProject(store()), 'elsewhere', 1));
+      const first = await store().listAgents(projectId, { limit: 2, offset: 0 });
+      expect(first.agents.map((entry) => entry.slug)).toEqual(['c', 'a']);
+      expect(first.hasMore).toBe(true);
+      const second = await store().listAgents(projectId, { limit: 2, offset: 2 });
+      expect(second.agents.map((entry) => entry.slug)).toEqual(['b']);
+      expect(second.hasMore).toBe(false);
+    });
+
+    it('updates only the given fields, clears nullable ones with null, and returns null for a missing agent', async () => {
+      const projectId = await seedProject(store());
+      const saved = agent(projectId, 'patchme', 1, { description: 'old', allowedCollectionIds: [randomUUID()], outputSchema: { type: 'object' } });
+      await store().insertAgent(saved);
+      const updated = await store().updateAgent(saved.id, { name: 'New', description: null, allowedCollectionIds: null, outputSchema: null, updatedAt: at(5) });
+      expect(updated).toEqual({ ...saved, name: 'New', description: null, allowedCollectionIds: null, outputSchema: null, updatedAt: at(5) });
+      expect(await store().updateAgent(randomUUID(), { name: 'x' })).toBeNull();
+    });
+
+    it('deletes an agent, and deleting a missing one is a no-op', async () => {
+      const projectId = await seedProject(store());
+      const saved = agent(projectId, 'gone', 1);
+      await store().insertAgent(saved);
+      await store().deleteAgent(saved.id);
+      await store().deleteAgent(saved.id);
+      expect(await store().getAgent(saved.id)).toBeNull();
+      expect(await store().findAgentBySlug(projectId, 'gone')).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,46 @@
+import { schemas } from '@dossier/core';
+import type { Context } from 'koa';
+import { requireSession } from '../http/auth.ts';
+import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+
+/** Hosted agents, management plane (spec: Hosted agents). JWT only; admins write, members read. */
+export function agentRoutes({ dossier }: RouteDeps): RouteDef[] {
+  const agents = dossier.agents;
+  const base = '/v1/orgs/:orgId/projects/:projectId/agents';
+  const path = (ctx: Context) => ({ orgId: ctx.params.orgId, projectId: ctx.params.projectId });
+  const denied = { 401: 'JWT required', 404: 'Org, project or agent not found (also when the account is not a member)' };
+  const adminDenied = { ...denied, 403: 'Needs the admin role in the org' };
+  return [
+    {
+      method: 'post', path: base, tag: 'agents', auth: 'jwt', body: schemas.createAgentSchema,
+      summary: 'Create a hosted agent (admin). allowedCollectionIds null allows every collection of the project; an empty array is rejected',
+      responses: { 201: 'Agent', 400: 'Invalid input (also an empty allowedCollectionIds, or a collection of another project)', 409: 'Slug already used in the project', ...adminDenied },
+      handle: async (ctx, { body }) => send(ctx, 201, await agents.create(await requireSession(dossier, ctx), path(ctx), body)),
+    },
+    {
+      method: 'get', path: base, tag: 'agents', auth: 'jwt', query: schemas.listAgentsQuerySchema,
+      summary: 'Agents of the project, oldest first (limit 1 to 100, default 20; offset)',
+      responses: { 200: '{agents: array of Agent, hasMore}', 400: 'Invalid limit or offset', ...denied },
+      handle: async (ctx, { query }) => send(ctx, 200, await agents.list(await requireSession(dossier, ctx), path(ctx), query)),
+    },
+    {
+      method: 'get', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', summary: 'An agent, by id or slug',
+      responses: { 200: 'Agent', ...denied },
+      handle: async (ctx) => send(ctx, 200, await agents.get(await requireSession(dossier, ctx), path(ctx), ctx.params.agentId)),
+    },
+    {
+      method: 'patch', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', body: schemas.updateAgentSchema,
+      summary: 'Update an agent as a JSON Merge Patch (admin): omitted keys stay, null clears (allowedCollectionIds null widens to all, timeoutMs null restores the default); a new slug needs confirmSlugChange true',
+      responses: { 200: 'Agent', 400: 'Invalid input, or a slug change without confirmSlugChange', 409: 'Slug already used in the project', ...adminDenied },
+      handle: async (ctx, { body }) => send(ctx, 200, await agents.update(await requireSession(dossier, ctx), path(ctx), ctx.params.agentId, body)),
+    },
+    {
+      method: 'delete', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', summary: 'Delete an agent with its runs and steps (admin)',
+      responses: { 204: 'Deleted', ...adminDenied },
+      handle: async (ctx) => {
+        await agents.remove(await requireSession(dossier, ctx), path(ctx), ctx.params.agentId);
+        noContent(ctx);
+      },
+    },
+  ];
+}
