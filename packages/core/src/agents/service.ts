@@ -16,11 +16,11 @@ export interface ProjectPath {
 /** An agent as the API shows it (spec: Agent). */
 export type AgentView = Omit<AgentRecord, 'projectId'>;
 
-export const agentView = ({ projectId: _p, ...view }: AgentRecord): AgentView => view;
-
-/** Every tool on, then the given switches (omitted keys stay enabled). */
+/** Every tool on, then the given switches (omitted keys stay enabled); keys in the spec's order. */
 export const fullToolset = (switches: Partial<AgentToolset> = {}): AgentToolset =>
   Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, switches[tool] ?? true])) as AgentToolset;
+
+export const agentView = ({ projectId: _p, toolset, ...view }: AgentRecord): AgentView => ({ ...view, toolset: fullToolset(toolset) });
 
 /** Allow-listed collections must be live collections of the agent's project (either sandbox). */
 async function checkCollections(ctx: DossierContext, projectId: string, ids: string[] | null | undefined): Promise<void> {
