@@ -1,12 +1,11 @@
 import { type AgentPatch, type AgentRecord, type AgentToolset, DossierError, type JsonSchemaObject, type JsonValue } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
+import { fromJson } from './rows.ts';
 import type { AgentsTable } from './schema.ts';
 
 /** Hosted agents (AgentStore). */
 
-/** A JSON column: text in SQLite, already parsed by a Postgres driver. */
-const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
 const agentFromRow = (r: Selectable<AgentsTable>): AgentRecord => ({
   id: r.id,
@@ -17,9 +16,9 @@ const agentFromRow = (r: Selectable<AgentsTable>): AgentRecord => ({
   systemPrompt: r.system_prompt,
   model: r.model,
   timeoutMs: Number(r.timeout_ms),
-  toolset: fromJson(r.toolset) as AgentToolset,
-  allowedCollectionIds: r.allowed_collection_ids === null ? null : (fromJson(r.allowed_collection_ids) as string[]),
-  outputSchema: r.output_schema === null ? null : (fromJson(r.output_schema) as JsonSchemaObject),
+  toolset: fromJson<AgentToolset>(r.toolset),
+  allowedCollectionIds: r.allowed_collection_ids === null ? null : fromJson<string[]>(r.allowed_collection_ids),
+  outputSchema: r.output_schema === null ? null : fromJson<JsonSchemaObject>(r.output_schema),
   createdBy: r.created_by,
   createdAt: r.created_at,
   updatedAt: r.updated_at,

@@ -143,7 +143,7 @@ export const sectionToRow = (s: SectionRecord, d: Dialect) =>
   insertRow<SectionRecord, SectionsTable>(s, SECTION_COLUMNS, d);
 
 /** Parse a JSON column whether the driver returned text (SQLite) or a parsed value (Postgres jsonb). */
-function fromJson<T>(value: DbJson): T {
+export function fromJson<T>(value: DbJson): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 

@@ -2,21 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type AgentRecord, AGENT_TOOLS, type AgentToolset } from '../domain/agents.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { seedProject as seedOne } from './seed.ts';
 
 /** Conformance tests of the AgentStore part of a MetadataStore (run by metadataStoreSuite). */
 
 const at = (second: number): string => new Date(Date.parse('2024-04-01T00:00:00.000Z') + second * 1000).toISOString();
 const allTools = Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, true])) as AgentToolset;
 
-async function seedProject(store: MetadataStore): Promise<string> {
-  const accountId = randomUUID();
-  const orgId = randomUUID();
-  const projectId = randomUUID();
-  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
-  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
-  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
-  return projectId;
-}
+const seedProject = (store: MetadataStore): Promise<string> => seedOne(store, at(0));
 
 const agent = (projectId: string, slug: string, second: number, over: Partial<AgentRecord> = {}): AgentRecord => ({
   id: randomUUID(), projectId, slug, name: `Agent ${slug}`, description: null, systemPrompt: 'You answer.', model: 'scripted',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimRecord, ContradictionRecord, ContradictionRunRecord } from '../domain/claims.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { seedProject } from './seed.ts';
 
 /**
  * Conformance tests of the ClaimStore part of a MetadataStore (run by metadataStoreSuite). `store()` is the
@@ -12,12 +13,7 @@ import type { MetadataStore } from '../ports/metadata-store.ts';
 const at = (second: number): string => new Date(Date.parse('2024-03-01T00:00:00.000Z') + second * 1000).toISOString();
 
 async function seed(store: MetadataStore, documentCount: number): Promise<{ collection: Collection; docs: DocumentRecord[] }> {
-  const accountId = randomUUID();
-  const orgId = randomUUID();
-  const projectId = randomUUID();
-  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
-  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
-  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
+  const projectId = await seedProject(store, at(0));
   const collection: Collection = {
     id: randomUUID(), projectId, env: 'live', name: 'Claims', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
     embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
