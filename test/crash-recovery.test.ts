@@ -1,40 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const root = join(import.meta.dirname, '..');
+import { bootstrapCredentials, startServer } from './server-process.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by the assertions that read them
 const body = async (res: Promise<Response>): Promise<any> => (await res).json();
-
-interface Server {
-  proc: ChildProcess;
-  url: string;
-}
-
-/** Start `pnpm start`'s entry point as a real process and wait for its "listening" log line. */
-function startServer(dataDir: string): Promise<Server> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts', '--port', '0', '--data-dir', dataDir, '--job-lease-ms', '1000', '--workers', '1'], {
-    cwd: root,
-    env: { ...process.env, DOSSIER_EMBEDDING_MODEL: 'none', DOSSIER_ALLOW_MODEL_DOWNLOAD: 'false' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let log = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 30_000);
-    proc.stderr!.on('data', (d: Buffer) => {
-      log += d.toString();
-      const m = /"msg":"listening","url":"([^"]+)"/.exec(log);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1]! });
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${log}`)));
-  });
-}
 
 /** A Markdown document of ten headed parts, large enough (8 MB) that each pipeline step takes seconds. */
 function bigMarkdown(): string {
@@ -76,7 +48,7 @@ describe('a server killed with SIGKILL mid-ingestion', () => {
       dirs.push(dataDir);
       let server = await startServer(dataDir);
       procs.push(server.proc);
-      const creds = Object.fromEntries(readFileSync(join(dataDir, 'bootstrap-credentials.txt'), 'utf8').split('\n').filter((l) => l.includes('=')).map((l) => l.split('=') as [string, string]));
+      const creds = bootstrapCredentials(dataDir);
       const auth = { Authorization: `Bearer ${creds.live_api_key}` };
       const col = await body(fetch(`${server.url}/v1/collections`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ projectId: creds.project_id, name: 'crash' }) }));
       const reached = waitForEvent(`${server.url}/v1/collections/${col.id}/documents/events`, creds.live_api_key!, (e) => e.status === killAt);

@@ -23,6 +23,8 @@ import {
   scopedDossier,
   type ScopedDossier,
   silentLogger,
+  type WebhookSender,
+  type WebhookSettings,
 } from '@dossier/core';
 import { createEmbedderProvider } from './embedders/provider.ts';
 import { createFsBlobStore } from './fs/blob-store.ts';
@@ -33,6 +35,7 @@ import { buildModelResolver, type ProviderOptions } from './providers/model-reso
 import { buildReranker, parseRerankerSpec } from './rerankers/spec.ts';
 import { createSqliteJobQueue } from './sqlite/job-queue.ts';
 import { createSqliteMetadataStore } from './sqlite/metadata-store.ts';
+import { createHttpWebhookSender } from './webhooks/http-sender.ts';
 
 /** Options of an embedded Dossier: everything lives under dataDir. */
 export interface DossierOptions {
@@ -65,6 +68,8 @@ export interface DossierOptions {
   plans?: PlanBook;
   /** Where agent-run slots are counted (default: in this process; `redisConcurrencyGate` shares them between nodes). */
   gate?: ConcurrencyGate;
+  /** Outbound webhooks: the SSRF-safe HTTP sender's options, delivery settings, or a sender of your own. */
+  webhooks?: { allowHttpLoopback?: boolean; settings?: Partial<WebhookSettings>; sender?: WebhookSender };
   log?: Logger;
 }
 
@@ -165,6 +170,11 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
       workers: opts.workers,
       plans: opts.plans,
       gate: opts.gate,
+      webhooks: {
+        sender: opts.webhooks?.sender ?? createHttpWebhookSender({ allowHttpLoopback: opts.webhooks?.allowHttpLoopback }),
+        settings: opts.webhooks?.settings,
+        allowHttpLoopback: opts.webhooks?.allowHttpLoopback,
+      },
       log,
     },
     { retrieval: opts.retrieval, research: opts.research },

@@ -11,3 +11,4 @@ export * from './pool/convert-pool.ts';
 export * from './rerankers/spec.ts';
 export { DEFAULT_CROSS_ENCODER, loadCrossEncoderReranker } from './rerankers/cross-encoder.ts';
 export * from './limits/index.ts';
+export * from './webhooks/http-sender.ts';

@@ -1,5 +1,6 @@
 import type { SecretBox } from './auth/secrets.ts';
-import type { DocumentEvent, DocumentRecord, DocumentStatus } from './domain/types.ts';
+import type { DocumentRecord, DocumentStatus } from './domain/types.ts';
+import { documentStreamEvent, documentWebhookEvents, type ServiceEvent } from './events/catalogue.ts';
 import type { PreparedDocument, PrepareInput } from './ingest/prepare.ts';
 import type { ModelResolver } from './models/types.ts';
 import type { BlobStore } from './ports/blob-store.ts';
@@ -11,6 +12,8 @@ import type { JobQueue } from './ports/job-queue.ts';
 import type { MetadataStore } from './ports/metadata-store.ts';
 import type { Reranker } from './ports/reranker.ts';
 import type { PlanBook } from './usage/plans.ts';
+import type { WebhookSender } from './ports/webhook-sender.ts';
+import type { WebhookSettings } from './webhooks/delivery.ts';
 
 /** Where core reports what it does; the server and CLI attach their own logger. Secrets never reach it. */
 export interface Logger {
@@ -46,21 +49,28 @@ export interface DossierDeps {
   gate?: ConcurrencyGate;
   /** Pipeline workers in this process (0 disables them, for API-only nodes). */
   workers?: { concurrency?: number; leaseMs?: number; pollMs?: number };
+  /** Outbound webhook calls (absent: every delivery attempt fails as not configured) and their settings. */
+  webhooks?: { sender: WebhookSender; settings?: Partial<WebhookSettings>; allowHttpLoopback?: boolean };
 }
 
 /** Shared state of one Dossier instance, handed to every service. */
-export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 'workers'>> {
+export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 'workers' | 'webhooks'>> {
   /** Always present: an unconfigured resolver when DossierDeps.models is absent. */
   models: ModelResolver;
   reranker: Reranker | null;
   /** Wake the pipeline workers after enqueueing. */
   wakeWorkers: () => void;
+  /** Tell the webhook dispatcher that events were recorded (they are queued for delivery soon). */
+  eventsRecorded: () => void;
 }
 
 /** EventBus topic of a collection's document events. */
 export const documentTopic = (collectionId: string): string => `documents:${collectionId}`;
 
-/** Persist a status change and publish its DocumentEvent. */
+/**
+ * Persist a status change with its webhook events (one transaction: the outbox), then publish its
+ * DocumentEvent on the SSE topic. Both come from the event catalogue.
+ */
 export async function setDocumentStatus(
   ctx: DossierContext,
   doc: DocumentRecord,
@@ -68,9 +78,20 @@ export async function setDocumentStatus(
   patch: Partial<DocumentRecord> = {},
 ): Promise<DocumentRecord> {
   const errorMessage = status === 'error' ? (patch.errorMessage ?? 'Processing failed') : null;
-  const updated = await ctx.store.updateDocument(doc.id, { ...patch, status, errorMessage });
-  const event: DocumentEvent = { documentId: doc.id, collectionId: doc.collectionId, status };
-  if (status === 'sectioned') event.sectionCount = updated.sectionCount ?? 0;
-  await ctx.events.publish(documentTopic(doc.collectionId), event);
+  const change = { ...patch, status, errorMessage };
+  const collection = status === 'ready' || status === 'error' ? await ctx.store.getCollection(doc.collectionId) : null;
+  const events = collection ? documentWebhookEvents(doc, collection.projectId, status, errorMessage) : [];
+  const updated = events.length > 0
+    ? await ctx.store.updateDocumentWithEvents(doc.id, change, events)
+    : await ctx.store.updateDocument(doc.id, change);
+  await ctx.events.publish(documentTopic(doc.collectionId), documentStreamEvent(updated, status));
+  if (events.length > 0) ctx.eventsRecorded();
   return updated;
+}
+
+/** Record events that follow a state change already saved (run completions), and queue their delivery. */
+export async function recordEvents(ctx: DossierContext, events: ServiceEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await ctx.store.recordEvents(events);
+  ctx.eventsRecorded();
 }

@@ -26,9 +26,11 @@ import { acquireRunSlot, releaseRunSlot } from './limits/run-slots.ts';
 import { withQueryMeter } from './usage/meter.ts';
 import { unlimitedPlans } from './usage/plans.ts';
 import { type Sandbox, usageMeters } from './usage/quotas.ts';
+import { createWebhookDispatcher, DEFAULT_WEBHOOK_SETTINGS, runDeliveryJob, unconfiguredSender, WEBHOOK_JOB } from './webhooks/delivery.ts';
+import { webhookService } from './webhooks/service.ts';
 
 /** Fill in the optional dependencies with core's defaults. */
-function contextOf(deps: DossierDeps, wake: () => void): DossierContext {
+function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => void): DossierContext {
   const registry = new ConverterRegistry(defaultConverters());
   return {
     store: deps.store,
@@ -46,6 +48,7 @@ function contextOf(deps: DossierDeps, wake: () => void): DossierContext {
     plans: deps.plans ?? unlimitedPlans,
     gate: deps.gate ?? memoryConcurrencyGate(),
     wakeWorkers: wake,
+    eventsRecorded,
   };
 }
 
@@ -55,7 +58,8 @@ function contextOf(deps: DossierDeps, wake: () => void): DossierContext {
  */
 export function createDossierCore(deps: DossierDeps, opts: { retrieval?: RetrievalSettings; research?: Partial<ResearchSettings> } = {}) {
   let wake = () => {};
-  const ctx = contextOf(deps, () => wake());
+  let eventsRecorded = () => {};
+  const ctx = contextOf(deps, () => wake(), () => eventsRecorded());
   const workers = deps.workers ?? {};
   const runner =
     workers.concurrency === 0
@@ -75,6 +79,23 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
           onQueueError: (err) => ctx.log.error('job queue error', { error: String(err) }),
         });
   wake = () => runner?.wake();
+  const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...deps.webhooks?.settings };
+  const sender = deps.webhooks?.sender ?? unconfiguredSender;
+  // Deliveries run in their own runner so a slow receiver never holds up the ingestion pipeline.
+  const webhookRunner =
+    workers.concurrency === 0
+      ? null
+      : createJobRunner({
+          queue: ctx.queue,
+          handlers: { [WEBHOOK_JOB]: (job) => runDeliveryJob(ctx, sender, webhookSettings, job) },
+          concurrency: webhookSettings.concurrency,
+          leaseMs: workers.leaseMs ?? 30_000,
+          pollMs: workers.pollMs ?? 500,
+          onError: (err, job) => ctx.log.warn('webhook job failed', { jobId: job.id, error: String(err) }),
+          onQueueError: (err) => ctx.log.error('job queue error', { error: String(err) }),
+        });
+  const dispatcher = createWebhookDispatcher(ctx, webhookSettings, () => webhookRunner?.wake());
+  eventsRecorded = () => void dispatcher.kick();
   const uploads = uploadService(ctx);
   const search = searchService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
   return {
@@ -97,6 +118,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
       releaseRunSlot: (lease: Awaited<ReturnType<typeof acquireRunSlot>>) => releaseRunSlot(ctx, lease),
     },
     duplicates: duplicateService(ctx),
+    webhooks: webhookService(ctx, { allowHttpLoopback: deps.webhooks?.allowHttpLoopback ?? false, kick: dispatcher.kick }),
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called. */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {
@@ -107,14 +129,21 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     /** Start pipeline workers in this process. */
     start(): void {
       runner?.start();
+      if (webhookRunner) {
+        webhookRunner.start();
+        dispatcher.start();
+      }
     },
     /** Resolves when no pipeline job is runnable or running (for scripts, tests and benchmarks). */
     async idle(): Promise<void> {
       await runner?.idle();
+      await dispatcher.kick();
+      await webhookRunner?.idle();
     },
     /** Drain in-flight jobs, then release every adapter. */
     async close(): Promise<void> {
-      await runner?.stop();
+      await dispatcher.stop();
+      await Promise.all([runner?.stop(), webhookRunner?.stop()]);
       await Promise.allSettled([deps.embedders.close(), deps.index.close(), deps.events.close(), ctx.gate.close()]);
       await Promise.allSettled([deps.store.close(), deps.queue.close()]);
     },

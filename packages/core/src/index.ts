@@ -54,3 +54,8 @@ export { DEFAULT_RESEARCH_SETTINGS, RESEARCH_HISTORY_LIMIT, type ResearchService
 export { DEFAULT_GROUPING, type GroupableClaim, type GroupingOptions, groupClaims } from './claims/grouping.ts';
 export { MAX_CLAIMS_PER_DOCUMENT } from './claims/extract.ts';
 export { checkDocument as checkDuplicateDocument } from './duplicates/check.ts';
+export * from './events/catalogue.ts';
+export { DEFAULT_WEBHOOK_SCHEDULE, nextRetryDelayMs, WEBHOOK_MAX_RETRIES, type WebhookSchedule } from './webhooks/schedule.ts';
+export { DEFAULT_WEBHOOK_SETTINGS, RESPONSE_BODY_BYTES, WEBHOOK_JOB, type WebhookSettings } from './webhooks/delivery.ts';
+export { newSigningSecret, signBody, verifySignature } from './webhooks/signing.ts';
+export { checkWebhookUrl, DEFAULT_DELIVERY_LIMIT, type WebhookCaller, type WebhookDeliveryView, type WebhookEndpointView, type WebhookService } from './webhooks/service.ts';

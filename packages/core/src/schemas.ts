@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DossierError } from './domain/errors.ts';
+import { EVENT_TYPES } from './events/catalogue.ts';
 
 /**
  * Request schemas: validated once in core (library calls) and reused by the server for HTTP validation and
@@ -196,3 +197,26 @@ export const duplicateListQuerySchema = z.strictObject({
 export const promoteDuplicateSchema = z.strictObject({ canonicalDocumentId: uuid });
 
 export * from './agents/schemas.ts';
+
+const webhookEventsSchema = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length)
+  .describe(`Subscribed event types (${EVENT_TYPES.join(', ')}); empty or omitted: all`);
+const webhookUrlSchema = z.string().trim().min(1).max(2048).describe('HTTPS URL receiving the POSTs');
+
+export const createWebhookSchema = z.strictObject({
+  url: webhookUrlSchema,
+  events: webhookEventsSchema.optional(),
+  description: z.string().max(500).nullable().optional(),
+});
+export type CreateWebhookInput = z.input<typeof createWebhookSchema>;
+
+export const updateWebhookSchema = z.strictObject({
+  url: webhookUrlSchema.optional(),
+  events: webhookEventsSchema.optional(),
+  enabled: z.boolean().optional(),
+  description: z.string().max(500).nullable().optional(),
+});
+export type UpdateWebhookInput = z.input<typeof updateWebhookSchema>;
+
+export const webhookDeliveriesQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).optional().describe('At most 100 (default 50)'),
+});

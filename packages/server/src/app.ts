@@ -24,6 +24,7 @@ import { researchRoutes } from './routes/research.ts';
 import { retrievalRoutes } from './routes/retrieval.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -31,7 +32,7 @@ export const API_VERSION = '0.1.0';
 export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: unknown = null;
   const routes: RouteDef[] = [
-    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps),
+    ...authRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...webhookRoutes(deps),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION))),
   ];
   return routes;

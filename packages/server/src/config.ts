@@ -55,6 +55,8 @@ export interface ServerConfig {
   bodyIdleTimeoutMs: number;
   corsOrigins: readonly string[];
   trustProxy: boolean;
+  webhooksAllowHttpLoopback: boolean;
+  webhookRetryBaseMs: number;
 }
 
 /** `quick=60s,deep=5m` style: one value per depth, the rest keep their defaults. */
@@ -106,6 +108,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'bodyIdleTimeoutMs', env: 'DOSSIER_BODY_IDLE_TIMEOUT', flag: '--body-idle-timeout', default: '10s', meaning: 'Longest silence while a request body is being received, on every route (uploads included); a client trickling its body is disconnected.' },
   { key: 'corsOrigins', env: 'DOSSIER_CORS_ORIGINS', flag: '--cors-origins', default: '(none: no cross-origin access)', meaning: 'Comma-separated origins (`https://app.example.com`) whose browser pages may call the API; `*` allows any origin.' },
   { key: 'trustProxy', env: 'DOSSIER_TRUST_PROXY', flag: '--trust-proxy', default: 'false', meaning: 'Take the client address from `X-Forwarded-For` (only behind a reverse proxy that sets it); otherwise the socket address is the client address of per-address limits.' },
+  { key: 'webhooksAllowHttpLoopback', env: 'DOSSIER_WEBHOOKS_ALLOW_HTTP_LOOPBACK', flag: '--webhooks-allow-http-loopback', default: 'false', meaning: 'Let webhook endpoints be plain-HTTP URLs on a loopback address (local development and tests). Otherwise only HTTPS URLs resolving to public addresses receive deliveries.' },
+  { key: 'webhookRetryBaseMs', env: 'DOSSIER_WEBHOOK_RETRY_BASE_MS', flag: '--webhook-retry-base-ms', default: '10000', meaning: 'Delay before the first webhook retry; the n-th retry waits base×2^(n−1) (capped at 2 h) with jitter down to half, up to 10 retries (default: 10 s, 20 s, 40 s … 85 min).' },
 ];
 
 const fail = (s: SettingDoc, why: string): never => {
@@ -184,6 +188,11 @@ function coerce(s: SettingDoc, raw: string): unknown {
         fail(s, (err as Error).message);
       }
       return raw;
+    case 'webhookRetryBaseMs': {
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1 || n > 3_600_000) fail(s, `expected milliseconds from 1 to 3600000, got '${raw}'`);
+      return n;
+    }
     case 'rateLimitKey':
     case 'rateLimitAnonymous':
     case 'loginLimitAccount':
@@ -196,6 +205,7 @@ function coerce(s: SettingDoc, raw: string): unknown {
       return Object.freeze(raw.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean));
     case 'trustProxy':
     case 'allowModelDownload':
+    case 'webhooksAllowHttpLoopback':
       if (!/^(true|false|1|0)$/i.test(raw)) fail(s, `expected true or false, got '${raw}'`);
       return /^(true|1)$/i.test(raw);
     case 'logLevel':
@@ -251,6 +261,7 @@ const DEFAULTS = {
   loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
   authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },
   requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, corsOrigins: [], trustProxy: false,
+  webhooksAllowHttpLoopback: false, webhookRetryBaseMs: 10_000,
 } satisfies ServerConfig;
 
 /** Build the frozen config from command-line flags, then the environment, then defaults. */

@@ -5,6 +5,7 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
   key: [{ apiKey: [] }],
   'key-or-public': [{ apiKey: [] }, {}],
   jwt: [{ jwt: [] }],
+  'jwt-or-key': [{ jwt: [] }, { apiKey: [] }],
   none: [],
   'upload-url': [],
 };

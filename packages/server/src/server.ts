@@ -98,6 +98,7 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
       inputTokenBudgets: config.researchInputBudgets,
       retry: { ...DEFAULT_RETRY, maxRetries: config.providerRetries },
     },
+    webhooks: { allowHttpLoopback: config.webhooksAllowHttpLoopback, settings: { baseDelayMs: config.webhookRetryBaseMs } },
     log,
   });
   const bootstrap = await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));

@@ -11,6 +11,7 @@ import * as providerKeys from './provider-key-queries.ts';
 import * as research from './research-queries.ts';
 import * as sections from './section-queries.ts';
 import * as tenancy from './tenancy-queries.ts';
+import * as webhooks from './webhook-queries.ts';
 
 /** How a dialect applies its migrations and releases its connections. */
 export interface StoreLifecycle {
@@ -122,5 +123,21 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     setImageCaption: (imageId, caption) => enrich.setImageCaption(ctx, imageId, caption),
     setTableChunkCaption: (chunkId, caption) => enrich.setTableChunkCaption(ctx, chunkId, caption),
     resetCaptions: (collectionId) => enrich.resetCaptions(ctx, collectionId),
+
+    updateDocumentWithEvents: (id, patch, events) => webhooks.updateDocumentWithEvents(ctx, id, patch, events),
+    recordEvents: (events) => webhooks.recordEvents(ctx, events),
+    insertWebhookEndpoint: (endpoint) => webhooks.insertWebhookEndpoint(ctx, endpoint),
+    getWebhookEndpoint: (id) => webhooks.getWebhookEndpoint(ctx, id),
+    listWebhookEndpoints: (projectId) => webhooks.listWebhookEndpoints(ctx, projectId),
+    updateWebhookEndpoint: (id, patch) => webhooks.updateWebhookEndpoint(ctx, id, patch),
+    deleteWebhookEndpoint: (id) => webhooks.deleteWebhookEndpoint(ctx, id),
+    getWebhookDelivery: (id) => webhooks.getWebhookDelivery(ctx, id),
+    listWebhookDeliveries: (endpointId, limit) => webhooks.listWebhookDeliveries(ctx, endpointId, limit),
+    listDueWebhookDeliveries: (now, staleBefore, limit) => webhooks.listDueWebhookDeliveries(ctx, now, staleBefore, limit),
+    markWebhookDeliveriesQueued: (queued) => webhooks.markWebhookDeliveriesQueued(ctx, queued),
+    recordWebhookAttempt: (outcome) => webhooks.recordWebhookAttempt(ctx, outcome),
+    failWebhookDelivery: (id, reason) => webhooks.failWebhookDelivery(ctx, id, reason),
+    resetWebhookDelivery: (id, now) => webhooks.resetWebhookDelivery(ctx, id, now),
+    listWebhookAttempts: (ids) => webhooks.listWebhookAttempts(ctx, ids),
   };
 }

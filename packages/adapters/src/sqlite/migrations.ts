@@ -423,7 +423,60 @@ export const sqliteMigrations: Record<string, Migration> = {
       await createAgentsTable(db);
     },
   },
+  '0017_webhooks': {
+    async up(db: Db) {
+      await createWebhookTables(db);
+    },
+  },
 };
+
+/** Issue 16: webhook endpoints, the delivery outbox (one row per event and endpoint) and its attempt log. */
+async function createWebhookTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('webhook_endpoints')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+    .addColumn('url', 'text', (c) => c.notNull())
+    .addColumn('events', 'text', (c) => c.notNull())
+    .addColumn('enabled', 'integer', (c) => c.notNull())
+    .addColumn('description', 'text')
+    .addColumn('secret_encrypted', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('webhook_endpoints_project').on('webhook_endpoints').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createTable('webhook_deliveries')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('event_type', 'text', (c) => c.notNull())
+    .addColumn('created', 'integer', (c) => c.notNull())
+    .addColumn('data', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .addColumn('last_attempt_at', 'text')
+    .addColumn('response_status', 'integer')
+    .addColumn('response_body', 'text')
+    .addColumn('next_attempt_at', 'text')
+    .addColumn('queued_attempt', 'integer', (c) => c.notNull())
+    .addColumn('queued_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'created_at']).execute();
+  await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createTable('webhook_attempts')
+    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('delivery_id', 'text', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+    .addColumn('attempt', 'integer', (c) => c.notNull())
+    .addColumn('at', 'text', (c) => c.notNull())
+    .addColumn('response_status', 'integer')
+    .addColumn('response_body', 'text')
+    .addColumn('duration_ms', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'seq']).execute();
+}
 
 /** Apply pending migrations; a failure rolls back the failing migration and is thrown. */
 export async function migrateToLatest(db: Kysely<unknown>, migrations = sqliteMigrations): Promise<void> {

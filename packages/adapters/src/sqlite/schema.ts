@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table shapes of the metadata store as Kysely sees them. Column names are snake_case; the types are the
  * union of what SQLite and Postgres return, so the query code in this folder stays dialect-neutral.
@@ -326,4 +328,50 @@ export interface MetadataDatabase {
   duplicate_dismissals: DuplicateDismissalsTable;
   duplicate_runs: DuplicateRunsTable;
   agents: AgentsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  enabled: DbBool;
+  description: string | null;
+  secret_encrypted: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  project_id: string;
+  event_type: string;
+  created: number;
+  /** JSON object: the body's `data`. */
+  data: string;
+  status: string;
+  attempts: number;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  next_attempt_at: string | null;
+  /** Attempt number the last queued job is for (0: none yet). */
+  queued_attempt: number;
+  queued_at: string | null;
+  created_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  at: string;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number;
 }

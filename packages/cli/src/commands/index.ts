@@ -13,6 +13,7 @@ import { scanCommand } from './scan.ts';
 import { serveCommand } from './serve.ts';
 import { uploadCommand } from './upload.ts';
 import { watchCommand } from './watch.ts';
+import { webhooksCommand } from './webhooks.ts';
 
 /** Every command, in the order `dossier --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   contradictionsCommand,
   duplicatesCommand,
   providerKeysCommand,
+  webhooksCommand,
   doctorCommand,
   configCommand,
   serveCommand,

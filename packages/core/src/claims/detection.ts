@@ -1,7 +1,8 @@
-import type { DossierContext } from '../context.ts';
+import { type DossierContext, recordEvents } from '../context.ts';
 import type { ContradictionRunRecord } from '../domain/claims.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
+import { type ServiceEvent, serviceEvent } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { DEFAULT_GROUPING, groupClaims } from './grouping.ts';
 import { type JudgedClaim, judgeGroup } from './judge.ts';
@@ -51,6 +52,12 @@ async function detect(ctx: DossierContext, collection: Collection, run: Contradi
   return { claimsProcessed: claims.length, clustersAnalyzed: groups.length, contradictionsFound: found };
 }
 
+/** The `contradictions.completed` event of a run that ended (error null when it completed). */
+const runEvent = (collection: Collection, runId: string, found: number | null, error: string | null): ServiceEvent =>
+  serviceEvent('contradictions.completed', collection.projectId, {
+    runId, collectionId: collection.id, projectId: collection.projectId, status: error === null ? 'completed' : 'failed', contradictionsFound: found, error,
+  });
+
 /**
  * The contradiction run job: `enqueued → running → completed | failed`. Candidates come from grouping similar
  * claims (claims/grouping.ts), one judge call per group; contradictions found before are not stored again
@@ -69,12 +76,14 @@ export async function runContradictionJob(ctx: DossierContext, job: Job, signal:
   try {
     const counters = await detect(ctx, collection, run, signal);
     await ctx.store.updateContradictionRun(run.id, { ...counters, status: 'completed', completedAt: new Date().toISOString() });
+    await recordEvents(ctx, [runEvent(collection, run.id, counters.contradictionsFound ?? null, null)]);
     ctx.log.info('contradiction run completed', { runId: run.id, collectionId: collection.id, ...counters });
   } catch (err) {
     if (signal.aborted) throw err; // shutdown: the lease expires and the run resumes on another worker
     // A DossierError's message is safe to show; anything else stays in the log.
     const message = isDossierError(err) ? err.message : 'Internal error while detecting contradictions';
     await ctx.store.updateContradictionRun(run.id, { status: 'failed', error: message, completedAt: new Date().toISOString() });
+    await recordEvents(ctx, [runEvent(collection, run.id, null, message)]);
     ctx.log.warn('contradiction run failed', { runId: run.id, collectionId: collection.id, error: String(err) });
   }
 }

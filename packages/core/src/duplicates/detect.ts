@@ -1,7 +1,8 @@
-import type { DossierContext } from '../context.ts';
+import { type DossierContext, recordEvents } from '../context.ts';
 import type { DuplicateFingerprints, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
+import { type ServiceEvent, serviceEvent } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { newId } from '../util/ids.ts';
 import { estimatedCoverage } from './check.ts';
@@ -99,6 +100,18 @@ async function placePair(ctx: DossierContext, collection: Collection, left: Docu
   return 'created';
 }
 
+/** The `duplicates.completed` event of a run that ended (error null when it completed). */
+function completedEvent(
+  collection: Collection,
+  runId: string,
+  counters: { duplicatesDetected: number | null; duplicateGroupsCreated: number | null },
+  error: string | null,
+): ServiceEvent {
+  return serviceEvent('duplicates.completed', collection.projectId, {
+    runId, collectionId: collection.id, projectId: collection.projectId, status: error === null ? 'completed' : 'failed', ...counters, error,
+  });
+}
+
 /** The grouping job: verify every candidate pair of the collection and place it; then the run is completed. */
 export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> {
   const live = await liveRun(ctx, job);
@@ -118,10 +131,12 @@ export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> 
     await ctx.store.countDuplicateJob(run.id);
     const counters = { duplicatesDetected: created + joined, duplicateGroupsCreated: created };
     await ctx.store.updateDuplicateRun(run.id, { ...counters, status: 'completed', completedAt: now() });
+    await recordEvents(ctx, [completedEvent(collection, run.id, counters, null)]);
     ctx.log.info('duplicate detection completed', { runId: run.id, collectionId: collection.id, ...counters });
   } catch (err) {
     const message = isDossierError(err) ? err.message : 'Internal error while detecting duplicates';
     await ctx.store.updateDuplicateRun(run.id, { status: 'failed', error: message, completedAt: now() });
+    await recordEvents(ctx, [completedEvent(collection, run.id, { duplicatesDetected: null, duplicateGroupsCreated: null }, message)]);
     ctx.log.warn('duplicate detection failed', { runId: run.id, error: String(err) });
   }
 }

@@ -6,6 +6,7 @@ import type { ProviderKeyStore } from './provider-key-store.ts';
 import type { ClaimStore } from './claim-store.ts';
 import type { DuplicateStore } from './duplicate-store.ts';
 import type { ResearchStore, UsageStore } from './research-store.ts';
+import type { WebhookStore } from './webhook-store.ts';
 
 /** Fields a collection update may change (embeddingModel never changes). */
 export type CollectionPatch = Partial<
@@ -13,9 +14,7 @@ export type CollectionPatch = Partial<
 >;
 
 /** Fields a document update may change. */
-export type DocumentPatch = Partial<
-  Omit<DocumentRecord, 'id' | 'collectionId' | 'createdAt'>
->;
+export type DocumentPatch = Partial<Omit<DocumentRecord, 'id' | 'collectionId' | 'createdAt'>>;
 
 export interface DocumentListQuery {
   status?: DocumentStatus;
@@ -44,11 +43,11 @@ export interface CollectionCounts {
 
 /**
  * Relational metadata: tenancy, keys, collections, documents, sections (also research-store.ts,
- * provider-key-store.ts).
+ * provider-key-store.ts, webhook-store.ts…).
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore {
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

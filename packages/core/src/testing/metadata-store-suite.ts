@@ -16,6 +16,7 @@ import type { MetadataStore } from '../ports/metadata-store.ts';
 import { agentStoreTests } from './agent-store-suite.ts';
 import { claimStoreTests } from './claim-store-suite.ts';
 import { duplicateStoreTests } from './duplicate-store-suite.ts';
+import { webhookStoreTests } from './webhook-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -191,6 +192,7 @@ export function metadataStoreSuite(
     claimStoreTests(() => ctx.store);
     duplicateStoreTests(() => ctx.store);
     agentStoreTests(() => ctx.store);
+    webhookStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });

@@ -1,4 +1,4 @@
-import { type Access, type DossierCore, DossierError, type SessionClaims } from '@dossier/core';
+import { type Access, type DossierCore, DossierError, envOfApiKey, type SessionClaims, type WebhookCaller } from '@dossier/core';
 import type { Context } from 'koa';
 
 const bearer = (ctx: Context): string | null => {
@@ -29,4 +29,12 @@ export async function requireSession(dossier: DossierCore, ctx: Context): Promis
   const token = bearer(ctx);
   if (!token) throw new DossierError('unauthorized', 'A token from POST /auth/login is required (Authorization: Bearer <token>)');
   return dossier.auth.verifyToken(token);
+}
+
+/** A management-plane caller: a JWT from POST /auth/login, or the project's API key (spec: webhook routes accept both). */
+export async function requireSessionOrKey(dossier: DossierCore, ctx: Context): Promise<WebhookCaller> {
+  const token = bearer(ctx);
+  if (!token) throw new DossierError('unauthorized', 'A token from POST /auth/login or a project API key is required (Authorization: Bearer <token>)');
+  if (envOfApiKey(token)) return { access: await dossier.auth.authenticateKey(token) };
+  return { session: await dossier.auth.verifyToken(token) };
 }

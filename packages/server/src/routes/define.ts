@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config.ts';
 import type { RequestLimits } from '../http/limits.ts';
 
 /** How a route authenticates (documented in the OpenAPI document). */
-export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'none' | 'upload-url';
+export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'none' | 'upload-url';
 
 /** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
 export interface RouteDef {

@@ -1,0 +1,74 @@
+import type { DocumentEvent, DocumentRecord, DocumentStatus } from '../domain/types.ts';
+
+/**
+ * The one catalogue of service events. Webhooks deliver these types; the SSE document stream publishes the
+ * DocumentEvent built here for every status change. Each type's `data` is documented in docs/webhooks.md.
+ */
+export const EVENT_TYPES = [
+  'document.ready',
+  'document.error',
+  'research.completed',
+  'duplicates.completed',
+  'contradictions.completed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The `data` object of each event type. Ids are UUID strings. */
+export interface EventData {
+  /** A document finished processing and is queryable. */
+  'document.ready': { documentId: string; collectionId: string; projectId: string };
+  /** Ingestion failed at some stage; `error` says why. */
+  'document.error': { documentId: string; collectionId: string; projectId: string; error: string };
+  /** A research run finished and its session was saved. */
+  'research.completed': { sessionId: string; collectionId: string; projectId: string; depth: string; sourceCount: number };
+  /** A near-duplicate detection run of a collection ended (`status` completed or failed). */
+  'duplicates.completed': {
+    runId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
+    duplicatesDetected: number | null; duplicateGroupsCreated: number | null; error: string | null;
+  };
+  /** A contradiction detection run of a collection ended (`status` completed or failed). */
+  'contradictions.completed': {
+    runId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
+    contradictionsFound: number | null; error: string | null;
+  };
+}
+
+/** An event to record in the outbox together with the state change that caused it. */
+export type ServiceEvent = { [T in EventType]: { type: T; projectId: string; data: EventData[T] } }[EventType];
+
+/** The JSON body posted to a webhook endpoint (spec: Webhooks, body shape). */
+export interface WebhookBody {
+  /** The delivery id, also sent as X-Service-Event-Id; stable across retries. */
+  id: string;
+  type: EventType;
+  /** Unix time in seconds when the event was recorded. */
+  created: number;
+  data: Record<string, unknown>;
+}
+
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
+
+/** A typed event (the compiler checks `data` against the type). */
+export const serviceEvent = <T extends EventType>(type: T, projectId: string, data: EventData[T]): ServiceEvent =>
+  ({ type, projectId, data }) as ServiceEvent;
+
+/** The SSE DocumentEvent of a document status change (`sectionCount` only with `sectioned`). */
+export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount'>, status: DocumentStatus): DocumentEvent {
+  const event: DocumentEvent = { documentId: doc.id, collectionId: doc.collectionId, status };
+  if (status === 'sectioned') event.sectionCount = doc.sectionCount ?? 0;
+  return event;
+}
+
+/** The webhook events of a document status change: `document.ready` and `document.error` (others emit none). */
+export function documentWebhookEvents(
+  doc: Pick<DocumentRecord, 'id' | 'collectionId'>,
+  projectId: string,
+  status: DocumentStatus,
+  errorMessage: string | null,
+): ServiceEvent[] {
+  const ids = { documentId: doc.id, collectionId: doc.collectionId, projectId };
+  if (status === 'ready') return [serviceEvent('document.ready', projectId, ids)];
+  if (status === 'error') return [serviceEvent('document.error', projectId, { ...ids, error: errorMessage ?? 'Processing failed' })];
+  return [];
+}

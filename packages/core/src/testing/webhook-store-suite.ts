@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { DocumentRecord } from '../domain/types.ts';
+import { serviceEvent } from '../events/catalogue.ts';
+import type { MetadataStore } from '../ports/metadata-store.ts';
+import type { WebhookAttemptOutcome, WebhookEndpointRecord } from '../ports/webhook-store.ts';
+
+/** Conformance tests of the WebhookStore part of a MetadataStore (run by metadataStoreSuite). */
+
+const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.000Z') + second * 1000).toISOString();
+
+async function seed(store: MetadataStore): Promise<{ projectId: string; doc: DocumentRecord }> {
+  const accountId = randomUUID();
+  const orgId = randomUUID();
+  const projectId = randomUUID();
+  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
+  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
+  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
+  const collectionId = randomUUID();
+  await store.insertCollection({
+    id: collectionId, projectId, env: 'live', name: 'Hooks', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
+    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
+    enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
+    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt: at(1), deletedAt: null,
+  });
+  const doc: DocumentRecord = {
+    id: randomUUID(), collectionId, filename: 'doc.md', contentType: 'text/markdown', status: 'embedded', fileSizeBytes: 10,
+    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, errorMessage: null, tags: [],
+    metadata: {}, chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2), updatedAt: at(2),
+  };
+  await store.insertDocument(doc);
+  return { projectId, doc };
+}
+
+const endpoint = (projectId: string, second: number, over: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
+  id: randomUUID(), projectId, url: `https://hooks.example.com/${second}`, events: [], enabled: true, description: null,
+  secretEncrypted: 'v1:iv:tag:data', createdAt: at(second), updatedAt: at(second), ...over,
+});
+
+const readyEvent = (projectId: string, doc: DocumentRecord) =>
+  serviceEvent('document.ready', projectId, { documentId: doc.id, collectionId: doc.collectionId, projectId });
+
+const FAR = '2999-01-01T00:00:00.000Z';
+
+export function webhookStoreTests(store: () => MetadataStore): void {
+  describe('webhook endpoints and the delivery outbox', () => {
+    it('stores endpoints with every field, lists them oldest first, patches and deletes them', async () => {
+      const { projectId } = await seed(store());
+      const first = endpoint(projectId, 10, { events: ['document.error'], description: 'first' });
+      const second = endpoint(projectId, 11, { enabled: false });
+      await store().insertWebhookEndpoint(second);
+      await store().insertWebhookEndpoint(first);
+      expect(await store().getWebhookEndpoint(first.id)).toEqual(first);
+      expect((await store().listWebhookEndpoints(projectId)).map((e) => e.id)).toEqual([first.id, second.id]);
+      const patched = await store().updateWebhookEndpoint(first.id, { enabled: false, events: [], description: null, updatedAt: at(20) });
+      expect(patched).toEqual({ ...first, enabled: false, events: [], description: null, updatedAt: at(20) });
+      await store().deleteWebhookEndpoint(first.id);
+      expect(await store().getWebhookEndpoint(first.id)).toBeNull();
+    });
+
+    it('writes a status change and its deliveries together, one per enabled subscribed endpoint', async () => {
+      const { projectId, doc } = await seed(store());
+      const all = endpoint(projectId, 10);
+      const readyOnly = endpoint(projectId, 11, { events: ['document.ready'] });
+      const errorOnly = endpoint(projectId, 12, { events: ['document.error'] });
+      const disabled = endpoint(projectId, 13, { enabled: false });
+      for (const e of [all, readyOnly, errorOnly, disabled]) await store().insertWebhookEndpoint(e);
+      const updated = await store().updateDocumentWithEvents(doc.id, { status: 'ready' }, [readyEvent(projectId, doc)]);
+      expect(updated.status).toBe('ready');
+      const due = await store().listDueWebhookDeliveries(FAR, at(0), 100);
+      expect(due.map((d) => d.endpointId).sort()).toEqual([all.id, readyOnly.id].sort());
+      expect(due[0]).toMatchObject({ status: 'pending', attempts: 0, eventType: 'document.ready', projectId, data: readyEvent(projectId, doc).data });
+      expect(Number.isInteger(due[0]!.created)).toBe(true);
+      // A failing state change records nothing.
+      await expect(store().updateDocumentWithEvents(randomUUID(), { status: 'ready' }, [readyEvent(projectId, doc)])).rejects.toThrow();
+      expect(await store().listDueWebhookDeliveries(FAR, at(0), 100)).toHaveLength(2);
+    });
+
+    it('lists due deliveries until a job is queued, records attempts once, resets and logs them', async () => {
+      const { projectId, doc } = await seed(store());
+      const e = endpoint(projectId, 10);
+      await store().insertWebhookEndpoint(e);
+      await store().recordEvents([readyEvent(projectId, doc), readyEvent(projectId, doc)]);
+      const [one, two] = await store().listDueWebhookDeliveries(FAR, at(0), 100);
+      await store().markWebhookDeliveriesQueued([{ id: one!.id, attempt: 1 }, { id: two!.id, attempt: 1 }]);
+      expect(await store().listDueWebhookDeliveries(FAR, at(0), 100)).toEqual([]);
+      expect((await store().listDueWebhookDeliveries(FAR, FAR, 100)).length).toBe(2);
+      const outcome: WebhookAttemptOutcome = {
+        deliveryId: one!.id, attempt: 1, at: at(30), responseStatus: 500, responseBody: 'down', durationMs: 12, status: 'pending', nextAttemptAt: at(40),
+      };
+      expect(await store().recordWebhookAttempt(outcome)).toBe(true);
+      expect(await store().recordWebhookAttempt(outcome)).toBe(false);
+      expect(await store().getWebhookDelivery(one!.id)).toMatchObject({ attempts: 1, status: 'pending', lastAttemptAt: at(30), responseStatus: 500, responseBody: 'down', nextAttemptAt: at(40) });
+      expect((await store().listDueWebhookDeliveries(at(39), at(0), 100)).map((d) => d.id)).toEqual([]);
+      expect((await store().listDueWebhookDeliveries(at(40), at(0), 100)).map((d) => d.id)).toEqual([one!.id]);
+      await store().recordWebhookAttempt({ ...outcome, attempt: 2, at: at(41), responseStatus: 200, responseBody: 'ok', status: 'success', nextAttemptAt: null });
+      const reset = await store().resetWebhookDelivery(one!.id, at(50));
+      expect(reset).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: at(50) });
+      const log = await store().listWebhookAttempts([one!.id, two!.id]);
+      expect(log.map((a) => [a.attempt, a.responseStatus])).toEqual([[1, 500], [2, 200]]);
+      await store().failWebhookDelivery(two!.id, 'Skipped: the endpoint is disabled');
+      expect(await store().getWebhookDelivery(two!.id)).toMatchObject({ status: 'failed', attempts: 0, responseBody: 'Skipped: the endpoint is disabled' });
+      expect((await store().listWebhookDeliveries(e.id, 1)).length).toBe(1);
+      await store().deleteWebhookEndpoint(e.id);
+      expect(await store().getWebhookDelivery(one!.id)).toBeNull();
+      expect(await store().listWebhookAttempts([one!.id])).toEqual([]);
+    });
+  });
+}

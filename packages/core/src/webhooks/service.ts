@@ -1,0 +1,152 @@
+import type { Access } from '../access.ts';
+import type { SessionClaims } from '../auth/jwt.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError, notFound } from '../domain/errors.ts';
+import type { Project } from '../domain/types.ts';
+import type { WebhookBody } from '../events/catalogue.ts';
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
+import * as schemas from '../schemas.ts';
+import { isUuid, newId, nowIso } from '../util/ids.ts';
+import { webhookBody } from './delivery.ts';
+import { newSigningSecret } from './signing.ts';
+
+/** Who manages webhooks: a signed-in member of the org (JWT) or the project's own API key (either sandbox). */
+export type WebhookCaller = { session: SessionClaims } | { access: NonNullable<Access> };
+
+/** WebhookEndpoint as the API shows it (spec); `secret` only in the creation response. */
+export interface WebhookEndpointView {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description?: string;
+  secret?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** WebhookDelivery as the API shows it (spec), plus `attemptLog`: every attempt's time, status and response start. */
+export interface WebhookDeliveryView {
+  id: string;
+  endpointId: string;
+  eventType: string;
+  payload: WebhookBody;
+  status: WebhookDeliveryRecord['status'];
+  attempts: number;
+  lastAttemptAt?: string;
+  responseStatus?: number;
+  responseBody?: string;
+  nextAttemptAt?: string;
+  createdAt: string;
+  attemptLog: Omit<WebhookAttemptRecord, 'deliveryId'>[];
+}
+
+export const DEFAULT_DELIVERY_LIMIT = 50;
+
+const endpointView = (e: WebhookEndpointRecord): WebhookEndpointView => ({
+  id: e.id, url: e.url, events: e.events, enabled: e.enabled,
+  ...(e.description !== null ? { description: e.description } : {}),
+  createdAt: e.createdAt, updatedAt: e.updatedAt,
+});
+
+function deliveryView(d: WebhookDeliveryRecord, log: WebhookAttemptRecord[]): WebhookDeliveryView {
+  return {
+    id: d.id, endpointId: d.endpointId, eventType: d.eventType, payload: webhookBody(d), status: d.status, attempts: d.attempts,
+    ...(d.lastAttemptAt !== null ? { lastAttemptAt: d.lastAttemptAt } : {}),
+    ...(d.responseStatus !== null ? { responseStatus: d.responseStatus } : {}),
+    ...(d.responseBody !== null ? { responseBody: d.responseBody } : {}),
+    ...(d.status === 'pending' && d.nextAttemptAt !== null ? { nextAttemptAt: d.nextAttemptAt } : {}),
+    createdAt: d.createdAt,
+    attemptLog: log.filter((a) => a.deliveryId === d.id).map(({ deliveryId: _id, ...rest }) => rest),
+  };
+}
+
+/** The URL when a receiver may have it: HTTPS, or plain HTTP to a loopback host when the operator allows it. */
+export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new DossierError('invalid_input', 'url: must be an absolute HTTPS URL');
+  }
+  if (url.username || url.password) throw new DossierError('invalid_input', 'url: must not carry credentials');
+  const loopbackHost = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && allowHttpLoopback && loopbackHost)) return url.toString();
+  throw new DossierError('invalid_input', 'url: must be an HTTPS URL');
+}
+
+/** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
+export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void> }) {
+  /** The project when the caller may manage it; 404 otherwise (nothing is revealed about other tenants). */
+  async function requireProject(caller: WebhookCaller, orgId: string, projectId: string): Promise<Project> {
+    const project = isUuid(projectId) && isUuid(orgId) ? await ctx.store.getProject(projectId) : null;
+    if (!project || project.orgId !== orgId) throw notFound('Project');
+    const allowed = 'session' in caller
+      ? (await ctx.store.getMembershipRole(orgId, caller.session.accountId)) !== null
+      : caller.access.projectId === project.id;
+    if (!allowed) throw notFound('Project');
+    return project;
+  }
+
+  async function requireEndpoint(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string): Promise<WebhookEndpointRecord> {
+    const project = await requireProject(caller, orgId, projectId);
+    const endpoint = isUuid(endpointId) ? await ctx.store.getWebhookEndpoint(endpointId) : null;
+    if (!endpoint || endpoint.projectId !== project.id) throw notFound('Webhook endpoint');
+    return endpoint;
+  }
+
+  return {
+    async list(caller: WebhookCaller, orgId: string, projectId: string): Promise<WebhookEndpointView[]> {
+      const project = await requireProject(caller, orgId, projectId);
+      return (await ctx.store.listWebhookEndpoints(project.id)).map(endpointView);
+    },
+    /** Create an endpoint; the response carries the signing secret, which is never shown again. */
+    async create(caller: WebhookCaller, orgId: string, projectId: string, raw: unknown): Promise<WebhookEndpointView & { secret: string }> {
+      const input = schemas.parseInput(schemas.createWebhookSchema, raw);
+      const project = await requireProject(caller, orgId, projectId);
+      const secret = newSigningSecret();
+      const now = nowIso();
+      const endpoint: WebhookEndpointRecord = {
+        id: newId(), projectId: project.id, url: checkWebhookUrl(input.url, opts.allowHttpLoopback), events: [...new Set(input.events ?? [])],
+        enabled: true, description: input.description ?? null, secretEncrypted: ctx.secrets.encrypt(secret), createdAt: now, updatedAt: now,
+      };
+      await ctx.store.insertWebhookEndpoint(endpoint);
+      return { ...endpointView(endpoint), secret };
+    },
+    async update(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, raw: unknown): Promise<WebhookEndpointView> {
+      const input = schemas.parseInput(schemas.updateWebhookSchema, raw);
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const updated = await ctx.store.updateWebhookEndpoint(endpoint.id, {
+        ...(input.url !== undefined ? { url: checkWebhookUrl(input.url, opts.allowHttpLoopback) } : {}),
+        ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        updatedAt: nowIso(),
+      });
+      return endpointView(updated);
+    },
+    async delete(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string): Promise<void> {
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      await ctx.store.deleteWebhookEndpoint(endpoint.id);
+    },
+    /** The endpoint's newest deliveries (limit ≤ 100, default 50), newest first, each with its attempt log. */
+    async deliveries(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, rawQuery: unknown = {}): Promise<WebhookDeliveryView[]> {
+      const { limit } = schemas.parseInput(schemas.webhookDeliveriesQuerySchema, rawQuery);
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const rows = await ctx.store.listWebhookDeliveries(endpoint.id, limit ?? DEFAULT_DELIVERY_LIMIT);
+      const log = await ctx.store.listWebhookAttempts(rows.map((d) => d.id));
+      return rows.map((d) => deliveryView(d, log));
+    },
+    /** Manual retry: the delivery starts over (pending, 0 attempts, due now); its earlier attempts stay in the log. */
+    async retry(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const delivery = isUuid(deliveryId) ? await ctx.store.getWebhookDelivery(deliveryId) : null;
+      if (!delivery || delivery.endpointId !== endpoint.id) throw notFound('Delivery');
+      const reset = await ctx.store.resetWebhookDelivery(delivery.id, nowIso());
+      await opts.kick();
+      return deliveryView(reset, await ctx.store.listWebhookAttempts([reset.id]));
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof webhookService>;
