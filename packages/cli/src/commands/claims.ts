@@ -1,4 +1,5 @@
 import type { Claim, ClaimMapItem } from '../api-types.ts';
+import type { ApiClient } from '../client.ts';
 import type { Command, Context } from '../command.ts';
 import { CliError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -9,10 +10,9 @@ import { arg, dispatch } from '../subcommand.ts';
 
 const notFound = { notFoundHint: 'check the id; `dossier docs list` shows the documents of the collection' };
 
-/** Every claim of the current collection, from the claim map stream (cached on the server once computed). */
-async function collectionClaims(ctx: Context): Promise<ClaimMapItem[]> {
-  const id = await ctx.collection();
-  const res = await ctx.api().send('GET', `/collections/${id}/claims/map`, { headers: { accept: 'text/event-stream' }, notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' });
+/** Every claim of a collection, from the claim map stream (cached on the server once computed); also the MCP tools'. */
+export async function claimMap(api: ApiClient, id: string, signal?: AbortSignal): Promise<ClaimMapItem[]> {
+  const res = await api.send('GET', `/collections/${id}/claims/map`, { headers: { accept: 'text/event-stream' }, signal, notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' });
   for await (const message of sseMessages(res.body as AsyncIterable<Uint8Array>)) {
     const event = message as { type: string; claims?: ClaimMapItem[]; message?: string };
     if (event.type === 'done') return event.claims ?? [];
@@ -20,6 +20,8 @@ async function collectionClaims(ctx: Context): Promise<ClaimMapItem[]> {
   }
   throw new CliError('the claim stream ended before its done event', EXIT.server, 'the server may have restarted; try again');
 }
+
+const collectionClaims = async (ctx: Context): Promise<ClaimMapItem[]> => claimMap(ctx.api(), await ctx.collection());
 
 async function list(ctx: Context) {
   const minImportance = intFlag(ctx.values, 'min-importance', 1, 5) ?? 1;

@@ -6,6 +6,7 @@ import { contradictionsCommand } from './contradictions.ts';
 import { docsCommand } from './docs.ts';
 import { duplicatesCommand } from './duplicates.ts';
 import { doctorCommand } from './doctor.ts';
+import { mcpCommand } from './mcp.ts';
 import { providerKeysCommand } from './provider-keys.ts';
 import { queryCommand } from './query.ts';
 import { researchCommand } from './research.ts';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   duplicatesCommand,
   providerKeysCommand,
   webhooksCommand,
+  mcpCommand,
   doctorCommand,
   configCommand,
   serveCommand,
