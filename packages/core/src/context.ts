@@ -89,9 +89,10 @@ export async function setDocumentStatus(
   return updated;
 }
 
-/** Record events that follow a state change already saved (run completions), and queue their delivery. */
-export async function recordEvents(ctx: DossierContext, events: ServiceEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await ctx.store.recordEvents(events);
-  ctx.eventsRecorded();
+/**
+ * Wake webhook delivery after a state change was saved together with its events (the store methods that take
+ * `events` write both in one transaction).
+ */
+export function eventsSaved(ctx: DossierContext, events: readonly ServiceEvent[]): void {
+  if (events.length > 0) ctx.eventsRecorded();
 }

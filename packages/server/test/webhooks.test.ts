@@ -125,6 +125,22 @@ describe('signed deliveries', () => {
     expectError(await t.request('POST', `${base()}/${endpoint.id}/deliveries/${crypto.randomUUID()}/retry`), 404);
   });
 
+  it('posts duplicates.completed when a detection run ends, from the outbox written with the run', async () => {
+    receiver.received.length = 0;
+    const subscribed = await t.request('PATCH', `${base()}/${endpoint.id}`, { json: { events: ['document.ready', 'document.error', 'duplicates.completed'] } });
+    expect(subscribed.status).toBe(200);
+    const c = await t.createCollection({ name: 'runs' });
+    await t.ingest(c.id, 'one.md', '# One\n\nThe quarterly review moves to Thursday.\n');
+    const started = await t.request('POST', `/v1/collections/${c.id}/duplicates/detect`);
+    expect(started.status).toBe(202);
+    await until('the completion event', () => receiver.received.some((r) => r.type === 'duplicates.completed'));
+    const completed = receiver.received.find((r) => r.type === 'duplicates.completed')!;
+    expect(completed.signatureValid).toBe(true);
+    expect(completed.body.data).toMatchObject({ collectionId: c.id, projectId: t.projectId, status: 'completed', error: null });
+    const latest = await t.request('GET', `/v1/collections/${c.id}/duplicates/runs/latest`);
+    expect(completed.body.data.runId).toBe(latest.body.id);
+  });
+
   it('delivers every event after the receiver was down, each attempt logged', async () => {
     receiver.received.length = 0;
     await receiver.down();

@@ -59,7 +59,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listSections: (documentId) => sections.listSections(ctx, documentId),
     getSections: (ids) => sections.getSections(ctx, ids),
 
-    insertResearchSession: (session) => research.insertResearchSession(ctx, session),
+    insertResearchSession: (session, events = []) => webhooks.writeWithEvents(ctx, events, (inTx) => research.insertResearchSession(inTx, session)),
     listResearchSessions: (collectionId, limit) => research.listResearchSessions(ctx, collectionId, limit),
     getResearchSession: (id) => research.getResearchSession(ctx, id),
     deleteResearchSession: (id) => research.deleteResearchSession(ctx, id),
@@ -87,7 +87,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     putClaimMap: (collectionId, version, items) => claims.putClaimMap(ctx, collectionId, version, items),
     clearClaimMap: (collectionId) => claims.clearClaimMap(ctx, collectionId),
     insertContradictionRun: (run) => claims.insertContradictionRun(ctx, run),
-    updateContradictionRun: (id, patch) => claims.updateContradictionRun(ctx, id, patch),
+    updateContradictionRun: (id, patch, events = []) => webhooks.writeWithEvents(ctx, events, (inTx) => claims.updateContradictionRun(inTx, id, patch)),
     latestContradictionRun: (collectionId) => claims.latestContradictionRun(ctx, collectionId),
     insertContradictions: (rows) => claims.insertContradictions(ctx, rows),
     listContradictions: (collectionId, filter, limit) => claims.listContradictions(ctx, collectionId, filter, limit),
@@ -107,7 +107,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     dismissDuplicatePairs: (collectionId, documentIds) => duplicates.dismissDuplicatePairs(ctx, collectionId, documentIds),
     isDismissedPair: (left, right) => duplicates.isDismissedPair(ctx, left, right),
     insertDuplicateRun: (run) => duplicates.insertDuplicateRun(ctx, run),
-    updateDuplicateRun: (id, patch) => duplicates.updateDuplicateRun(ctx, id, patch),
+    updateDuplicateRun: (id, patch, events = []) => webhooks.writeWithEvents(ctx, events, (inTx) => duplicates.updateDuplicateRun(inTx, id, patch)),
     countDuplicateJob: (id) => duplicates.countDuplicateJob(ctx, id),
     latestDuplicateRun: (collectionId) => duplicates.latestDuplicateRun(ctx, collectionId),
 

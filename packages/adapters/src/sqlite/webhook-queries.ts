@@ -54,12 +54,21 @@ export async function recordEvents(ctx: StoreContext, events: ServiceEvent[]): P
   await ctx.db.transaction().execute((trx) => insertEvents({ ...ctx, db: trx }, events));
 }
 
-export async function updateDocumentWithEvents(ctx: StoreContext, id: string, patch: DocumentPatch, events: ServiceEvent[]): Promise<DocumentRecord> {
+/**
+ * Run a state change and record the events it causes in one transaction (the outbox): either both are saved or
+ * neither is. Without events the change runs as it would on its own.
+ */
+export async function writeWithEvents<T>(ctx: StoreContext, events: ServiceEvent[], write: (inTransaction: StoreContext) => Promise<T>): Promise<T> {
+  if (events.length === 0) return write(ctx);
   return ctx.db.transaction().execute(async (trx) => {
-    const updated = await updateDocument({ ...ctx, db: trx }, id, patch);
+    const result = await write({ ...ctx, db: trx });
     await insertEvents({ ...ctx, db: trx }, events);
-    return updated;
+    return result;
   });
+}
+
+export async function updateDocumentWithEvents(ctx: StoreContext, id: string, patch: DocumentPatch, events: ServiceEvent[]): Promise<DocumentRecord> {
+  return writeWithEvents(ctx, events, (inTransaction) => updateDocument(inTransaction, id, patch));
 }
 
 export async function insertWebhookEndpoint({ db, dialect }: StoreContext, e: WebhookEndpointRecord): Promise<void> {

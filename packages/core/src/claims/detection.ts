@@ -1,4 +1,4 @@
-import { type DossierContext, recordEvents } from '../context.ts';
+import { type DossierContext, eventsSaved } from '../context.ts';
 import type { ContradictionRunRecord } from '../domain/claims.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -75,15 +75,17 @@ export async function runContradictionJob(ctx: DossierContext, job: Job, signal:
   await ctx.store.updateContradictionRun(run.id, { status: 'running', startedAt: new Date().toISOString() });
   try {
     const counters = await detect(ctx, collection, run, signal);
-    await ctx.store.updateContradictionRun(run.id, { ...counters, status: 'completed', completedAt: new Date().toISOString() });
-    await recordEvents(ctx, [runEvent(collection, run.id, counters.contradictionsFound ?? null, null)]);
+    const completed = [runEvent(collection, run.id, counters.contradictionsFound ?? null, null)];
+    await ctx.store.updateContradictionRun(run.id, { ...counters, status: 'completed', completedAt: new Date().toISOString() }, completed);
+    eventsSaved(ctx, completed);
     ctx.log.info('contradiction run completed', { runId: run.id, collectionId: collection.id, ...counters });
   } catch (err) {
     if (signal.aborted) throw err; // shutdown: the lease expires and the run resumes on another worker
     // A DossierError's message is safe to show; anything else stays in the log.
     const message = isDossierError(err) ? err.message : 'Internal error while detecting contradictions';
-    await ctx.store.updateContradictionRun(run.id, { status: 'failed', error: message, completedAt: new Date().toISOString() });
-    await recordEvents(ctx, [runEvent(collection, run.id, null, message)]);
+    const failed = [runEvent(collection, run.id, null, message)];
+    await ctx.store.updateContradictionRun(run.id, { status: 'failed', error: message, completedAt: new Date().toISOString() }, failed);
+    eventsSaved(ctx, failed);
     ctx.log.warn('contradiction run failed', { runId: run.id, collectionId: collection.id, error: String(err) });
   }
 }

@@ -1,4 +1,4 @@
-import { type DossierContext, recordEvents } from '../context.ts';
+import { type DossierContext, eventsSaved } from '../context.ts';
 import type { DuplicateFingerprints, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
@@ -130,13 +130,15 @@ export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> 
     }
     await ctx.store.countDuplicateJob(run.id);
     const counters = { duplicatesDetected: created + joined, duplicateGroupsCreated: created };
-    await ctx.store.updateDuplicateRun(run.id, { ...counters, status: 'completed', completedAt: now() });
-    await recordEvents(ctx, [completedEvent(collection, run.id, counters, null)]);
+    const completed = [completedEvent(collection, run.id, counters, null)];
+    await ctx.store.updateDuplicateRun(run.id, { ...counters, status: 'completed', completedAt: now() }, completed);
+    eventsSaved(ctx, completed);
     ctx.log.info('duplicate detection completed', { runId: run.id, collectionId: collection.id, ...counters });
   } catch (err) {
     const message = isDossierError(err) ? err.message : 'Internal error while detecting duplicates';
-    await ctx.store.updateDuplicateRun(run.id, { status: 'failed', error: message, completedAt: now() });
-    await recordEvents(ctx, [completedEvent(collection, run.id, { duplicatesDetected: null, duplicateGroupsCreated: null }, message)]);
+    const failed = [completedEvent(collection, run.id, { duplicatesDetected: null, duplicateGroupsCreated: null }, message)];
+    await ctx.store.updateDuplicateRun(run.id, { status: 'failed', error: message, completedAt: now() }, failed);
+    eventsSaved(ctx, failed);
     ctx.log.warn('duplicate detection failed', { runId: run.id, error: String(err) });
   }
 }

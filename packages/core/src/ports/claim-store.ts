@@ -6,6 +6,7 @@ import type {
   ContradictionSeverity,
   ContradictionStatus,
 } from '../domain/claims.ts';
+import type { ServiceEvent } from '../events/catalogue.ts';
 
 /** Filter of a contradiction listing. */
 export interface ContradictionFilter {
@@ -39,8 +40,8 @@ export interface ClaimStore {
 
   /** Insert a run. */
   insertContradictionRun(run: ContradictionRunRecord): Promise<void>;
-  /** Change a run's fields. */
-  updateContradictionRun(id: string, patch: Partial<ContradictionRunRecord>): Promise<void>;
+  /** Change a run's fields, recording `events` (its completion) in the same transaction. */
+  updateContradictionRun(id: string, patch: Partial<ContradictionRunRecord>, events?: ServiceEvent[]): Promise<void>;
   /** The newest run of a collection, or null. */
   latestContradictionRun(collectionId: string): Promise<ContradictionRunRecord | null>;
   /** Insert contradictions whose fingerprint the collection does not hold yet; returns how many were new. */

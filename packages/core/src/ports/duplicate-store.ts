@@ -1,4 +1,5 @@
 import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
+import type { ServiceEvent } from '../events/catalogue.ts';
 
 /** A document sharing fingerprints with another, and how many. */
 export interface FingerprintMatch {
@@ -38,8 +39,8 @@ export interface DuplicateStore {
 
   /** Insert a run. */
   insertDuplicateRun(run: DuplicateRunRecord): Promise<void>;
-  /** Change a run's fields. */
-  updateDuplicateRun(id: string, patch: Partial<DuplicateRunRecord>): Promise<void>;
+  /** Change a run's fields, recording `events` (its completion) in the same transaction. */
+  updateDuplicateRun(id: string, patch: Partial<DuplicateRunRecord>, events?: ServiceEvent[]): Promise<void>;
   /** Add one to a run's jobsProcessed and return the run as it is after. */
   countDuplicateJob(id: string): Promise<DuplicateRunRecord>;
   /** The newest run of a collection, or null. */

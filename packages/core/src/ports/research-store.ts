@@ -1,12 +1,16 @@
 import type { Env, ResearchSessionRecord, UsageMeter } from '../domain/types.ts';
+import type { ServiceEvent } from '../events/catalogue.ts';
 
 /**
  * The research and usage part of the MetadataStore (kept in its own file so each port file stays small).
  * Scoping by project is the caller's policy, as for the rest of the store.
  */
 export interface ResearchStore {
-  /** Insert a research session (its sources are stored as given: a frozen snapshot). */
-  insertResearchSession(session: ResearchSessionRecord): Promise<void>;
+  /**
+   * Insert a research session (its sources are stored as given: a frozen snapshot), recording `events` (its
+   * `research.completed`) in the same transaction.
+   */
+  insertResearchSession(session: ResearchSessionRecord, events?: ServiceEvent[]): Promise<void>;
   /** The newest `limit` sessions of a collection, newest first (ties broken by id, descending). */
   listResearchSessions(collectionId: string, limit: number): Promise<ResearchSessionRecord[]>;
   /** A session by id, or null. */

@@ -1,6 +1,6 @@
 import { type AgentEvent, runAgentLoop } from '../agent/loop.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.ts';
-import { type DossierContext, recordEvents } from '../context.ts';
+import { type DossierContext, eventsSaved } from '../context.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Metadata, ResearchDepth, ResearchSessionRecord, RunUsage } from '../domain/types.ts';
@@ -123,11 +123,12 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
     createdAt: nowIso(),
   };
   try {
-    await ctx.store.insertResearchSession(session);
+    const { projectId, id: collectionId } = plan.collection;
+    const completed = [serviceEvent('research.completed', projectId, { sessionId: session.id, collectionId, projectId, depth: session.depth, sourceCount: session.sources.length })];
+    await ctx.store.insertResearchSession(session, completed);
+    eventsSaved(ctx, completed);
     // Credits are spent by runs that answer (spec: per research run); a failed or cancelled run costs none.
     await meterUsage(ctx, plan.owner, 'credits', plan.depth.credits);
-    const { projectId, id: collectionId } = plan.collection;
-    await recordEvents(ctx, [serviceEvent('research.completed', projectId, { sessionId: session.id, collectionId, projectId, depth: session.depth, sourceCount: session.sources.length })]);
   } catch (err) {
     ctx.log.error('research session not saved', { collectionId: plan.collection.id, error: String(err) });
     return { type: 'error', code: isDossierError(err) ? err.code : 'internal', message: 'The answer could not be saved' };

@@ -76,6 +76,36 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       expect(await store().listDueWebhookDeliveries(FAR, at(0), 100)).toHaveLength(2);
     });
 
+    it('saves a run completion with its event in one transaction, and a failing save records no event', async () => {
+      const { projectId, doc } = await seed(store());
+      await store().insertWebhookEndpoint(endpoint(projectId, 10));
+      const collectionId = doc.collectionId;
+      const completed = (runId: string) => [serviceEvent('duplicates.completed', projectId, {
+        runId, collectionId, projectId, status: 'completed', duplicatesDetected: 1, duplicateGroupsCreated: 1, error: null,
+      })];
+      const runId = randomUUID();
+      const blank = { startedAt: null, completedAt: null, error: null, createdAt: at(3) };
+      await store().insertDuplicateRun({ ...blank, id: runId, collectionId, status: 'running', jobsEnqueued: 1, jobsProcessed: 0, duplicatesDetected: null, duplicateGroupsCreated: null });
+      await store().updateDuplicateRun(runId, { status: 'completed', completedAt: at(4) }, completed(runId));
+      expect((await store().latestDuplicateRun(collectionId))?.status).toBe('completed');
+      const contradictionRunId = randomUUID();
+      await store().insertContradictionRun({ ...blank, id: contradictionRunId, collectionId, status: 'running', claimsProcessed: null, clustersAnalyzed: null, contradictionsFound: null, model: null });
+      await store().updateContradictionRun(contradictionRunId, { status: 'failed', error: 'down' }, [serviceEvent('contradictions.completed', projectId, {
+        runId: contradictionRunId, collectionId, projectId, status: 'failed', contradictionsFound: null, error: 'down',
+      })]);
+      const session = {
+        id: randomUUID(), collectionId, query: 'q', response: 'a', depth: 'quick' as const, model: 'm', sources: [],
+        unresolvedCitations: [], usage: null, createdAt: at(5),
+      };
+      const researched = [serviceEvent('research.completed', projectId, { sessionId: session.id, collectionId, projectId, depth: 'quick', sourceCount: 0 })];
+      await store().insertResearchSession(session, researched);
+      const types = async () => (await store().listDueWebhookDeliveries(FAR, at(0), 100)).map((d) => d.eventType).sort();
+      expect(await types()).toEqual(['contradictions.completed', 'duplicates.completed', 'research.completed']);
+      // The same session again violates its key: neither it nor its event is saved.
+      await expect(store().insertResearchSession(session, researched)).rejects.toThrow();
+      expect(await types()).toEqual(['contradictions.completed', 'duplicates.completed', 'research.completed']);
+    });
+
     it('lists due deliveries until a job is queued, records attempts once, resets and logs them', async () => {
       const { projectId, doc } = await seed(store());
       const e = endpoint(projectId, 10);
