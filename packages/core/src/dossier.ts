@@ -1,4 +1,5 @@
 import { type Access, requireCollection } from './access.ts';
+import { agentRunService } from './agents/runs.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
@@ -98,14 +99,16 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
   eventsRecorded = () => void dispatcher.kick();
   const uploads = uploadService(ctx);
   const search = searchService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
+  const researchSettings = { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research };
+  const agentRuns = agentRunService(ctx, search, researchSettings);
   return {
     context: ctx,
     auth: authService(ctx),
-    agents: agentService(ctx),
+    agents: { ...agentService(ctx), ...agentRuns },
     collections: { ...collectionService(ctx), ...recomputeService(ctx) },
     documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },
     search: withQueryMeter(ctx, search),
-    research: researchService(ctx, search, { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research }),
+    research: researchService(ctx, search, researchSettings),
     providerKeys: providerKeyService(ctx),
     claims: claimService(ctx),
     usage: {
@@ -129,6 +132,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     /** Start pipeline workers in this process. */
     start(): void {
       runner?.start();
+      agentRuns.failStaleRuns().catch((err) => ctx.log.warn('stale agent runs not ended', { error: String(err) }));
       if (webhookRunner) {
         webhookRunner.start();
         dispatcher.start();

@@ -5,6 +5,8 @@ export * from './auth/secrets.ts';
 export type { AuthService, BootstrapResult } from './auth/service.ts';
 export type { SessionClaims } from './auth/jwt.ts';
 export type { AgentService, AgentView } from './agents/service.ts';
+export type { AgentProgress, AgentRunOutcome, AgentStreamEvent, AgentSyncResult } from './agents/events.ts';
+export type { AgentRunService, AgentRunStepView, AgentRunView } from './agents/runs.ts';
 export type { CollectionService, CollectionStats, CollectionView } from './collections/service.ts';
 export * from './context.ts';
 export * from './domain/errors.ts';

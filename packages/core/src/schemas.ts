@@ -130,16 +130,22 @@ export const filenameSearchSchema = z.strictObject({
   ...filterFields,
 });
 
+/** Restricts retrieval to some documents of the collection (hosted agents scope a run to one document this way). */
+const documentIdsField = z.array(z.string().uuid({ message: 'must be a UUID' })).min(1).max(100).optional()
+  .describe('Only these documents of the collection (1 to 100 ids)');
+
 export const querySchema = z.strictObject({
   q: z.string().trim().min(1).max(10_000),
   limit: z.number().int().min(1).max(50).default(10),
   ...filterFields,
+  documentIds: documentIdsField,
 });
 
 export const scanSchema = z.strictObject({
   query: z.string().trim().min(1).max(10_000),
   top_k: z.number().int().min(1).max(100).default(20),
   ...filterFields,
+  documentIds: documentIdsField,
 });
 
 export const loginSchema = z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });

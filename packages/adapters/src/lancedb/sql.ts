@@ -17,7 +17,7 @@ export const listValue = (values: readonly string[]): string =>
 export const inList = (column: string, values: readonly string[]): string => `${column} IN (${values.map(literal).join(', ')})`;
 
 /**
- * The prefilter of a search: canonical rows only, plus tags ALL / anyTags ANY / metadata pairs ALL.
+ * The prefilter of a search: canonical rows only, plus tags ALL / anyTags ANY / metadata pairs ALL / document ids.
  * `array_has_all` / `array_has_any` run inside the scan, so a filtered query still fills its limit.
  * An empty list means "no constraint", as an absent one does.
  */
@@ -26,5 +26,6 @@ export function searchWhere(filter: IndexSearchOptions['filter']): string {
   if (filter?.tags?.length) clauses.push(`array_has_all(tags, ${listLiteral(filter.tags)})`);
   if (filter?.anyTags?.length) clauses.push(`array_has_any(tags, ${listLiteral(filter.anyTags)})`);
   if (filter?.metadataPairs?.length) clauses.push(`array_has_all(metadata_pairs, ${listLiteral(filter.metadataPairs)})`);
+  if (filter?.documentIds?.length) clauses.push(inList('document_id', filter.documentIds));
   return clauses.join(' AND ');
 }

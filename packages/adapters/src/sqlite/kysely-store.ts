@@ -1,5 +1,6 @@
 import type { MetadataStore } from '@dossier/core';
 import * as agents from './agent-queries.ts';
+import * as agentRuns from './agent-run-queries.ts';
 import * as claims from './claim-queries.ts';
 import * as collections from './collection-queries.ts';
 import type { StoreContext } from './dialect.ts';
@@ -117,6 +118,13 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listAgents: (projectId, page) => agents.listAgents(ctx, projectId, page),
     updateAgent: (id, patch) => agents.updateAgent(ctx, id, patch),
     deleteAgent: (id) => agents.deleteAgent(ctx, id),
+    insertAgentRun: (run) => agentRuns.insertAgentRun(ctx, run),
+    finishAgentRun: (run, steps, events = []) => agentRuns.finishAgentRun(ctx, run, steps, events),
+    getAgentRun: (id) => agentRuns.getAgentRun(ctx, id),
+    listAgentRuns: (agentId, page) => agentRuns.listAgentRuns(ctx, agentId, page),
+    listAgentRunSteps: (runId, page) => agentRuns.listAgentRunSteps(ctx, runId, page),
+    deleteAgentRun: (id) => agentRuns.deleteAgentRun(ctx, id),
+    failStaleAgentRuns: (before, error) => agentRuns.failStaleAgentRuns(ctx, before, error),
 
     setGeneratedSummary: (sectionId, summary) => enrich.setGeneratedSummary(ctx, sectionId, summary),
     resetGeneratedSummaries: (collectionId) => enrich.resetGeneratedSummaries(ctx, collectionId),

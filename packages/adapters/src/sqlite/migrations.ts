@@ -360,6 +360,44 @@ async function createAgentsTable(db: Db): Promise<void> {
     .execute();
 }
 
+/** Issue 17: agent runs (with the agent's snapshot) and their steps; both go with the agent. */
+async function createAgentRunTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('agent_runs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.id').onDelete('cascade'))
+    .addColumn('project_id', 'text', (c) => c.notNull())
+    .addColumn('query', 'text', (c) => c.notNull())
+    .addColumn('document_id', 'text')
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('response', 'text', (c) => c.notNull())
+    .addColumn('sources', 'text', (c) => c.notNull())
+    .addColumn('contradiction_flags', 'text', (c) => c.notNull())
+    .addColumn('warnings', 'text', (c) => c.notNull())
+    .addColumn('structured_output', 'text')
+    .addColumn('iterations_used', 'integer', (c) => c.notNull())
+    .addColumn('error', 'text')
+    .addColumn('usage', 'text')
+    .addColumn('agent_snapshot', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('completed_at', 'text')
+    .execute();
+  await db.schema.createIndex('agent_runs_agent').on('agent_runs').columns(['agent_id', 'created_at']).execute();
+  await db.schema.createIndex('agent_runs_status').on('agent_runs').columns(['status', 'created_at']).execute();
+  await db.schema
+    .createTable('agent_run_steps')
+    .addColumn('run_id', 'text', (c) => c.notNull().references('agent_runs.id').onDelete('cascade'))
+    .addColumn('step_index', 'integer', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('tool', 'text')
+    .addColumn('collection_id', 'text')
+    .addColumn('content', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('agent_run_steps_pk', ['run_id', 'step_index'])
+    .execute();
+}
+
 /** Every migration, keyed by a name that sorts in application order. */
 export const sqliteMigrations: Record<string, Migration> = {
   '0001_initial': {
@@ -421,6 +459,11 @@ export const sqliteMigrations: Record<string, Migration> = {
     async up(db: Db) {
       // Issue 17: hosted agents; slugs are unique per project.
       await createAgentsTable(db);
+    },
+  },
+  '0021_agent_runs': {
+    async up(db: Db) {
+      await createAgentRunTables(db);
     },
   },
   '0017_webhooks': {

@@ -301,6 +301,44 @@ export interface AgentsTable {
   updated_at: string;
 }
 
+export interface AgentRunsTable {
+  id: string;
+  agent_id: string;
+  project_id: string;
+  query: string;
+  document_id: string | null;
+  status: string;
+  response: string;
+  /** JSON array of AgentRunSource. */
+  sources: DbJson;
+  /** JSON array of AgentContradictionFlag. */
+  contradiction_flags: DbJson;
+  /** JSON array of strings. */
+  warnings: DbJson;
+  /** JSON `{value}` when a structured output was produced, else null. */
+  structured_output: DbJson | null;
+  iterations_used: number;
+  error: string | null;
+  /** JSON RunUsage, or null. */
+  usage: DbJson | null;
+  /** JSON Agent view at invocation time. */
+  agent_snapshot: DbJson;
+  created_by: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface AgentRunStepsTable {
+  run_id: string;
+  step_index: number;
+  kind: string;
+  tool: string | null;
+  collection_id: string | null;
+  /** JSON object. */
+  content: DbJson;
+  created_at: string;
+}
+
 export interface MetadataDatabase {
   accounts: AccountsTable;
   orgs: OrgsTable;
@@ -328,6 +366,8 @@ export interface MetadataDatabase {
   duplicate_dismissals: DuplicateDismissalsTable;
   duplicate_runs: DuplicateRunsTable;
   agents: AgentsTable;
+  agent_runs: AgentRunsTable;
+  agent_run_steps: AgentRunStepsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

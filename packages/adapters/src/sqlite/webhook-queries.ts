@@ -33,7 +33,7 @@ const deliveryFromRow = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery
 });
 
 /** Fan events out to the enabled, subscribed endpoints of their projects: one pending delivery each, due now. */
-async function insertEvents({ db, dialect }: StoreContext, events: ServiceEvent[]): Promise<void> {
+export async function insertEvents({ db, dialect }: StoreContext, events: ServiceEvent[]): Promise<void> {
   const now = new Date();
   for (const event of events) {
     const endpoints = await db.selectFrom('webhook_endpoints').selectAll()

@@ -1,4 +1,5 @@
 import type { Command } from '../command.ts';
+import { agentsCommand } from './agents.ts';
 import { claimsCommand } from './claims.ts';
 import { collectionsCommand } from './collections.ts';
 import { configCommand } from './config.ts';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   contradictionsCommand,
   duplicatesCommand,
   providerKeysCommand,
+  agentsCommand,
   webhooksCommand,
   mcpCommand,
   doctorCommand,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AGENT_SLUG_PATTERN, AGENT_TIMEOUT_DEFAULT_MS, AGENT_TIMEOUT_MAX_MS, AGENT_TOOLS } from '../domain/agents.ts';
+import { AGENT_RUN_STATUSES, AGENT_SLUG_PATTERN, AGENT_TIMEOUT_DEFAULT_MS, AGENT_TIMEOUT_MAX_MS, AGENT_TOOLS } from '../domain/agents.ts';
 
 /** Request schemas of hosted agents (spec: Agent, Hosted agents (management plane), Limits). */
 
@@ -42,6 +42,33 @@ export const updateAgentSchema = z.strictObject({
 
 export const listAgentsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** Invocation (spec: Hosted agents, invoke, invoke/sync and preview). */
+const query = z.string().trim().min(1).max(10_000);
+const documentId = z.string().uuid({ message: 'must be a UUID' }).optional();
+
+export const invokeAgentSchema = z.strictObject({ query, documentId });
+
+/** A draft agent: the saved agent's fields (when the slug exists) overridden by these; a new slug needs systemPrompt and model. */
+const draftSchema = createAgentSchema.pick({ systemPrompt: true, model: true, toolset: true, allowedCollectionIds: true, outputSchema: true })
+  .extend({ timeoutMs: createAgentSchema.shape.timeoutMs.unwrap().optional() })
+  .partial()
+  .strict();
+export const previewAgentSchema = z.strictObject({ query, documentId, draft: draftSchema });
+
+export type InvokeAgentInput = z.input<typeof invokeAgentSchema>;
+export type PreviewAgentInput = z.input<typeof previewAgentSchema>;
+
+/** Runs and steps listings. */
+export const listRunsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: z.enum(AGENT_RUN_STATUSES).optional(),
+});
+export const listStepsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });
 

@@ -1,10 +1,12 @@
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { DossierContext } from '../context.ts';
-import { AGENT_TIMEOUT_DEFAULT_MS, AGENT_TOOLS, type AgentPatch, type AgentRecord, type AgentToolset } from '../domain/agents.ts';
+import { AGENT_TIMEOUT_DEFAULT_MS, type AgentPatch, type AgentRecord } from '../domain/agents.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import { parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { requireProjectRole } from './access.ts';
+import { checkCollections, fullToolset, stripUndefined } from './fields.ts';
+import { compileOutputSchema } from './output.ts';
 import { createAgentSchema, listAgentsQuerySchema, updateAgentSchema } from './schemas.ts';
 
 /** Where an agent lives: the path's org and project. */
@@ -16,21 +18,7 @@ export interface ProjectPath {
 /** An agent as the API shows it (spec: Agent). */
 export type AgentView = Omit<AgentRecord, 'projectId'>;
 
-/** Every tool on, then the given switches (omitted keys stay enabled); keys in the spec's order. */
-export const fullToolset = (switches: Partial<AgentToolset> = {}): AgentToolset =>
-  Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, switches[tool] ?? true])) as AgentToolset;
-
 export const agentView = ({ projectId: _p, toolset, ...view }: AgentRecord): AgentView => ({ ...view, toolset: fullToolset(toolset) });
-
-/** Allow-listed collections must be live collections of the agent's project (either sandbox). */
-async function checkCollections(ctx: DossierContext, projectId: string, ids: string[] | null | undefined): Promise<void> {
-  for (const id of ids ?? []) {
-    const collection = await ctx.store.getCollection(id);
-    if (!collection || collection.deletedAt || collection.projectId !== projectId) {
-      throw new DossierError('invalid_input', `allowedCollectionIds: collection ${id} is not a collection of this project`);
-    }
-  }
-}
 
 /** The RFC 7396 merge of a parsed patch onto an agent: what the store is asked to write. */
 function mergePatch(agent: AgentRecord, patch: ReturnType<typeof updateAgentSchema.parse>): AgentPatch {
@@ -43,9 +31,6 @@ function mergePatch(agent: AgentRecord, patch: ReturnType<typeof updateAgentSche
   if (toolset !== undefined) merged.toolset = toolset === null ? fullToolset() : fullToolset({ ...agent.toolset, ...stripUndefined(toolset) });
   return merged;
 }
-
-const stripUndefined = <T extends object>(value: T): Partial<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 
 /** Hosted agents of a project: the management plane (JWT sessions; admins write, members read). */
 export function agentService(ctx: DossierContext) {
@@ -61,6 +46,7 @@ export function agentService(ctx: DossierContext) {
       const project = await requireProjectRole(ctx, claims, path, 'admin');
       const input = parseInput(createAgentSchema, raw);
       await checkCollections(ctx, project.id, input.allowedCollectionIds);
+      if (input.outputSchema) compileOutputSchema(input.outputSchema);
       const now = nowIso();
       const agent: AgentRecord = {
         id: newId(), projectId: project.id, slug: input.slug, name: input.name, description: input.description ?? null,
@@ -85,6 +71,7 @@ export function agentService(ctx: DossierContext) {
       const patch = parseInput(updateAgentSchema, raw);
       const agent = await agentOf(project.id, idOrSlug);
       await checkCollections(ctx, project.id, patch.allowedCollectionIds);
+      if (patch.outputSchema) compileOutputSchema(patch.outputSchema);
       const updated = await ctx.store.updateAgent(agent.id, mergePatch(agent, patch));
       if (!updated) throw notFound('Agent');
       return agentView(updated);

@@ -1,3 +1,5 @@
+import type { RunUsage } from './types.ts';
+
 /** Hosted agents (spec: Agent). One source of truth for the tool names and the limits. */
 
 /** The tools an agent may use; each key of `toolset` is one of these (all default true). */
@@ -34,3 +36,75 @@ export interface AgentRecord {
 
 /** Fields an update may change (the store sets nothing itself: the service passes updatedAt). */
 export type AgentPatch = Partial<Omit<AgentRecord, 'id' | 'projectId' | 'createdBy' | 'createdAt'>>;
+
+/**
+ * States of an agent run (spec: Agent run status). `running` is the state of a run in flight (not in the spec's
+ * table, which lists how runs end); every run that ends is `succeeded`, `failed`, `cancelled` or `timeout`.
+ */
+export const AGENT_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'timeout'] as const;
+export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
+export type AgentRunEndStatus = Exclude<AgentRunStatus, 'running'>;
+
+/** A passage an agent run retrieved and its answer may cite (spec: AgentRunSource; the research source plus its collection). */
+export interface AgentRunSource {
+  marker: string;
+  chunkId: string;
+  content: string;
+  documentId: string;
+  filename: string;
+  sectionId: string;
+  sectionTitle: string;
+  sectionLevel: number;
+  collectionId: string;
+}
+
+/** An active contradiction a cited section takes part in (spec: ContradictionClaimRef, as `done.contradictionFlags`). */
+export interface AgentContradictionFlag {
+  sectionId: string;
+  contradictionId: string;
+  severity: string;
+}
+
+/** What the agent looked like when the run started (the API's Agent view). */
+export type AgentSnapshot = Omit<AgentRecord, 'projectId'>;
+
+export interface AgentRunRecord {
+  id: string;
+  agentId: string;
+  projectId: string;
+  query: string;
+  /** The document every tool call was scoped to, or null. */
+  documentId: string | null;
+  status: AgentRunStatus;
+  response: string;
+  sources: AgentRunSource[];
+  contradictionFlags: AgentContradictionFlag[];
+  warnings: string[];
+  /** Present only when the agent has an outputSchema and the response parsed and validated. */
+  structuredOutput?: unknown;
+  iterationsUsed: number;
+  /** The failure's message (failed runs), else null. */
+  error: string | null;
+  usage: RunUsage | null;
+  agentSnapshot: AgentSnapshot;
+  createdBy: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** Kinds of run steps: one row per tool call, tool result and model message (spec: AgentRunStep). */
+export const AGENT_STEP_KINDS = ['tool_call', 'tool_result', 'message'] as const;
+export type AgentStepKind = (typeof AGENT_STEP_KINDS)[number];
+
+export interface AgentRunStepRecord {
+  runId: string;
+  stepIndex: number;
+  kind: AgentStepKind;
+  /** The tool of a tool_call or tool_result, else null. */
+  tool: string | null;
+  /** The collection a tool call read, when it named one. */
+  collectionId: string | null;
+  /** tool_call: the arguments; tool_result: `{summary}`; message: `{role, content}`. */
+  content: Record<string, unknown>;
+  createdAt: string;
+}

@@ -165,6 +165,8 @@ export interface RetrievalFilter {
   anyTags?: string[];
   /** Document metadata must contain all of these top-level pairs (deep equality of values). */
   metadata?: Metadata;
+  /** Only these documents (a hosted-agent run scoped to one document). */
+  documentIds?: string[];
 }
 
 export interface DocumentEvent {

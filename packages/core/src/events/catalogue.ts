@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'research.completed',
   'duplicates.completed',
   'contradictions.completed',
+  'agent.run.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -31,6 +32,11 @@ export interface EventData {
   'contradictions.completed': {
     runId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
     contradictionsFound: number | null; error: string | null;
+  };
+  /** A hosted-agent run ended (not sent for previews, which store nothing). */
+  'agent.run.completed': {
+    runId: string; agentId: string; agentSlug: string; projectId: string; status: 'succeeded' | 'failed' | 'cancelled' | 'timeout';
+    iterationsUsed: number; sourceCount: number; error: string | null;
   };
 }
 

@@ -9,6 +9,7 @@ import { metadataPairs } from '../util/canonical-json.ts';
  */
 export function documentMatches(doc: DocumentRecord, filter: RetrievalFilter): boolean {
   const f = indexFilter(filter);
+  if (f.documentIds && !f.documentIds.includes(doc.id)) return false;
   const tags = new Set(doc.tags);
   if (f.tags && !f.tags.every((t) => tags.has(t))) return false;
   if (f.anyTags && !f.anyTags.some((t) => tags.has(t))) return false;

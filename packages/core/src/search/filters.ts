@@ -8,5 +8,6 @@ export function indexFilter(f: RetrievalFilter): RetrievalFilter & { metadataPai
     tags: f.tags?.length ? normalizeTags(f.tags) : undefined,
     anyTags: f.anyTags?.length ? normalizeTags(f.anyTags) : undefined,
     metadataPairs: f.metadata && Object.keys(f.metadata).length ? metadataPairs(f.metadata as Metadata) : undefined,
+    documentIds: f.documentIds?.length ? [...new Set(f.documentIds)] : undefined,
   };
 }

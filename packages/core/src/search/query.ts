@@ -141,7 +141,7 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
       const c = await requireCollection(ctx, access, collectionId, 'read');
       const input = parseInput(querySchema, raw);
-      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined });
+      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
       const limit = settings.resultLimit ?? input.limit;
       const queryExpansion = c.queryExpansion ?? settings.queryExpansion;
       const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, queryExpansion, candidates: candidateDepth(ctx, c, limit, settings) });
@@ -151,7 +151,7 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
     async scan(access: Access, collectionId: string, raw: ScanInput) {
       const c = await requireCollection(ctx, access, collectionId, 'read');
       const input = parseInput(scanSchema, raw);
-      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined });
+      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
       const hits = await ctx.index.searchSections(c.id, input.query, { limit: input.top_k, filter });
       const docs = new Map((await ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))])).map((d) => [d.id, d]));
       const results = hits.flatMap(({ row, score }) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type AgentRecord, AGENT_TOOLS, type AgentToolset } from '../domain/agents.ts';
+import { type AgentRecord, type AgentRunRecord, type AgentRunStepRecord, AGENT_TOOLS, type AgentToolset } from '../domain/agents.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 import { seedProject as seedOne } from './seed.ts';
 
@@ -71,6 +71,65 @@ export function agentStoreTests(store: () => MetadataStore): void {
       await store().deleteAgent(saved.id);
       expect(await store().getAgent(saved.id)).toBeNull();
       expect(await store().findAgentBySlug(projectId, 'gone')).toBeNull();
+    });
+  });
+
+  describe('agent runs and steps', () => {
+    const run = (saved: AgentRecord, second: number, over: Partial<AgentRunRecord> = {}): AgentRunRecord => {
+      const { projectId: _p, ...snapshot } = saved;
+      return {
+        id: randomUUID(), agentId: saved.id, projectId: saved.projectId, query: 'q', documentId: null, status: 'running', response: '', sources: [],
+        contradictionFlags: [], warnings: [], iterationsUsed: 0, error: null, usage: null, agentSnapshot: snapshot, createdBy: null,
+        createdAt: at(second), completedAt: null, ...over,
+      };
+    };
+    const step = (runId: string, stepIndex: number, kind: AgentRunStepRecord['kind']): AgentRunStepRecord => ({
+      runId, stepIndex, kind, tool: kind === 'message' ? null : 'search_collection', collectionId: null, content: { n: stepIndex }, createdAt: at(stepIndex),
+    });
+
+    it('ends a run with its steps and event in one go, lists runs newest first by status, pages steps, and deletes them', async () => {
+      const projectId = await seedProject(store());
+      const saved = agent(projectId, 'runner', 1);
+      await store().insertAgent(saved);
+      const first = run(saved, 10);
+      const second = run(saved, 11);
+      await store().insertAgentRun(first);
+      await store().insertAgentRun(second);
+      const ended: AgentRunRecord = {
+        ...first, status: 'succeeded', response: 'done [S1]', iterationsUsed: 2, warnings: ['w'], structuredOutput: { ok: [1, 2] },
+        usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, retries: 0 }, completedAt: at(12),
+      };
+      const steps = [step(first.id, 0, 'message'), step(first.id, 1, 'tool_call'), step(first.id, 2, 'tool_result'), step(first.id, 3, 'message')];
+      await store().finishAgentRun(ended, steps);
+      expect(await store().getAgentRun(first.id)).toEqual(ended);
+      expect((await store().getAgentRun(second.id))?.structuredOutput).toBeUndefined();
+      expect((await store().listAgentRuns(saved.id, { limit: 10, offset: 0 })).runs.map((r) => r.id)).toEqual([second.id, first.id]);
+      expect((await store().listAgentRuns(saved.id, { limit: 1, offset: 0 })).hasMore).toBe(true);
+      expect((await store().listAgentRuns(saved.id, { limit: 10, offset: 0, status: 'succeeded' })).runs.map((r) => r.id)).toEqual([first.id]);
+      const page = await store().listAgentRunSteps(first.id, { limit: 2, offset: 1 });
+      expect(page).toEqual({ steps: [steps[1], steps[2]], hasMore: true });
+      await store().deleteAgentRun(first.id);
+      expect(await store().getAgentRun(first.id)).toBeNull();
+      expect((await store().listAgentRunSteps(first.id, { limit: 10, offset: 0 })).steps).toEqual([]);
+      // Ending a run deleted meanwhile records nothing; deleting the agent takes its runs along.
+      await store().finishAgentRun({ ...ended }, steps);
+      expect(await store().getAgentRun(first.id)).toBeNull();
+      await store().deleteAgent(saved.id);
+      expect(await store().getAgentRun(second.id)).toBeNull();
+    });
+
+    it('fails runs left running before a time, and only those', async () => {
+      const projectId = await seedProject(store());
+      const saved = agent(projectId, 'stale', 1);
+      await store().insertAgent(saved);
+      const old = run(saved, 10);
+      const recent = run(saved, 100);
+      const finished = run(saved, 5, { status: 'succeeded' });
+      for (const entry of [old, recent, finished]) await store().insertAgentRun(entry);
+      expect(await store().failStaleAgentRuns(at(50), 'crashed')).toBe(1);
+      expect(await store().getAgentRun(old.id)).toMatchObject({ status: 'failed', error: 'crashed' });
+      expect((await store().getAgentRun(recent.id))?.status).toBe('running');
+      expect((await store().getAgentRun(finished.id))?.status).toBe('succeeded');
     });
   });
 }

@@ -1,4 +1,4 @@
-import { type ResearchEvent, type ResearchProgress, schemas } from '@dossier/core';
+import { type ResearchProgress, schemas } from '@dossier/core';
 import { apiAccess } from '../http/auth.ts';
 import { openSse, type SseStream } from '../http/sse.ts';
 import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
@@ -13,13 +13,17 @@ export const RESEARCH_KEEPALIVE_MS = 5_000;
  * Forward run events to the stream, then close it (a closed stream drops late events silently). Progress is not an
  * event of the spec's stream: it goes out as comments, at once and then as keep-alives.
  */
-export async function pump(events: AsyncIterable<ResearchEvent | ResearchProgress>, stream: SseStream, keepAliveMs = RESEARCH_KEEPALIVE_MS): Promise<void> {
+export async function pump(
+  events: AsyncIterable<{ type: string } | ResearchProgress>,
+  stream: SseStream,
+  keepAliveMs = RESEARCH_KEEPALIVE_MS,
+): Promise<void> {
   let status = 'starting';
   let since = Date.now();
   const keepAlive = setInterval(() => stream.comment(`${status}, ${Math.round((Date.now() - since) / 1000)} s`), keepAliveMs);
   try {
     for await (const ev of events) {
-      if (ev.type !== 'progress') {
+      if (!isProgress(ev)) {
         stream.send(ev);
         continue;
       }
@@ -32,6 +36,8 @@ export async function pump(events: AsyncIterable<ResearchEvent | ResearchProgres
     stream.close();
   }
 }
+
+const isProgress = (ev: { type: string }): ev is ResearchProgress => ev.type === 'progress';
 
 /** Research: the SSE stream, the buffered answer, and the collection's saved sessions. */
 export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {

@@ -1,0 +1,33 @@
+import type { DossierErrorCode } from '../domain/errors.ts';
+import type { AgentContradictionFlag, AgentRunEndStatus, AgentRunSource, AgentToolName } from '../domain/agents.ts';
+
+/** The hosted-agent stream (spec: Hosted-agent stream), for invoke and preview; `done` is always the last event. */
+export type AgentStreamEvent =
+  | { type: 'run_started'; runId: string }
+  | { type: 'tool_call'; tool: AgentToolName | string; collectionId: string | null; args: Record<string, unknown>; stepIndex: number }
+  | { type: 'tool_result'; tool: AgentToolName | string; summary: string; stepIndex: number }
+  | { type: 'chunk'; content: string }
+  | { type: 'warning'; message: string }
+  | { type: 'error'; message: string; code?: DossierErrorCode }
+  | { type: 'done' } & AgentRunOutcome;
+
+/** What a run ended with: the `done` event's fields, and (with `warnings`) the sync invoke's body. */
+export interface AgentRunOutcome {
+  runId: string;
+  status: AgentRunEndStatus;
+  response: string;
+  iterationsUsed: number;
+  sources: AgentRunSource[];
+  contradictionFlags: AgentContradictionFlag[];
+  /** Present only when the agent has an outputSchema and the response is valid JSON that matches it. */
+  structuredOutput?: unknown;
+}
+
+/** The body of POST …/invoke/sync (spec: the `done` payload, with the run's warnings). */
+export type AgentSyncResult = AgentRunOutcome & { warnings: string[] };
+
+/** Not an event of the spec's stream: what the run waits on, sent as SSE comments (keep-alives). */
+export interface AgentProgress {
+  type: 'progress';
+  message: string;
+}

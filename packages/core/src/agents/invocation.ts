@@ -1,0 +1,124 @@
+import type { SessionClaims } from '../auth/jwt.ts';
+import type { DossierContext } from '../context.ts';
+import { AGENT_TIMEOUT_DEFAULT_MS, type AgentRecord, type AgentSnapshot } from '../domain/agents.ts';
+import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
+import { acquireRunSlot } from '../limits/run-slots.ts';
+import type { ResolvedModel } from '../models/types.ts';
+import type { Lease } from '../ports/concurrency-gate.ts';
+import { parseInput } from '../schemas.ts';
+import { requireMeterRoom } from '../usage/quotas.ts';
+import { isUuid, newId } from '../util/ids.ts';
+import { requireProjectRole } from './access.ts';
+import { checkCollections, fullToolset, stripUndefined } from './fields.ts';
+import { compileOutputSchema, type OutputValidator } from './output.ts';
+import { invokeAgentSchema, previewAgentSchema } from './schemas.ts';
+
+/** Credits one agent run spends (as a balanced research run: spec leaves the figure open). */
+export const AGENT_RUN_CREDITS = 1;
+/** Model turns of one run at most; the last one may call no tools. */
+export const AGENT_MAX_ITERATIONS = 20;
+/** Input tokens all model calls of one run may send together (as a deep research run). */
+export const AGENT_INPUT_TOKEN_BUDGET = 200_000;
+
+/** Everything a run needs, settled before the stream opens (failures here are HTTP statuses). */
+export interface AgentInvocation {
+  runId: string;
+  /** Saved runs are stored with their steps; previews store nothing. */
+  persisted: boolean;
+  agent: AgentSnapshot;
+  projectId: string;
+  query: string;
+  documentId: string | null;
+  model: ResolvedModel;
+  output: OutputValidator | null;
+  createdBy: string;
+  /** The org's run slot (null when its plan sets no cap); released when the run ends. */
+  lease: Lease | null;
+}
+
+/** The project's sandbox agent runs are metered on (agents belong to the project, not to a key's sandbox). */
+export const agentSandbox = (projectId: string) => ({ projectId, env: 'live' as const });
+
+/** The agent's model, paid by a project provider key (402 without one; the operator's managed key is never used). */
+async function projectModel(ctx: DossierContext, projectId: string, modelId: string): Promise<ResolvedModel> {
+  const needKey = () => new DossierError('payment_required', `Hosted agents need a provider key of the project for ${modelId} (POST /v1/projects/${projectId}/provider-keys)`);
+  try {
+    const model = await ctx.models.resolve(agentSandbox(projectId), modelId, 'best');
+    if (model.keySource === 'managed') throw needKey();
+    return model;
+  } catch (err) {
+    if (isDossierError(err, 'not_configured')) throw needKey();
+    throw err;
+  }
+}
+
+/** The scoping document must be a ready document of a collection the agent may read. */
+async function checkDocument(ctx: DossierContext, agent: AgentSnapshot, projectId: string, id: string | undefined): Promise<string | null> {
+  if (!id) return null;
+  const doc = await ctx.store.getDocument(id);
+  const collection = doc ? await ctx.store.getCollection(doc.collectionId) : null;
+  const allowed = agent.allowedCollectionIds === null || (doc !== null && agent.allowedCollectionIds.includes(doc.collectionId));
+  if (!doc || !collection || collection.deletedAt || collection.projectId !== projectId || !allowed) throw notFound('Document');
+  return doc.id;
+}
+
+/** Credits (422 when the month's are spent) and the org's concurrency cap (429 with Retry-After), in that order. */
+async function admit(ctx: DossierContext, projectId: string, timeoutMs: number): Promise<Lease | null> {
+  try {
+    await requireMeterRoom(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
+  } catch (err) {
+    if (isDossierError(err, 'rate_limited')) throw new DossierError('unprocessable', err.message, { cause: err });
+    throw err;
+  }
+  // The lease outlives the run's time limit a little, so a crashed process frees its slot soon after.
+  return acquireRunSlot(ctx, projectId, timeoutMs + 30_000);
+}
+
+/** Settle a run of `agent`: the document scope, the model, the output schema, credits and a slot. */
+async function settle(ctx: DossierContext, claims: SessionClaims, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
+  const scopedTo = await checkDocument(ctx, agent, projectId, input.documentId);
+  const model = await projectModel(ctx, projectId, agent.model);
+  const output = agent.outputSchema ? compileOutputSchema(agent.outputSchema) : null;
+  const lease = await admit(ctx, projectId, agent.timeoutMs);
+  const runId = persisted ? newId() : `preview-${newId()}`;
+  return { runId, persisted, agent, projectId, query: input.query, documentId: scopedTo, model, output, createdBy: claims.accountId, lease };
+}
+
+/** The saved agent of the project by slug (or id); 404 otherwise. */
+export async function agentOf(ctx: DossierContext, projectId: string, idOrSlug: string): Promise<AgentRecord> {
+  const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
+  if (!agent || agent.projectId !== projectId) throw notFound('Agent');
+  return agent;
+}
+
+export const snapshotOf = ({ projectId: _p, ...agent }: AgentRecord): AgentSnapshot => agent;
+
+/** A run of a saved agent (JWT member of the project). */
+export async function planInvocation(ctx: DossierContext, claims: SessionClaims, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+  const project = await requireProjectRole(ctx, claims, path, 'member');
+  const input = parseInput(invokeAgentSchema, raw);
+  const agent = await agentOf(ctx, project.id, slug);
+  return settle(ctx, claims, snapshotOf(agent), project.id, input, true);
+}
+
+/** A preview: the draft over the saved agent of that slug, or a new draft (which then needs systemPrompt and model). */
+export async function planPreview(ctx: DossierContext, claims: SessionClaims, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+  const project = await requireProjectRole(ctx, claims, path, 'member');
+  const input = parseInput(previewAgentSchema, raw);
+  const saved = isUuid(slug) ? await ctx.store.getAgent(slug) : await ctx.store.findAgentBySlug(project.id, slug);
+  const base = saved && saved.projectId === project.id ? snapshotOf(saved) : null;
+  const { draft } = input;
+  await checkCollections(ctx, project.id, draft.allowedCollectionIds);
+  const systemPrompt = draft.systemPrompt ?? base?.systemPrompt;
+  const model = draft.model ?? base?.model;
+  if (!systemPrompt || !model) throw new DossierError('invalid_input', `draft: systemPrompt and model are required when no agent '${slug}' is saved`);
+  const agent: AgentSnapshot = {
+    id: base?.id ?? 'preview', slug, name: base?.name ?? slug, description: base?.description ?? null, systemPrompt, model,
+    timeoutMs: draft.timeoutMs ?? base?.timeoutMs ?? AGENT_TIMEOUT_DEFAULT_MS,
+    toolset: fullToolset({ ...base?.toolset, ...stripUndefined(draft.toolset ?? {}) }),
+    allowedCollectionIds: draft.allowedCollectionIds !== undefined ? draft.allowedCollectionIds : (base?.allowedCollectionIds ?? null),
+    outputSchema: draft.outputSchema !== undefined ? draft.outputSchema : (base?.outputSchema ?? null),
+    createdBy: base?.createdBy ?? claims.accountId, createdAt: base?.createdAt ?? new Date().toISOString(), updatedAt: new Date().toISOString(),
+  };
+  return settle(ctx, claims, agent, project.id, input, false);
+}

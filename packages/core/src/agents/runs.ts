@@ -1,0 +1,99 @@
+import type { SessionClaims } from '../auth/jwt.ts';
+import type { DossierContext } from '../context.ts';
+import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord, type AgentRunStepRecord } from '../domain/agents.ts';
+import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
+import type { ResearchSettings } from '../research/run.ts';
+import { parseInput } from '../schemas.ts';
+import type { SearchService } from '../search/query.ts';
+import { isUuid } from '../util/ids.ts';
+import { requireProjectRole } from './access.ts';
+import type { AgentProgress, AgentStreamEvent, AgentSyncResult } from './events.ts';
+import { agentOf, planInvocation, planPreview } from './invocation.ts';
+import { agentRun } from './run.ts';
+import { listRunsQuerySchema, listStepsQuerySchema } from './schemas.ts';
+import type { ProjectPath } from './service.ts';
+
+/** An AgentRun as the API shows it; lists omit the snapshot (spec). */
+export type AgentRunView = Omit<AgentRunRecord, 'projectId'>;
+export type AgentRunStepView = Omit<AgentRunStepRecord, 'runId'>;
+
+const runView = ({ projectId: _p, ...run }: AgentRunRecord): AgentRunView => run;
+const runListItem = ({ agentSnapshot: _s, ...run }: AgentRunView): Omit<AgentRunView, 'agentSnapshot'> => run;
+
+/** Runs still `running` this long after they started belong to a process that died: the longest run plus margin. */
+const STALE_RUN_MS = AGENT_TIMEOUT_MAX_MS + 60_000;
+
+/** A failure escaping the run becomes an `error` event, then `done` (failed) is still owed: the stream always ends with `done`. */
+async function* guarded(ctx: DossierContext, runId: string, run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>): AsyncGenerator<AgentStreamEvent | AgentProgress> {
+  try {
+    yield* run;
+  } catch (err) {
+    ctx.log.error('agent run failed', { runId, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    const known = isDossierError(err) && err.code !== 'internal';
+    yield { type: 'error', message: known ? err.message : 'The run failed with an internal error', code: known ? err.code : 'internal' };
+    yield { type: 'done', runId, status: 'failed', response: '', iterationsUsed: 0, sources: [], contradictionFlags: [] };
+  }
+}
+
+/** Invoking hosted agents, previews, and their stored runs (spec: Hosted agents). */
+export function agentRunService(ctx: DossierContext, search: SearchService, settings: ResearchSettings) {
+  async function runOf(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<AgentRunRecord> {
+    const project = await requireProjectRole(ctx, claims, path, 'member');
+    const agent = await agentOf(ctx, project.id, slug);
+    const run = isUuid(runId) ? await ctx.store.getAgentRun(runId) : null;
+    if (!run || run.agentId !== agent.id) throw notFound('Run');
+    return run;
+  }
+
+  return {
+    /**
+     * Start a run for the SSE stream. Access, validation, the provider key (402), credits (422) and the org's
+     * concurrency cap (429) are checked before the promise resolves; later failures arrive as `error` events.
+     */
+    async invoke(claims: SessionClaims, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
+      const plan = await planInvocation(ctx, claims, path, slug, raw);
+      return guarded(ctx, plan.runId, agentRun(ctx, search, plan, settings, signal));
+    },
+    /** A draft agent's run: the same stream, a `preview-` run id, nothing stored (credits and the cap still apply). */
+    async preview(claims: SessionClaims, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
+      const plan = await planPreview(ctx, claims, path, slug, raw);
+      return guarded(ctx, plan.runId, agentRun(ctx, search, plan, settings, signal));
+    },
+    /** Run to the end and return the `done` payload with the warnings; 408 when the time limit fired before any answer text. */
+    async invokeSync(claims: SessionClaims, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AgentSyncResult> {
+      const plan = await planInvocation(ctx, claims, path, slug, raw);
+      const run = agentRun(ctx, search, plan, settings, signal);
+      let next = await run.next();
+      while (!next.done) next = await run.next();
+      const result = next.value;
+      if (result.status === 'timeout' && result.response === '') {
+        throw new DossierError('timeout', `The agent's time limit of ${plan.agent.timeoutMs} ms passed before it wrote an answer (run ${result.runId})`);
+      }
+      return result;
+    },
+    async listRuns(claims: SessionClaims, path: ProjectPath, slug: string, rawQuery: unknown) {
+      const project = await requireProjectRole(ctx, claims, path, 'member');
+      const agent = await agentOf(ctx, project.id, slug);
+      const page = await ctx.store.listAgentRuns(agent.id, parseInput(listRunsQuerySchema, rawQuery ?? {}));
+      return { runs: page.runs.map((run) => runListItem(runView(run))), hasMore: page.hasMore };
+    },
+    async getRun(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<AgentRunView> {
+      return runView(await runOf(claims, path, slug, runId));
+    },
+    /** A page of the run's steps by stepIndex (an array: page on with offset until fewer than limit come back). */
+    async listSteps(claims: SessionClaims, path: ProjectPath, slug: string, runId: string, rawQuery: unknown) {
+      const run = await runOf(claims, path, slug, runId);
+      const page = await ctx.store.listAgentRunSteps(run.id, parseInput(listStepsQuerySchema, rawQuery ?? {}));
+      return page.steps.map(({ runId: _r, ...step }): AgentRunStepView => step);
+    },
+    async deleteRun(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<void> {
+      await ctx.store.deleteAgentRun((await runOf(claims, path, slug, runId)).id);
+    },
+    /** End runs a crashed process left `running` (called at start). */
+    async failStaleRuns(): Promise<number> {
+      return ctx.store.failStaleAgentRuns(new Date(Date.now() - STALE_RUN_MS).toISOString(), 'The server stopped while the run was in progress');
+    },
+  };
+}
+
+export type AgentRunService = ReturnType<typeof agentRunService>;

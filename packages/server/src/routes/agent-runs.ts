@@ -1,0 +1,80 @@
+import { schemas } from '@dossier/core';
+import type { Context } from 'koa';
+import { requireSession } from '../http/auth.ts';
+import { openSse } from '../http/sse.ts';
+import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+import { pump } from './research.ts';
+
+/**
+ * Hosted agents, invocation and runs (spec: Hosted agents). A JWT of a project member. Invoke and preview check
+ * the provider key (402), credits (422) and the org's concurrency cap (429 with Retry-After) before the stream
+ * opens; after that the same conditions arrive as `error` events, and `done` is always last.
+ */
+export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
+  const agents = dossier.agents;
+  const base = '/v1/orgs/:orgId/projects/:projectId/agents/:agentSlug';
+  const path = (ctx: Context) => ({ orgId: ctx.params.orgId, projectId: ctx.params.projectId });
+  const denied = { 401: 'JWT required', 404: 'Org, project, agent or run not found (also when the account is not a member)' };
+  const startErrors = {
+    ...denied, 400: 'Invalid input (also an outputSchema that does not compile)', 402: 'The project has no provider key for the agent\'s model (the managed key is never used)',
+    422: "The project's monthly credits are spent", 429: "The org's concurrent agent runs are all in use (Retry-After)",
+  };
+  const stream = (start: typeof agents.invoke) => async (ctx: Context, { body }: { body: unknown }) => {
+    const cancel = new AbortController();
+    const events = await start(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal);
+    const sse = openSse(ctx);
+    // A client that disconnects cancels the run and its provider call; the run is stored as cancelled.
+    sse.signal.addEventListener('abort', () => cancel.abort(), { once: true });
+    void pump(events, sse);
+  };
+  const streamShape = 'text/event-stream: run_started, tool_call {tool, collectionId, args, stepIndex}, tool_result {tool, summary, stepIndex}, chunk, warning, error {message, code}, then done {runId, status, response, iterationsUsed, sources, contradictionFlags, structuredOutput?}, always last. Comment lines say what the run waits on';
+  return [
+    {
+      method: 'post', path: `${base}/invoke`, tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.invokeAgentSchema,
+      summary: 'Invoke an agent, streamed as Server-Sent Events. documentId scopes every tool call to one document',
+      responses: { 200: streamShape, ...startErrors },
+      handle: stream(agents.invoke),
+    },
+    {
+      method: 'post', path: `${base}/invoke/sync`, tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.invokeAgentSchema,
+      summary: 'Invoke an agent and return the done payload with its warnings',
+      responses: { 200: '{runId, status, response, iterationsUsed, sources, contradictionFlags, warnings, structuredOutput?}', 408: 'The time limit fired before any answer text', ...startErrors },
+      handle: async (ctx, { body }) => {
+        const cancel = new AbortController();
+        ctx.res.once('close', () => cancel.abort());
+        send(ctx, 200, await agents.invokeSync(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
+      },
+    },
+    {
+      method: 'post', path: `${base}/preview`, tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.previewAgentSchema,
+      summary: "Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply",
+      responses: { 200: streamShape, ...startErrors },
+      handle: stream(agents.preview),
+    },
+    {
+      method: 'get', path: `${base}/runs`, tag: 'agents', auth: 'jwt', query: schemas.listRunsQuerySchema,
+      summary: "The agent's runs, newest first (limit 1 to 100, default 20; offset; status); agentSnapshot and steps omitted",
+      responses: { 200: '{runs: array of AgentRun, hasMore}', 400: 'Invalid limit, offset or status', ...denied },
+      handle: async (ctx, { query }) => send(ctx, 200, await agents.listRuns(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, query)),
+    },
+    {
+      method: 'get', path: `${base}/runs/:runId`, tag: 'agents', auth: 'jwt', summary: 'A run, with the agentSnapshot taken when it started',
+      responses: { 200: 'AgentRun', ...denied },
+      handle: async (ctx) => send(ctx, 200, await agents.getRun(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId)),
+    },
+    {
+      method: 'get', path: `${base}/runs/:runId/steps`, tag: 'agents', auth: 'jwt', query: schemas.listStepsQuerySchema,
+      summary: "A run's steps by stepIndex: one per message, tool_call and tool_result (limit 1 to 500, default 100; offset)",
+      responses: { 200: 'array of AgentRunStep {stepIndex, kind, tool, collectionId, content, createdAt}', 400: 'Invalid limit or offset', ...denied },
+      handle: async (ctx, { query }) => send(ctx, 200, await agents.listSteps(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId, query)),
+    },
+    {
+      method: 'delete', path: `${base}/runs/:runId`, tag: 'agents', auth: 'jwt', summary: 'Delete a run with its steps',
+      responses: { 204: 'Deleted', ...denied },
+      handle: async (ctx) => {
+        await agents.deleteRun(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId);
+        noContent(ctx);
+      },
+    },
+  ];
+}
