@@ -4,6 +4,7 @@ export * from './auth/api-keys.ts';
 export * from './auth/secrets.ts';
 export type { AuthService, BootstrapResult } from './auth/service.ts';
 export type { SessionClaims } from './auth/jwt.ts';
+export * from './auth/principal.ts';
 export type { AgentService, AgentView } from './agents/service.ts';
 export type { AgentProgress, AgentRunOutcome, AgentStreamEvent, AgentSyncResult } from './agents/events.ts';
 export type { AgentRunService, AgentRunStepView, AgentRunView } from './agents/runs.ts';

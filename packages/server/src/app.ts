@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { ServerConfig } from './config.ts';
 import { queryObject, readJson } from './http/body.ts';
+import { authenticate } from './http/auth.ts';
 import { errorMiddleware } from './http/errors.ts';
 import { accessLog, bodyIdleTimeout, corsAllowList, securityHeaders, withRequestTimeout } from './http/hardening.ts';
 import type { RequestLimits } from './http/limits.ts';
@@ -39,9 +40,13 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
   return routes;
 }
 
-/** Validate the body and query of a request against the route's schemas, then run its handler, within the time limit. */
-function mount(router: Router, r: RouteDef, timeoutMs: number): void {
+/**
+ * Authenticate the caller as the route declares (before the body is read), validate the body and query against the
+ * route's schemas, then run its handler, within the time limit.
+ */
+function mount(router: Router, dossier: DossierCore, r: RouteDef, timeoutMs: number): void {
   router[r.method](r.path, async (ctx) => {
+    await authenticate(dossier, ctx, r.auth, r.queryKey);
     const run = async () => {
       const body = r.body ? schemas.parseInput(r.body, await readJson(ctx, r.maxBodyBytes)) : undefined;
       const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;
@@ -56,7 +61,7 @@ export function createApp(dossier: DossierCore, config: Readonly<ServerConfig>, 
   const app = new Koa();
   app.proxy = config.trustProxy;
   const router = new Router();
-  for (const r of allRoutes({ dossier, config, publicUrl, limits })) mount(router, r, config.requestTimeoutMs);
+  for (const r of allRoutes({ dossier, config, publicUrl, limits })) mount(router, dossier, r, config.requestTimeoutMs);
   // Errors after the response started (e.g. writing a stream) reach Koa's 'error' event, whose default prints
   // stacks to stderr. A client closing an SSE stream or long-poll is normal; anything else goes to the JSON log.
   app.on('error', (err: NodeJS.ErrnoException) => {

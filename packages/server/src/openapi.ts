@@ -6,6 +6,7 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
   'key-or-public': [{ apiKey: [] }, {}],
   jwt: [{ jwt: [] }],
   'jwt-or-key': [{ jwt: [] }, { apiKey: [] }],
+  'jwt-or-org-key': [{ jwt: [] }, { orgApiKey: [] }],
   none: [],
   'upload-url': [],
 };
@@ -56,6 +57,7 @@ export function buildOpenApi(routes: RouteDef[], version: string) {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Project API key (dsk_live_… or dsk_test_…)' },
         jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Token from POST /auth/login' },
+        orgApiKey: { type: 'http', scheme: 'bearer', description: 'Org API key (dsk_org_…): invokes the org\'s hosted agents' },
       },
       schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } } },
     },

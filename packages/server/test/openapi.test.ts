@@ -37,7 +37,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: expect.any(String), version: API_VERSION });
     expect(doc.components.schemas.Error).toEqual({ type: 'object', required: ['error'], properties: { error: { type: 'string' } } });
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'jwt']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'jwt', 'orgApiKey']);
   });
 
   it('documents every route of allRoutes, and nothing else', () => {

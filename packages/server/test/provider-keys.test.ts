@@ -41,14 +41,20 @@ describe('provider keys over HTTP', () => {
     expect(res.body).toMatchObject({ provider: 'provider_b', keyPreview: 'sk-p…3210' });
   });
 
-  it('lists the project keys newest first, previews only, and with the test key of the same project too', async () => {
+  it("lists the sandbox's keys newest first, previews only; the test key sees and touches only the test sandbox's (issue 9)", async () => {
     const live = await t.request('GET', path());
     expect(live.status).toBe(200);
     expect(live.body.map((k: { provider: string }) => k.provider)).toEqual(['provider_b', 'provider_a']);
     const text = JSON.stringify(live.body);
     expect(text).not.toContain(ANTHROPIC_KEY);
     expect(text).not.toContain(OPENAI_KEY);
-    expect((await t.request('GET', path(), { auth: t.testKey })).body).toEqual(live.body);
+    expect((await t.request('GET', path(), { auth: t.testKey })).body).toEqual([]);
+    expectError(await t.request('DELETE', `${path()}/${live.body[0].id}`, { auth: t.testKey }), 404);
+    const sandboxed = await t.request('POST', path(), { auth: t.testKey, json: { provider: 'provider_a', key: 'sk-ant-sandbox-0123456789', name: 'Sandbox' } });
+    expect(sandboxed.status).toBe(201);
+    expect((await t.request('GET', path(), { auth: t.testKey })).body.map((k: { id: string }) => k.id)).toEqual([sandboxed.body.id]);
+    expect((await t.request('GET', path())).body).toEqual(live.body);
+    expect((await t.request('DELETE', `${path()}/${sandboxed.body.id}`, { auth: t.testKey })).status).toBe(204);
   });
 
   it('never writes a plaintext key to any file of the data directory (database, WAL, logs)', async () => {

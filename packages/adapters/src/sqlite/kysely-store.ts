@@ -31,6 +31,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     findAccountByEmail: (email) => tenancy.findAccountByEmail(ctx, email),
     createOrg: (org, accountId, role) => tenancy.createOrg(ctx, org, accountId, role),
     listOrgsForAccount: (accountId) => tenancy.listOrgsForAccount(ctx, accountId),
+    setMembership: (orgId, accountId, role) => tenancy.setMembership(ctx, orgId, accountId, role),
     getMembershipRole: (orgId, accountId) => tenancy.getMembershipRole(ctx, orgId, accountId),
     createProject: (project) => tenancy.createProject(ctx, project),
     getProject: (id) => tenancy.getProject(ctx, id),
@@ -69,10 +70,10 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     sandboxTotals: (projectId, env) => research.sandboxTotals(ctx, projectId, env),
 
     createProviderKey: (key) => providerKeys.createProviderKey(ctx, key),
-    listProviderKeys: (projectId) => providerKeys.listProviderKeys(ctx, projectId),
+    listProviderKeys: (projectId, env) => providerKeys.listProviderKeys(ctx, projectId, env),
     getProviderKey: (id) => providerKeys.getProviderKey(ctx, id),
     deleteProviderKey: (id) => providerKeys.deleteProviderKey(ctx, id),
-    findProviderKeyFor: (projectId, provider) => providerKeys.findProviderKeyFor(ctx, projectId, provider),
+    findProviderKeyFor: (projectId, env, provider) => providerKeys.findProviderKeyFor(ctx, projectId, env, provider),
 
     replaceImages: (documentId, rows) => images.replaceImages(ctx, documentId, rows),
     listImages: (documentId) => images.listImages(ctx, documentId),

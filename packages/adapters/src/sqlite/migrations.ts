@@ -461,6 +461,12 @@ export const sqliteMigrations: Record<string, Migration> = {
       await createAgentsTable(db);
     },
   },
+  '0022_provider_key_sandboxes': {
+    async up(db: Db) {
+      // Issue 9: provider keys belong to a sandbox; keys added before (by either key) serve the live one.
+      await db.schema.alterTable('provider_keys').addColumn('env', 'text', (c) => c.notNull().defaultTo('live')).execute();
+    },
+  },
   '0021_agent_runs': {
     async up(db: Db) {
       await createAgentRunTables(db);

@@ -1,4 +1,4 @@
-import type { KeyedProvider, ProviderKeyRecord } from '@dossier/core';
+import type { Env, KeyedProvider, ProviderKeyRecord } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { ProviderKeysTable } from './schema.ts';
@@ -8,6 +8,7 @@ import type { ProviderKeysTable } from './schema.ts';
 const fromRow = (r: Selectable<ProviderKeysTable>): ProviderKeyRecord => ({
   id: r.id,
   projectId: r.project_id,
+  env: r.env as Env,
   provider: r.provider as KeyedProvider,
   name: r.name,
   keyEncrypted: r.key_encrypted,
@@ -21,6 +22,7 @@ export async function createProviderKey({ db }: StoreContext, k: ProviderKeyReco
     .values({
       id: k.id,
       project_id: k.projectId,
+      env: k.env,
       provider: k.provider,
       name: k.name,
       key_encrypted: k.keyEncrypted,
@@ -30,11 +32,12 @@ export async function createProviderKey({ db }: StoreContext, k: ProviderKeyReco
     .execute();
 }
 
-export async function listProviderKeys({ db }: StoreContext, projectId: string): Promise<ProviderKeyRecord[]> {
+export async function listProviderKeys({ db }: StoreContext, projectId: string, env: Env): Promise<ProviderKeyRecord[]> {
   const rows = await db
     .selectFrom('provider_keys')
     .selectAll()
     .where('project_id', '=', projectId)
+    .where('env', '=', env)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
@@ -53,12 +56,14 @@ export async function deleteProviderKey({ db }: StoreContext, id: string): Promi
 export async function findProviderKeyFor(
   { db }: StoreContext,
   projectId: string,
+  env: Env,
   provider: KeyedProvider,
 ): Promise<ProviderKeyRecord | null> {
   const row = await db
     .selectFrom('provider_keys')
     .selectAll()
     .where('project_id', '=', projectId)
+    .where('env', '=', env)
     .where('provider', '=', provider)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

@@ -162,6 +162,8 @@ export interface UsageEventsTable {
 export interface ProviderKeysTable {
   id: string;
   project_id: string;
+  /** live or test (issue 9: each sandbox has its own provider keys). */
+  env: string;
   provider: string;
   name: string;
   key_encrypted: string;

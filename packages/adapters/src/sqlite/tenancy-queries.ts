@@ -53,6 +53,11 @@ export async function listOrgsForAccount({ db }: StoreContext, accountId: string
   return rows.map(orgFromRow);
 }
 
+export async function setMembership({ db }: StoreContext, orgId: string, accountId: string, role: 'admin' | 'member'): Promise<void> {
+  await db.insertInto('memberships').values({ org_id: orgId, account_id: accountId, role })
+    .onConflict((oc) => oc.columns(['org_id', 'account_id']).doUpdateSet({ role })).execute();
+}
+
 export async function getMembershipRole(
   { db }: StoreContext,
   orgId: string,

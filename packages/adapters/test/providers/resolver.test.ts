@@ -40,7 +40,7 @@ afterEach(() => store.close());
 async function addProjectKey(provider: KeyedProvider, key: string): Promise<string> {
   const id = randomUUID();
   await store.createProviderKey({
-    id, projectId: access.projectId, provider, name: 'own', keyEncrypted: secrets.encrypt(key), keyPreview: previewSecret(key), createdAt: new Date().toISOString(),
+    id, projectId: access.projectId, env: access.env, provider, name: 'own', keyEncrypted: secrets.encrypt(key), keyPreview: previewSecret(key), createdAt: new Date().toISOString(),
   });
   return id;
 }
@@ -120,7 +120,7 @@ describe('model resolver', () => {
 
   it('says plainly when a stored key was sealed under another master key', async () => {
     await store.createProviderKey({
-      id: randomUUID(), projectId: access.projectId, provider: 'openai', name: 'old', createdAt: new Date().toISOString(),
+      id: randomUUID(), projectId: access.projectId, env: access.env, provider: 'openai', name: 'old', createdAt: new Date().toISOString(),
       keyEncrypted: createSecretBox(randomBytes(32)).encrypt('sk-proj-5555555555555555'), keyPreview: 'sk-p…5555',
     });
     await expect(resolver().resolve(access, 'gpt-4.1', 'fast')).rejects.toMatchObject({ code: 'not_configured', message: /cannot be decrypted/ });

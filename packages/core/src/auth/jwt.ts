@@ -23,7 +23,8 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
     /** The claims of a valid token; throws unauthorized for an invalid or expired one. */
     async verify(token: string): Promise<SessionClaims> {
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'] });
+        // A token without an expiry would never lapse: `exp` (and `iat`) are required, whatever else the signature says.
+        const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] });
         if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('claims');
         return { accountId: payload.sub, email: payload.email };
       } catch {

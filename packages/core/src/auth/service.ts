@@ -7,6 +7,7 @@ import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { envOfApiKey, generateApiKey } from './api-keys.ts';
 import { createTokenIssuer, type SessionClaims } from './jwt.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { Principal } from './principal.ts';
 import { hashSecret, previewSecret } from './secrets.ts';
 
 /** What the first start creates; the plaintext keys and password are shown exactly once. */
@@ -52,6 +53,11 @@ export function authService(ctx: DossierContext) {
       const record = env ? await ctx.store.findApiKeyByHash(hashSecret(key)) : null;
       if (!record || record.env !== env) throw new DossierError('unauthorized', 'Invalid API key');
       return { projectId: record.projectId, env: record.env, keyId: record.id };
+    },
+    /** The principal of an API key (a project's live or test key); throws unauthorized for an unknown or revoked one. */
+    async authenticateApiKey(key: string): Promise<Principal> {
+      const { projectId, env, keyId } = await this.authenticateKey(key);
+      return { kind: 'project_key', projectId, env, keyId };
     },
     async login(raw: unknown): Promise<{ token: string; user: { id: string; email: string } }> {
       const { email, password } = parseInput(loginSchema, raw);

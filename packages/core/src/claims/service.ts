@@ -1,5 +1,6 @@
 import { type Access, requireCollection, requireDocument } from '../access.ts';
 import type { DossierContext } from '../context.ts';
+import type { Collection } from '../domain/types.ts';
 import type { ClaimMapItem, ClaimRecord, ContradictionRecord, ContradictionRunRecord, ContradictionSeverity, ContradictionStatus } from '../domain/claims.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import { enqueueEnrich } from '../enrich/jobs.ts';
@@ -42,6 +43,20 @@ export function claimService(ctx: DossierContext) {
     return { collection, contradiction: found };
   }
 
+  /** Build (or read the cached) map of a collection the caller owns. */
+  async function buildClaimMap(collection: Collection, progress: MapProgress): Promise<{ total: number; claims: ClaimMapItem[] }> {
+    const documents = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc.filename]));
+    const claims = (await ctx.store.listCollectionClaims(collection.id)).filter((claim) => documents.has(claim.documentId));
+    const version = claimsVersion(claims);
+    const cached = await ctx.store.getClaimMap(collection.id, version);
+    progress(cached ? 100 : 5);
+    if (cached) return { total: cached.length, claims: cached };
+    const items = await computeClaimMap(ctx, collection, claims, documents, progress);
+    await ctx.store.putClaimMap(collection.id, version, items);
+    progress(100);
+    return { total: items.length, claims: items };
+  }
+
   return {
     /** Claims of a document with importance ≥ minImportance, by position (spec: GET /v1/documents/:id/claims). */
     async documentClaims(access: Access, documentId: string, minImportance: number): Promise<{ documentId: string; claims: ClaimView[] }> {
@@ -49,19 +64,18 @@ export function claimService(ctx: DossierContext) {
       return { documentId: doc.id, claims: (await ctx.store.listDocumentClaims(doc.id, minImportance)).map(claimView) };
     },
 
-    /** The 2-D claim map of a collection's ready documents, from the cache while the claims are unchanged. */
-    async claimMap(access: Access, collectionId: string, progress: MapProgress): Promise<{ total: number; claims: ClaimMapItem[] }> {
+    /**
+     * The 2-D claim map of a collection's ready documents, from the cache while the claims are unchanged. The
+     * caller's ownership is checked first (so a refusal is an HTTP status, before any stream opens); the returned
+     * function does the work.
+     */
+    async openClaimMap(access: Access, collectionId: string): Promise<(progress: MapProgress) => Promise<{ total: number; claims: ClaimMapItem[] }>> {
       const collection = await requireCollection(ctx, access, collectionId, 'write');
-      const documents = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc.filename]));
-      const claims = (await ctx.store.listCollectionClaims(collection.id)).filter((claim) => documents.has(claim.documentId));
-      const version = claimsVersion(claims);
-      const cached = await ctx.store.getClaimMap(collection.id, version);
-      progress(cached ? 100 : 5);
-      if (cached) return { total: cached.length, claims: cached };
-      const items = await computeClaimMap(ctx, collection, claims, documents, progress);
-      await ctx.store.putClaimMap(collection.id, version, items);
-      progress(100);
-      return { total: items.length, claims: items };
+      return (progress) => buildClaimMap(collection, progress);
+    },
+    /** The claim map in one call (library use). */
+    async claimMap(access: Access, collectionId: string, progress: MapProgress): Promise<{ total: number; claims: ClaimMapItem[] }> {
+      return buildClaimMap(await requireCollection(ctx, access, collectionId, 'write'), progress);
     },
 
     /** Delete every claim and the cached map, then re-enqueue extraction of every ready document (204). */

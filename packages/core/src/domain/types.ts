@@ -233,6 +233,8 @@ export type KeyedProvider = 'anthropic' | 'openai';
 export interface ProviderKeyRecord {
   id: string;
   projectId: string;
+  /** The sandbox whose runs use it: a test key manages and uses only test-sandbox provider keys (issue 9). */
+  env: Env;
   provider: KeyedProvider;
   /** Display label. */
   name: string;

@@ -52,13 +52,13 @@ function unseal(secrets: SecretBox, key: ProviderKeyRecord): string {
 }
 
 /** The project's own key first, then the operator's managed key; Ollama needs only its server. */
-async function usableCredentials(deps: ModelResolverDeps, projectId: string, provider: ProviderName): Promise<Usable | null> {
+async function usableCredentials(deps: ModelResolverDeps, sandbox: NonNullable<Access>, provider: ProviderName): Promise<Usable | null> {
   if (provider === 'ollama') {
     const ollama = deps.managed.ollama;
     return ollama ? { credentials: { baseUrl: ollama.baseUrl }, keySource: 'none' } : null;
   }
   const managed = deps.managed[provider];
-  const own = await deps.store.findProviderKeyFor(projectId, provider);
+  const own = await deps.store.findProviderKeyFor(sandbox.projectId, sandbox.env, provider);
   if (own) return { credentials: { apiKey: unseal(deps.secrets, own), baseUrl: managed?.baseUrl }, keySource: 'project' };
   if (managed?.apiKey) return { credentials: { apiKey: managed.apiKey, baseUrl: managed.baseUrl }, keySource: 'managed' };
   return null;
@@ -90,23 +90,23 @@ export function createModelResolver(deps: ModelResolverDeps): ModelResolver {
   const route = (id: string) => routeModel(id, { ollamaModels: deps.ollamaModels });
   for (const pinned of Object.values(deps.tierModels ?? {})) if (pinned) route(pinned); // a bad setting fails at start
 
-  async function explicit(projectId: string, modelId: string): Promise<ResolvedModel> {
+  async function explicit(sandbox: NonNullable<Access>, modelId: string): Promise<ResolvedModel> {
     const r = route(modelId);
-    const usable = await usableCredentials(deps, projectId, r.provider);
-    if (!usable) throw providerMissingError(projectId, modelId, r.provider);
+    const usable = await usableCredentials(deps, sandbox, r.provider);
+    if (!usable) throw providerMissingError(sandbox.projectId, modelId, r.provider);
     return build(deps, r, modelId, usable);
   }
 
-  async function byDefault(projectId: string, tier: ModelTier): Promise<ResolvedModel | null> {
+  async function byDefault(sandbox: NonNullable<Access>, tier: ModelTier): Promise<ResolvedModel | null> {
     const pinned = deps.tierModels?.[tier];
     if (pinned) {
       const r = route(pinned);
-      const usable = await usableCredentials(deps, projectId, r.provider);
+      const usable = await usableCredentials(deps, sandbox, r.provider);
       if (usable) return build(deps, r, pinned, usable);
     }
     for (const provider of order) {
       const model = tierDefault(deps, defaults, provider, tier);
-      const usable = model ? await usableCredentials(deps, projectId, provider) : null;
+      const usable = model ? await usableCredentials(deps, sandbox, provider) : null;
       if (model && usable) return build(deps, { provider, model }, displayModelId(provider, model), usable);
     }
     return null;
@@ -114,13 +114,13 @@ export function createModelResolver(deps: ModelResolverDeps): ModelResolver {
 
   return {
     async resolve(access: NonNullable<Access>, modelId: string | null, tier: ModelTier): Promise<ResolvedModel> {
-      if (modelId !== null) return explicit(access.projectId, modelId);
-      const found = await byDefault(access.projectId, tier);
+      if (modelId !== null) return explicit(access, modelId);
+      const found = await byDefault(access, tier);
       if (!found) throw noProviderError(access.projectId);
       return found;
     },
     async hasProvider(access: NonNullable<Access>): Promise<boolean> {
-      return (await byDefault(access.projectId, 'fast')) !== null;
+      return (await byDefault(access, 'fast')) !== null;
     },
   };
 }

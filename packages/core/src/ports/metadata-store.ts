@@ -63,6 +63,8 @@ export interface MetadataStore
   createOrg(org: Org, ownerAccountId: string, role: 'admin' | 'member'): Promise<void>;
   /** Orgs the account belongs to, oldest first. */
   listOrgsForAccount(accountId: string): Promise<Org[]>;
+  /** Make the account a member of the org with the role, or change its role. */
+  setMembership(orgId: string, accountId: string, role: 'admin' | 'member'): Promise<void>;
   /** The account's role in the org, or null when not a member. */
   getMembershipRole(orgId: string, accountId: string): Promise<'admin' | 'member' | null>;
   /** Insert a project. */

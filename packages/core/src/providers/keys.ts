@@ -25,10 +25,10 @@ export const providerKeyView = (k: ProviderKeyRecord): ProviderKeyView => ({
 });
 
 /** The project id when the caller's API key belongs to it; another project's id is not_found, as for any resource. */
-function requireOwnProject(access: Access, projectId: string): string {
+function requireOwnSandbox(access: Access, projectId: string): NonNullable<Access> {
   if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
   if (access.projectId !== projectId) throw notFound('Project');
-  return projectId;
+  return access;
 }
 
 /**
@@ -38,11 +38,12 @@ function requireOwnProject(access: Access, projectId: string): string {
 export function providerKeyService(ctx: DossierContext) {
   return {
     async create(access: Access, projectId: string, raw: CreateProviderKeyInput): Promise<ProviderKeyView> {
-      const id = requireOwnProject(access, projectId);
+      const sandbox = requireOwnSandbox(access, projectId);
       const input = parseInput(createProviderKeySchema, raw);
       const record: ProviderKeyRecord = {
         id: newId(),
-        projectId: id,
+        projectId: sandbox.projectId,
+        env: sandbox.env,
         provider: keyedProvider(input.provider),
         name: input.name,
         keyEncrypted: ctx.secrets.encrypt(input.key),
@@ -54,13 +55,15 @@ export function providerKeyService(ctx: DossierContext) {
     },
 
     async list(access: Access, projectId: string): Promise<ProviderKeyView[]> {
-      return (await ctx.store.listProviderKeys(requireOwnProject(access, projectId))).map(providerKeyView);
+      const sandbox = requireOwnSandbox(access, projectId);
+      return (await ctx.store.listProviderKeys(sandbox.projectId, sandbox.env)).map(providerKeyView);
     },
 
     async delete(access: Access, projectId: string, keyId: string): Promise<void> {
-      const id = requireOwnProject(access, projectId);
+      const sandbox = requireOwnSandbox(access, projectId);
       const key = isUuid(keyId) ? await ctx.store.getProviderKey(keyId) : null;
-      if (!key || key.projectId !== id) throw notFound('Provider key');
+      // A key of the other sandbox is as unknown as another project's (a test key never touches live keys).
+      if (!key || key.projectId !== sandbox.projectId || key.env !== sandbox.env) throw notFound('Provider key');
       await ctx.store.deleteProviderKey(key.id);
     },
   };

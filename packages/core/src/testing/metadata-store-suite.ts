@@ -254,6 +254,10 @@ function tenancyTests(ctx: SuiteContext): void {
       expect(await ctx.store.getMembershipRole(first.id, account.id)).toBe('admin');
       expect(await ctx.store.getMembershipRole(second.id, account.id)).toBe('member');
       expect(await ctx.store.getMembershipRole(foreign.id, account.id)).toBeNull();
+      await ctx.store.setMembership(foreign.id, account.id, 'member');
+      expect(await ctx.store.getMembershipRole(foreign.id, account.id)).toBe('member');
+      await ctx.store.setMembership(foreign.id, account.id, 'admin');
+      expect(await ctx.store.getMembershipRole(foreign.id, account.id)).toBe('admin');
     });
 
     it('gets a project by id and lists only its org projects, oldest first', async () => {
@@ -830,6 +834,7 @@ function makeProviderKey(projectId: string, over: Partial<ProviderKeyRecord> = {
   return {
     id: uid('pk'),
     projectId,
+    env: 'live',
     provider: 'anthropic',
     name: 'team key',
     keyEncrypted: 'v1:iv:tag:ciphertext',
@@ -855,7 +860,11 @@ function providerKeyTests(ctx: SuiteContext): void {
       const keys = [makeProviderKey(project.id), makeProviderKey(project.id, { provider: 'openai' }), makeProviderKey(project.id)];
       for (const k of keys) await ctx.store.createProviderKey(k);
       await ctx.store.createProviderKey(makeProviderKey(other.id));
-      expect(await ctx.store.listProviderKeys(project.id)).toEqual([...keys].reverse());
+      expect(await ctx.store.listProviderKeys(project.id, 'live')).toEqual([...keys].reverse());
+      const sandboxed = makeProviderKey(project.id, { env: 'test' });
+      await ctx.store.createProviderKey(sandboxed);
+      expect(await ctx.store.listProviderKeys(project.id, 'test')).toEqual([sandboxed]);
+      expect(await ctx.store.listProviderKeys(project.id, 'live')).toEqual([...keys].reverse());
     });
 
     it('finds the newest key of the project for the provider, or null when it has none', async () => {
@@ -866,9 +875,10 @@ function providerKeyTests(ctx: SuiteContext): void {
       const openai = makeProviderKey(project.id, { provider: 'openai' });
       for (const k of [older, newer, openai]) await ctx.store.createProviderKey(k);
       await ctx.store.createProviderKey(makeProviderKey(other.id));
-      expect(await ctx.store.findProviderKeyFor(project.id, 'anthropic')).toEqual(newer);
-      expect(await ctx.store.findProviderKeyFor(project.id, 'openai')).toEqual(openai);
-      expect(await ctx.store.findProviderKeyFor(other.id, 'openai')).toBeNull();
+      expect(await ctx.store.findProviderKeyFor(project.id, 'live', 'anthropic')).toEqual(newer);
+      expect(await ctx.store.findProviderKeyFor(project.id, 'live', 'openai')).toEqual(openai);
+      expect(await ctx.store.findProviderKeyFor(project.id, 'test', 'openai')).toBeNull();
+      expect(await ctx.store.findProviderKeyFor(other.id, 'live', 'openai')).toBeNull();
     });
 
     it('deletes one provider key and treats deleting a missing one as a no-op', async () => {
@@ -879,8 +889,8 @@ function providerKeyTests(ctx: SuiteContext): void {
       await ctx.store.deleteProviderKey(gone.id);
       await ctx.store.deleteProviderKey(gone.id);
       expect(await ctx.store.getProviderKey(gone.id)).toBeNull();
-      expect(ids(await ctx.store.listProviderKeys(project.id))).toEqual([kept.id]);
-      expect(await ctx.store.findProviderKeyFor(project.id, 'anthropic')).toEqual(kept);
+      expect(ids(await ctx.store.listProviderKeys(project.id, 'live'))).toEqual([kept.id]);
+      expect(await ctx.store.findProviderKeyFor(project.id, 'live', 'anthropic')).toEqual(kept);
     });
   });
 }

@@ -83,7 +83,7 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
     if (!project || project.orgId !== orgId) throw notFound('Project');
     const allowed = 'session' in caller
       ? (await ctx.store.getMembershipRole(orgId, caller.session.accountId)) !== null
-      : caller.access.projectId === project.id;
+      : caller.access.projectId === project.id && caller.access.env === 'live'; // endpoints get live events: a test key cannot manage them
     if (!allowed) throw notFound('Project');
     return project;
   }

@@ -21,7 +21,7 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
   };
   const stream = (start: typeof agents.invoke) => async (ctx: Context, { body }: { body: unknown }) => {
     const cancel = new AbortController();
-    const events = await start(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal);
+    const events = await start(requireSession(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal);
     const sse = openSse(ctx);
     // A client that disconnects cancels the run and its provider call; the run is stored as cancelled.
     sse.signal.addEventListener('abort', () => cancel.abort(), { once: true });
@@ -42,7 +42,7 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { body }) => {
         const cancel = new AbortController();
         ctx.res.once('close', () => cancel.abort());
-        send(ctx, 200, await agents.invokeSync(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
+        send(ctx, 200, await agents.invokeSync(requireSession(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
       },
     },
     {
@@ -55,24 +55,24 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'get', path: `${base}/runs`, tag: 'agents', auth: 'jwt', query: schemas.listRunsQuerySchema,
       summary: "The agent's runs, newest first (limit 1 to 100, default 20; offset; status); agentSnapshot and steps omitted",
       responses: { 200: '{runs: array of AgentRun, hasMore}', 400: 'Invalid limit, offset or status', ...denied },
-      handle: async (ctx, { query }) => send(ctx, 200, await agents.listRuns(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, query)),
+      handle: async (ctx, { query }) => send(ctx, 200, await agents.listRuns(requireSession(ctx), path(ctx), ctx.params.agentSlug, query)),
     },
     {
       method: 'get', path: `${base}/runs/:runId`, tag: 'agents', auth: 'jwt', summary: 'A run, with the agentSnapshot taken when it started',
       responses: { 200: 'AgentRun', ...denied },
-      handle: async (ctx) => send(ctx, 200, await agents.getRun(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId)),
+      handle: async (ctx) => send(ctx, 200, await agents.getRun(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId)),
     },
     {
       method: 'get', path: `${base}/runs/:runId/steps`, tag: 'agents', auth: 'jwt', query: schemas.listStepsQuerySchema,
       summary: "A run's steps by stepIndex: one per message, tool_call and tool_result (limit 1 to 500, default 100; offset)",
       responses: { 200: 'array of AgentRunStep {stepIndex, kind, tool, collectionId, content, createdAt}', 400: 'Invalid limit or offset', ...denied },
-      handle: async (ctx, { query }) => send(ctx, 200, await agents.listSteps(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId, query)),
+      handle: async (ctx, { query }) => send(ctx, 200, await agents.listSteps(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId, query)),
     },
     {
       method: 'delete', path: `${base}/runs/:runId`, tag: 'agents', auth: 'jwt', summary: 'Delete a run with its steps',
       responses: { 204: 'Deleted', ...denied },
       handle: async (ctx) => {
-        await agents.deleteRun(await requireSession(dossier, ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId);
+        await agents.deleteRun(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId);
         noContent(ctx);
       },
     },

@@ -15,30 +15,30 @@ export function agentRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'post', path: base, tag: 'agents', auth: 'jwt', body: schemas.createAgentSchema,
       summary: 'Create a hosted agent (admin). allowedCollectionIds null allows every collection of the project; an empty array is rejected',
       responses: { 201: 'Agent', 400: 'Invalid input (also an empty allowedCollectionIds, or a collection of another project)', 409: 'Slug already used in the project', ...adminDenied },
-      handle: async (ctx, { body }) => send(ctx, 201, await agents.create(await requireSession(dossier, ctx), path(ctx), body)),
+      handle: async (ctx, { body }) => send(ctx, 201, await agents.create(requireSession(ctx), path(ctx), body)),
     },
     {
       method: 'get', path: base, tag: 'agents', auth: 'jwt', query: schemas.listAgentsQuerySchema,
       summary: 'Agents of the project, oldest first (limit 1 to 100, default 20; offset)',
       responses: { 200: '{agents: array of Agent, hasMore}', 400: 'Invalid limit or offset', ...denied },
-      handle: async (ctx, { query }) => send(ctx, 200, await agents.list(await requireSession(dossier, ctx), path(ctx), query)),
+      handle: async (ctx, { query }) => send(ctx, 200, await agents.list(requireSession(ctx), path(ctx), query)),
     },
     {
       method: 'get', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', summary: 'An agent, by id or slug',
       responses: { 200: 'Agent', ...denied },
-      handle: async (ctx) => send(ctx, 200, await agents.get(await requireSession(dossier, ctx), path(ctx), ctx.params.agentId)),
+      handle: async (ctx) => send(ctx, 200, await agents.get(requireSession(ctx), path(ctx), ctx.params.agentId)),
     },
     {
       method: 'patch', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', body: schemas.updateAgentSchema,
       summary: 'Update an agent as a JSON Merge Patch (admin): omitted keys stay, null clears (allowedCollectionIds null widens to all, timeoutMs null restores the default); a new slug needs confirmSlugChange true',
       responses: { 200: 'Agent', 400: 'Invalid input, or a slug change without confirmSlugChange', 409: 'Slug already used in the project', ...adminDenied },
-      handle: async (ctx, { body }) => send(ctx, 200, await agents.update(await requireSession(dossier, ctx), path(ctx), ctx.params.agentId, body)),
+      handle: async (ctx, { body }) => send(ctx, 200, await agents.update(requireSession(ctx), path(ctx), ctx.params.agentId, body)),
     },
     {
       method: 'delete', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', summary: 'Delete an agent with its runs and steps (admin)',
       responses: { 204: 'Deleted', ...adminDenied },
       handle: async (ctx) => {
-        await agents.remove(await requireSession(dossier, ctx), path(ctx), ctx.params.agentId);
+        await agents.remove(requireSession(ctx), path(ctx), ctx.params.agentId);
         noContent(ctx);
       },
     },

@@ -16,12 +16,12 @@ export function authRoutes({ dossier, limits }: RouteDeps): RouteDef[] {
     },
     {
       method: 'get', path: `${prefix}/orgs`, tag: 'auth', auth: 'jwt', summary: 'Orgs of the account', responses: { 200: 'array of Org' },
-      handle: async (ctx) => send(ctx, 200, await a.listOrgs(await requireSession(dossier, ctx))),
+      handle: async (ctx) => send(ctx, 200, await a.listOrgs(requireSession(ctx))),
     },
     {
       method: 'get', path: `${prefix}/orgs/:orgId/projects`, tag: 'auth', auth: 'jwt', summary: 'Projects of an org',
       responses: { 200: 'array of Project', 404: 'Not a member' },
-      handle: async (ctx) => send(ctx, 200, await a.listProjects(await requireSession(dossier, ctx), ctx.params.orgId)),
+      handle: async (ctx) => send(ctx, 200, await a.listProjects(requireSession(ctx), ctx.params.orgId)),
     },
   ]);
 }

@@ -9,7 +9,7 @@ const keyErrors = { 401: 'API key required', 404: 'Not found' };
 export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
   const claims = dossier.claims;
   const recompute: RouteDef['handle'] = async (ctx) => {
-    await claims.recomputeClaims(await requireApiAccess(dossier, ctx), ctx.params.id);
+    await claims.recomputeClaims(requireApiAccess(ctx), ctx.params.id);
     noContent(ctx);
   };
   const recomputeRoute = (method: 'post' | 'patch'): RouteDef => ({
@@ -24,7 +24,7 @@ export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
       responses: { 200: '{documentId, claims: array of Claim}', 400: 'Invalid minImportance', ...keyErrors },
       handle: async (ctx, { query }) => {
         const { minImportance } = query as { minImportance: number };
-        send(ctx, 200, await claims.documentClaims(await requireApiAccess(dossier, ctx), ctx.params.id, minImportance));
+        send(ctx, 200, await claims.documentClaims(requireApiAccess(ctx), ctx.params.id, minImportance));
       },
     },
     {
@@ -33,9 +33,9 @@ export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
       responses: { 200: 'text/event-stream of {type: progress|done|error}', ...keyErrors },
       handle: async (ctx) => {
         // Access fails here as an HTTP status, before the stream opens.
-        const access = await requireApiAccess(dossier, ctx);
+        const build = await claims.openClaimMap(requireApiAccess(ctx), ctx.params.id);
         const stream = openSse(ctx);
-        const work = claims.claimMap(access, ctx.params.id, (pct) => stream.send({ type: 'progress', pct }));
+        const work = build((pct) => stream.send({ type: 'progress', pct }));
         void work
           .then((map) => stream.send({ type: 'done', ...map }))
           .catch((err: unknown) => stream.send({ type: 'error', message: err instanceof Error && err.name === 'DossierError' ? err.message : 'Claim map failed' }))

@@ -6,27 +6,27 @@ import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
 export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
   const c = dossier.collections;
   const update: RouteDef['handle'] = async (ctx, { body }) =>
-    send(ctx, 200, await c.update(await requireApiAccess(dossier, ctx), ctx.params.id, body as schemas.UpdateCollectionInput));
+    send(ctx, 200, await c.update(requireApiAccess(ctx), ctx.params.id, body as schemas.UpdateCollectionInput));
   return [
     {
       method: 'post', path: '/v1/collections', tag: 'collections', auth: 'key', summary: 'Create a collection',
       body: schemas.createCollectionSchema, responses: { 201: 'Collection', 400: 'Invalid input', 403: 'projectId of another project' },
-      handle: async (ctx, { body }) => send(ctx, 201, await c.create(await requireApiAccess(dossier, ctx), body as schemas.CreateCollectionInput)),
+      handle: async (ctx, { body }) => send(ctx, 201, await c.create(requireApiAccess(ctx), body as schemas.CreateCollectionInput)),
     },
     {
       method: 'get', path: '/v1/collections', tag: 'collections', auth: 'key', summary: "List the project's collections",
       responses: { 200: 'array of Collection' },
-      handle: async (ctx) => send(ctx, 200, await c.list(await requireApiAccess(dossier, ctx))),
+      handle: async (ctx) => send(ctx, 200, await c.list(requireApiAccess(ctx))),
     },
     {
       method: 'get', path: '/v1/collections/:id', tag: 'collections', auth: 'key-or-public', summary: 'Get a collection',
       responses: { 200: 'Collection', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await c.get(await apiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await c.get(apiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/collections/:id/stats', tag: 'collections', auth: 'key-or-public', summary: 'Collection statistics',
       responses: { 200: 'CollectionStats', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await c.stats(await apiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await c.stats(apiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'patch', path: '/v1/collections/:id', tag: 'collections', auth: 'key', summary: 'Update a collection',
@@ -40,7 +40,7 @@ export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'delete', path: '/v1/collections/:id', tag: 'collections', auth: 'key', summary: 'Soft-delete a collection',
       responses: { 204: 'Deleted', 404: 'Not found' },
       handle: async (ctx) => {
-        await c.remove(await requireApiAccess(dossier, ctx), ctx.params.id);
+        await c.remove(requireApiAccess(ctx), ctx.params.id);
         noContent(ctx);
       },
     },

@@ -8,7 +8,7 @@ const keyErrors = { 401: 'API key required', 404: 'Not found' };
 export function contradictionRoutes({ dossier }: RouteDeps): RouteDef[] {
   const claims = dossier.claims;
   const dismiss: RouteDef['handle'] = async (ctx) =>
-    send(ctx, 200, await claims.dismissContradiction(await requireApiAccess(dossier, ctx), ctx.params.id, ctx.params.contradictionId));
+    send(ctx, 200, await claims.dismissContradiction(requireApiAccess(ctx), ctx.params.id, ctx.params.contradictionId));
   const dismissRoute = (method: 'patch' | 'post'): RouteDef => ({
     method, path: '/v1/collections/:id/contradictions/:contradictionId', tag: 'contradictions', auth: 'key',
     body: schemas.updateContradictionSchema, handle: dismiss,
@@ -22,25 +22,25 @@ export function contradictionRoutes({ dossier }: RouteDeps): RouteDef[] {
       summary: 'Documents by number of contradictions touching them (count descending, then filename ascending)',
       responses: { 200: '{files: [{documentId, filename, contradictionCount}]}', 400: 'Invalid filter', ...keyErrors },
       handle: async (ctx, { query }) =>
-        send(ctx, 200, await claims.contradictionFiles(await requireApiAccess(dossier, ctx), ctx.params.id, query as schemas.ContradictionFilesQuery)),
+        send(ctx, 200, await claims.contradictionFiles(requireApiAccess(ctx), ctx.params.id, query as schemas.ContradictionFilesQuery)),
     },
     {
       method: 'post', path: '/v1/collections/:id/contradictions/detect', tag: 'contradictions', auth: 'key',
       summary: 'Start a contradiction run over the claims of ready, canonical documents (returns the run in flight, if any)',
       responses: { 200: '{runId, status, enqueuedAt}', 400: 'No model provider configured', ...keyErrors },
-      handle: async (ctx) => send(ctx, 200, await claims.detectContradictions(await requireApiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await claims.detectContradictions(requireApiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/collections/:id/contradictions/runs/latest', tag: 'contradictions', auth: 'key',
       summary: 'The newest contradiction run', responses: { 200: 'ContradictionRun', ...keyErrors },
-      handle: async (ctx) => send(ctx, 200, await claims.latestContradictionRun(await requireApiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await claims.latestContradictionRun(requireApiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/collections/:id/contradictions', tag: 'contradictions', auth: 'key',
       query: schemas.contradictionListQuerySchema, summary: 'Contradictions of a collection, newest first',
       responses: { 200: '{total, items: array of Contradiction}', 400: 'Invalid filter', ...keyErrors },
       handle: async (ctx, { query }) =>
-        send(ctx, 200, await claims.listContradictions(await requireApiAccess(dossier, ctx), ctx.params.id, query as schemas.ContradictionListQuery)),
+        send(ctx, 200, await claims.listContradictions(requireApiAccess(ctx), ctx.params.id, query as schemas.ContradictionListQuery)),
     },
     dismissRoute('patch'),
     dismissRoute('post'),
@@ -51,7 +51,7 @@ export function contradictionRoutes({ dossier }: RouteDeps): RouteDef[] {
       responses: { 204: 'Applied', 400: 'No instruction, or the instructions would exceed 4,000 characters', ...keyErrors },
       handle: async (ctx, { body }) => {
         const { instruction } = body as { instruction?: string };
-        await claims.applyInstruction(await requireApiAccess(dossier, ctx), ctx.params.id, ctx.params.contradictionId, instruction);
+        await claims.applyInstruction(requireApiAccess(ctx), ctx.params.id, ctx.params.contradictionId, instruction);
         noContent(ctx);
       },
     },

@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config.ts';
 import type { RequestLimits } from '../http/limits.ts';
 
 /** How a route authenticates (documented in the OpenAPI document). */
-export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'none' | 'upload-url';
+export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'jwt-or-org-key' | 'none' | 'upload-url';
 
 /** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
 export interface RouteDef {
@@ -13,7 +13,10 @@ export interface RouteDef {
   path: string;
   summary: string;
   tag: string;
+  /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
   auth: AuthMode;
+  /** Also accept the API key as `?key=` (event streams: a browser EventSource cannot set headers). */
+  queryKey?: true;
   /** JSON body schema (validated before the handler runs). */
   body?: z.ZodType;
   /** Query-string schema. */

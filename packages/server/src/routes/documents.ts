@@ -5,8 +5,8 @@ import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
 /** Reading, patching, deleting and retrying documents; tags; filename search. */
 export function documentRoutes({ dossier }: RouteDeps): RouteDef[] {
   const d = dossier.documents;
-  const key = (ctx: Parameters<RouteDef['handle']>[0]) => requireApiAccess(dossier, ctx);
-  const anyone = (ctx: Parameters<RouteDef['handle']>[0]) => apiAccess(dossier, ctx);
+  const key = (ctx: Parameters<RouteDef['handle']>[0]) => requireApiAccess(ctx);
+  const anyone = (ctx: Parameters<RouteDef['handle']>[0]) => apiAccess(ctx);
   const batchDelete: RouteDef['handle'] = async (ctx, { body }) => {
     await d.batchRemove(await key(ctx), ctx.params.id, body);
     noContent(ctx);

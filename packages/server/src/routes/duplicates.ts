@@ -13,7 +13,7 @@ export function duplicateRoutes({ dossier }: RouteDeps): RouteDef[] {
   const duplicates = dossier.duplicates;
   const promote: RouteDef['handle'] = async (ctx, { body }) => {
     const { canonicalDocumentId } = body as { canonicalDocumentId: string };
-    send(ctx, 200, await duplicates.promote(await requireApiAccess(dossier, ctx), ctx.params.id, ctx.params.groupId, canonicalDocumentId));
+    send(ctx, 200, await duplicates.promote(requireApiAccess(ctx), ctx.params.id, ctx.params.groupId, canonicalDocumentId));
   };
   const promoteRoute = (method: 'patch' | 'post'): RouteDef => ({
     method, path: '/v1/collections/:id/duplicates/:groupId', tag: 'duplicates', auth: 'key', body: schemas.promoteDuplicateSchema, handle: promote,
@@ -25,18 +25,18 @@ export function duplicateRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'post', path: '/v1/collections/:id/duplicates/detect', tag: 'duplicates', auth: 'key',
       summary: 'Detect near-duplicates among every ready document (fingerprint jobs, then grouping)',
       responses: { 202: '{runId, status: "pending", jobsEnqueued, enqueuedAt}', 409: 'A run is already in flight', ...keyErrors },
-      handle: async (ctx) => send(ctx, 202, await duplicates.detect(await requireApiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 202, await duplicates.detect(requireApiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/collections/:id/duplicates/runs/latest', tag: 'duplicates', auth: 'key',
       summary: 'The newest duplicate detection run', responses: { 200: 'DuplicateRun', ...keyErrors },
-      handle: async (ctx) => send(ctx, 200, await duplicates.latestRun(await requireApiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await duplicates.latestRun(requireApiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/collections/:id/duplicates', tag: 'duplicates', auth: 'key', query: schemas.duplicateListQuerySchema,
       summary: 'Duplicate groups, newest first', responses: { 200: '{total, items: array of DuplicateGroup}', 400: 'Invalid limit or offset', ...keyErrors },
       handle: async (ctx, { query }) =>
-        send(ctx, 200, await duplicates.list(await requireApiAccess(dossier, ctx), ctx.params.id, query as { limit: number; offset: number })),
+        send(ctx, 200, await duplicates.list(requireApiAccess(ctx), ctx.params.id, query as { limit: number; offset: number })),
     },
     promoteRoute('patch'),
     promoteRoute('post'),
@@ -44,7 +44,7 @@ export function duplicateRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'delete', path: '/v1/collections/:id/duplicates/:groupId', tag: 'duplicates', auth: 'key',
       summary: 'Disband a group: every member back in retrieval; detection will not group them again',
       responses: { 200: '{success, groupId, members}', ...keyErrors },
-      handle: async (ctx) => send(ctx, 200, await duplicates.disband(await requireApiAccess(dossier, ctx), ctx.params.id, ctx.params.groupId)),
+      handle: async (ctx) => send(ctx, 200, await duplicates.disband(requireApiAccess(ctx), ctx.params.id, ctx.params.groupId)),
     },
   ];
 }

@@ -6,11 +6,11 @@ import type { RouteDef, RouteDeps } from './define.ts';
 export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
     {
-      method: 'get', path: '/v1/collections/:id/documents/events', tag: 'events', auth: 'key-or-public', longRunning: true,
+      method: 'get', path: '/v1/collections/:id/documents/events', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s)',
       responses: { 200: 'text/event-stream', 401: 'Invalid key', 404: 'Not found' },
       handle: async (ctx) => {
-        const access = await apiAccess(dossier, ctx, true);
+        const access = apiAccess(ctx);
         let stream: ReturnType<typeof openSse> | null = null;
         const unsubscribe = await dossier.events.subscribe(access, ctx.params.id, (e) => stream?.send(e));
         stream = openSse(ctx);

@@ -9,14 +9,14 @@ export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
     {
       method: 'get', path: '/v1/documents/:id/images', tag: 'documents', auth: 'key-or-public', summary: 'Images of a document ordered by position',
       responses: { 200: 'array of DocumentImage', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await d.images(await apiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await d.images(apiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/documents/:id/images/:imageId', tag: 'documents', auth: 'key-or-public',
       summary: 'Raw image bytes (immutable; private collections need the API key as Bearer)',
       responses: { 200: 'image bytes', 401: 'Key required', 404: 'Not found' },
       handle: async (ctx) => {
-        const { bytes, mimeType, public: isPublic } = await d.image(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.imageId);
+        const { bytes, mimeType, public: isPublic } = await d.image(apiAccess(ctx), ctx.params.id, ctx.params.imageId);
         // Only a type confirmed by the bytes is served as an image; anything else downloads as opaque data.
         ctx.type = sniffType(bytes, '') === mimeType ? mimeType : 'application/octet-stream';
         // Image bytes never change: cacheable for a year, by shared caches only when the collection is public.
@@ -29,7 +29,7 @@ export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'get', path: '/v1/documents/:id/chunks/captions', tag: 'documents', auth: 'key-or-public',
       summary: 'Table chunks with their captions, by section position then chunk position',
       responses: { 200: 'array of {content, caption}', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await d.captions(await apiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await d.captions(apiAccess(ctx), ctx.params.id)),
     },
   ];
 }

@@ -12,20 +12,20 @@ export function providerKeyRoutes({ dossier }: RouteDeps): RouteDef[] {
       body: schemas.createProviderKeySchema,
       responses: { 201: 'ProviderKey {id, provider, name, keyPreview, createdAt}', 400: 'Invalid input', 401: 'Missing API key', 404: 'Not found' },
       handle: async (ctx, { body }) =>
-        send(ctx, 201, await keys.create(await requireApiAccess(dossier, ctx), ctx.params.id, body as schemas.CreateProviderKeyInput)),
+        send(ctx, 201, await keys.create(requireApiAccess(ctx), ctx.params.id, body as schemas.CreateProviderKeyInput)),
     },
     {
       method: 'get', path: '/v1/projects/:id/provider-keys', tag: 'provider-keys', auth: 'key',
       summary: 'Provider keys of the project, newest first (previews only)',
       responses: { 200: 'array of ProviderKey', 401: 'Missing API key', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await keys.list(await requireApiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await keys.list(requireApiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'delete', path: '/v1/projects/:id/provider-keys/:keyId', tag: 'provider-keys', auth: 'key',
       summary: 'Delete a provider key; research falls back to the managed key',
       responses: { 204: 'Deleted', 401: 'Missing API key', 404: 'Not found' },
       handle: async (ctx) => {
-        await keys.delete(await requireApiAccess(dossier, ctx), ctx.params.id, ctx.params.keyId);
+        await keys.delete(requireApiAccess(ctx), ctx.params.id, ctx.params.keyId);
         noContent(ctx);
       },
     },

@@ -8,8 +8,8 @@ import { type RouteDef, type RouteDeps, send } from './define.ts';
  */
 export function recomputeRoutes({ dossier }: RouteDeps): RouteDef[] {
   const c = dossier.collections;
-  const summaries: RouteDef['handle'] = async (ctx) => send(ctx, 200, await c.recomputeSummaries(await requireApiAccess(dossier, ctx), ctx.params.id));
-  const captions: RouteDef['handle'] = async (ctx) => send(ctx, 200, await c.recomputeCaptions(await requireApiAccess(dossier, ctx), ctx.params.id));
+  const summaries: RouteDef['handle'] = async (ctx) => send(ctx, 200, await c.recomputeSummaries(requireApiAccess(ctx), ctx.params.id));
+  const captions: RouteDef['handle'] = async (ctx) => send(ctx, 200, await c.recomputeCaptions(requireApiAccess(ctx), ctx.params.id));
   const responses = { 200: '{enqueued: number}', 401: 'Key required', 404: 'Not found' };
   const route = (method: 'post' | 'patch', what: 'summaries' | 'captions'): RouteDef => ({
     method, path: `/v1/collections/:id/recompute/${what}`, tag: 'collections', auth: 'key', responses,

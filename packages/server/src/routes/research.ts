@@ -59,7 +59,7 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { body }) => {
         // Access, validation and model resolution fail here, as HTTP statuses, before the stream opens.
         const cancel = new AbortController();
-        const events = await r.run(await apiAccess(dossier, ctx), ctx.params.id, body as schemas.ResearchInput, cancel.signal);
+        const events = await r.run(apiAccess(ctx), ctx.params.id, body as schemas.ResearchInput, cancel.signal);
         const stream = openSse(ctx);
         // A client that disconnects cancels the run and its provider call; nothing is saved for it.
         stream.signal.addEventListener('abort', () => cancel.abort(), { once: true });
@@ -73,24 +73,24 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { body }) => {
         const cancel = new AbortController();
         ctx.res.once('close', () => cancel.abort());
-        send(ctx, 200, await r.runSync(await apiAccess(dossier, ctx), ctx.params.id, body as schemas.ResearchInput, cancel.signal));
+        send(ctx, 200, await r.runSync(apiAccess(ctx), ctx.params.id, body as schemas.ResearchInput, cancel.signal));
       },
     },
     {
       method: 'get', path: '/v1/collections/:id/research', tag: 'research', auth: 'key', summary: 'The last 50 research sessions, newest first',
       responses: { 200: 'array of ResearchSession', 401: 'API key required', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await r.list(await apiAccess(dossier, ctx), ctx.params.id)),
+      handle: async (ctx) => send(ctx, 200, await r.list(apiAccess(ctx), ctx.params.id)),
     },
     {
       method: 'get', path: '/v1/collections/:id/research/:sessionId', tag: 'research', auth: 'key', summary: 'A research session with its frozen sources',
       responses: sessionResponses,
-      handle: async (ctx) => send(ctx, 200, await r.get(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.sessionId)),
+      handle: async (ctx) => send(ctx, 200, await r.get(apiAccess(ctx), ctx.params.id, ctx.params.sessionId)),
     },
     {
       method: 'delete', path: '/v1/collections/:id/research/:sessionId', tag: 'research', auth: 'key', summary: 'Delete a research session',
       responses: { 204: 'Deleted', 401: 'API key required', 404: 'Not found' },
       handle: async (ctx) => {
-        await r.remove(await apiAccess(dossier, ctx), ctx.params.id, ctx.params.sessionId);
+        await r.remove(apiAccess(ctx), ctx.params.id, ctx.params.sessionId);
         noContent(ctx);
       },
     },

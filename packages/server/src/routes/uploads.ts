@@ -19,7 +19,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       handle: async (ctx, { body }) => {
         const declared = (body as schemas.UploadUrlInput).fileSizeBytes;
         if (declared !== undefined && declared > config.maxUploadBytes) throw new DossierError('payload_too_large', `fileSizeBytes exceeds the limit of ${config.maxUploadBytes} bytes`);
-        const r = await d.createUploadUrl(await requireApiAccess(dossier, ctx), ctx.params.id, body as schemas.UploadUrlInput);
+        const r = await d.createUploadUrl(requireApiAccess(ctx), ctx.params.id, body as schemas.UploadUrlInput);
         if (r.uploadToken === null) return send(ctx, 200, { documentId: r.documentId, uploadUrl: null, document: r.document });
         send(ctx, 201, { documentId: r.documentId, uploadUrl: `${publicUrl()}/v1/uploads/${r.uploadToken}` });
       },
@@ -43,19 +43,19 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       method: 'post', path: '/v1/collections/:id/documents/:docId/confirm', tag: 'documents', auth: 'key',
       summary: 'Confirm a presigned upload; the document moves to uploading', body: schemas.confirmSchema,
       responses: { 200: 'Document', 400: 'File not uploaded yet', 404: 'Not found' },
-      handle: async (ctx, { body }) => send(ctx, 200, await d.confirm(await requireApiAccess(dossier, ctx), ctx.params.id, ctx.params.docId, body)),
+      handle: async (ctx, { body }) => send(ctx, 200, await d.confirm(requireApiAccess(ctx), ctx.params.id, ctx.params.docId, body)),
     },
     {
       method: 'post', path: '/v1/collections/:id/documents/batch-confirm', tag: 'documents', auth: 'key',
       summary: 'Confirm 1 to 500 presigned uploads', body: schemas.batchConfirmSchema, responses: { 200: 'array of Document', 400: 'Invalid input' },
-      handle: async (ctx, { body }) => send(ctx, 200, await d.batchConfirm(await requireApiAccess(dossier, ctx), ctx.params.id, body)),
+      handle: async (ctx, { body }) => send(ctx, 200, await d.batchConfirm(requireApiAccess(ctx), ctx.params.id, body)),
     },
     {
       method: 'post', path: '/v1/collections/:id/documents', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
       summary: 'Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB',
       responses: { 202: 'Document', 400: 'Invalid input', 413: 'File exceeds 25 MB' },
       handle: async (ctx) => {
-        const access = await requireApiAccess(dossier, ctx);
+        const access = requireApiAccess(ctx);
         const form = await readMultipart(ctx, SINGLE_LIMITS);
         const file = form.files[0];
         if (!file) throw new DossierError('invalid_input', "Missing multipart field 'file'");
@@ -67,7 +67,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request',
       responses: { 202: '{documents: Document[]}', 400: 'Invalid input', 413: 'A file exceeds 25 MB' },
       handle: async (ctx) => {
-        const access = await requireApiAccess(dossier, ctx);
+        const access = requireApiAccess(ctx);
         const form = await readMultipart(ctx, BATCH_LIMITS);
         if (form.files.length === 0) throw new DossierError('invalid_input', "Missing multipart field 'file'");
         const documents = [];

@@ -8,7 +8,7 @@ export function usageRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'get', path: '/v1/usage', tag: 'usage', auth: 'key',
       summary: "The key's sandbox usage this calendar month (UTC) with its plan's limits: {meters: {queries: {used, limit}, credits: {used, limit}, storage: {usedMb, limitMb}}}; a null limit is unlimited",
       responses: { 200: '{meters: {queries, credits, storage}}', 401: 'Missing or invalid API key' },
-      handle: async (ctx) => send(ctx, 200, await dossier.usage.meters(await requireApiAccess(dossier, ctx))),
+      handle: async (ctx) => send(ctx, 200, await dossier.usage.meters(requireApiAccess(ctx))),
     },
   ];
 }

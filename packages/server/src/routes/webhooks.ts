@@ -16,7 +16,7 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'get', path: BASE, tag: 'webhooks', auth: 'jwt-or-key',
       summary: 'Webhook endpoints of the project, oldest first (never their secrets)',
       responses: { 200: 'array of WebhookEndpoint {id, url, events, enabled, description?, createdAt, updatedAt}', ...DENIED },
-      handle: async (ctx) => send(ctx, 200, await hooks.list(await requireSessionOrKey(dossier, ctx), ctx.params.orgId, ctx.params.projectId)),
+      handle: async (ctx) => send(ctx, 200, await hooks.list(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId)),
     },
     {
       method: 'post', path: BASE, tag: 'webhooks', auth: 'jwt-or-key',
@@ -24,7 +24,7 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
       body: schemas.createWebhookSchema,
       responses: { 201: 'WebhookEndpoint with secret', 400: 'Invalid input (e.g. not an HTTPS URL)', ...DENIED },
       handle: async (ctx, { body }) =>
-        send(ctx, 201, await hooks.create(await requireSessionOrKey(dossier, ctx), ctx.params.orgId, ctx.params.projectId, body)),
+        send(ctx, 201, await hooks.create(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, body)),
     },
     {
       method: 'patch', path: `${BASE}/:endpointId`, tag: 'webhooks', auth: 'jwt-or-key',
@@ -32,14 +32,14 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
       body: schemas.updateWebhookSchema,
       responses: { 200: 'WebhookEndpoint', 400: 'Invalid input', ...DENIED },
       handle: async (ctx, { body }) =>
-        send(ctx, 200, await hooks.update(await requireSessionOrKey(dossier, ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, body)),
+        send(ctx, 200, await hooks.update(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, body)),
     },
     {
       method: 'delete', path: `${BASE}/:endpointId`, tag: 'webhooks', auth: 'jwt-or-key',
       summary: 'Delete the endpoint and its delivery history',
       responses: { 204: 'Deleted', ...DENIED },
       handle: async (ctx) => {
-        await hooks.delete(await requireSessionOrKey(dossier, ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId);
+        await hooks.delete(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId);
         noContent(ctx);
       },
     },
@@ -49,14 +49,14 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
       query: schemas.webhookDeliveriesQuerySchema,
       responses: { 200: 'array of WebhookDelivery', 400: 'Invalid limit', ...DENIED },
       handle: async (ctx, { query }) =>
-        send(ctx, 200, await hooks.deliveries(await requireSessionOrKey(dossier, ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, query)),
+        send(ctx, 200, await hooks.deliveries(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, query)),
     },
     {
       method: 'post', path: `${BASE}/:endpointId/deliveries/:id/retry`, tag: 'webhooks', auth: 'jwt-or-key',
       summary: 'Re-run the delivery from scratch: pending, attempts reset to 0, due now (earlier attempts stay in attemptLog)',
       responses: { 202: 'WebhookDelivery as reset (status pending, attempts 0)', ...DENIED },
       handle: async (ctx) =>
-        send(ctx, 202, await hooks.retry(await requireSessionOrKey(dossier, ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, ctx.params.id)),
+        send(ctx, 202, await hooks.retry(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, ctx.params.id)),
     },
   ];
 }
