@@ -1,5 +1,6 @@
 import { type Access, requireCollection } from './access.ts';
 import { agentRunService } from './agents/runs.ts';
+import { keyService } from './auth/key-service.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
@@ -98,12 +99,14 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
   const dispatcher = createWebhookDispatcher(ctx, webhookSettings, () => webhookRunner?.wake());
   eventsRecorded = () => void dispatcher.kick();
   const uploads = uploadService(ctx);
+  const auth = authService(ctx);
   const search = searchService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
   const researchSettings = { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research };
   const agentRuns = agentRunService(ctx, search, researchSettings);
   return {
     context: ctx,
-    auth: authService(ctx),
+    auth,
+    keys: keyService(ctx, auth),
     agents: { ...agentService(ctx), ...agentRuns },
     collections: { ...collectionService(ctx), ...recomputeService(ctx) },
     documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },

@@ -8,6 +8,8 @@ export * from './auth/principal.ts';
 export type { AgentService, AgentView } from './agents/service.ts';
 export type { AgentProgress, AgentRunOutcome, AgentStreamEvent, AgentSyncResult } from './agents/events.ts';
 export type { AgentRunService, AgentRunStepView, AgentRunView } from './agents/runs.ts';
+export type { AgentCaller } from './agents/invocation.ts';
+export type { ApiKeyView, KeyService } from './auth/key-service.ts';
 export type { CollectionService, CollectionStats, CollectionView } from './collections/service.ts';
 export * from './context.ts';
 export * from './domain/errors.ts';

@@ -148,6 +148,13 @@ export const scanSchema = z.strictObject({
   documentIds: documentIdsField,
 });
 
+/** Request bodies of key management (issue 9). */
+export const createProjectKeySchema = z.strictObject({
+  env: z.enum(['live', 'test']).describe('live: production data; test: the isolated sandbox'),
+  name: z.string().trim().min(1).max(100).optional().describe('A label to recognise the key by'),
+});
+export const createOrgKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100).optional() });
+
 export const loginSchema = z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 
 export type CreateCollectionInput = z.input<typeof createCollectionSchema>;

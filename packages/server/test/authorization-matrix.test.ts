@@ -29,7 +29,9 @@ type Profile =
   /** An admin of the org in the path. */
   | 'jwt-admin'
   /** A member of the org in the path, or the project's live key (webhook management). */
-  | 'jwt-or-live-key';
+  | 'jwt-or-live-key'
+  /** A member of the org in the path, or an API key of that org (invoking hosted agents). */
+  | 'jwt-or-org-key';
 
 const ORG = '/v1/orgs/:orgId/projects/:projectId';
 const ROWS: Record<string, Profile> = {
@@ -70,17 +72,23 @@ const ROWS: Record<string, Profile> = {
   'POST /v1/collections/:id/duplicates/:groupId': 'key-owned', 'DELETE /v1/collections/:id/duplicates/:groupId': 'key-owned',
   [`POST ${ORG}/agents`]: 'jwt-admin', [`GET ${ORG}/agents`]: 'jwt-member', [`GET ${ORG}/agents/:agentId`]: 'jwt-member',
   [`PATCH ${ORG}/agents/:agentId`]: 'jwt-admin', [`DELETE ${ORG}/agents/:agentId`]: 'jwt-admin',
-  [`POST ${ORG}/agents/:agentSlug/invoke`]: 'jwt-member', [`POST ${ORG}/agents/:agentSlug/invoke/sync`]: 'jwt-member',
-  [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-member', [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
+  [`POST ${ORG}/agents/:agentSlug/invoke`]: 'jwt-or-org-key', [`POST ${ORG}/agents/:agentSlug/invoke/sync`]: 'jwt-or-org-key',
+  [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-or-org-key', [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
   [`GET ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member', [`GET ${ORG}/agents/:agentSlug/runs/:runId/steps`]: 'jwt-member',
   [`DELETE ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member',
   [`GET ${ORG}/webhooks`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks`]: 'jwt-or-live-key',
   [`PATCH ${ORG}/webhooks/:endpointId`]: 'jwt-or-live-key', [`DELETE ${ORG}/webhooks/:endpointId`]: 'jwt-or-live-key',
   [`GET ${ORG}/webhooks/:endpointId/deliveries`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks/:endpointId/deliveries/:id/retry`]: 'jwt-or-live-key',
+  [`GET ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys/:keyId/rotate`]: 'jwt-admin',
+  [`DELETE ${ORG}/api-keys/:keyId`]: 'jwt-admin',
+  'GET /v1/orgs/:orgId/api-keys': 'jwt-admin', 'POST /v1/orgs/:orgId/api-keys': 'jwt-admin', 'DELETE /v1/orgs/:orgId/api-keys/:keyId': 'jwt-admin',
   'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
 };
 
-const CALLERS = ['none', 'malformed', 'unknownKey', 'forgedJwt', 'otherLive', 'otherTest', 'ownTest', 'ownLive', 'admin', 'member', 'outsider', 'anonymousPublic'] as const;
+const CALLERS = [
+  'none', 'malformed', 'unknownKey', 'revokedKey', 'forgedJwt', 'otherLive', 'otherTest', 'ownTest', 'ownLive', 'orgKey', 'otherOrgKey',
+  'admin', 'member', 'outsider', 'anonymousPublic',
+] as const;
 type Caller = (typeof CALLERS)[number];
 
 /**
@@ -95,7 +103,8 @@ const JWTS: readonly Caller[] = ['admin', 'member', 'outsider', 'forgedJwt'];
 function expected(profile: Profile, caller: Caller): Expect {
   if (profile === 'open') return 'not-401';
   if (profile === 'upload-token') return 401;
-  if (caller === 'malformed' || caller === 'unknownKey' || caller === 'forgedJwt') return 401;
+  if (caller === 'malformed' || caller === 'unknownKey' || caller === 'revokedKey' || caller === 'forgedJwt') return 401;
+  if (caller === 'orgKey' || caller === 'otherOrgKey') return profile === 'jwt-or-org-key' ? (caller === 'orgKey' ? 'ok' : 404) : 401;
   const keyRoute = profile.startsWith('key') || profile === 'public-read';
   if (keyRoute) {
     if (JWTS.includes(caller)) return 401;
@@ -132,9 +141,13 @@ beforeAll(async () => {
   await store.setMembership(t.orgId, member.id, 'member');
   const outsider = await login('other@example.test', 'another long password');
   const [head, , sig] = admin.token.split('.');
+  const keysOf = (orgId: string, token: string) => t.request('POST', `/v1/orgs/${orgId}/api-keys`, { auth: token, json: { name: 'matrix' } });
+  const revoked = await t.request('POST', `/v1/orgs/${t.orgId}/projects/${t.projectId}/api-keys`, { auth: admin.token, json: { env: 'live' } });
+  await t.request('DELETE', `/v1/orgs/${t.orgId}/projects/${t.projectId}/api-keys/${revoked.body.id}`, { auth: admin.token });
   credentials = {
-    none: null, malformed: 'not a bearer', unknownKey: `dsk_live_${'x'.repeat(32)}`, forgedJwt: `${head}.eyJzdWIiOiJ4In0.${sig}`,
+    none: null, malformed: 'not a bearer', unknownKey: `dsk_live_${'x'.repeat(32)}`, revokedKey: revoked.body.key, forgedJwt: `${head}.eyJzdWIiOiJ4In0.${sig}`,
     otherLive: other.liveKey, otherTest: other.testKey, ownTest: t.testKey, ownLive: t.liveKey,
+    orgKey: (await keysOf(t.orgId, admin.token)).body.key, otherOrgKey: (await keysOf(other.orgId, outsider.token)).body.key,
     admin: admin.token, member: member.token, outsider: outsider.token, anonymousPublic: null,
   };
   privateIds = await fixture('private');
@@ -179,7 +192,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';

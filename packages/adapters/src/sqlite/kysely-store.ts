@@ -8,6 +8,7 @@ import * as documents from './document-queries.ts';
 import * as duplicates from './duplicate-queries.ts';
 import * as enrich from './enrich-queries.ts';
 import * as images from './image-queries.ts';
+import * as keys from './key-queries.ts';
 import * as providerKeys from './provider-key-queries.ts';
 import * as research from './research-queries.ts';
 import * as sections from './section-queries.ts';
@@ -33,6 +34,14 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listOrgsForAccount: (accountId) => tenancy.listOrgsForAccount(ctx, accountId),
     setMembership: (orgId, accountId, role) => tenancy.setMembership(ctx, orgId, accountId, role),
     getMembershipRole: (orgId, accountId) => tenancy.getMembershipRole(ctx, orgId, accountId),
+    listApiKeys: (projectId) => keys.listApiKeys(ctx, projectId),
+    getApiKey: (id) => keys.getApiKey(ctx, id),
+    revokeApiKey: (id, at) => keys.revokeApiKey(ctx, id, at),
+    touchApiKey: (id, at) => keys.touchApiKey(ctx, id, at),
+    createOrgApiKey: (key) => keys.createOrgApiKey(ctx, key),
+    findOrgApiKeyByHash: (hash) => keys.findOrgApiKeyByHash(ctx, hash),
+    listOrgApiKeys: (orgId) => keys.listOrgApiKeys(ctx, orgId),
+    getOrgApiKey: (id) => keys.getOrgApiKey(ctx, id),
     createProject: (project) => tenancy.createProject(ctx, project),
     getProject: (id) => tenancy.getProject(ctx, id),
     listProjects: (orgId) => tenancy.listProjects(ctx, orgId),

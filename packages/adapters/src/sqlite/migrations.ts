@@ -467,6 +467,26 @@ export const sqliteMigrations: Record<string, Migration> = {
       await db.schema.alterTable('provider_keys').addColumn('env', 'text', (c) => c.notNull().defaultTo('live')).execute();
     },
   },
+  '0023_api_key_management': {
+    async up(db: Db) {
+      // Issue 9: named keys with a last-used time, and org-scoped keys (dsk_org_…) that invoke hosted agents.
+      await db.schema.alterTable('api_keys').addColumn('name', 'text').execute();
+      await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute();
+      await db.schema.createIndex('api_keys_project').on('api_keys').columns(['project_id', 'created_at']).execute();
+      await db.schema
+        .createTable('org_api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
+        .addColumn('name', 'text')
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('key_encrypted', 'text', (c) => c.notNull())
+        .addColumn('key_preview', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+    },
+  },
   '0021_agent_runs': {
     async up(db: Db) {
       await createAgentRunTables(db);

@@ -36,7 +36,9 @@ const API_KEY_COLUMNS = {
   keyHash: 'key_hash',
   keyEncrypted: 'key_encrypted',
   keyPreview: 'key_preview',
+  name: 'name',
   createdAt: 'created_at',
+  lastUsedAt: 'last_used_at',
   revokedAt: 'revoked_at',
 } as const satisfies ColumnMap<ApiKeyRecord, ApiKeysTable>;
 
@@ -172,7 +174,9 @@ export const apiKeyFromRow = (r: Row<'api_keys'>): ApiKeyRecord => ({
   keyHash: r.key_hash,
   keyEncrypted: r.key_encrypted,
   keyPreview: r.key_preview,
+  name: r.name,
   createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
   revokedAt: r.revoked_at,
 });
 

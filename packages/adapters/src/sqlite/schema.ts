@@ -45,7 +45,21 @@ export interface ApiKeysTable {
   key_hash: string;
   key_encrypted: string;
   key_preview: string;
+  name: string | null;
   created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OrgApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string | null;
+  key_hash: string;
+  key_encrypted: string;
+  key_preview: string;
+  created_at: string;
+  last_used_at: string | null;
   revoked_at: string | null;
 }
 
@@ -347,6 +361,7 @@ export interface MetadataDatabase {
   memberships: MembershipsTable;
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
+  org_api_keys: OrgApiKeysTable;
   provider_keys: ProviderKeysTable;
   collections: CollectionsTable;
   documents: DocumentsTable;

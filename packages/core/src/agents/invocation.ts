@@ -3,6 +3,7 @@ import type { DossierContext } from '../context.ts';
 import { AGENT_TIMEOUT_DEFAULT_MS, type AgentRecord, type AgentSnapshot } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import { acquireRunSlot } from '../limits/run-slots.ts';
+import type { Project } from '../domain/types.ts';
 import type { ResolvedModel } from '../models/types.ts';
 import type { Lease } from '../ports/concurrency-gate.ts';
 import { parseInput } from '../schemas.ts';
@@ -31,7 +32,8 @@ export interface AgentInvocation {
   documentId: string | null;
   model: ResolvedModel;
   output: OutputValidator | null;
-  createdBy: string;
+  /** The account that invoked it (null for an org key). */
+  createdBy: string | null;
   /** The org's run slot (null when its plan sets no cap); released when the run ends. */
   lease: Lease | null;
 }
@@ -75,13 +77,24 @@ async function admit(ctx: DossierContext, projectId: string, timeoutMs: number):
 }
 
 /** Settle a run of `agent`: the document scope, the model, the output schema, credits and a slot. */
-async function settle(ctx: DossierContext, claims: SessionClaims, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
+async function settle(ctx: DossierContext, caller: AgentCaller, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
   const scopedTo = await checkDocument(ctx, agent, projectId, input.documentId);
   const model = await projectModel(ctx, projectId, agent.model);
   const output = agent.outputSchema ? compileOutputSchema(agent.outputSchema) : null;
   const lease = await admit(ctx, projectId, agent.timeoutMs);
   const runId = persisted ? newId() : `preview-${newId()}`;
-  return { runId, persisted, agent, projectId, query: input.query, documentId: scopedTo, model, output, createdBy: claims.accountId, lease };
+  return { runId, persisted, agent, projectId, query: input.query, documentId: scopedTo, model, output, createdBy: 'session' in caller ? caller.session.accountId : null, lease };
+}
+
+/** Who invokes an agent (spec: a JWT of a project member, or an org-scoped API key). */
+export type AgentCaller = { session: SessionClaims } | { orgKey: { orgId: string; keyId: string } };
+
+/** The project of the path when the caller may invoke its agents: a member of its org, or a key of its org; 404 otherwise. */
+async function callerProject(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }): Promise<Project> {
+  if ('session' in caller) return requireProjectRole(ctx, caller.session, path, 'member');
+  const project = isUuid(path.projectId) ? await ctx.store.getProject(path.projectId) : null;
+  if (!project || project.orgId !== path.orgId || project.orgId !== caller.orgKey.orgId) throw notFound('Project');
+  return project;
 }
 
 /** The saved agent of the project by slug (or id); 404 otherwise. */
@@ -94,16 +107,16 @@ export async function agentOf(ctx: DossierContext, projectId: string, idOrSlug: 
 export const snapshotOf = ({ projectId: _p, ...agent }: AgentRecord): AgentSnapshot => agent;
 
 /** A run of a saved agent (JWT member of the project). */
-export async function planInvocation(ctx: DossierContext, claims: SessionClaims, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
-  const project = await requireProjectRole(ctx, claims, path, 'member');
+export async function planInvocation(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+  const project = await callerProject(ctx, caller, path);
   const input = parseInput(invokeAgentSchema, raw);
   const agent = await agentOf(ctx, project.id, slug);
-  return settle(ctx, claims, snapshotOf(agent), project.id, input, true);
+  return settle(ctx, caller, snapshotOf(agent), project.id, input, true);
 }
 
 /** A preview: the draft over the saved agent of that slug, or a new draft (which then needs systemPrompt and model). */
-export async function planPreview(ctx: DossierContext, claims: SessionClaims, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
-  const project = await requireProjectRole(ctx, claims, path, 'member');
+export async function planPreview(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+  const project = await callerProject(ctx, caller, path);
   const input = parseInput(previewAgentSchema, raw);
   const saved = isUuid(slug) ? await ctx.store.getAgent(slug) : await ctx.store.findAgentBySlug(project.id, slug);
   const base = saved && saved.projectId === project.id ? snapshotOf(saved) : null;
@@ -118,7 +131,7 @@ export async function planPreview(ctx: DossierContext, claims: SessionClaims, pa
     toolset: fullToolset({ ...base?.toolset, ...stripUndefined(draft.toolset ?? {}) }),
     allowedCollectionIds: draft.allowedCollectionIds !== undefined ? draft.allowedCollectionIds : (base?.allowedCollectionIds ?? null),
     outputSchema: draft.outputSchema !== undefined ? draft.outputSchema : (base?.outputSchema ?? null),
-    createdBy: base?.createdBy ?? claims.accountId, createdAt: base?.createdAt ?? new Date().toISOString(), updatedAt: new Date().toISOString(),
+    createdBy: base?.createdBy ?? ('session' in caller ? caller.session.accountId : 'org-key'), createdAt: base?.createdAt ?? new Date().toISOString(), updatedAt: new Date().toISOString(),
   };
-  return settle(ctx, claims, agent, project.id, input, false);
+  return settle(ctx, caller, agent, project.id, input, false);
 }

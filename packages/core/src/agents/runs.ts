@@ -8,7 +8,7 @@ import type { SearchService } from '../search/query.ts';
 import { isUuid } from '../util/ids.ts';
 import { requireProjectRole } from './access.ts';
 import type { AgentProgress, AgentStreamEvent, AgentSyncResult } from './events.ts';
-import { agentOf, planInvocation, planPreview } from './invocation.ts';
+import { type AgentCaller, agentOf, planInvocation, planPreview } from './invocation.ts';
 import { agentRun } from './run.ts';
 import { listRunsQuerySchema, listStepsQuerySchema } from './schemas.ts';
 import type { ProjectPath } from './service.ts';
@@ -50,18 +50,18 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
      * Start a run for the SSE stream. Access, validation, the provider key (402), credits (422) and the org's
      * concurrency cap (429) are checked before the promise resolves; later failures arrive as `error` events.
      */
-    async invoke(claims: SessionClaims, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
-      const plan = await planInvocation(ctx, claims, path, slug, raw);
+    async invoke(caller: AgentCaller, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
+      const plan = await planInvocation(ctx, caller, path, slug, raw);
       return guarded(ctx, plan.runId, agentRun(ctx, search, plan, settings, signal));
     },
     /** A draft agent's run: the same stream, a `preview-` run id, nothing stored (credits and the cap still apply). */
-    async preview(claims: SessionClaims, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
-      const plan = await planPreview(ctx, claims, path, slug, raw);
+    async preview(caller: AgentCaller, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
+      const plan = await planPreview(ctx, caller, path, slug, raw);
       return guarded(ctx, plan.runId, agentRun(ctx, search, plan, settings, signal));
     },
     /** Run to the end and return the `done` payload with the warnings; 408 when the time limit fired before any answer text. */
-    async invokeSync(claims: SessionClaims, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AgentSyncResult> {
-      const plan = await planInvocation(ctx, claims, path, slug, raw);
+    async invokeSync(caller: AgentCaller, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AgentSyncResult> {
+      const plan = await planInvocation(ctx, caller, path, slug, raw);
       const run = agentRun(ctx, search, plan, settings, signal);
       let next = await run.next();
       while (!next.done) next = await run.next();

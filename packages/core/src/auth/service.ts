@@ -1,10 +1,10 @@
 import type { Access } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
-import type { Env, Org, Project } from '../domain/types.ts';
+import type { ApiKeyRecord, Env, Org, Project } from '../domain/types.ts';
 import { loginSchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
-import { envOfApiKey, generateApiKey } from './api-keys.ts';
+import { envOfApiKey, generateApiKey, isOrgApiKey } from './api-keys.ts';
 import { createTokenIssuer, type SessionClaims } from './jwt.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
@@ -20,6 +20,9 @@ export interface BootstrapResult {
   testKey: string;
 }
 
+/** A key's last use is written at most this often (a write per request would cost more than it tells). */
+const KEY_TOUCH_INTERVAL_MS = 60_000;
+
 /** Management-plane tokens live one hour. */
 const TOKEN_TTL_SECONDS = 3600;
 
@@ -27,19 +30,25 @@ const TOKEN_TTL_SECONDS = 3600;
 export function authService(ctx: DossierContext) {
   const tokens = createTokenIssuer(ctx.secrets.deriveKey('jwt'), TOKEN_TTL_SECONDS);
 
-  async function createKey(projectId: string, env: Env): Promise<string> {
+  /** A new key of a project sandbox; the plaintext is returned once (with its record) and only its hash can find it again. */
+  async function createKeyRecord(projectId: string, env: Env, name: string | null = null): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = generateApiKey(env);
-    await ctx.store.createApiKey({
-      id: newId(),
-      projectId,
-      env,
-      keyHash: hashSecret(key),
-      keyEncrypted: ctx.secrets.encrypt(key),
-      keyPreview: previewSecret(key),
-      createdAt: nowIso(),
-      revokedAt: null,
-    });
-    return key;
+    const record: ApiKeyRecord = {
+      id: newId(), projectId, env, keyHash: hashSecret(key), keyEncrypted: ctx.secrets.encrypt(key), keyPreview: previewSecret(key),
+      name, createdAt: nowIso(), lastUsedAt: null, revokedAt: null,
+    };
+    await ctx.store.createApiKey(record);
+    return { key, record };
+  }
+  const createKey = async (projectId: string, env: Env): Promise<string> => (await createKeyRecord(projectId, env)).key;
+
+  /** When each key was last recorded as used: the store is written at most once a minute per key. */
+  const lastTouched = new Map<string, number>();
+  function noteUse(keyId: string): void {
+    const now = Date.now();
+    if (now - (lastTouched.get(keyId) ?? 0) < KEY_TOUCH_INTERVAL_MS) return;
+    lastTouched.set(keyId, now);
+    ctx.store.touchApiKey(keyId, new Date(now).toISOString()).catch((err) => ctx.log.warn('key use not recorded', { keyId, error: String(err) }));
   }
 
   async function requireMember(claims: SessionClaims, orgId: string): Promise<void> {
@@ -54,10 +63,22 @@ export function authService(ctx: DossierContext) {
       if (!record || record.env !== env) throw new DossierError('unauthorized', 'Invalid API key');
       return { projectId: record.projectId, env: record.env, keyId: record.id };
     },
-    /** The principal of an API key (a project's live or test key); throws unauthorized for an unknown or revoked one. */
+    /** The principal of an API key (a project's live or test key, or an org key); unauthorized for an unknown or revoked one. */
     async authenticateApiKey(key: string): Promise<Principal> {
+      if (isOrgApiKey(key)) {
+        const record = await ctx.store.findOrgApiKeyByHash(hashSecret(key));
+        if (!record) throw new DossierError('unauthorized', 'Invalid API key');
+        noteUse(record.id);
+        return { kind: 'org_key', orgId: record.orgId, keyId: record.id };
+      }
       const { projectId, env, keyId } = await this.authenticateKey(key);
+      noteUse(keyId);
       return { kind: 'project_key', projectId, env, keyId };
+    },
+    /** Whether a key (project or org) is still valid: open streams close once theirs is revoked. */
+    async isKeyActive(keyId: string): Promise<boolean> {
+      const record = (await ctx.store.getApiKey(keyId)) ?? (await ctx.store.getOrgApiKey(keyId));
+      return record !== null && record.revokedAt === null;
     },
     async login(raw: unknown): Promise<{ token: string; user: { id: string; email: string } }> {
       const { email, password } = parseInput(loginSchema, raw);
@@ -86,6 +107,7 @@ export function authService(ctx: DossierContext) {
       return { email, password, orgId: org.id, projectId: project.id, liveKey: await createKey(project.id, 'live'), testKey: await createKey(project.id, 'test') };
     },
     createKey,
+    createKeyRecord,
   };
 }
 

@@ -46,7 +46,25 @@ export interface ApiKeyRecord {
   keyEncrypted: string;
   /** First characters of the key, safe to show. */
   keyPreview: string;
+  /** A label chosen at creation (null for the keys made at bootstrap). */
+  name: string | null;
   createdAt: string;
+  /** When a request last used it (updated at most once a minute), or null. */
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** An org-scoped API key (`dsk_org_…`): invokes the org's hosted agents (issue 9). */
+export interface OrgApiKeyRecord {
+  id: string;
+  orgId: string;
+  name: string | null;
+  /** sha256 hex of the full key, for lookup. */
+  keyHash: string;
+  keyEncrypted: string;
+  keyPreview: string;
+  createdAt: string;
+  lastUsedAt: string | null;
   revokedAt: string | null;
 }
 

@@ -15,5 +15,6 @@ export type * from './provider-key-store.ts';
 export type * from './rate-limiter.ts';
 export type * from './concurrency-gate.ts';
 export type * from './agent-store.ts';
+export type * from './key-store.ts';
 export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';

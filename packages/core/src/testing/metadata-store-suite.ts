@@ -53,7 +53,9 @@ function makeApiKey(projectId: string, over: Partial<ApiKeyRecord> = {}): ApiKey
     keyHash: randomUUID().replaceAll('-', ''),
     keyEncrypted: 'ciphertext',
     keyPreview: 'dsk_live_ab',
+    name: null,
     createdAt: tick(),
+    lastUsedAt: null,
     revokedAt: null,
     ...over,
   };
@@ -283,6 +285,40 @@ function tenancyTests(ctx: SuiteContext): void {
       const key = makeApiKey(project.id, { revokedAt: tick() });
       await ctx.store.createApiKey(key);
       expect(await ctx.store.findApiKeyByHash(key.keyHash)).toBeNull();
+    });
+
+    it('lists a project\'s keys newest first, revokes one for good and records last use', async () => {
+      const { project } = await seedProject(ctx.store);
+      const older = makeApiKey(project.id, { name: 'ci' });
+      const newer = makeApiKey(project.id, { env: 'test' });
+      await ctx.store.createApiKey(older);
+      await ctx.store.createApiKey(newer);
+      expect(await ctx.store.listApiKeys(project.id)).toEqual([newer, older]);
+      const revokedAt = tick();
+      await ctx.store.revokeApiKey(older.id, revokedAt);
+      await ctx.store.revokeApiKey(older.id, tick());
+      expect(await ctx.store.getApiKey(older.id)).toEqual({ ...older, revokedAt });
+      expect(await ctx.store.findApiKeyByHash(older.keyHash)).toBeNull();
+      const usedAt = tick();
+      await ctx.store.touchApiKey(newer.id, usedAt);
+      expect((await ctx.store.getApiKey(newer.id))?.lastUsedAt).toBe(usedAt);
+      expect(await ctx.store.getApiKey(uid('missing'))).toBeNull();
+    });
+
+    it('keeps org keys: found by hash until revoked, listed per org', async () => {
+      const { org } = await seedProject(ctx.store);
+      const { org: other } = await seedProject(ctx.store);
+      const key = { id: uid('ok'), orgId: org.id, name: 'backend', keyHash: randomUUID(), keyEncrypted: 'c', keyPreview: 'dsk_…abcd', createdAt: tick(), lastUsedAt: null, revokedAt: null };
+      await ctx.store.createOrgApiKey(key);
+      await ctx.store.createOrgApiKey({ ...key, id: uid('ok'), orgId: other.id, keyHash: randomUUID() });
+      expect(await ctx.store.findOrgApiKeyByHash(key.keyHash)).toEqual(key);
+      expect(await ctx.store.listOrgApiKeys(org.id)).toEqual([key]);
+      expect(await ctx.store.getOrgApiKey(key.id)).toEqual(key);
+      const at = tick();
+      await ctx.store.touchApiKey(key.id, at);
+      await ctx.store.revokeApiKey(key.id, at);
+      expect(await ctx.store.findOrgApiKeyByHash(key.keyHash)).toBeNull();
+      expect(await ctx.store.getOrgApiKey(key.id)).toEqual({ ...key, lastUsedAt: at, revokedAt: at });
     });
   });
 }

@@ -1,4 +1,4 @@
-import { type Access, API_KEY_PREFIX, type DossierCore, DossierError, envOfApiKey, type Principal, type PrincipalKind, type SessionClaims, type WebhookCaller } from '@dossier/core';
+import { type Access, type AgentCaller, API_KEY_PREFIX, type DossierCore, DossierError, envOfApiKey, type Principal, type PrincipalKind, type SessionClaims, type WebhookCaller } from '@dossier/core';
 import type { Context } from 'koa';
 import type { AuthMode } from '../routes/define.ts';
 
@@ -91,4 +91,12 @@ export function requireSessionOrKey(ctx: Context): WebhookCaller {
   if (caller.kind === 'user') return { session: { accountId: caller.accountId, email: caller.email } };
   if (caller.kind === 'project_key') return { access: { projectId: caller.projectId, env: caller.env } };
   throw new DossierError('unauthorized', AUTH_RULES['jwt-or-key'].needs);
+}
+
+/** Who invokes a hosted agent: a JWT (member of the project's org) or an org API key. */
+export function agentCaller(ctx: Context): AgentCaller {
+  const caller = principal(ctx);
+  if (caller.kind === 'user') return { session: { accountId: caller.accountId, email: caller.email } };
+  if (caller.kind === 'org_key') return { orgKey: { orgId: caller.orgId, keyId: caller.keyId } };
+  throw new DossierError('unauthorized', AUTH_RULES['jwt-or-org-key'].needs);
 }

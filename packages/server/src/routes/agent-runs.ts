@@ -1,12 +1,13 @@
 import { schemas } from '@dossier/core';
 import type { Context } from 'koa';
-import { requireSession } from '../http/auth.ts';
+import { agentCaller, requireSession } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
 import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
 import { pump } from './research.ts';
 
 /**
- * Hosted agents, invocation and runs (spec: Hosted agents). A JWT of a project member. Invoke and preview check
+ * Hosted agents, invocation and runs (spec: Hosted agents). A JWT of a member of the project's org; invoke and
+ * preview also take an org API key. Invoke and preview check
  * the provider key (402), credits (422) and the org's concurrency cap (429 with Retry-After) before the stream
  * opens; after that the same conditions arrive as `error` events, and `done` is always last.
  */
@@ -21,7 +22,7 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
   };
   const stream = (start: typeof agents.invoke) => async (ctx: Context, { body }: { body: unknown }) => {
     const cancel = new AbortController();
-    const events = await start(requireSession(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal);
+    const events = await start(agentCaller(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal);
     const sse = openSse(ctx);
     // A client that disconnects cancels the run and its provider call; the run is stored as cancelled.
     sse.signal.addEventListener('abort', () => cancel.abort(), { once: true });
@@ -30,23 +31,23 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
   const streamShape = 'text/event-stream: run_started, tool_call {tool, collectionId, args, stepIndex}, tool_result {tool, summary, stepIndex}, chunk, warning, error {message, code}, then done {runId, status, response, iterationsUsed, sources, contradictionFlags, structuredOutput?}, always last. Comment lines say what the run waits on';
   return [
     {
-      method: 'post', path: `${base}/invoke`, tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.invokeAgentSchema,
+      method: 'post', path: `${base}/invoke`, tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.invokeAgentSchema,
       summary: 'Invoke an agent, streamed as Server-Sent Events. documentId scopes every tool call to one document',
       responses: { 200: streamShape, ...startErrors },
       handle: stream(agents.invoke),
     },
     {
-      method: 'post', path: `${base}/invoke/sync`, tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.invokeAgentSchema,
+      method: 'post', path: `${base}/invoke/sync`, tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.invokeAgentSchema,
       summary: 'Invoke an agent and return the done payload with its warnings',
       responses: { 200: '{runId, status, response, iterationsUsed, sources, contradictionFlags, warnings, structuredOutput?}', 408: 'The time limit fired before any answer text', ...startErrors },
       handle: async (ctx, { body }) => {
         const cancel = new AbortController();
         ctx.res.once('close', () => cancel.abort());
-        send(ctx, 200, await agents.invokeSync(requireSession(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
+        send(ctx, 200, await agents.invokeSync(agentCaller(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
       },
     },
     {
-      method: 'post', path: `${base}/preview`, tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.previewAgentSchema,
+      method: 'post', path: `${base}/preview`, tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.previewAgentSchema,
       summary: "Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply",
       responses: { 200: streamShape, ...startErrors },
       handle: stream(agents.preview),

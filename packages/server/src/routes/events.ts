@@ -1,20 +1,33 @@
-import { apiAccess } from '../http/auth.ts';
+import { apiAccess, principal } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
 import type { RouteDef, RouteDeps } from './define.ts';
+
+/** How often an open stream checks that the key it was opened with is still valid (issue 9: revoked keys lose their streams). */
+export const STREAM_KEY_CHECK_MS = 5_000;
 
 /** The document status stream (SSE); the key may come as `?key=` because browser EventSource cannot set headers. */
 export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
     {
       method: 'get', path: '/v1/collections/:id/documents/events', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
-      summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s)',
+      summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s); closes within 5 s of its key being revoked',
       responses: { 200: 'text/event-stream', 401: 'Invalid key', 404: 'Not found' },
       handle: async (ctx) => {
         const access = apiAccess(ctx);
+        const caller = principal(ctx);
         let stream: ReturnType<typeof openSse> | null = null;
         const unsubscribe = await dossier.events.subscribe(access, ctx.params.id, (e) => stream?.send(e));
         stream = openSse(ctx);
-        stream.signal.addEventListener('abort', unsubscribe);
+        const opened = stream;
+        const check = caller.kind === 'project_key'
+          ? setInterval(() => {
+              dossier.auth.isKeyActive(caller.keyId).then((active) => active || opened.close(), () => {});
+            }, STREAM_KEY_CHECK_MS)
+          : null;
+        opened.signal.addEventListener('abort', () => {
+          unsubscribe();
+          if (check) clearInterval(check);
+        });
       },
     },
   ];
