@@ -1,6 +1,7 @@
 import { type Access, requireCollection } from './access.ts';
 import { agentRunService } from './agents/runs.ts';
 import { keyService } from './auth/key-service.ts';
+import { orgService } from './auth/org-service.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
@@ -107,6 +108,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     context: ctx,
     auth,
     keys: keyService(ctx, auth),
+    orgs: orgService(ctx, auth),
     agents: { ...agentService(ctx), ...agentRuns },
     collections: { ...collectionService(ctx), ...recomputeService(ctx) },
     documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },

@@ -10,6 +10,7 @@ export type { AgentProgress, AgentRunOutcome, AgentStreamEvent, AgentSyncResult 
 export type { AgentRunService, AgentRunStepView, AgentRunView } from './agents/runs.ts';
 export type { AgentCaller } from './agents/invocation.ts';
 export type { ApiKeyView, KeyService } from './auth/key-service.ts';
+export type { CreatedProject, OrgService } from './auth/org-service.ts';
 export type { CollectionService, CollectionStats, CollectionView } from './collections/service.ts';
 export * from './context.ts';
 export * from './domain/errors.ts';

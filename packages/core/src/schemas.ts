@@ -155,6 +155,17 @@ export const createProjectKeySchema = z.strictObject({
 });
 export const createOrgKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100).optional() });
 
+/** Management plane bodies (issue 9). */
+export const nameSchema = z.strictObject({ name: z.string().trim().min(1).max(200) });
+export const memberSchema = z.strictObject({
+  email: z.string().trim().min(3).max(320).describe('The email of an existing account'),
+  role: z.enum(['admin', 'member']),
+});
+export const changePasswordSchema = z.strictObject({
+  currentPassword: z.string().min(1).max(1024),
+  newPassword: z.string().min(12, { message: 'must be at least 12 characters' }).max(1024),
+});
+
 export const loginSchema = z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 
 export type CreateCollectionInput = z.input<typeof createCollectionSchema>;

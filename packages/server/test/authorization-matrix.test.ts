@@ -37,6 +37,10 @@ const ORG = '/v1/orgs/:orgId/projects/:projectId';
 const ROWS: Record<string, Profile> = {
   'POST /auth/login': 'open', 'GET /orgs': 'jwt-user', 'GET /orgs/:orgId/projects': 'jwt-member',
   'POST /v1/auth/login': 'open', 'GET /v1/orgs': 'jwt-user', 'GET /v1/orgs/:orgId/projects': 'jwt-member',
+  'POST /v1/orgs': 'jwt-user', 'PATCH /v1/orgs/:orgId': 'jwt-admin', 'DELETE /v1/orgs/:orgId': 'jwt-admin',
+  'POST /v1/orgs/:orgId/projects': 'jwt-admin', [`PATCH ${ORG}`]: 'jwt-admin', [`DELETE ${ORG}`]: 'jwt-admin',
+  'GET /v1/orgs/:orgId/members': 'jwt-member', 'PUT /v1/orgs/:orgId/members': 'jwt-admin', 'DELETE /v1/orgs/:orgId/members/:accountId': 'jwt-admin',
+  'POST /v1/auth/password': 'jwt-user', 'POST /v1/auth/logout-all': 'jwt-user',
   'POST /v1/collections': 'key-sandbox', 'GET /v1/collections': 'key-sandbox',
   'GET /v1/collections/:id': 'public-read', 'GET /v1/collections/:id/stats': 'public-read',
   'PATCH /v1/collections/:id': 'key-owned', 'PUT /v1/collections/:id': 'key-owned', 'DELETE /v1/collections/:id': 'key-owned',
@@ -126,6 +130,9 @@ let credentials: Record<Caller, string | null>;
 let privateIds: Record<string, string>;
 let publicIds: Record<string, string>;
 
+/** Accounts of the JWT callers, to log in again after the matrix calls "log out everywhere" as them. */
+const ACCOUNTS: Partial<Record<Caller, [string, string]>> = {};
+
 async function login(email: string, password: string): Promise<{ token: string; id: string }> {
   const res = await t.request('POST', '/auth/login', { auth: null, json: { email, password } });
   return { token: res.body.token, id: res.body.user.id };
@@ -136,6 +143,9 @@ beforeAll(async () => {
   const store = t.server.dossier.context.store;
   const other = (await t.server.dossier.auth.bootstrap('other@example.test', 'another long password'))!;
   await t.server.dossier.auth.bootstrap('member@example.test', 'member long password');
+  Object.assign(ACCOUNTS, {
+    admin: [t.email, t.password], member: ['member@example.test', 'member long password'], outsider: ['other@example.test', 'another long password'],
+  });
   const admin = await login(t.email, t.password);
   const member = await login('member@example.test', 'member long password');
   await store.setMembership(t.orgId, member.id, 'member');
@@ -192,7 +202,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';
@@ -235,6 +245,8 @@ describe('authorization matrix', () => {
       for (const caller of CALLERS) {
         const want = expected(profile, caller);
         const { status, random } = await call(route, caller, want === 'ok');
+        const account = ACCOUNTS[caller];
+        if (route.path === '/v1/auth/logout-all' && status === 204 && account) credentials[caller] = (await login(...account)).token;
         const fine = isFine(want, status, { random, body: route.body !== undefined || route.bodyType !== undefined });
         if (!fine) wrong.push(`${route.method.toUpperCase()} ${route.path} as ${caller}: ${status}, expected ${want}`);
       }

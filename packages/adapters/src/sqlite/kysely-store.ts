@@ -9,6 +9,7 @@ import * as duplicates from './duplicate-queries.ts';
 import * as enrich from './enrich-queries.ts';
 import * as images from './image-queries.ts';
 import * as keys from './key-queries.ts';
+import * as tenancyAdmin from './tenancy-admin-queries.ts';
 import * as providerKeys from './provider-key-queries.ts';
 import * as research from './research-queries.ts';
 import * as sections from './section-queries.ts';
@@ -34,6 +35,17 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listOrgsForAccount: (accountId) => tenancy.listOrgsForAccount(ctx, accountId),
     setMembership: (orgId, accountId, role) => tenancy.setMembership(ctx, orgId, accountId, role),
     getMembershipRole: (orgId, accountId) => tenancy.getMembershipRole(ctx, orgId, accountId),
+    getAccount: (id) => tenancyAdmin.getAccount(ctx, id),
+    setPasswordHash: (accountId, hash) => tenancyAdmin.setPasswordHash(ctx, accountId, hash),
+    getTokenEpoch: (accountId) => tenancyAdmin.getTokenEpoch(ctx, accountId),
+    setTokenEpoch: (accountId, at) => tenancyAdmin.setTokenEpoch(ctx, accountId, at),
+    getOrg: (id) => tenancyAdmin.getOrg(ctx, id),
+    renameOrg: (id, name) => tenancyAdmin.renameOrg(ctx, id, name),
+    deleteOrg: (id) => tenancyAdmin.deleteOrg(ctx, id),
+    renameProject: (id, name) => tenancyAdmin.renameProject(ctx, id, name),
+    deleteProject: (id) => tenancyAdmin.deleteProject(ctx, id),
+    listMembers: (orgId) => tenancyAdmin.listMembers(ctx, orgId),
+    removeMembership: (orgId, accountId) => tenancyAdmin.removeMembership(ctx, orgId, accountId),
     listApiKeys: (projectId) => keys.listApiKeys(ctx, projectId),
     getApiKey: (id) => keys.getApiKey(ctx, id),
     revokeApiKey: (id, at) => keys.revokeApiKey(ctx, id, at),

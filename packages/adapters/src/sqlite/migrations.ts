@@ -487,6 +487,11 @@ export const sqliteMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0024_account_token_revocation': {
+    async up(db: Db) {
+      await db.schema.alterTable('accounts').addColumn('token_epoch', 'text').execute();
+    },
+  },
   '0021_agent_runs': {
     async up(db: Db) {
       await createAgentRunTables(db);

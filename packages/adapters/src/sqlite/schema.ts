@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table shapes of the metadata store as Kysely sees them. Column names are snake_case; the types are the
@@ -17,6 +17,8 @@ export interface AccountsTable {
   email_normalized: string;
   password_hash: string;
   created_at: string;
+  /** Tokens of another epoch are refused (issue 9: password change, log out everywhere). */
+  token_epoch: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface OrgsTable {

@@ -5,6 +5,8 @@ import { DossierError } from '../domain/errors.ts';
 export interface SessionClaims {
   accountId: string;
   email: string;
+  /** The account's token epoch when the token was issued (issue 9: a new epoch revokes older tokens). */
+  epoch?: string | null;
 }
 
 /** Issues and verifies short-lived HS256 JWTs for the management plane. */
@@ -12,7 +14,7 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
   return {
     /** A signed token for the account. */
     async issue(claims: SessionClaims): Promise<string> {
-      return new SignJWT({ email: claims.email })
+      return new SignJWT({ email: claims.email, ...(claims.epoch ? { ep: claims.epoch } : {}) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.accountId)
         .setIssuer('dossier')
@@ -26,7 +28,7 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
         // A token without an expiry would never lapse: `exp` (and `iat`) are required, whatever else the signature says.
         const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] });
         if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('claims');
-        return { accountId: payload.sub, email: payload.email };
+        return { accountId: payload.sub, email: payload.email, epoch: typeof payload.ep === 'string' ? payload.ep : null };
       } catch {
         throw new DossierError('unauthorized', 'Invalid or expired token');
       }

@@ -85,9 +85,17 @@ export function authService(ctx: DossierContext) {
       const account = await ctx.store.findAccountByEmail(email);
       const ok = account ? await verifyPassword(password, account.passwordHash) : await hashPassword(password).then(() => false);
       if (!account || !ok) throw new DossierError('unauthorized', 'Invalid email or password');
-      return { token: await tokens.issue({ accountId: account.id, email: account.email }), user: { id: account.id, email: account.email } };
+      const epoch = await ctx.store.getTokenEpoch(account.id);
+      return { token: await tokens.issue({ accountId: account.id, email: account.email, epoch }), user: { id: account.id, email: account.email } };
     },
-    verifyToken: (token: string): Promise<SessionClaims> => tokens.verify(token),
+    /** A token's claims, when it is valid, unexpired and of its account's current epoch (older ones were revoked). */
+    async verifyToken(token: string): Promise<SessionClaims> {
+      const claims = await tokens.verify(token);
+      if (!(await ctx.store.getAccount(claims.accountId))) throw new DossierError('unauthorized', 'Invalid or expired token');
+      const epoch = await ctx.store.getTokenEpoch(claims.accountId);
+      if ((epoch ?? null) !== (claims.epoch ?? null)) throw new DossierError('unauthorized', 'Invalid or expired token');
+      return claims;
+    },
     async listOrgs(claims: SessionClaims): Promise<Org[]> {
       return ctx.store.listOrgsForAccount(claims.accountId);
     },

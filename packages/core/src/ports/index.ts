@@ -16,5 +16,6 @@ export type * from './rate-limiter.ts';
 export type * from './concurrency-gate.ts';
 export type * from './agent-store.ts';
 export type * from './key-store.ts';
+export type * from './tenancy-store.ts';
 export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';

@@ -1,6 +1,7 @@
 import type { Account, ApiKeyRecord, Collection, DocumentRecord, DocumentStatus, Env, Metadata, Org, Project, SectionRecord } from '../domain/types.ts';
 import type { AgentStore } from './agent-store.ts';
 import type { KeyStore } from './key-store.ts';
+import type { TenancyStore } from './tenancy-store.ts';
 import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
 import type { ProviderKeyStore } from './provider-key-store.ts';
@@ -48,7 +49,7 @@ export interface CollectionCounts {
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore {
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

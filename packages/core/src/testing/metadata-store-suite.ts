@@ -305,6 +305,32 @@ function tenancyTests(ctx: SuiteContext): void {
       expect(await ctx.store.getApiKey(uid('missing'))).toBeNull();
     });
 
+    it('renames and deletes orgs and projects, lists and removes members, keeps passwords and token epochs', async () => {
+      const { org, project } = await seedProject(ctx.store);
+      const account = makeAccount();
+      await ctx.store.createAccount(account);
+      expect(await ctx.store.getAccount(account.id)).toEqual(account);
+      await ctx.store.setPasswordHash(account.id, 'new-hash');
+      expect((await ctx.store.getAccount(account.id))?.passwordHash).toBe('new-hash');
+      expect(await ctx.store.getTokenEpoch(account.id)).toBeNull();
+      await ctx.store.setTokenEpoch(account.id, 'epoch-2');
+      expect(await ctx.store.getTokenEpoch(account.id)).toBe('epoch-2');
+      await ctx.store.setMembership(org.id, account.id, 'member');
+      expect((await ctx.store.listMembers(org.id)).map((m) => [m.email, m.role])).toContainEqual([account.email, 'member']);
+      await ctx.store.removeMembership(org.id, account.id);
+      expect((await ctx.store.listMembers(org.id)).map((m) => m.accountId)).not.toContain(account.id);
+      expect(await ctx.store.renameOrg(org.id, 'Renamed')).toEqual({ ...org, name: 'Renamed' });
+      expect(await ctx.store.renameProject(project.id, 'Renamed')).toEqual({ ...project, name: 'Renamed' });
+      expect(await ctx.store.renameOrg(uid('missing'), 'x')).toBeNull();
+      const key = makeApiKey(project.id);
+      await ctx.store.createApiKey(key);
+      await ctx.store.deleteProject(project.id);
+      expect(await ctx.store.getProject(project.id)).toBeNull();
+      expect(await ctx.store.getApiKey(key.id)).toBeNull();
+      await ctx.store.deleteOrg(org.id);
+      expect(await ctx.store.getOrg(org.id)).toBeNull();
+    });
+
     it('keeps org keys: found by hash until revoked, listed per org', async () => {
       const { org } = await seedProject(ctx.store);
       const { org: other } = await seedProject(ctx.store);

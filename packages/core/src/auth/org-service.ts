@@ -1,0 +1,115 @@
+import type { DossierContext } from '../context.ts';
+import { DossierError, notFound } from '../domain/errors.ts';
+import type { Org, Project } from '../domain/types.ts';
+import type { OrgMember } from '../ports/tenancy-store.ts';
+import { changePasswordSchema, memberSchema, nameSchema, parseInput } from '../schemas.ts';
+import { isUuid, newId, nowIso } from '../util/ids.ts';
+import type { SessionClaims } from './jwt.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { requireOrgRole, requireProjectRole } from './roles.ts';
+import type { AuthService } from './service.ts';
+
+/** A new project with its two keys, shown once. */
+export interface CreatedProject {
+  project: Project;
+  liveKey: string;
+  testKey: string;
+}
+
+/**
+ * The management plane (issue 9): orgs and projects created, renamed and deleted by their admins, members added
+ * with a role, passwords changed and every token of an account revoked. Deleting refuses (409) while data exists,
+ * so nothing in the vector index or file store is orphaned.
+ */
+export function orgService(ctx: DossierContext, auth: AuthService) {
+  async function hasCollections(projectId: string): Promise<boolean> {
+    for (const env of ['live', 'test'] as const) {
+      if ((await ctx.store.listCollections(projectId, env)).some((c) => !c.deletedAt)) return true;
+    }
+    return false;
+  }
+
+  async function adminCount(orgId: string): Promise<number> {
+    return (await ctx.store.listMembers(orgId)).filter((m) => m.role === 'admin').length;
+  }
+
+  return {
+    /** A new org; its creator is its admin. */
+    async createOrg(claims: SessionClaims, raw: unknown): Promise<Org> {
+      const { name } = parseInput(nameSchema, raw);
+      const org: Org = { id: newId(), name, createdAt: nowIso() };
+      await ctx.store.createOrg(org, claims.accountId, 'admin');
+      return org;
+    },
+    async renameOrg(claims: SessionClaims, orgId: string, raw: unknown): Promise<Org> {
+      const { name } = parseInput(nameSchema, raw);
+      await requireOrgRole(ctx, claims, orgId, 'admin', 'Renaming the org');
+      const org = await ctx.store.renameOrg(orgId, name);
+      if (!org) throw notFound('Org');
+      return org;
+    },
+    async deleteOrg(claims: SessionClaims, orgId: string): Promise<void> {
+      await requireOrgRole(ctx, claims, orgId, 'admin', 'Deleting the org');
+      for (const project of await ctx.store.listProjects(orgId)) {
+        if (await hasCollections(project.id)) throw new DossierError('conflict', `Project ${project.name} still has collections: delete them first`);
+      }
+      await ctx.store.deleteOrg(orgId);
+    },
+    /** A new project of the org with its live and test keys (in this answer only). */
+    async createProject(claims: SessionClaims, orgId: string, raw: unknown): Promise<CreatedProject> {
+      const { name } = parseInput(nameSchema, raw);
+      await requireOrgRole(ctx, claims, orgId, 'admin', 'Creating projects');
+      const project: Project = { id: newId(), orgId, name, createdAt: nowIso() };
+      await ctx.store.createProject(project);
+      return { project, liveKey: await auth.createKey(project.id, 'live'), testKey: await auth.createKey(project.id, 'test') };
+    },
+    async renameProject(claims: SessionClaims, path: { orgId: string; projectId: string }, raw: unknown): Promise<Project> {
+      const { name } = parseInput(nameSchema, raw);
+      const project = await requireProjectRole(ctx, claims, path, 'admin', 'Renaming projects');
+      const renamed = await ctx.store.renameProject(project.id, name);
+      if (!renamed) throw notFound('Project');
+      return renamed;
+    },
+    async deleteProject(claims: SessionClaims, path: { orgId: string; projectId: string }): Promise<void> {
+      const project = await requireProjectRole(ctx, claims, path, 'admin', 'Deleting projects');
+      if (await hasCollections(project.id)) throw new DossierError('conflict', 'The project still has collections: delete them first');
+      await ctx.store.deleteProject(project.id);
+    },
+    async listMembers(claims: SessionClaims, orgId: string): Promise<OrgMember[]> {
+      await requireOrgRole(ctx, claims, orgId, 'member');
+      return ctx.store.listMembers(orgId);
+    },
+    /** Add an existing account to the org with a role, or change its role (the last admin cannot be demoted). */
+    async putMember(claims: SessionClaims, orgId: string, raw: unknown): Promise<OrgMember> {
+      const { email, role } = parseInput(memberSchema, raw);
+      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing members');
+      const account = await ctx.store.findAccountByEmail(email);
+      if (!account) throw notFound('Account (the person must have an account on this server)');
+      const current = await ctx.store.getMembershipRole(orgId, account.id);
+      if (current === 'admin' && role !== 'admin' && (await adminCount(orgId)) === 1) throw new DossierError('conflict', 'The org needs at least one admin');
+      await ctx.store.setMembership(orgId, account.id, role);
+      return { accountId: account.id, email: account.email, role };
+    },
+    async removeMember(claims: SessionClaims, orgId: string, accountId: string): Promise<void> {
+      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing members');
+      const role = isUuid(accountId) ? await ctx.store.getMembershipRole(orgId, accountId) : null;
+      if (!role) throw notFound('Member');
+      if (role === 'admin' && (await adminCount(orgId)) === 1) throw new DossierError('conflict', 'The org needs at least one admin');
+      await ctx.store.removeMembership(orgId, accountId);
+    },
+    /** Change the caller's password; every token issued before (this one too) stops working. */
+    async changePassword(claims: SessionClaims, raw: unknown): Promise<void> {
+      const { currentPassword, newPassword } = parseInput(changePasswordSchema, raw);
+      const account = await ctx.store.getAccount(claims.accountId);
+      if (!account || !(await verifyPassword(currentPassword, account.passwordHash))) throw new DossierError('unauthorized', 'The current password is wrong');
+      await ctx.store.setPasswordHash(account.id, await hashPassword(newPassword));
+      await ctx.store.setTokenEpoch(account.id, newId());
+    },
+    /** Revoke every token of the caller's account (log out everywhere). */
+    async revokeTokens(claims: SessionClaims): Promise<void> {
+      await ctx.store.setTokenEpoch(claims.accountId, newId());
+    },
+  };
+}
+
+export type OrgService = ReturnType<typeof orgService>;
