@@ -5,6 +5,7 @@ import type { Command, Context } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { shortDate } from '../format.ts';
+import { sessionCall, sessionToken } from '../session.ts';
 import { sseMessages } from '../sse.ts';
 import { arg, dispatch } from '../subcommand.ts';
 
@@ -19,28 +20,8 @@ function orgId(ctx: Context): string {
 
 const base = (ctx: Context): string => `/orgs/${orgId(ctx)}/projects/${ctx.projectId()}/agents`;
 
-/**
- * Agents are managed and invoked with a session (spec: JWT), not the project API key: --token or SERVICE_TOKEN,
- * else a login with SERVICE_EMAIL and SERVICE_PASSWORD (the token is kept for the rest of the command).
- */
-async function session(ctx: Context): Promise<string> {
-  const given = typeof ctx.values.token === 'string' ? ctx.values.token : ctx.env.SERVICE_TOKEN;
-  if (given) return given;
-  const { SERVICE_EMAIL: email, SERVICE_PASSWORD: password } = ctx.env;
-  if (!email || !password) {
-    throw new CliError('agents need a session token', EXIT.auth, 'set SERVICE_TOKEN (the token of POST /auth/login) or SERVICE_EMAIL and SERVICE_PASSWORD');
-  }
-  const api = ctx.api({ keyRequired: false });
-  const root = api.baseUrl.replace(/\/v1\/?$/, '');
-  const login = await api.json<{ token: string }>('POST', `${root}/auth/login`, { json: { email, password }, auth: false });
-  return login.token;
-}
-
-/** A request with the session as Bearer. */
-async function call<T>(ctx: Context, method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const token = await session(ctx);
-  return ctx.api({ keyRequired: false }).json<T>(method, path, { ...opts, auth: false, headers: { ...opts.headers, authorization: `Bearer ${token}` }, ...notFound });
-}
+/** A request with the session as Bearer (agents are managed and invoked with a session, not the project API key). */
+const call = <T>(ctx: Context, method: string, path: string, opts: RequestOptions = {}): Promise<T> => sessionCall<T>(ctx, method, path, { ...opts, ...notFound });
 
 const agentRow = (a: AgentView) => [a.slug, a.name, a.model, a.allowedCollectionIds ? a.allowedCollectionIds.length.toString() : 'all', a.outputSchema ? 'yes' : '', shortDate(a.updatedAt)];
 const AGENT_HEAD = ['SLUG', 'NAME', 'MODEL', 'COLLECTIONS', 'SCHEMA', 'UPDATED'];
@@ -139,7 +120,7 @@ async function invoke(ctx: Context) {
     else ctx.out.line(result.structuredOutput === undefined ? result.response : JSON.stringify(result.structuredOutput, null, 2));
     return result.status === 'succeeded' ? EXIT.ok : EXIT.failure;
   }
-  const token = await session(ctx);
+  const token = await sessionToken(ctx);
   const res = await ctx.api({ keyRequired: false }).send('POST', `${base(ctx)}/${slug}/invoke`, {
     json: body, auth: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, timeoutMs: null, signal: ctx.signal, ...notFound,
   });
@@ -164,7 +145,7 @@ export const agentsCommand: Command = {
   ],
   description:
     'Agents belong to a project of an org: pass --org (or SERVICE_ORG_ID) and --project. They need a session, not the API key:\n' +
-    'SERVICE_TOKEN (or --token), or SERVICE_EMAIL and SERVICE_PASSWORD to log in. invoke streams like research: tool calls and\n' +
+    '`dossier login` (or --token / SERVICE_TOKEN, or SERVICE_EMAIL and SERVICE_PASSWORD). invoke streams like research: tool calls and\n' +
     'their results on stderr, the answer on stdout; piped or with --json, NDJSON events. It exits 1 unless the run succeeded.',
   subcommands: [
     ['list', "the project's agents"], ['get <slug>', 'one agent and its prompt'], ['create <slug>', 'save an agent (admin)'],

@@ -1,5 +1,7 @@
 import type { Command } from '../command.ts';
 import { agentsCommand } from './agents.ts';
+import { keysCommand } from './keys.ts';
+import { loginCommand, logoutCommand } from './login.ts';
 import { claimsCommand } from './claims.ts';
 import { collectionsCommand } from './collections.ts';
 import { configCommand } from './config.ts';
@@ -31,6 +33,9 @@ export const COMMANDS: readonly Command[] = [
   duplicatesCommand,
   providerKeysCommand,
   agentsCommand,
+  loginCommand,
+  logoutCommand,
+  keysCommand,
   webhooksCommand,
   mcpCommand,
   doctorCommand,
