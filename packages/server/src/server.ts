@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createDossier, createLimitStores, type Dossier, type ProviderOptions } from '@dossier/adapters';
@@ -104,9 +104,12 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
   const bootstrap = await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dossier.dataDir, bootstrap) });
   let url = '';
-  const limits = requestLimits(limitStores.rateLimiters, config);
+  const limits = requestLimits(limitStores.rateLimiters, config, log);
   const app = createApp(dossier, config, () => url, log, limits);
-  const http = app.listen(config.port, config.host);
+  const handle = app.callback();
+  const http = createHttpServer((req, res) => {
+    if (!limits.refuseEarly(req, res)) void handle(req, res);
+  }).listen(config.port, config.host);
   await new Promise<void>((res, rej) => http.once('listening', res).once('error', rej));
   const { port } = http.address() as AddressInfo;
   url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, startTestServer, type TestServer, uploadForm } from './helpers.ts';
+import { expectError, waitFor, startTestServer, type TestServer, uploadForm } from './helpers.ts';
 
 const REDIS_URL = process.env.DOSSIER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MINUTE = 60_000;
@@ -92,6 +92,14 @@ describe('usage meters, quotas and rate limits', () => {
     expect((await t.request('GET', '/v1/usage')).body.meters.queries.used).toBe(owner);
     // The owner's key has its own bucket: the strangers' burst does not block it.
     expect((await query(t, publicId)).status).toBe(200);
+    // Once refused, the address is refused before Koa runs (cheap), with the same answer, and logged once a second.
+    const before = t.server.limits.refusedEarly();
+    const early = await query(t, publicId, null);
+    expectError(early, 429, /anonymous requests from this address/);
+    expect(Number(early.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(early.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(t.server.limits.refusedEarly()).toBe(before + 1);
+    await waitFor(async () => t.logged.some((line) => line.msg === 'requests refused early') || null, 'the early-refusal log line', 5000);
   });
 
   it('enforces the plans file: 429 past the monthly query limit, 402 past the document and collection quotas', async () => {

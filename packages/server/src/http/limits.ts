@@ -1,4 +1,5 @@
-import { DossierError, hashSecret, isDossierError, type RateDecision, type RateLimiter, type RateLimiterFactory } from '@dossier/core';
+import { DossierError, hashSecret, isDossierError, type Logger, type RateDecision, type RateLimiter, type RateLimiterFactory } from '@dossier/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { ServerConfig } from '../config.ts';
 
@@ -14,6 +15,20 @@ export function presentedCredential(ctx: Context): string | null {
   return typeof ctx.query.key === 'string' && ctx.query.key ? ctx.query.key : null;
 }
 
+/** The credential of a raw request, as presentedCredential reads it from a Koa context. */
+function rawCredential(authorization: string | undefined, url: string): string | null {
+  const header = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+  if (header?.[1]) return header[1];
+  const query = url.indexOf('?');
+  return query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('key') || null;
+}
+
+/** The client's address as Koa's `ctx.ip` gives it (the first X-Forwarded-For entry behind a trusted proxy). */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+  return forwarded || req.socket.remoteAddress || '';
+}
+
 /** 429 with the wait the limiter reported (the error middleware turns it into `Retry-After`). */
 export function limited(decision: RateDecision, what: string): DossierError {
   return new DossierError('rate_limited', `Too many ${what}; try again in ${Math.max(1, Math.ceil(decision.retryAfterMs / 1000))} s`, {
@@ -26,12 +41,14 @@ const optional = (factory: RateLimiterFactory, name: string, spec: ServerConfig[
   spec ? factory.create(name, spec) : null;
 
 /** The request-level limits of one server: per credential, per anonymous address, auth failures, logins. */
-export function requestLimits(factory: RateLimiterFactory, config: Readonly<ServerConfig>) {
+export function requestLimits(factory: RateLimiterFactory, config: Readonly<ServerConfig>, log?: Logger) {
   const perCredential = optional(factory, 'rl:key', config.rateLimitKey);
   const perAnonymousAddress = optional(factory, 'rl:anon', config.rateLimitAnonymous);
   const failuresPerAddress = optional(factory, 'rl:authfail', config.authFailureLimitAddress);
   const failuresPerAccount = optional(factory, 'rl:login', config.loginLimitAccount);
   let anonymousInFlight = 0;
+  /** Buckets (a credential's hash or an address) refused until a time: later requests are refused without Koa. */
+  const refusedUntil = new Map<string, number>();
 
   const refuseIfBlocked = async (limiter: RateLimiter | null, key: string, what: string) => {
     const d = await limiter?.peek(key);
@@ -48,8 +65,12 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     if (UNLIMITED_PATHS.has(ctx.path) || isPresignedUpload(ctx) || ctx.method === 'OPTIONS') return next();
     const credential = presentedCredential(ctx);
     const limiter = credential ? perCredential : perAnonymousAddress;
-    const decision = await limiter?.consume(credential ? hashSecret(credential) : ctx.ip);
-    if (decision && !decision.allowed) throw limited(decision, credential ? 'requests with this key' : 'anonymous requests from this address');
+    const bucket = credential ? hashSecret(credential) : ctx.ip;
+    const decision = await limiter?.consume(bucket);
+    if (decision && !decision.allowed) {
+      refusedUntil.set(bucket, Date.now() + decision.retryAfterMs);
+      throw limited(decision, credential ? 'requests with this key' : 'anonymous requests from this address');
+    }
     if (!credential) return anonymousSlot(next);
     try {
       await next();
@@ -90,7 +111,49 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     }
   }
 
-  return { middleware, login };
+  /**
+   * Refuse, straight from the HTTP server and before Koa builds a context, a request whose bucket the limiter
+   * already refused and whose wait has not passed (issue 9: a burst of refused requests must stay cheap, so other
+   * callers keep their latency). The answer is the limiter's own 429; one log line per refused burst second.
+   * Returns true when it answered.
+   */
+  function refuseEarly(req: IncomingMessage, res: ServerResponse): boolean {
+    if (refusedUntil.size === 0) return false;
+    const url = req.url ?? '/';
+    const path = url.split('?', 1)[0]!;
+    if (UNLIMITED_PATHS.has(path) || req.method === 'OPTIONS' || (req.method === 'PUT' && path.startsWith('/v1/uploads/'))) return false;
+    const credential = rawCredential(req.headers.authorization, url);
+    const bucket = credential ? hashSecret(credential) : clientAddress(req, config.trustProxy);
+    const until = refusedUntil.get(bucket);
+    const now = Date.now();
+    if (until === undefined) return false;
+    if (until <= now) {
+      refusedUntil.delete(bucket);
+      return false;
+    }
+    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+    const what = credential ? 'requests with this key' : 'anonymous requests from this address';
+    res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(seconds), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.end(JSON.stringify({ error: `Too many ${what}; try again in ${seconds} s` }));
+    noteEarly(req.method ?? '', what);
+    return true;
+  }
+
+  /** Early refusals are logged as one line a second per kind (a line per refused request would cost what the early path saves). */
+  const earlyCounts = new Map<string, number>();
+  let earlyTotal = 0;
+  function noteEarly(method: string, what: string): void {
+    earlyTotal++;
+    const first = earlyCounts.size === 0;
+    earlyCounts.set(what, (earlyCounts.get(what) ?? 0) + 1);
+    if (!first) return;
+    setTimeout(() => {
+      for (const [kind, count] of earlyCounts) log?.info('requests refused early', { status: 429, kind, count, method });
+      earlyCounts.clear();
+    }, 1000).unref();
+  }
+
+  return { middleware, login, refuseEarly, refusedEarly: () => earlyTotal };
 }
 
 export type RequestLimits = ReturnType<typeof requestLimits>;
