@@ -27,6 +27,7 @@ let researchTurns = 0;
 let answer: ScriptedTurn = { text: ['Revenue grew ', '12 percent [S1].'] };
 const model = new ScriptedModel((request): ScriptedTurn => {
   if (isClaimExtraction(request)) return recordClaimsTurn([{ section: 1, text: 'Revenue grew 12 percent in 2024.', importance: 4, sourceText: 'Revenue grew 12 percent' }]);
+  if (String(request.messages[0]?.content).startsWith('You write the description of a document collection')) return { text: 'Annual reports on revenue and costs.' };
   researchTurns += 1;
   return researchTurns % 2 === 1 ? { toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] } : answer;
 });
@@ -89,13 +90,20 @@ describe('dossier mcp: the svc_ tools', () => {
     expect(claims.claims.map((claim) => claim.text)).toEqual(['Revenue grew 12 percent in 2024.']);
   });
 
-  it('reports a bad id, a missing feature and bad input as isError results with the API\'s message', async () => {
+  it('describes a collection with the fast model from its file names and headings, and saves it', async () => {
+    const described = await call('svc_describe_collection', { collectionId: cid });
+    expect(described.isError, text(described)).toBeFalsy();
+    expect(described.structuredContent).toEqual({ collectionId: cid, description: 'Annual reports on revenue and costs.' });
+    expect((await t.request('GET', `/v1/collections/${cid}`)).body.description).toBe('Annual reports on revenue and costs.');
+    const prompt = model.calls.at(-1)!.request.messages.map((message) => String(message.content)).join('\n');
+    expect(prompt).toContain('report.md');
+    expect(prompt).toContain('Revenue');
+  });
+
+  it('reports a bad id and bad input as isError results with the API\'s message', async () => {
     const missing = await call('svc_get_document', { documentId: '01a20000-0000-7000-8000-000000000000' });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/not found.*\(HTTP 404\)/i);
-    const described = await call('svc_describe_collection', { collectionId: cid });
-    expect(described.isError).toBe(true);
-    expect(text(described)).toMatch(/not available yet/);
     const badBatch = await call('svc_batch_delete_documents', { collectionId: cid, documentIds: ['not-a-uuid'] });
     expect(badBatch.isError).toBe(true);
     expect(text(badBatch)).toMatch(/must be a UUID.*\(HTTP 400\)/);

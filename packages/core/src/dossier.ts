@@ -1,6 +1,7 @@
 import { type Access, requireCollection } from './access.ts';
 import { agentRunService } from './agents/runs.ts';
 import { keyService } from './auth/key-service.ts';
+import { describeCollection } from './collections/describe.ts';
 import { orgService } from './auth/org-service.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
@@ -110,7 +111,12 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     keys: keyService(ctx, auth),
     orgs: orgService(ctx, auth),
     agents: { ...agentService(ctx), ...agentRuns },
-    collections: { ...collectionService(ctx), ...recomputeService(ctx) },
+    collections: {
+      ...collectionService(ctx),
+      ...recomputeService(ctx),
+      /** Write the collection's description with the fast model from its file names and headings. */
+      describe: (access: Access, id: string) => describeCollection(ctx, access, id),
+    },
     documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },
     search: withQueryMeter(ctx, search),
     research: researchService(ctx, search, researchSettings),

@@ -43,7 +43,7 @@ const ROWS: Record<string, Profile> = {
   'POST /v1/auth/password': 'jwt-user', 'POST /v1/auth/logout-all': 'jwt-user',
   'POST /v1/collections': 'key-sandbox', 'GET /v1/collections': 'key-sandbox',
   'GET /v1/collections/:id': 'public-read', 'GET /v1/collections/:id/stats': 'public-read',
-  'PATCH /v1/collections/:id': 'key-owned', 'PUT /v1/collections/:id': 'key-owned', 'DELETE /v1/collections/:id': 'key-owned',
+  'POST /v1/collections/:id/describe': 'key-owned', 'PATCH /v1/collections/:id': 'key-owned', 'PUT /v1/collections/:id': 'key-owned', 'DELETE /v1/collections/:id': 'key-owned',
   'POST /v1/collections/:id/documents/upload-url': 'key-owned', 'PUT /v1/uploads/:token': 'upload-token',
   'POST /v1/collections/:id/documents/:docId/confirm': 'key-owned', 'POST /v1/collections/:id/documents/batch-confirm': 'key-owned',
   'POST /v1/collections/:id/documents': 'key-owned', 'POST /v1/collections/:id/documents/batch': 'key-owned',

@@ -59,8 +59,10 @@ export const COLLECTION_TOOLS = [
     name: 'svc_describe_collection', title: 'Describe a collection', annotations: UPDATE,
     description: 'Generate a description of a collection with the fast model from its filenames and headings.',
     input: { collectionId },
-    run: async () => {
-      throw new ToolError('svc_describe_collection is not available yet: this Dossier server has no collection-description endpoint. Write a description with svc_update_collection instead.');
+    output: { collectionId: z.string(), description: z.string() },
+    run: async ({ collectionId: id }, ctx) => {
+      const collection = await ctx.api.json<{ id: string; description: string }>('POST', `/collections/${id}/describe`, { signal: ctx.signal, timeoutMs: null });
+      return { collectionId: collection.id, description: collection.description };
     },
   }),
   defineTool({

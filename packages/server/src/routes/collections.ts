@@ -29,6 +29,15 @@ export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx) => send(ctx, 200, await c.stats(apiAccess(ctx), ctx.params.id)),
     },
     {
+      method: 'post', path: '/v1/collections/:id/describe', tag: 'collections', auth: 'key', longRunning: true,
+      summary: "Write the collection's description with the fast model from its file names and headings (svc_describe_collection), save it, and return the collection",
+      responses: {
+        200: 'Collection with the new description', 400: 'No model provider configured', 401: 'API key required', 404: 'Not found',
+        409: 'No ready documents to describe', 503: 'The model provider failed',
+      },
+      handle: async (ctx) => send(ctx, 200, await c.describe(requireApiAccess(ctx), ctx.params.id)),
+    },
+    {
       method: 'patch', path: '/v1/collections/:id', tag: 'collections', auth: 'key', summary: 'Update a collection',
       body: schemas.updateCollectionSchema, responses: { 200: 'Collection', 400: 'Invalid input', 404: 'Not found' }, handle: update,
     },
