@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blobStoreSuite, UNSAFE_BLOB_KEYS } from '@dossier/core/testing';
-import { createFsBlobStore } from '../src/fs/blob-store.ts';
+import { createFsBlobStore, sizeOfFile } from '../src/fs/blob-store.ts';
 
 const base = await mkdtemp(join(tmpdir(), 'dossier-blobs-'));
 let n = 0;
@@ -46,5 +46,16 @@ describe('filesystem BlobStore confinement', () => {
     const store = createFsBlobStore({ root: join(base, 'rel', '..', 'rel2') });
     await store.put('x', new Uint8Array([7]));
     expect(await filesUnder(join(base, 'rel2'))).toEqual(['x']);
+  });
+});
+
+describe('filesystem BlobStore sizes under writes', () => {
+  it('counts a file that vanished after the listing as 0 bytes instead of failing (stats during a bulk upload)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'dossier-size-'));
+    expect(await sizeOfFile(join(dir, 'renamed-away.tmp'))).toBe(0);
+    const store = createFsBlobStore({ root: dir });
+    await store.put('c/one.bin', new Uint8Array(5));
+    expect(await store.sizeOfPrefix('c/')).toBe(5);
+    await rm(dir, { recursive: true, force: true });
   });
 });

@@ -122,9 +122,22 @@ async function sizeOfDir(dir: string): Promise<number> {
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) total += await sizeOfDir(path);
-    else if (e.isFile()) total += (await stat(path)).size;
+    else if (e.isFile()) total += await sizeOfFile(path);
   }
   return total;
+}
+
+/**
+ * A file's size, 0 when it vanished since the directory was listed (issue 11: an atomic write's temporary file
+ * renamed away mid-walk made collection stats answer 500 during a bulk upload).
+ */
+export async function sizeOfFile(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    if (isMissing(err)) return 0;
+    throw err;
+  }
 }
 
 /** ENOENT, or a path component that is a file (ENOTDIR), or a key naming a folder (EISDIR): no such object. */
