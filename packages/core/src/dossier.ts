@@ -2,6 +2,7 @@ import { type Access, requireCollection } from './access.ts';
 import { agentRunService } from './agents/runs.ts';
 import { keyService } from './auth/key-service.ts';
 import { describeCollection } from './collections/describe.ts';
+import { idempotencyService } from './idempotency/service.ts';
 import { orgService } from './auth/org-service.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
@@ -110,6 +111,7 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     auth,
     keys: keyService(ctx, auth),
     orgs: orgService(ctx, auth),
+    idempotency: idempotencyService(ctx),
     agents: { ...agentService(ctx), ...agentRuns },
     collections: {
       ...collectionService(ctx),

@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.ts';
 import { queryObject, readJson } from './http/body.ts';
 import { authenticate } from './http/auth.ts';
 import { errorMiddleware } from './http/errors.ts';
+import { withIdempotency } from './http/idempotency.ts';
 import { accessLog, bodyIdleTimeout, corsAllowList, securityHeaders, withRequestTimeout } from './http/hardening.ts';
 import type { RequestLimits } from './http/limits.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -52,7 +53,8 @@ function mount(router: Router, dossier: DossierCore, r: RouteDef, timeoutMs: num
     const run = async () => {
       const body = r.body ? schemas.parseInput(r.body, await readJson(ctx, r.maxBodyBytes)) : undefined;
       const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;
-      await r.handle(ctx, { body, query });
+      if (r.idempotent) await withIdempotency(dossier, ctx, body, () => r.handle(ctx, { body, query }));
+      else await r.handle(ctx, { body, query });
     };
     await (r.longRunning ? run() : withRequestTimeout(ctx, timeoutMs, run));
   });

@@ -11,6 +11,12 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
   'upload-url': [],
 };
 
+/** The header of creating routes that replay their first answer to a retry (issue 11). */
+const IDEMPOTENCY_HEADER = {
+  name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
+  description: 'Send a unique value per intended request: a retry with the same key and request within 24 h gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with another request answers 422, and while the first still runs, 409.',
+};
+
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
 
 function queryParameters(schema: z.ZodType) {
@@ -35,7 +41,7 @@ function operation(r: RouteDef) {
     summary: r.summary,
     tags: [r.tag],
     security: SECURITY[r.auth],
-    parameters: [...pathParams, ...(r.query ? queryParameters(r.query) : [])],
+    parameters: [...pathParams, ...(r.query ? queryParameters(r.query) : []), ...(r.idempotent ? [IDEMPOTENCY_HEADER] : [])],
     ...(requestBody ? { requestBody } : {}),
     responses,
   };

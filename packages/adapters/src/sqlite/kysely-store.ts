@@ -8,6 +8,7 @@ import * as documents from './document-queries.ts';
 import * as duplicates from './duplicate-queries.ts';
 import * as enrich from './enrich-queries.ts';
 import * as images from './image-queries.ts';
+import * as idempotency from './idempotency-queries.ts';
 import * as keys from './key-queries.ts';
 import * as tenancyAdmin from './tenancy-admin-queries.ts';
 import * as providerKeys from './provider-key-queries.ts';
@@ -46,6 +47,9 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     deleteProject: (id) => tenancyAdmin.deleteProject(ctx, id),
     listMembers: (orgId) => tenancyAdmin.listMembers(ctx, orgId),
     removeMembership: (orgId, accountId) => tenancyAdmin.removeMembership(ctx, orgId, accountId),
+    claimIdempotencyKey: (record, staleBefore) => idempotency.claimIdempotencyKey(ctx, record, staleBefore),
+    completeIdempotencyKey: (scope, key, status, body) => idempotency.completeIdempotencyKey(ctx, scope, key, status, body),
+    releaseIdempotencyKey: (scope, key) => idempotency.releaseIdempotencyKey(ctx, scope, key),
     listApiKeys: (projectId) => keys.listApiKeys(ctx, projectId),
     getApiKey: (id) => keys.getApiKey(ctx, id),
     revokeApiKey: (id, at) => keys.revokeApiKey(ctx, id, at),

@@ -492,6 +492,22 @@ export const sqliteMigrations: Record<string, Migration> = {
       await db.schema.alterTable('accounts').addColumn('token_epoch', 'text').execute();
     },
   },
+  '0025_idempotency_keys': {
+    async up(db: Db) {
+      // Issue 11: creating requests sent with an Idempotency-Key answer once; a retry gets the first answer.
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('body', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['scope', 'key'])
+        .execute();
+    },
+  },
   '0021_agent_runs': {
     async up(db: Db) {
       await createAgentRunTables(db);

@@ -357,6 +357,16 @@ export interface AgentRunStepsTable {
   created_at: string;
 }
 
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  state: string;
+  status: number | null;
+  body: string | null;
+  created_at: string;
+}
+
 export interface MetadataDatabase {
   accounts: AccountsTable;
   orgs: OrgsTable;
@@ -364,6 +374,7 @@ export interface MetadataDatabase {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   org_api_keys: OrgApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
   provider_keys: ProviderKeysTable;
   collections: CollectionsTable;
   documents: DocumentsTable;

@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { Document } from '../api-types.ts';
 import type { ApiClient } from '../client.ts';
 import type { Payload } from './inputs.ts';
@@ -24,6 +25,13 @@ export interface Sent {
 
 const notFound = { notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' };
 
+/** Unique to this run of the CLI: a later run relies on the content hash instead (a replay would skip its check). */
+const RUN = randomUUID();
+
+/** One key per file and run: a retry of the same upload within the run gets the first answer back. */
+const idempotencyKey = (collection: string, name: string, contentHash: string): string =>
+  `upload-${createHash('sha256').update(`${RUN}\n${collection}\n${name}\n${contentHash}`).digest('hex')}`;
+
 /** POST /collections/:id/documents, multipart: file, tags (JSON array), metadata (JSON object). */
 async function direct(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
   const form = new FormData();
@@ -40,8 +48,12 @@ async function direct(api: ApiClient, collection: string, p: Payload, o: SendOpt
  */
 async function presigned(api: ApiClient, collection: string, p: Payload, o: SendOptions): Promise<Sent> {
   const hash = o.force ? {} : { contentHash: await p.sha256() };
+  // A retry of this request after a lost answer gets the first answer back, so the file is not registered twice
+  // (issue 11); --force sends none, so a forced re-upload does run again.
+  const retrySafe: Record<string, string> = o.force ? {} : { 'idempotency-key': idempotencyKey(collection, p.name, hash.contentHash ?? '') };
   const start = await api.json<{ documentId: string; uploadUrl: string | null; document?: Document }>('POST', `/collections/${collection}/documents/upload-url`, {
     json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, ...hash, tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
+    headers: retrySafe,
     signal: o.signal,
     ...notFound,
   });

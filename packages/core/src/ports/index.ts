@@ -16,6 +16,7 @@ export type * from './rate-limiter.ts';
 export type * from './concurrency-gate.ts';
 export type * from './agent-store.ts';
 export type * from './key-store.ts';
+export type * from './idempotency-store.ts';
 export type * from './tenancy-store.ts';
 export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';

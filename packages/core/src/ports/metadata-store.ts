@@ -1,5 +1,6 @@
 import type { Account, ApiKeyRecord, Collection, DocumentRecord, DocumentStatus, Env, Metadata, Org, Project, SectionRecord } from '../domain/types.ts';
 import type { AgentStore } from './agent-store.ts';
+import type { IdempotencyStore } from './idempotency-store.ts';
 import type { KeyStore } from './key-store.ts';
 import type { TenancyStore } from './tenancy-store.ts';
 import type { EnrichStore } from './enrich-store.ts';
@@ -49,7 +50,7 @@ export interface CollectionCounts {
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore {
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

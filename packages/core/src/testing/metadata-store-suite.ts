@@ -331,6 +331,22 @@ function tenancyTests(ctx: SuiteContext): void {
       expect(await ctx.store.getOrg(org.id)).toBeNull();
     });
 
+    it('claims idempotency keys once, keeps the answer, releases a pending claim and replaces stale ones', async () => {
+      const scope = uid('scope');
+      const record = { scope, key: 'k1', fingerprint: 'f1', createdAt: '2024-05-01T00:00:10.000Z' };
+      const stale = { done: '2024-05-01T00:00:00.000Z', pending: '2024-05-01T00:00:00.000Z' };
+      expect(await ctx.store.claimIdempotencyKey(record, stale)).toBeNull();
+      expect(await ctx.store.claimIdempotencyKey({ ...record, fingerprint: 'f2' }, stale)).toMatchObject({ state: 'pending', fingerprint: 'f1' });
+      await ctx.store.completeIdempotencyKey(scope, 'k1', 201, '{"id":"x"}');
+      expect(await ctx.store.claimIdempotencyKey(record, stale)).toMatchObject({ state: 'done', status: 201, body: '{"id":"x"}' });
+      await ctx.store.releaseIdempotencyKey(scope, 'k1'); // a done answer is not released
+      expect(await ctx.store.claimIdempotencyKey(record, stale)).toMatchObject({ state: 'done' });
+      expect(await ctx.store.claimIdempotencyKey(record, { done: '2024-05-01T00:00:20.000Z', pending: stale.pending })).toBeNull();
+      await ctx.store.releaseIdempotencyKey(scope, 'k1');
+      expect(await ctx.store.claimIdempotencyKey({ ...record, key: 'k1' }, stale)).toBeNull();
+      expect(await ctx.store.claimIdempotencyKey({ ...record, scope: uid('other') }, stale)).toBeNull();
+    });
+
     it('keeps org keys: found by hash until revoked, listed per org', async () => {
       const { org } = await seedProject(ctx.store);
       const { org: other } = await seedProject(ctx.store);

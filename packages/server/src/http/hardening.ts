@@ -20,7 +20,7 @@ export function corsAllowList(origins: readonly string[]): Middleware {
       const origin = ctx.get('Origin');
       return origin && (any || origins.includes(origin)) ? origin : '';
     },
-    allowHeaders: ['Authorization', 'Content-Type'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
     exposeHeaders: ['Retry-After', 'X-Dossier-Reranker'],
     keepHeadersOnError: true,
     maxAge: 600,

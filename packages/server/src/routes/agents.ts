@@ -12,7 +12,7 @@ export function agentRoutes({ dossier }: RouteDeps): RouteDef[] {
   const adminDenied = { ...denied, 403: 'Needs the admin role in the org' };
   return [
     {
-      method: 'post', path: base, tag: 'agents', auth: 'jwt', body: schemas.createAgentSchema,
+      method: 'post', path: base, idempotent: true, tag: 'agents', auth: 'jwt', body: schemas.createAgentSchema,
       summary: 'Create a hosted agent (admin). allowedCollectionIds null allows every collection of the project; an empty array is rejected',
       responses: { 201: 'Agent', 400: 'Invalid input (also an empty allowedCollectionIds, or a collection of another project)', 409: 'Slug already used in the project', ...adminDenied },
       handle: async (ctx, { body }) => send(ctx, 201, await agents.create(requireSession(ctx), path(ctx), body)),

@@ -9,7 +9,7 @@ export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
     send(ctx, 200, await c.update(requireApiAccess(ctx), ctx.params.id, body as schemas.UpdateCollectionInput));
   return [
     {
-      method: 'post', path: '/v1/collections', tag: 'collections', auth: 'key', summary: 'Create a collection',
+      method: 'post', path: '/v1/collections', idempotent: true, tag: 'collections', auth: 'key', summary: 'Create a collection',
       body: schemas.createCollectionSchema, responses: { 201: 'Collection', 400: 'Invalid input', 403: 'projectId of another project' },
       handle: async (ctx, { body }) => send(ctx, 201, await c.create(requireApiAccess(ctx), body as schemas.CreateCollectionInput)),
     },

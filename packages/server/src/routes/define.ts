@@ -17,6 +17,8 @@ export interface RouteDef {
   auth: AuthMode;
   /** Also accept the API key as `?key=` (event streams: a browser EventSource cannot set headers). */
   queryKey?: true;
+  /** A creating route that honours `Idempotency-Key` (http/idempotency.ts). */
+  idempotent?: true;
   /** JSON body schema (validated before the handler runs). */
   body?: z.ZodType;
   /** Query-string schema. */

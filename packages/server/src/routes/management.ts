@@ -16,7 +16,7 @@ export function managementRoutes({ dossier }: RouteDeps): RouteDef[] {
   const denied = { 401: 'JWT required', 403: 'Needs the admin role in the org', 404: 'Org or project not found (also when the account is not a member)' };
   return [
     {
-      method: 'post', path: '/v1/orgs', tag: 'auth', auth: 'jwt', body: schemas.nameSchema, summary: 'Create an org; the caller becomes its admin',
+      method: 'post', path: '/v1/orgs', idempotent: true, tag: 'auth', auth: 'jwt', body: schemas.nameSchema, summary: 'Create an org; the caller becomes its admin',
       responses: { 201: 'Org', 400: 'Invalid name', 401: 'JWT required' },
       handle: async (ctx, { body }) => send(ctx, 201, await orgs.createOrg(requireSession(ctx), body)),
     },

@@ -12,7 +12,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
   const d = dossier.documents;
   return [
     {
-      method: 'post', path: '/v1/collections/:id/documents/upload-url', tag: 'documents', auth: 'key',
+      method: 'post', path: '/v1/collections/:id/documents/upload-url', idempotent: true, tag: 'documents', auth: 'key',
       summary: 'Create a document and a presigned upload URL (valid 15 minutes); returns the existing document on a content-hash hit',
       body: schemas.uploadUrlSchema,
       responses: { 201: 'UploadUrlResponse', 200: 'UploadUrlResponse with the existing document', 400: 'Invalid input', 402: 'Document or storage quota reached', 413: 'fileSizeBytes over the server limit' },
@@ -51,7 +51,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       handle: async (ctx, { body }) => send(ctx, 200, await d.batchConfirm(requireApiAccess(ctx), ctx.params.id, body)),
     },
     {
-      method: 'post', path: '/v1/collections/:id/documents', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
+      method: 'post', path: '/v1/collections/:id/documents', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
       summary: 'Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB',
       responses: { 202: 'Document', 400: 'Invalid input', 413: 'File exceeds 25 MB' },
       handle: async (ctx) => {
@@ -63,7 +63,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       },
     },
     {
-      method: 'post', path: '/v1/collections/:id/documents/batch', tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
+      method: 'post', path: '/v1/collections/:id/documents/batch', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
       summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request',
       responses: { 202: '{documents: Document[]}', 400: 'Invalid input', 413: 'A file exceeds 25 MB' },
       handle: async (ctx) => {
