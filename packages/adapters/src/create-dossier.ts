@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join, resolve } from 'node:path';
 import {
   type Access,
+  type BlobStore,
   createDossierCore,
   createSecretBox,
   type ConcurrencyGate,
@@ -64,6 +65,8 @@ export interface DossierOptions {
   models?: ModelResolver;
   /** Research tunables (wall-clock limit of a run, output tokens per call). */
   research?: Partial<ResearchSettings>;
+  /** Where files are stored (default: the filesystem under `<dataDir>/blobs`; `s3BlobStoreFromUrl` shares them between nodes). */
+  blobs?: BlobStore;
   /** Plans of projects and orgs (default: every project unlimited). */
   plans?: PlanBook;
   /** Where agent-run slots are counted (default: in this process; `redisConcurrencyGate` shares them between nodes). */
@@ -160,7 +163,7 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
     {
       store, queue, embedders,
       index: createLanceChunkIndex({ dir: join(dataDir, 'lancedb') }),
-      blobs: createFsBlobStore({ root: join(dataDir, 'blobs') }),
+      blobs: opts.blobs ?? createFsBlobStore({ root: join(dataDir, 'blobs') }),
       events: new InProcessEventBus(),
       secrets,
       models,

@@ -44,6 +44,7 @@ export interface ServerConfig {
   researchInputBudgets: Readonly<Record<ResearchDepth, number>>;
   providerRetries: number;
   redisUrl: string | null;
+  s3Url: string | null;
   redisPrefix: string;
   plansFile: string | null;
   rateLimitKey: RateSpec | null;
@@ -96,6 +97,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'researchTimeLimitsMs', env: 'DOSSIER_RESEARCH_TIME_LIMITS', flag: '--research-time-limits', default: depthList(DEFAULT_TIME_LIMITS_MS, seconds), meaning: 'Wall-clock limit of a research run per depth, retries included (`depth=<n>s` or `<n>m`, comma-separated; depths not named keep their default). A run over it ends with an `error` event (sync: 408) and saves nothing.' },
   { key: 'researchInputBudgets', env: 'DOSSIER_RESEARCH_INPUT_BUDGETS', flag: '--research-input-budgets', default: depthList(DEFAULT_INPUT_BUDGETS, String), meaning: 'Input tokens a research run may send the model per depth, all model calls together (estimated with cl100k). Each call gets an even share of what is left: a passage is sent in full once per run, older tool results are condensed as the budget nears, and the last turn always fits. Same `depth=<n>` syntax.' },
   { key: 'providerRetries', env: 'DOSSIER_PROVIDER_RETRIES', flag: '--provider-retries', default: String(DEFAULT_RETRY.maxRetries), meaning: 'Retries of a model call that failed transiently (429, 529, 5xx, a dropped connection) during research, with exponential backoff and jitter from 1 s, honouring `retry-after`, within the run\'s time limit. A call that already streamed answer text is never retried (the run fails and says so). 0 turns retries off.' },
+  { key: 's3Url', env: 'DOSSIER_S3_URL', flag: '--s3-url', default: '(unset: files under <data-dir>/blobs)', meaning: 'S3-protocol bucket for stored files (`s3://bucket/prefix?endpoint=http://host:9000&region=…`; credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the AWS chain), so several server nodes share one file store.' },
   { key: 'redisUrl', env: 'DOSSIER_REDIS_URL', flag: '--redis-url', default: '(unset: in this process)', meaning: 'Redis (`redis://host:port/db`) where rate limits, login throttles and agent-run slots are counted, so that several server nodes enforce one limit. Unset: counted in this process.' },
   { key: 'redisPrefix', env: 'DOSSIER_REDIS_PREFIX', flag: '--redis-prefix', default: 'dossier:', meaning: 'Prefix of every Redis key this server writes (nodes of one deployment share it).' },
   { key: 'plansFile', env: 'DOSSIER_PLANS_FILE', flag: '--plans-file', default: '(unset: every project unlimited)', meaning: 'JSON file of plans (monthly `queries` and `credits`, `storageMb`, `documents`, `collections`, org `concurrentRuns`; null or absent = unlimited) and which projects and orgs are on them (see Plans and limits). Read at start.' },
@@ -226,6 +228,9 @@ function coerce(s: SettingDoc, raw: string): unknown {
     case 'masterKey':
       if (!/^[0-9a-f]{64}$/i.test(raw)) fail(s, 'expected 64 hexadecimal characters');
       return raw;
+    case 's3Url':
+      if (!/^s3:\/\/[^/\s?]+/i.test(raw)) fail(s, `expected s3://bucket[/prefix][?endpoint=…], got '${raw}'`);
+      return raw;
     default:
       return raw;
   }
@@ -254,7 +259,7 @@ const DEFAULTS = {
   ollamaChatModel: null, ollamaBestChatModel: null, fastModel: null, bestModel: null,
   reranker: 'none', queryExpansion: 'none', rrfK: 60, lexicalWeight: 1, vectorWeight: 1,
   researchTimeLimitsMs: DEFAULT_TIME_LIMITS_MS, researchInputBudgets: DEFAULT_INPUT_BUDGETS, providerRetries: DEFAULT_RETRY.maxRetries,
-  redisUrl: null, redisPrefix: 'dossier:', plansFile: null,
+  redisUrl: null, redisPrefix: 'dossier:', plansFile: null, s3Url: null,
   rateLimitKey: { points: 6000, durationMs: 60_000, burst: 600 },
   rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
   anonymousConcurrency: 8,

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createDossier, createLimitStores, type Dossier, type ProviderOptions } from '@dossier/adapters';
+import { createDossier, createLimitStores, type Dossier, type ProviderOptions, s3BlobStoreFromUrl } from '@dossier/adapters';
 import {
   type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook,
 } from '@dossier/core';
@@ -79,6 +79,7 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
   const plans = loadPlans(config.plansFile);
   const limitStores = await createLimitStores(config.redisUrl, config.redisPrefix);
   const dossier = await createDossier({
+    ...(config.s3Url ? { blobs: s3BlobStoreFromUrl(config.s3Url) } : {}),
     plans,
     gate: limitStores.gate,
     dataDir: config.dataDir,

@@ -3,6 +3,7 @@ import type { Dirent } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { type BlobStat, type BlobStore, DossierError, invalid, notFound } from '@dossier/core';
+import { checkBlobKey, checkBlobPrefix } from '../blob-keys.ts';
 
 /**
  * BlobStore on the local filesystem: key `a/b.pdf` is the file `<root>/a/b.pdf`. Writes go to a temp file in
@@ -10,8 +11,8 @@ import { type BlobStat, type BlobStore, DossierError, invalid, notFound } from '
  */
 export function createFsBlobStore(opts: { root: string }): BlobStore {
   const root = resolve(opts.root);
-  const fileOf = (key: string): string => within(root, checkKey(key));
-  const dirOf = (prefix: string): string => within(root, checkPrefix(prefix));
+  const fileOf = (key: string): string => within(root, checkBlobKey(key));
+  const dirOf = (prefix: string): string => within(root, checkBlobPrefix(prefix));
   // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
   return {
     put: async (key, data) => writeAtomic(fileOf(key), (fh) => fh.writeFile(data)),
@@ -22,24 +23,6 @@ export function createFsBlobStore(opts: { root: string }): BlobStore {
     deletePrefix: async (prefix) => rm(dirOf(prefix), { recursive: true, force: true }),
     sizeOfPrefix: async (prefix) => sizeOfDir(dirOf(prefix)),
   };
-}
-
-/** Validates an object key: relative, slash-separated, no `.`/`..`/empty segments, no backslash or NUL. */
-function checkKey(key: string): string[] {
-  if (typeof key !== 'string' || key === '') throw invalid('blob key must be a non-empty string');
-  if (key.includes('\0') || key.includes('\\')) throw invalid(`blob key contains a forbidden character: ${JSON.stringify(key)}`);
-  if (key.startsWith('/')) throw invalid(`blob key must be relative: ${JSON.stringify(key)}`);
-  const segments = key.split('/');
-  for (const s of segments) {
-    if (s === '' || s === '.' || s === '..') throw invalid(`blob key has an empty, "." or ".." segment: ${JSON.stringify(key)}`);
-  }
-  return segments;
-}
-
-/** A prefix is a key followed by `/`, naming a folder of objects. */
-function checkPrefix(prefix: string): string[] {
-  if (typeof prefix !== 'string' || !prefix.endsWith('/')) throw invalid(`blob prefix must end with "/": ${JSON.stringify(prefix)}`);
-  return checkKey(prefix.slice(0, -1));
 }
 
 /** Joins validated segments under root and checks, after resolution, that the path is still inside root. */
