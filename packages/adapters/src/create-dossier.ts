@@ -4,6 +4,9 @@ import { join, resolve } from 'node:path';
 import {
   type Access,
   type BlobStore,
+  type ChunkIndex,
+  type EventBus,
+  type JobQueue,
   createDossierCore,
   createSecretBox,
   type ConcurrencyGate,
@@ -65,8 +68,19 @@ export interface DossierOptions {
   models?: ModelResolver;
   /** Research tunables (wall-clock limit of a run, output tokens per call). */
   research?: Partial<ResearchSettings>;
-  /** Where files are stored (default: the filesystem under `<dataDir>/blobs`; `s3BlobStoreFromUrl` shares them between nodes). */
+  /**
+   * The composition seam (issue 10): bring any adapter of your own; each one left out is the embedded default.
+   * Where files are stored (default: the filesystem under `<dataDir>/blobs`; `s3BlobStoreFromUrl` shares them).
+   */
   blobs?: BlobStore;
+  /** Metadata (default: SQLite in `<dataDir>/dossier.db`); it is migrated at start. */
+  store?: MetadataStore;
+  /** Pipeline jobs (default: SQLite in `<dataDir>/jobs.db`). */
+  queue?: JobQueue;
+  /** Chunks, vectors and full text (default: LanceDB in `<dataDir>/lancedb`). */
+  index?: ChunkIndex;
+  /** Document status events (default: in this process). */
+  events?: EventBus;
   /** Plans of projects and orgs (default: every project unlimited). */
   plans?: PlanBook;
   /** Where agent-run slots are counted (default: in this process; `redisConcurrencyGate` shares them between nodes). */
@@ -141,9 +155,9 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
   chmodSync(dataDir, 0o700);
   const log = opts.log ?? silentLogger;
   const modelProviders = opts.modelProviders ?? createModelProviderFactory({ log });
-  const store = createSqliteMetadataStore({ filename: join(dataDir, 'dossier.db') });
+  const store = opts.store ?? createSqliteMetadataStore({ filename: join(dataDir, 'dossier.db') });
   await store.migrate();
-  const queue = createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') });
+  const queue = opts.queue ?? createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') });
   const base = createEmbedderProvider({
     modelsDir: opts.modelsDir,
     cacheDir: join(dataDir, 'models'),
@@ -162,9 +176,9 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
   const core = createDossierCore(
     {
       store, queue, embedders,
-      index: createLanceChunkIndex({ dir: join(dataDir, 'lancedb') }),
+      index: opts.index ?? createLanceChunkIndex({ dir: join(dataDir, 'lancedb') }),
       blobs: opts.blobs ?? createFsBlobStore({ root: join(dataDir, 'blobs') }),
-      events: new InProcessEventBus(),
+      events: opts.events ?? new InProcessEventBus(),
       secrets,
       models,
       defaultEmbeddingModel: await resolveDefaultModel(embedders, opts.embeddingModel ?? DEFAULT_EMBEDDING_MODEL, log),

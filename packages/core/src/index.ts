@@ -65,3 +65,4 @@ export { DEFAULT_WEBHOOK_SCHEDULE, nextRetryDelayMs, WEBHOOK_MAX_RETRIES, type W
 export { DEFAULT_WEBHOOK_SETTINGS, RESPONSE_BODY_BYTES, WEBHOOK_JOB, type WebhookSettings } from './webhooks/delivery.ts';
 export { newSigningSecret, signBody, verifySignature } from './webhooks/signing.ts';
 export { checkWebhookUrl, DEFAULT_DELIVERY_LIMIT, type WebhookCaller, type WebhookDeliveryView, type WebhookEndpointView, type WebhookService } from './webhooks/service.ts';
+export { checkBlobKey, checkBlobPrefix } from './util/blob-keys.ts';

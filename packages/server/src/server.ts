@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createDossier, createLimitStores, type Dossier, type ProviderOptions, s3BlobStoreFromUrl } from '@dossier/adapters';
+import { createDossier, createLimitStores, type Dossier, type DossierOptions, type ProviderOptions, s3BlobStoreFromUrl } from '@dossier/adapters';
 import {
   type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook,
 } from '@dossier/core';
@@ -46,6 +46,8 @@ export interface StartOptions {
   embedders?: Embedder[];
   /** Model provider clients (default: the official SDKs). */
   modelProviders?: ModelProviderFactory;
+  /** Adapters of your own (issue 10's seam): store, queue, chunk index, blob storage, event bus; the rest are embedded. */
+  adapters?: Pick<DossierOptions, 'store' | 'queue' | 'index' | 'blobs' | 'events'>;
 }
 
 /** The managed model providers from the config (keys travel to the resolver only, never to a log). */
@@ -80,6 +82,7 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
   const limitStores = await createLimitStores(config.redisUrl, config.redisPrefix);
   const dossier = await createDossier({
     ...(config.s3Url ? { blobs: s3BlobStoreFromUrl(config.s3Url) } : {}),
+    ...opts.adapters,
     plans,
     gate: limitStores.gate,
     dataDir: config.dataDir,

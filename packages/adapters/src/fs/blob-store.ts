@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { type BlobStat, type BlobStore, DossierError, invalid, notFound } from '@dossier/core';
-import { checkBlobKey, checkBlobPrefix } from '../blob-keys.ts';
+import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, DossierError, invalid, notFound } from '@dossier/core';
+
 
 /**
  * BlobStore on the local filesystem: key `a/b.pdf` is the file `<root>/a/b.pdf`. Writes go to a temp file in

@@ -10,8 +10,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type BlobStat, type BlobStore, DossierError, notFound } from '@dossier/core';
-import { checkBlobKey, checkBlobPrefix } from '../blob-keys.ts';
+import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, DossierError, notFound } from '@dossier/core';
+
 
 /** Where an S3-protocol store keeps objects: a bucket, a key prefix inside it, and the client's settings. */
 export interface S3BlobStoreOptions {

@@ -1,4 +1,5 @@
-import { invalid } from '@dossier/core';
+/** The BlobStore port's key rules (ports/blob-store.ts), shared by every adapter so each rejects the same keys. */
+import { invalid } from '../domain/errors.ts';
 
 /** Validates an object key: relative, slash-separated, no `.`/`..`/empty segments, no backslash or NUL. */
 export function checkBlobKey(key: string): string[] {
