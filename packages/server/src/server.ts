@@ -3,7 +3,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createDossier, createLimitStores, type Dossier, type DossierOptions, type ProviderOptions, s3BlobStoreFromUrl } from '@dossier/adapters';
+import {
+  createDossier,
+  createLimitStores,
+  createRedisEventBus,
+  type Dossier,
+  type DossierOptions,
+  type ProviderOptions,
+  s3BlobStoreFromUrl,
+} from '@dossier/adapters';
 import {
   type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook,
 } from '@dossier/core';
@@ -82,6 +90,8 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
   const limitStores = await createLimitStores(config.redisUrl, config.redisPrefix);
   const dossier = await createDossier({
     ...(config.s3Url ? { blobs: s3BlobStoreFromUrl(config.s3Url) } : {}),
+    // With Redis, document events cross nodes: an SSE stream on one node follows work done on another (issue 13).
+    ...(config.redisUrl ? { events: await createRedisEventBus(config.redisUrl, config.redisPrefix) } : {}),
     ...opts.adapters,
     plans,
     gate: limitStores.gate,

@@ -1,0 +1,60 @@
+import type { EventBus, Unsubscribe } from '@dossier/core';
+import type { Redis } from 'ioredis';
+
+/**
+ * EventBus over Redis pub/sub (issue 13): every node's subscribers see events any node publishes, so an SSE stream
+ * on one node follows documents processed on another. One connection publishes, one subscribes (a subscribing
+ * connection can do nothing else); a topic is subscribed in Redis while this node has handlers for it. A publish
+ * waits for this node's pending subscriptions first, so a handler added before a publish here sees it.
+ */
+export async function createRedisEventBus(url: string, prefix = 'dossier:'): Promise<EventBus> {
+  const { Redis: Client } = await import('ioredis');
+  const publisher: Redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const subscriber: Redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await Promise.all([publisher.connect(), subscriber.connect()]);
+  const channelOf = (topic: string) => `${prefix}events:${topic}`;
+  const handlers = new Map<string, Set<(event: unknown) => void>>();
+  let pending: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  subscriber.on('message', (channel: string, message: string) => {
+    const topic = channel.slice(`${prefix}events:`.length);
+    const event = JSON.parse(message) as unknown;
+    for (const handler of [...(handlers.get(topic) ?? [])]) {
+      try {
+        handler(event);
+      } catch {
+        // one subscriber's bug must not stop the others (the in-process bus behaves the same)
+      }
+    }
+  });
+
+  return {
+    async publish(topic, event) {
+      if (closed) throw new Error('The event bus is closed');
+      await pending;
+      await publisher.publish(channelOf(topic), JSON.stringify(event));
+    },
+    subscribe(topic, handler): Unsubscribe {
+      let set = handlers.get(topic);
+      if (!set) {
+        set = new Set();
+        handlers.set(topic, set);
+        pending = Promise.all([pending, subscriber.subscribe(channelOf(topic)).catch(() => {})]);
+      }
+      set.add(handler);
+      return () => {
+        const current = handlers.get(topic);
+        if (!current?.delete(handler) || current.size > 0) return;
+        handlers.delete(topic);
+        if (!closed) pending = Promise.all([pending, subscriber.unsubscribe(channelOf(topic)).catch(() => {})]);
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      handlers.clear();
+      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { eventBusSuite } from '@dossier/core/testing';
+import { describe, expect, it } from 'vitest';
+import { createRedisEventBus } from '../src/redis/event-bus.ts';
+
+/** The Redis pub/sub EventBus against the machine's Redis (issue 13), each bus under its own key prefix. */
+
+const REDIS_URL = process.env.DOSSIER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+eventBusSuite('redis pub/sub', () => createRedisEventBus(REDIS_URL, `test-${randomUUID()}:`));
+
+describe('Redis EventBus across nodes', () => {
+  it('delivers what one node publishes to another node subscribed to the topic', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const [nodeA, nodeB] = await Promise.all([createRedisEventBus(REDIS_URL, prefix), createRedisEventBus(REDIS_URL, prefix)]);
+    try {
+      const seen: unknown[] = [];
+      nodeB.subscribe('collection:1', (event) => seen.push(event));
+      await nodeB.publish('warm-up', {}); // waits for B's subscription to be live in Redis
+      await nodeA.publish('collection:1', { documentId: 'd1', status: 'ready' });
+      const deadline = Date.now() + 5000;
+      while (seen.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(seen).toEqual([{ documentId: 'd1', status: 'ready' }]);
+    } finally {
+      await Promise.all([nodeA.close(), nodeB.close()]);
+    }
+  });
+});
