@@ -5,6 +5,7 @@ export * from './lancedb/chunk-index.ts';
 export * from './fs/blob-store.ts';
 export { createS3BlobStore, type S3BlobStoreOptions, s3BlobStoreFromUrl } from './s3/blob-store.ts';
 export { createRedisEventBus } from './redis/event-bus.ts';
+export { createPostgresJobQueue, type PostgresJobQueue } from './postgres/job-queue.ts';
 export * from './embedders/provider.ts';
 export * from './create-dossier.ts';
 export * from './providers/factory.ts';

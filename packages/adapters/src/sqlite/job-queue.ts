@@ -44,7 +44,7 @@ const COLUMNS =
  * milliseconds (BIGINT) and the SQL is standard (partial index, UPDATE … RETURNING), so a Postgres
  * adapter can reuse it. The partial unique index makes "one unfinished job per dedupeKey" a constraint.
  */
-const MIGRATIONS: string[] = [
+export const QUEUE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE jobs (
      id TEXT PRIMARY KEY,
      type TEXT NOT NULL,
@@ -85,8 +85,8 @@ function migrate(db: Database): void {
   const step = db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS queue_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
     const row = db.prepare('SELECT MAX(version) AS v FROM queue_migrations').get() as { v: number | null };
-    for (let version = (row.v ?? 0) + 1; version <= MIGRATIONS.length; version++) {
-      db.exec(MIGRATIONS[version - 1]!);
+    for (let version = (row.v ?? 0) + 1; version <= QUEUE_MIGRATIONS.length; version++) {
+      db.exec(QUEUE_MIGRATIONS[version - 1]!);
       db.prepare('INSERT INTO queue_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
     }
   });
