@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
+import type { JobQueue, JobState, NewJob } from '@dossier/core';
 import type { Pool, PoolClient } from 'pg';
-import { QUEUE_MIGRATIONS } from '../sqlite/job-queue.ts';
+import { COLUMNS, DEFAULT_MAX_ATTEMPTS, type JobRow, QUEUE_MIGRATIONS, toJob } from '../sqlite/job-queue.ts';
 
 /**
  * The job queue on Postgres (issue 13): several server nodes share one queue. A claim is one statement that picks
@@ -12,29 +12,8 @@ export interface PostgresJobQueue extends JobQueue {
   close(): Promise<void>;
 }
 
-interface JobRow {
-  id: string;
-  type: string;
-  payload: string;
-  state: JobState;
-  attempts: number;
-  max_attempts: number;
-  run_at: string;
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-  last_error: string | null;
-}
-
-const DEFAULT_MAX_ATTEMPTS = 5;
-const COLUMNS = 'id, type, payload, state, attempts, max_attempts, run_at, lease_owner, lease_expires_at, last_error';
 /** The advisory lock that makes concurrent first starts migrate one after the other. */
 const MIGRATION_LOCK = 4_711_013;
-
-const toJob = (row: JobRow): Job => ({
-  id: row.id, type: row.type, payload: JSON.parse(row.payload) as Record<string, unknown>, state: row.state,
-  attempts: Number(row.attempts), maxAttempts: Number(row.max_attempts), runAt: new Date(Number(row.run_at)),
-  leaseOwner: row.lease_owner, leaseExpiresAt: row.lease_expires_at === null ? null : new Date(Number(row.lease_expires_at)), lastError: row.last_error,
-});
 
 async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

@@ -22,21 +22,22 @@ export interface SqliteJobQueue extends JobQueue {
   close(): Promise<void>;
 }
 
-interface JobRow {
+/** A jobs row as a driver returns it (Postgres gives BIGINT columns as strings, SQLite as numbers). */
+export interface JobRow {
   id: string;
   type: string;
   payload: string;
   state: JobState;
-  attempts: number;
-  max_attempts: number;
-  run_at: number;
+  attempts: number | string;
+  max_attempts: number | string;
+  run_at: number | string;
   lease_owner: string | null;
-  lease_expires_at: number | null;
+  lease_expires_at: number | string | null;
   last_error: string | null;
 }
 
-const DEFAULT_MAX_ATTEMPTS = 5;
-const COLUMNS =
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const COLUMNS =
   'id, type, payload, state, attempts, max_attempts, run_at, lease_owner, lease_expires_at, last_error';
 
 /**
@@ -94,17 +95,17 @@ function migrate(db: Database): void {
   step.immediate();
 }
 
-function toJob(row: JobRow): Job {
+export function toJob(row: JobRow): Job {
   return {
     id: row.id,
     type: row.type,
     payload: JSON.parse(row.payload) as Record<string, unknown>,
     state: row.state,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    runAt: new Date(row.run_at),
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    runAt: new Date(Number(row.run_at)),
     leaseOwner: row.lease_owner,
-    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
+    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(Number(row.lease_expires_at)),
     lastError: row.last_error,
   };
 }

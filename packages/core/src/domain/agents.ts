@@ -1,4 +1,4 @@
-import type { RunUsage } from './types.ts';
+import type { ResearchSource, RunUsage } from './types.ts';
 
 /** Hosted agents (spec: Agent). One source of truth for the tool names and the limits. */
 
@@ -45,18 +45,8 @@ export const AGENT_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'
 export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
 export type AgentRunEndStatus = Exclude<AgentRunStatus, 'running'>;
 
-/** A passage an agent run retrieved and its answer may cite (spec: AgentRunSource; the research source plus its collection). */
-export interface AgentRunSource {
-  marker: string;
-  chunkId: string;
-  content: string;
-  documentId: string;
-  filename: string;
-  sectionId: string;
-  sectionTitle: string;
-  sectionLevel: number;
-  collectionId: string;
-}
+/** A passage an agent run retrieved and its answer may cite (spec: AgentRunSource): a research source with its marker and collection. */
+export type AgentRunSource = ResearchSource & { marker: string; collectionId: string };
 
 /** An active contradiction a cited section takes part in (spec: ContradictionClaimRef, as `done.contradictionFlags`). */
 export interface AgentContradictionFlag {
