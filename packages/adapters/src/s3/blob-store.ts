@@ -38,6 +38,22 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
   const keyOf = (key: string): string => `${base}${checkBlobKey(key).join('/')}`;
   const prefixOf = (prefix: string): string => `${base}${checkBlobPrefix(prefix).join('/')}/`;
   const Bucket = opts.bucket;
+  /**
+   * Writes to one key from this process go one after the other (the last one wins, whole). S3 itself makes each
+   * PUT atomic; S3-protocol servers that write objects to disk in place (s3rver, used in tests) do not, and two
+   * overlapping PUTs there could leave a mix of both.
+   */
+  const writing = new Map<string, Promise<unknown>>();
+  function oneWriterAt<T>(objectKey: string, write: () => Promise<T>): Promise<T> {
+    const before = writing.get(objectKey) ?? Promise.resolve();
+    const mine = before.catch(() => {}).then(write);
+    const tracked = mine.catch(() => {});
+    writing.set(objectKey, tracked);
+    void tracked.then(() => {
+      if (writing.get(objectKey) === tracked) writing.delete(objectKey);
+    });
+    return mine;
+  }
 
   async function* listed(prefix: string): AsyncGenerator<{ Key?: string; Size?: number }> {
     let ContinuationToken: string | undefined;
@@ -50,10 +66,12 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
 
   return {
     async put(key, data) {
-      await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: data, ContentLength: data.byteLength }));
+      const objectKey = keyOf(key);
+      await oneWriterAt(objectKey, () => client.send(new PutObjectCommand({ Bucket, Key: objectKey, Body: data, ContentLength: data.byteLength })));
     },
     async putStream(key, source, maxBytes) {
-      return uploadStream(client, Bucket, keyOf(key), key, source, maxBytes);
+      const objectKey = keyOf(key);
+      return oneWriterAt(objectKey, () => uploadStream(client, Bucket, objectKey, key, source, maxBytes));
     },
     async get(key) {
       try {
