@@ -221,7 +221,7 @@ describe('limits of agent runs', () => {
 
   beforeAll(async () => {
     const planFile = join(tmpdir(), `plans-${crypto.randomUUID()}.json`);
-    writeFileSync(planFile, JSON.stringify({ plans: { team: { credits: 5, concurrentRuns: 5 } }, default: 'team' }));
+    writeFileSync(planFile, JSON.stringify({ plans: { team: { credits: 100, concurrentRuns: 5 } }, default: 'team' }));
     planned = await startTestServer({ config: { plansFile: planFile } });
     plannedToken = (await planned.request('POST', '/auth/login', { auth: null, json: { email: planned.email, password: planned.password } })).body.token;
     plannedBase = `/v1/orgs/${planned.orgId}/projects/${planned.projectId}/agents`;
@@ -230,7 +230,7 @@ describe('limits of agent runs', () => {
     await planned?.close();
   });
 
-  it('runs 5 of 20 concurrent invocations against a cap of 5 (the rest 429), counts each once, then 422 when credits are spent', async () => {
+  it('runs 5 of 20 concurrent invocations against a cap of 5 (the rest 429, their credits given back), counting each run once', async () => {
     const created = await planned.request('POST', plannedBase, { auth: plannedToken, json: { slug: 'busy', name: 'Busy', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null } });
     expect(created.status).toBe(201);
     let release!: () => void;
@@ -253,7 +253,39 @@ describe('limits of agent runs', () => {
     expect(runs).toHaveLength(5);
     expect(runs.every((run: Json) => run.status === 'succeeded')).toBe(true);
     const usage = await planned.request('GET', '/v1/usage');
-    expect(usage.body.meters.credits).toEqual({ used: 5, limit: 5 });
-    expectError(await planned.request('POST', `${plannedBase}/busy/invoke`, { auth: plannedToken, json: { query: 'More' } }), 422, /credit/);
+    expect(usage.body.meters.credits).toEqual({ used: 5, limit: 100 });
+  });
+});
+
+describe('credits of agent runs under concurrency', () => {
+  let server: TestServer;
+  let token: string;
+  let agentsBase: string;
+
+  beforeAll(async () => {
+    const planFile = join(tmpdir(), `plans-${crypto.randomUUID()}.json`);
+    writeFileSync(planFile, JSON.stringify({ plans: { small: { credits: 3, concurrentRuns: 20 } }, default: 'small' }));
+    server = await startTestServer({ config: { plansFile: planFile } });
+    token = (await server.request('POST', '/auth/login', { auth: null, json: { email: server.email, password: server.password } })).body.token;
+    agentsBase = `/v1/orgs/${server.orgId}/projects/${server.projectId}/agents`;
+    await server.request('POST', agentsBase, { auth: token, json: { slug: 'thrifty', name: 'T', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('lets exactly as many simultaneous runs start as credits remain (none overspent), and gives a failed run its credit back', async () => {
+    let calls = 0;
+    server.server.dossier.context.models = scriptedResolver(new ScriptedModel(() => {
+      calls++;
+      return calls === 1 ? { error: new DossierError('provider_error', 'The model provider failed') } : { text: 'Done.' };
+    }));
+    const failed = await server.request('POST', `${agentsBase}/thrifty/invoke/sync`, { auth: token, json: { query: 'First' } });
+    expect(failed.body.status).toBe('failed');
+    expect((await server.request('GET', '/v1/usage')).body.meters.credits).toEqual({ used: 0, limit: 3 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => server.request('POST', `${agentsBase}/thrifty/invoke/sync`, { auth: token, json: { query: 'Go' } })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(answers.filter((a) => a.status === 422)).toHaveLength(7);
+    expect((await server.request('GET', '/v1/usage')).body.meters.credits).toEqual({ used: 3, limit: 3 });
   });
 });

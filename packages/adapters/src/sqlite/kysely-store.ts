@@ -91,6 +91,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     getResearchSession: (id) => research.getResearchSession(ctx, id),
     deleteResearchSession: (id) => research.deleteResearchSession(ctx, id),
     addUsage: (projectId, env, meter, amount, at) => research.addUsage(ctx, projectId, env, meter, amount, at),
+    spendIfRoom: (projectId, env, meter, amount, cap, since, at) => research.spendIfRoom(ctx, projectId, env, meter, amount, cap, since, at),
     usageTotals: (projectId, env, since) => research.usageTotals(ctx, projectId, env, since),
     sandboxTotals: (projectId, env) => research.sandboxTotals(ctx, projectId, env),
 

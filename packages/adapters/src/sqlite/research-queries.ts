@@ -64,6 +64,24 @@ export async function addUsage({ db }: StoreContext, projectId: string, env: Env
   await db.insertInto('usage_events').values({ project_id: projectId, env, meter, amount, at }).execute();
 }
 
+export async function spendIfRoom(
+  ctx: StoreContext,
+  projectId: string,
+  env: Env,
+  meter: UsageMeter,
+  amount: number,
+  cap: number | null,
+  since: string,
+  at: string,
+): Promise<boolean> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const inTx = { ...ctx, db: trx };
+    if (cap !== null && (await usageTotals(inTx, projectId, env, since))[meter] + amount > cap) return false;
+    await addUsage(inTx, projectId, env, meter, amount, at);
+    return true;
+  });
+}
+
 export async function usageTotals({ db }: StoreContext, projectId: string, env: Env, since: string): Promise<Record<UsageMeter, number>> {
   const rows = await db
     .selectFrom('usage_events')

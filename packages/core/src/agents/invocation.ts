@@ -7,7 +7,7 @@ import type { Project } from '../domain/types.ts';
 import type { ResolvedModel } from '../models/types.ts';
 import type { Lease } from '../ports/concurrency-gate.ts';
 import { parseInput } from '../schemas.ts';
-import { requireMeterRoom } from '../usage/quotas.ts';
+import { refundMeter, spendMeter } from '../usage/quotas.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { requireProjectRole } from './access.ts';
 import { checkCollections, fullToolset, stripUndefined } from './fields.ts';
@@ -64,16 +64,25 @@ async function checkDocument(ctx: DossierContext, agent: AgentSnapshot, projectI
   return doc.id;
 }
 
-/** Credits (422 when the month's are spent) and the org's concurrency cap (429 with Retry-After), in that order. */
+/**
+ * Credits (422 when the month's are spent) and the org's concurrency cap (429 with Retry-After), in that order.
+ * The run's credit is spent here, atomically with the check (concurrent invocations cannot overspend), and given
+ * back when the run does not happen or ends failed or cancelled (run.ts).
+ */
 async function admit(ctx: DossierContext, projectId: string, timeoutMs: number): Promise<Lease | null> {
   try {
-    await requireMeterRoom(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
+    await spendMeter(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
   } catch (err) {
     if (isDossierError(err, 'rate_limited')) throw new DossierError('unprocessable', err.message, { cause: err });
     throw err;
   }
-  // The lease outlives the run's time limit a little, so a crashed process frees its slot soon after.
-  return acquireRunSlot(ctx, projectId, timeoutMs + 30_000);
+  try {
+    // The lease outlives the run's time limit a little, so a crashed process frees its slot soon after.
+    return await acquireRunSlot(ctx, projectId, timeoutMs + 30_000);
+  } catch (err) {
+    await refundMeter(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
+    throw err;
+  }
 }
 
 /** Settle a run of `agent`: the document scope, the model, the output schema, credits and a slot. */

@@ -10,7 +10,7 @@ import { checkCitations } from '../research/citations.ts';
 import type { ResearchSettings } from '../research/run.ts';
 import { SourceRegistry } from '../research/sources.ts';
 import type { SearchService } from '../search/query.ts';
-import { meterUsage } from '../usage/meter.ts';
+import { refundMeter } from '../usage/quotas.ts';
 import { nowIso } from '../util/ids.ts';
 import type { AgentProgress, AgentRunOutcome, AgentStreamEvent } from './events.ts';
 import { AGENT_INPUT_TOKEN_BUDGET, AGENT_MAX_ITERATIONS, AGENT_RUN_CREDITS, type AgentInvocation, agentSandbox } from './invocation.ts';
@@ -29,6 +29,8 @@ interface RunState {
   collectionOfChunk: Map<string, string>;
   /** How the loop ended: null while it runs (and when it ended without a word: cancelled). */
   ended: { status: AgentRunEndStatus; error: string | null } | null;
+  /** Whether the credit spent at admission was settled (kept, or given back). */
+  creditSettled: boolean;
 }
 
 /**
@@ -36,7 +38,8 @@ interface RunState {
  * limit, streamed as the spec's events and ended by exactly one `done`. A timeout becomes a `warning` and status
  * `timeout`; a failure an `error` then `done` with status `failed`; a cancelled run (client gone) ends
  * `cancelled`. Saved runs are stored with their steps and their `agent.run.completed` event in one transaction;
- * previews store nothing. Runs that reached an answer (succeeded or timeout) spend the run's credits.
+ * previews store nothing. The credit spent at admission is kept by runs that reached an answer (succeeded or
+ * timeout) and given back otherwise.
  */
 export async function* agentRun(
   ctx: DossierContext,
@@ -45,7 +48,9 @@ export async function* agentRun(
   settings: ResearchSettings,
   signal: AbortSignal,
 ): AsyncGenerator<AgentStreamEvent | AgentProgress, AgentRunOutcome & { warnings: string[] }, undefined> {
-  const state: RunState = { steps: [], warnings: [], response: '', iterations: 0, usage: null, registry: new SourceRegistry(), collectionOfChunk: new Map(), ended: null };
+  const state: RunState = {
+    steps: [], warnings: [], response: '', iterations: 0, usage: null, registry: new SourceRegistry(), collectionOfChunk: new Map(), ended: null, creditSettled: false,
+  };
   try {
     const started = nowIso();
     if (plan.persisted) await ctx.store.insertAgentRun(runRecord(plan, state, 'running', started, null));
@@ -59,6 +64,8 @@ export async function* agentRun(
     yield { type: 'done', ...outcome };
     return { ...outcome, warnings: state.warnings };
   } finally {
+    // A run that broke off before its end (an exception) did not happen as far as credits go.
+    if (!state.creditSettled) await settleCredit(ctx, plan, state, false);
     await releaseRunSlot(ctx, plan.lease).catch((err) => ctx.log.warn('agent run slot not released', { runId: plan.runId, error: String(err) }));
   }
 }
@@ -155,9 +162,18 @@ async function finish(ctx: DossierContext, plan: AgentInvocation, state: RunStat
   }
   if (response) addStep(state, 'message', null, null, { role: 'assistant', content: response });
   if (plan.persisted) await save(ctx, plan, state, outcome, started);
-  if (status === 'succeeded' || status === 'timeout') await meterUsage(ctx, agentSandbox(plan.projectId), 'credits', AGENT_RUN_CREDITS);
+  await settleCredit(ctx, plan, state, status === 'succeeded' || status === 'timeout');
   ctx.log.info('agent run ended', { runId: plan.runId, agentId: plan.agent.id, status, iterations: state.iterations, usage: state.usage });
   return outcome;
+}
+
+/** Keep the credit spent at admission (a run that answered), or give it back (failed, cancelled, broken off). */
+async function settleCredit(ctx: DossierContext, plan: AgentInvocation, state: RunState, keep: boolean): Promise<void> {
+  state.creditSettled = true;
+  if (keep) return;
+  await refundMeter(ctx, agentSandbox(plan.projectId), 'credits', AGENT_RUN_CREDITS).catch((err) =>
+    ctx.log.warn('agent run credit not given back', { runId: plan.runId, error: String(err) }),
+  );
 }
 
 /** The passages the answer cites, each with its collection; invented markers are removed from prose answers only. */

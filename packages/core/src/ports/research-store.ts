@@ -23,6 +23,11 @@ export interface ResearchStore {
 export interface UsageStore {
   /** Record `amount` (may be fractional) on a meter at an ISO time. */
   addUsage(projectId: string, env: Env, meter: UsageMeter, amount: number, at: string): Promise<void>;
+  /**
+   * Add `amount` to a meter unless the total since `since` would then pass `cap` (null: no cap), in one
+   * transaction, so concurrent spenders cannot pass the cap together; true when added.
+   */
+  spendIfRoom(projectId: string, env: Env, meter: UsageMeter, amount: number, cap: number | null, since: string, at: string): Promise<boolean>;
   /** Sum of each meter recorded at or after `since` (ISO time); meters with no usage are 0. */
   usageTotals(projectId: string, env: Env, since: string): Promise<Record<UsageMeter, number>>;
   /** What a sandbox holds now: live collections, their documents and the documents' bytes (plan quotas). */

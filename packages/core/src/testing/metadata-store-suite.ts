@@ -305,6 +305,17 @@ function tenancyTests(ctx: SuiteContext): void {
       expect(await ctx.store.getApiKey(uid('missing'))).toBeNull();
     });
 
+    it('spends a meter only while the cap allows, also when spenders race', async () => {
+      const { project } = await seedProject(ctx.store);
+      const since = '2024-01-01T00:00:00.000Z';
+      const at = '2024-05-01T00:00:00.000Z';
+      const spent = await Promise.all(Array.from({ length: 8 }, () => ctx.store.spendIfRoom(project.id, 'live', 'credits', 1, 3, since, at)));
+      expect(spent.filter(Boolean)).toHaveLength(3);
+      expect((await ctx.store.usageTotals(project.id, 'live', since)).credits).toBe(3);
+      expect(await ctx.store.spendIfRoom(project.id, 'live', 'credits', 5, null, since, at)).toBe(true);
+      expect(await ctx.store.spendIfRoom(project.id, 'test', 'credits', 1, 3, since, at)).toBe(true);
+    });
+
     it('renames and deletes orgs and projects, lists and removes members, keeps passwords and token epochs', async () => {
       const { org, project } = await seedProject(ctx.store);
       const account = makeAccount();

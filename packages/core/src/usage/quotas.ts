@@ -57,6 +57,24 @@ export async function requireMeterRoom(ctx: DossierContext, sandbox: Sandbox, me
   throw new DossierError('rate_limited', `The plan's ${what} is reached; it resets at the start of next month (UTC)`, { retryAfterMs: period.resetsInMs });
 }
 
+/**
+ * Spend `amount` of a meter now, refused with the same 429 as requireMeterRoom when the period's limit would be
+ * passed; the check and the spend are one store transaction, so concurrent callers cannot pass the limit together.
+ * Give it back with `refundMeter` when the work it paid for did not happen.
+ */
+export async function spendMeter(ctx: DossierContext, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
+  const cap = planOf(ctx, sandbox)[meter];
+  const period = billingPeriod();
+  if (await ctx.store.spendIfRoom(sandbox.projectId, sandbox.env, meter, amount, cap, period.start, new Date().toISOString())) return;
+  await requireMeterRoom(ctx, sandbox, meter, amount); // throws the 429 with the period's reset time
+  throw new DossierError('rate_limited', `The plan's ${meter} limit is reached`, { retryAfterMs: period.resetsInMs });
+}
+
+/** Give back what spendMeter took. */
+export async function refundMeter(ctx: DossierContext, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
+  await ctx.store.addUsage(sandbox.projectId, sandbox.env, meter, -amount, new Date().toISOString());
+}
+
 /** What an upload or a new collection adds to a sandbox. */
 export interface Growth {
   collections?: number;
