@@ -12,11 +12,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { newId } from '@dossier/core';
 import { loadConfig, type RunningServer, startServer } from '@dossier/server';
 import { percentile } from './beir/metrics.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -27,6 +29,8 @@ const { values, positionals } = parseArgs({
     out: { type: 'string' },
     /** Internal: run as the attacking child process against this URL and collection id (`<url> <collectionId>`). */
     attack: { type: 'string' },
+    /** Internal: run as project B's client process (`<url> <key> <collectionId>`). */
+    tenant: { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -65,17 +69,17 @@ async function seedCollection(server: RunningServer, key: string, projectId: str
 async function secondProject(server: RunningServer): Promise<{ projectId: string; key: string }> {
   const a = server.bootstrap!;
   const projectId = newId();
-  await server.dossier.context.store.createProject({ id: projectId, orgId: a.orgId, name: 'Project B', createdAt: new Date().toISOString() });
+  await dossierContext(server.dossier).store.createProject({ id: projectId, orgId: a.orgId, name: 'Project B', createdAt: new Date().toISOString() });
   return { projectId, key: await server.dossier.auth.createKey(projectId, 'live') };
 }
 
-/** At least `count` authenticated queries of B (and more while `more()` holds), `concurrency` at a time; each one's latency in ms. */
-async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, more = () => false): Promise<{ ms: number[]; failures: number }> {
+/** Latencies (ms) of B's queries, `concurrency` at a time, from `begin` until `stop()` holds and at least `count` ran. */
+async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, stop = () => true): Promise<{ ms: number[]; failures: number }> {
   const ms: number[] = [];
   let failures = 0;
   let next = 0;
   const worker = async () => {
-    while (next < count || more()) {
+    while (next < count || !stop()) {
       const i = next++;
       const started = performance.now();
       const res = await call(url, key, `/v1/collections/${cid}/query`, { method: 'POST', json: { q: text(i, 3), limit: 10 } });
@@ -87,7 +91,7 @@ async function ownerQueries(url: string, key: string, cid: string, count: number
   return { ms, failures };
 }
 
-/** The anonymous burst: every query sent at once from this one address (runs in the child process). */
+/** The anonymous burst: every query sent at once from this one address (runs in the attacking child process). */
 async function anonymousBurst(url: string, cid: string) {
   const started = performance.now();
   const answers = await Promise.all(Array.from({ length: BURST }, (_, i) => call(url, null, `/v1/collections/${cid}/query`, { method: 'POST', json: { q: text(i, 2) } })));
@@ -103,54 +107,108 @@ async function anonymousBurst(url: string, cid: string) {
 }
 
 type BurstResult = Awaited<ReturnType<typeof anonymousBurst>>;
+type OwnerResult = Awaited<ReturnType<typeof ownerQueries>>;
 
-/** Start the burst in a child process: `started` resolves when it is about to fire, `result` with its figures. */
-function burstFromChild(url: string, cid: string): { started: Promise<void>; result: Promise<BurstResult> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--burst', String(BURST), '--attack', url, cid], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  let go: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    go = resolve;
+/** This script as a child process in one of its internal roles; lines on its stdout, commands on its stdin. */
+function child(args: string[]) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiters: ((line: string) => void)[] = [];
+  let buffered = '';
+  proc.stdout.on('data', (data) => {
+    buffered += data;
+    for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      waiters.shift()?.(line);
+    }
   });
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    if (out.startsWith('go\n')) go();
+  const exited = new Promise<void>((resolve, reject) => {
+    proc.on('error', reject);
+    proc.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench child ${args[0]} exited with ${code}`))));
   });
-  const result = new Promise<BurstResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice(3)) as BurstResult) : reject(new Error(`burst process exited with ${code}`))));
-  });
-  return { started, result };
+  return {
+    /** The next line the child prints. */
+    line: () => new Promise<string>((resolve) => waiters.push(resolve)),
+    send: (line: string) => proc.stdin.write(`${line}\n`),
+    exited,
+  };
+}
+
+/**
+ * Project B's client, in a process of its own as another tenant's would be (when it ran inside the server's
+ * process, B's own request and response handling competed with the burst on the server's event loop and was
+ * counted as the server's latency). Commands: `run <n>` (n queries, then their figures), `until-stop`
+ * (queries until a `stop` line, then their figures), `exit`.
+ */
+async function tenantProcess(url: string, key: string, cid: string): Promise<void> {
+  const lines = createInterface({ input: process.stdin });
+  let stopped = false;
+  process.stdout.write('ready\n');
+  for await (const line of lines) {
+    const [command, count] = line.split(' ');
+    if (command === 'stop') stopped = true;
+    else if (command === 'exit') break;
+    else if (command === 'run' || command === 'until-stop') {
+      stopped = command === 'run';
+      if (command === 'until-stop') process.stdout.write('started\n');
+      void ownerQueries(url, key, cid, Number(count ?? 0), OWNER_CONCURRENCY, () => stopped).then((r) => process.stdout.write(`${JSON.stringify(r)}\n`));
+    }
+  }
+  lines.close();
+}
+
+/** The attacker's process: says `go`, fires the burst, prints its figures. */
+async function attackerProcess(url: string, cid: string): Promise<void> {
+  process.stdout.write('go\n');
+  await new Promise((resolve) => setTimeout(resolve, 100)); // B's queries are under way before the burst lands
+  process.stdout.write(`${JSON.stringify(await anonymousBurst(url, cid))}\n`);
 }
 
 const lat = (label: string, xs: number[]): Row[] => [50, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(xs, p), 1)] as Row);
 
 if (values.attack) {
-  process.stdout.write('go\n'); // the parent starts project B's queries now
-  await new Promise((r) => setTimeout(r, 100));
-  process.stdout.write(`${JSON.stringify(await anonymousBurst(values.attack, positionals[0] ?? ''))}\n`);
+  await attackerProcess(values.attack, positionals[0] ?? '');
   process.exit(0);
+}
+if (values.tenant) {
+  await tenantProcess(values.tenant, positionals[0] ?? '', positionals[1] ?? '');
+  process.exit(0);
+}
+
+/** One round: B alone, then B while the burst lands; B's figures come from its own process. */
+async function round(url: string, tenant: ReturnType<typeof child>, publicId: string) {
+  tenant.send(`run ${OWNER_QUERIES}`);
+  const quiet = JSON.parse(await tenant.line()) as OwnerResult;
+  const attacker = child(['--burst', String(BURST), '--attack', url, publicId]);
+  await attacker.line(); // go
+  tenant.send('until-stop 0');
+  await tenant.line(); // started
+  const burst = JSON.parse(await attacker.line()) as BurstResult;
+  await attacker.exited;
+  tenant.send('stop');
+  const loaded = JSON.parse(await tenant.line()) as OwnerResult;
+  return { quiet, burst, loaded };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'dossier-access-burst-'));
 const config = { ...loadConfig([], {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2 };
-const server = await startServer(Object.freeze(config), { info() {}, warn() {}, error() {} });
+const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
 try {
   const a = server.bootstrap!;
   const b = await secondProject(server);
   const publicId = await seedCollection(server, a.liveKey, a.projectId, 'public');
   const privateId = await seedCollection(server, b.key, b.projectId, 'private');
-  await ownerQueries(server.url, b.key, privateId, 30, OWNER_CONCURRENCY); // warm-up
-  const quiet = await ownerQueries(server.url, b.key, privateId, OWNER_QUERIES, OWNER_CONCURRENCY);
+  // Index maintenance (optimize) runs 1.5 s after writes go quiet; the figure is about the burst, so let it finish.
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const tenant = child(['--tenant', server.url, b.key, privateId]);
+  await tenant.line(); // ready
+  tenant.send('run 100'); // warm-up
+  await tenant.line();
   const ownerUsageBefore = (await call(server.url, a.liveKey, '/v1/usage')).body.meters.queries.used as number;
-  const attack = burstFromChild(server.url, publicId);
-  let attacking = true;
-  void attack.result.finally(() => {
-    attacking = false;
-  });
-  await attack.started;
-  const [burst, loaded] = await Promise.all([attack.result, ownerQueries(server.url, b.key, privateId, OWNER_QUERIES, OWNER_CONCURRENCY, () => attacking)]);
+  const { quiet, burst, loaded } = await round(server.url, tenant, publicId);
   const ownerUsageAfter = (await call(server.url, a.liveKey, '/v1/usage')).body.meters.queries.used as number;
+  tenant.send('exit');
+  await tenant.exited;
   const rows: Row[] = [
     ['anonymous burst queries', String(BURST)],
     ['burst answered 200', String(burst.ok)],
@@ -169,8 +227,8 @@ try {
   if (values.out) {
     const heading = 'Access — anonymous burst against a public collection, another project querying';
     const notes = [
-      `Default limits (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory); BM25 only; ${DOCS} documents per collection`,
-      `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY}, first alone, then while the ${BURST} anonymous queries are sent at once from one address`,
+      `Default limits (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
+      `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address by a third process`,
     ];
     await upsertSection(values.out, heading, section(heading, commandLine('bench/access-burst.ts', process.argv.slice(2)), notes, table));
   }

@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { createDossier, createLanceChunkIndex, type LanceChunkIndex } from '@dossier/adapters';
-import type { ChunkRow, Embedder } from '@dossier/core';
+import { type ChunkRow, DEFAULT_RETRIEVAL, DEFAULT_RM3, type Embedder, rm3Weights, weightedQueryText } from '@dossier/core';
 import { percentile } from './beir/metrics.ts';
 import { extraEmbedders } from './beir/pipeline.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 import { sampleRss } from './beir/rss.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 const { values } = parseArgs({
   options: {
@@ -58,20 +59,42 @@ async function interleaved(queries: string[], contenders: Record<string, (q: str
   return out;
 }
 
-/** A bare LanceDB text (and, with vectors, vector) query on a table, as a LanceDB user would write it. */
+/**
+ * Bare LanceDB queries on a table: as a LanceDB user would first write them (`hybrid`, limit 10; `deep`, both
+ * lists at the fusion depth of 50), and of the same shape as the service's (`shaped`): the `canonical = true`
+ * prefilter, the columns the service reads (all but the vector and the indexed text), the same depth (limit + 5
+ * spare rows lexical-only, 50 per list with vectors, nprobes 20 and refine ×5 on the vector side) and, with
+ * `rm3`, the feedback search, the expansion and the second search, so the ratio to it is the service's overhead.
+ */
 async function bareQueries(dir: string, table: string, embedder: Embedder | null) {
   const db = await lancedb.connect(dir);
   const t = await db.openTable(table);
+  const columns = (await t.schema()).fields.map((f) => f.name).filter((n) => n !== 'vector' && n !== 'text');
   const fts = (q: string, k = 10) => t.query().fullTextSearch(q, { columns: 'text' }).limit(k).toArray();
   const vec = async (q: string, k = 10) => t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').limit(k).toArray();
   const hybrid = embedder ? (q: string) => Promise.all([fts(q), vec(q)]) : fts;
   // Fusion needs a deeper pool than the answer (core takes 50 per list): the same two queries at that depth.
   const deep = embedder ? (q: string) => Promise.all([fts(q, 50), vec(q, 50)]) : null;
+  const depth = embedder ? DEFAULT_RETRIEVAL.candidates : 10 + 5;
+  const shapedFts = (q: string, k: number) =>
+    t.query().fullTextSearch(q, { columns: 'text' }).where('canonical = true').select([...columns, '_score']).limit(k).toArray();
+  const rm3 = async (q: string) => {
+    const feedback = await shapedFts(q, Math.max(depth, DEFAULT_RM3.feedbackDocs));
+    const top = feedback.slice(0, DEFAULT_RM3.feedbackDocs).map((r) => ({ text: `${r.section_title}\n${r.content}`, score: Number(r._score) }));
+    return shapedFts(weightedQueryText(rm3Weights(q, top)) || q, depth);
+  };
+  const shapedVec = async (q: string) =>
+    t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').nprobes(20).refineFactor(5).where('canonical = true')
+      .select([...columns, '_distance']).limit(depth).toArray();
+  const shaped = (expansion: 'none' | 'rm3') => {
+    const text = expansion === 'rm3' ? rm3 : (q: string) => shapedFts(q, depth);
+    return embedder ? (q: string) => Promise.all([text(q), shapedVec(q)]) : text;
+  };
   const close = () => {
     t.close();
     db.close();
   };
-  return { hybrid, deep, close };
+  return { hybrid, deep, shaped, close };
 }
 
 /** Two-level Markdown documents of `sections` sections, 300 words each (about two 512-token chunks). */
@@ -99,8 +122,11 @@ async function embedderThroughput(dir: string, table: string, embedder: Embedder
 
 async function pipeline(dataDir: string, target: number, queries: string[]): Promise<Row[]> {
   const embedder = extraEmbedders(model)[0] ?? null;
-  const open = () =>
-    createDossier({ dataDir, embeddingModel: model, embedders: embedder ? [embedder] : [], workers: { concurrency: Number(values.concurrency), pollMs: 20 } });
+  const open = (concurrency = Number(values.concurrency), queryExpansion = DEFAULT_RETRIEVAL.queryExpansion) =>
+    createDossier({
+      dataDir, embeddingModel: model, embedders: embedder ? [embedder] : [], workers: { concurrency, pollMs: 20 },
+      retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion },
+    });
   const sections = Number(values['sections-per-doc']);
   const docs = markdownDocs(Math.ceil(target / (sections * 2)), sections);
   const rss = sampleRss();
@@ -113,33 +139,48 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
   }
   await dossier.idle();
   const ingestS = (performance.now() - t0) / 1000;
-  const index = dossier.context.index as LanceChunkIndex;
+  const index = dossierContext(dossier).index as LanceChunkIndex;
   const chunks = await index.countChunks(col.id);
   const t1 = performance.now();
   await index.optimize(col.id); // what background maintenance does once writes go quiet
   const settleS = (performance.now() - t1) / 1000;
   await dossier.close();
-  dossier = await open();
+  dossier = await open(0);
+  const plainDossier = await open(0, 'none');
   const scoped = await dossier.local();
+  const plain = await plainDossier.local();
   const lanceDir = join(dataDir, 'lancedb');
   const table = `chunks_${col.id.replaceAll('-', '')}`;
   const bare = await bareQueries(lanceDir, table, embedder);
   const lat = await interleaved(queries, {
     core: (q) => scoped.search.query(col.id, { q }),
+    coreNone: (q) => plain.search.query(col.id, { q }),
     bare: bare.hybrid,
+    shaped: bare.shaped(DEFAULT_RETRIEVAL.queryExpansion ?? 'none'),
+    shapedNone: bare.shaped('none'),
     ...(bare.deep ? { deep: bare.deep } : {}),
   });
   bare.close();
   await dossier.close();
+  await plainDossier.close();
   const label = embedder ? `hybrid (${model})` : 'lexical';
+  const expansion = DEFAULT_RETRIEVAL.queryExpansion ?? 'none';
+  const ratio = (a: number[], b: number[], p: number) => fixed(percentile(a, p) / percentile(b, p), 2);
   const rows: Row[] = [
     ['documents', String(docs.length)], ['chunks', String(chunks)], ['ingest wall clock (s)', fixed(ingestS, 1)],
     ['ingest docs/s', fixed(docs.length / ingestS, 1)], ['ingest chunks/s', fixed(chunks / ingestS, 0)],
     ['index optimize after ingest (s)', fixed(settleS, 1)],
-    ...ms(`search.query ${label}, limit 10`, lat.core!), ...ms(`bare LanceDB ${embedder ? 'FTS ∥ vector' : 'FTS'}, limit 10`, lat.bare!),
-    ['search.query / bare, p50', fixed(percentile(lat.core!, 50) / percentile(lat.bare!, 50), 2)],
-    ['search.query / bare, p95', fixed(percentile(lat.core!, 95) / percentile(lat.bare!, 95), 2)],
-    ...(lat.deep ? [...ms('bare LanceDB FTS ∥ vector, 50 each', lat.deep), ['search.query / bare 50 each, p50', fixed(percentile(lat.core!, 50) / percentile(lat.deep, 50), 2)] as Row] : []),
+    ...ms(`search.query ${label}, default (${expansion}), limit 10`, lat.core!),
+    ...ms(`bare LanceDB of the same shape (${expansion})`, lat.shaped!),
+    [`search.query / same-shape bare (${expansion}), p50`, ratio(lat.core!, lat.shaped!, 50)],
+    [`search.query / same-shape bare (${expansion}), p95`, ratio(lat.core!, lat.shaped!, 95)],
+    ...ms(`search.query ${label}, queryExpansion none, limit 10`, lat.coreNone!),
+    ...ms('bare LanceDB of the same shape (none)', lat.shapedNone!),
+    ['search.query / same-shape bare (none), p50', ratio(lat.coreNone!, lat.shapedNone!, 50)],
+    ['search.query / same-shape bare (none), p95', ratio(lat.coreNone!, lat.shapedNone!, 95)],
+    ...ms(`bare LanceDB ${embedder ? 'FTS ∥ vector' : 'FTS'}, limit 10, as written by a user`, lat.bare!),
+    ['search.query (none) / user-written bare limit 10, p50', ratio(lat.coreNone!, lat.bare!, 50)],
+    ...(lat.deep ? [...ms('bare LanceDB FTS ∥ vector, 50 each', lat.deep), ['search.query (none) / bare 50 each, p50', ratio(lat.coreNone!, lat.deep, 50)] as Row] : []),
   ];
   if (embedder) {
     const own = await embedderThroughput(lanceDir, table, embedder);
@@ -160,7 +201,7 @@ async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
   for (let i = 0; i < n; i += 10_000) {
     const rows: ChunkRow[] = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
       id: `c${i + j}`, documentId: `d${Math.floor((i + j) / 20)}`, sectionId: `s${Math.floor((i + j) / 2)}`, position: (i + j) % 2,
-      content: gen(250), tokenCount: 500, sectionTitle: gen(3), vector: null, tags: [], metadataPairs: [], canonical: true,
+      content: gen(250), tokenCount: 500, sectionTitle: gen(3), sectionLevel: 2, vector: null, tags: [], metadataPairs: [], canonical: true,
     }));
     if (embedder) for (const r of rows) r.vector = (await embedder.embedDocuments([r.content]))[0]!;
     await index.upsertChunks('bulk', rows, { fresh: true });

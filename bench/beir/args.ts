@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { QUERY_EXPANSIONS, type QueryExpansion } from '@dossier/core';
+import { DEFAULT_RETRIEVAL, QUERY_EXPANSIONS, type QueryExpansion } from '@dossier/core';
 
 /** The repository root: bench/beir/ is two levels below it. */
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
@@ -54,7 +54,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       concurrency: { type: 'string' },
       out: { type: 'string' },
       keep: { type: 'boolean', default: false },
-      'query-expansion': { type: 'string', default: 'none' },
+      'query-expansion': { type: 'string', default: DEFAULT_RETRIEVAL.queryExpansion },
       'all-at-once': { type: 'boolean', default: false },
     },
   });
@@ -77,7 +77,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
 }
 
 function queryExpansion(value: string | undefined): QueryExpansion {
-  const v = value ?? 'none';
+  const v = value ?? DEFAULT_RETRIEVAL.queryExpansion ?? 'none';
   if (!(QUERY_EXPANSIONS as readonly string[]).includes(v)) throw new Error(`--query-expansion must be one of ${QUERY_EXPANSIONS.join(', ')}, got ${v}\n${USAGE}`);
   return v as QueryExpansion;
 }

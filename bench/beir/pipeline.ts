@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDossier, type Dossier } from '@dossier/adapters';
 import { DEFAULT_RETRIEVAL, type Embedder, type ScopedDossier } from '@dossier/core';
-import { FakeEmbedder } from '@dossier/core/testing/fake-embedder';
+import { FeatureHashingEmbedder } from '@dossier/core/feature-hashing';
 import type { BenchArgs } from './args.ts';
 import { type BeirDoc, batches, readCorpus, toMarkdown } from './dataset.ts';
 
@@ -22,21 +22,12 @@ export interface BenchDossier {
 }
 
 /**
- * `fake-<dimension>` selects the deterministic test embedder (throughput of the hybrid path, not quality),
- * without its call log, which would hold every chunk text of a corpus-sized run.
+ * `fake-<dimension>` selects the feature-hashing embedder under that id (throughput of the hybrid path, not quality).
  */
 export function extraEmbedders(model: string): Embedder[] {
   const match = /^fake-(\d+)$/.exec(model);
   if (!match) return [];
-  const fake = new FakeEmbedder({ dimension: Number(match[1]) });
-  return [{
-    model: fake.model,
-    dimension: fake.dimension,
-    maxBatchSize: fake.maxBatchSize,
-    embedDocuments: async (texts) => texts.map((t) => fake.vectorOf(t)),
-    embedQuery: async (text) => fake.vectorOf(text),
-    close: async () => {},
-  }];
+  return [new FeatureHashingEmbedder({ dimension: Number(match[1]), model })];
 }
 
 /** Start Dossier on a new temp dir and create the collection; `dispose` closes it and removes the dir unless kept. */

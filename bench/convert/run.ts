@@ -42,9 +42,9 @@ function row(file: string, bytes: number, ms: number, p: PreparedDocument | null
     file, bytes, ms,
     pages: p?.pageOffsets?.length ?? null,
     sections: p?.sections.length ?? 0,
-    tables: p ? countTables(p.markdown) : 0,
+    tables: p ? countTables(new TextDecoder().decode(p.markdown)) : 0,
     images: p?.images.length ?? 0,
-    chars: p ? textChars(p.markdown) : 0,
+    chars: p ? textChars(new TextDecoder().decode(p.markdown)) : 0,
     pdftotextChars: isPdf ? pdftotextChars(path) : null,
     result: error ?? 'ok',
   };

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { createDossier } from '@dossier/adapters';
 import { checkDuplicateDocument, type DocumentRecord, newId } from '@dossier/core';
 import { random } from './variants.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' } } });
 const total = Number(values.docs);
@@ -24,7 +25,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'dossier-dup-scale-'));
 const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false, workers: { concurrency: 2 } });
 const local = await dossier.local();
 const collection = await local.collections.create({ name: 'scale' });
-const ctx = dossier.context;
+const ctx = dossierContext(dossier);
 const stored = await ctx.store.getCollection(collection.id);
 
 let rssPeak = 0;
@@ -39,7 +40,7 @@ async function seed(index: number, markdown: string): Promise<DocumentRecord> {
   const now = new Date().toISOString();
   const doc: DocumentRecord = {
     id, collectionId: collection.id, filename: `doc-${index}.md`, contentType: 'text/markdown', status: 'ready', fileSizeBytes: markdown.length,
-    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: key, errorMessage: null, tags: [], metadata: {},
+    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: key, derivedBytes: markdown.length, errorMessage: null, tags: [], metadata: {},
     chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: now, updatedAt: now,
   };
   await ctx.store.insertDocument(doc);

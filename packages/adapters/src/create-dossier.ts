@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
-  type Access,
   type BlobStore,
   type ChunkIndex,
   type EventBus,
@@ -10,7 +9,7 @@ import {
   createDossierCore,
   createSecretBox,
   type ConcurrencyGate,
-  type DossierCore,
+  type Dossier,
   type DossierDeps,
   DossierError,
   type Embedder,
@@ -20,12 +19,11 @@ import {
   type MetadataStore,
   type ModelProviderFactory,
   type ModelResolver,
+  type OAuthSettings,
   type PlanBook,
   type Reranker,
   type ResearchSettings,
   type RetrievalSettings,
-  scopedDossier,
-  type ScopedDossier,
   silentLogger,
   type WebhookSender,
   type WebhookSettings,
@@ -33,7 +31,11 @@ import {
 import { createEmbedderProvider } from './embedders/provider.ts';
 import { createFsBlobStore } from './fs/blob-store.ts';
 import { createLanceChunkIndex } from './lancedb/chunk-index.ts';
+import { loadSdk } from './lancedb/sdk.ts';
+import { type ChunkingPoolOptions, createChunkingPool } from './pool/chunk-pool.ts';
 import { type ConversionPoolOptions, createConversionPool } from './pool/convert-pool.ts';
+import { createPostgresJobQueue } from './postgres/job-queue.ts';
+import { createPostgresMetadataStore } from './postgres/metadata-store.ts';
 import { createModelProviderFactory } from './providers/factory.ts';
 import { buildModelResolver, type ProviderOptions } from './providers/model-resolver.ts';
 import { buildReranker, parseRerankerSpec } from './rerankers/spec.ts';
@@ -60,6 +62,8 @@ export interface DossierOptions {
   workers?: DossierDeps['workers'];
   /** Limits of the document conversion worker pool. */
   conversion?: ConversionPoolOptions;
+  /** Limits of the chunking (tokenization) worker pool. */
+  chunking?: ChunkingPoolOptions;
   /** Managed model providers and default models of research and post-ready jobs (none: projects bring keys). */
   providers?: ProviderOptions;
   /** Model provider clients (default: the official SDKs); tests inject fakes or point baseUrls elsewhere. */
@@ -68,14 +72,21 @@ export interface DossierOptions {
   models?: ModelResolver;
   /** Research tunables (wall-clock limit of a run, output tokens per call). */
   research?: Partial<ResearchSettings>;
+  /** Lifetimes of the MCP endpoint's OAuth codes and tokens, and the clock they are measured by. */
+  oauth?: Partial<OAuthSettings>;
   /**
    * The composition seam (issue 10): bring any adapter of your own; each one left out is the embedded default.
    * Where files are stored (default: the filesystem under `<dataDir>/blobs`; `s3BlobStoreFromUrl` shares them).
    */
   blobs?: BlobStore;
-  /** Metadata (default: SQLite in `<dataDir>/dossier.db`); it is migrated at start. */
+  /**
+   * Postgres (`postgres://user:password@host:5432/database`) for the metadata and the pipeline jobs, so several
+   * nodes share them; `store` and `queue` given here win. Default: SQLite files under dataDir.
+   */
+  databaseUrl?: string;
+  /** Metadata (default: SQLite in `<dataDir>/dossier.db`, or Postgres at `databaseUrl`); it is migrated at start. */
   store?: MetadataStore;
-  /** Pipeline jobs (default: SQLite in `<dataDir>/jobs.db`). */
+  /** Pipeline jobs (default: SQLite in `<dataDir>/jobs.db`, or Postgres at `databaseUrl`). */
   queue?: JobQueue;
   /** Chunks, vectors and full text (default: LanceDB in `<dataDir>/lancedb`). */
   index?: ChunkIndex;
@@ -90,12 +101,11 @@ export interface DossierOptions {
   log?: Logger;
 }
 
-/** An embedded Dossier: the core services plus the data directory and a local project for library use. */
-export type Dossier = DossierCore & {
-  dataDir: string;
-  /** The data-plane services of a built-in local project, for apps that embed the library without keys. */
-  local(): Promise<ScopedDossier>;
-};
+/** An embedded Dossier: the public API (`Dossier` of `@dossier/core`) plus where its data lives. */
+export interface EmbeddedDossier extends Dossier {
+  /** The absolute data directory (SQLite, LanceDB, files, the master key). */
+  readonly dataDir: string;
+}
 
 export const DEFAULT_EMBEDDING_MODEL = 'Xenova/bge-small-en-v1.5';
 
@@ -136,28 +146,47 @@ async function resolveDefaultModel(embedders: EmbedderProvider, model: string, l
   return 'none';
 }
 
-async function localAccess(core: DossierCore, store: MetadataStore): Promise<NonNullable<Access>> {
-  const email = 'library@localhost';
-  const boot = await core.auth.bootstrap(email, randomBytes(24).toString('base64url'));
-  if (boot) return { projectId: boot.projectId, env: 'live' };
-  const account = await store.findAccountByEmail(email);
-  const [org] = account ? await store.listOrgsForAccount(account.id) : [];
-  const [project] = org ? await store.listProjects(org.id) : [];
-  if (!project) throw new DossierError('internal', 'The local project is missing');
-  return { projectId: project.id, env: 'live' };
+/** A Postgres connection URL, checked before anything connects (the URL is never echoed: it may hold a password). */
+export function checkDatabaseUrl(url: string): string {
+  if (!/^postgres(ql)?:\/\/[^/\s]/i.test(url)) throw new DossierError('invalid_input', 'The database URL must look like postgres://user:password@host:5432/database');
+  return url;
+}
+
+/** Name the database that failed by host and database only: the URL may hold a password. */
+function unreachableDatabase(url: string, err: unknown): DossierError {
+  const { host, pathname } = new URL(url);
+  const reason = (err as { code?: string }).code ?? (err as Error).message;
+  return new DossierError('unavailable', `Cannot use the database ${pathname.slice(1)} at ${host} (DOSSIER_DATABASE_URL): ${reason}`, { cause: err });
+}
+
+/** The metadata store (migrated) and the job queue: the caller's, else Postgres at databaseUrl, else SQLite files. */
+async function metadataAndJobs(opts: DossierOptions, dataDir: string): Promise<{ store: MetadataStore; queue: JobQueue }> {
+  const databaseUrl = opts.databaseUrl === undefined ? undefined : checkDatabaseUrl(opts.databaseUrl);
+  const store =
+    opts.store ??
+    (databaseUrl ? createPostgresMetadataStore({ connectionString: databaseUrl }) : createSqliteMetadataStore({ filename: join(dataDir, 'dossier.db') }));
+  try {
+    await store.migrate();
+    const queue =
+      opts.queue ??
+      (databaseUrl ? await createPostgresJobQueue({ connectionString: databaseUrl }) : createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') }));
+    return { store, queue };
+  } catch (err) {
+    // A database that cannot be reached or migrated: release the store's connections so the process can exit.
+    if (!opts.store) await store.close().catch(() => {});
+    throw databaseUrl ? unreachableDatabase(databaseUrl, err) : err;
+  }
 }
 
 /** Assemble Dossier from core and the embedded adapters (SQLite, LanceDB, the filesystem) and start its workers. */
-export async function createDossier(opts: DossierOptions): Promise<Dossier> {
+export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossier> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // The data directory holds keys, credentials and every tenant's files: the service account's alone (issue 9).
   chmodSync(dataDir, 0o700);
   const log = opts.log ?? silentLogger;
   const modelProviders = opts.modelProviders ?? createModelProviderFactory({ log });
-  const store = opts.store ?? createSqliteMetadataStore({ filename: join(dataDir, 'dossier.db') });
-  await store.migrate();
-  const queue = opts.queue ?? createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') });
+  const { store, queue } = await metadataAndJobs(opts, dataDir);
   const base = createEmbedderProvider({
     modelsDir: opts.modelsDir,
     cacheDir: join(dataDir, 'models'),
@@ -166,7 +195,10 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
     log: (msg) => log.info(msg),
   });
   const embedders = withExtraEmbedders(base, opts.embedders ?? []);
+  // LanceDB and Arrow take a second of module loading: done at start, not inside the first upload's request.
+  if (!opts.index) await loadSdk();
   const conversion = await createConversionPool(opts.conversion);
+  const chunking = await createChunkingPool(opts.chunking);
   const secrets = createSecretBox(loadMasterKey(dataDir, opts.masterKey));
   const reranker = opts.reranker ?? (opts.rerankerSpec ? await buildReranker(parseRerankerSpec(opts.rerankerSpec), {
     models: { modelsDir: opts.modelsDir, cacheDir: join(dataDir, 'models'), allowDownload: opts.allowModelDownload ?? true },
@@ -184,6 +216,7 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
       defaultEmbeddingModel: await resolveDefaultModel(embedders, opts.embeddingModel ?? DEFAULT_EMBEDDING_MODEL, log),
       reranker,
       convert: conversion.run,
+      chunk: chunking.run,
       workers: opts.workers,
       plans: opts.plans,
       gate: opts.gate,
@@ -194,20 +227,20 @@ export async function createDossier(opts: DossierOptions): Promise<Dossier> {
       },
       log,
     },
-    { retrieval: opts.retrieval, research: opts.research },
+    { retrieval: opts.retrieval, research: opts.research, oauth: opts.oauth },
   );
   core.start();
-  let local: Promise<ScopedDossier> | null = null;
   const closeCore = core.close;
   return Object.assign(core, {
     dataDir,
     /** Drain the workers and release every adapter, then the conversion pool. */
     close: async () => {
       await closeCore();
-      await conversion.close();
+      await Promise.all([conversion.close(), chunking.close()]);
       // Only a reranker built here is ours to close (a cross-encoder's worker pool).
       if (!opts.reranker) await (reranker as { close?: () => Promise<void> } | null)?.close?.();
     },
-    local: () => (local ??= localAccess(core, store).then((a) => scopedDossier(core, a))),
   });
 }
+
+export type { Dossier } from '@dossier/core';

@@ -3,9 +3,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@lancedb/lancedb';
+import * as arrow from 'apache-arrow';
+import { Schema } from 'apache-arrow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { axisVector, chunkIndexSuite, chunkRow } from '@dossier/core/testing';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
+import { chunkSchema } from '../src/lancedb/schema.ts';
+import type { ArrowModule } from '../src/lancedb/sdk.ts';
 
 const base = await mkdtemp(join(tmpdir(), 'dossier-lance-'));
 
@@ -103,6 +107,40 @@ describe('LanceDB ChunkIndex specifics', () => {
     await index.close();
     expect(await index.countChunks(col)).toBe(1);
     expect(await index.searchVector(col, axisVector(1), { limit: 1 })).toHaveLength(1);
+  });
+});
+
+describe('LanceDB ChunkIndex on a table of the older layout', () => {
+  it('writes and reads a chunk table created before rows carried the section level, reading the level as null', async () => {
+    const dir = join(base, 'older');
+    const col = randomUUID();
+    const db = await connect(dir);
+    const current = chunkSchema(arrow as unknown as ArrowModule, null) as Schema;
+    await db.createEmptyTable(`chunks_${col.replaceAll('-', '')}`, new Schema(current.fields.filter((f) => f.name !== 'section_level')));
+    db.close();
+    const index = createLanceChunkIndex({ dir });
+    await index.createCollection(col, null);
+    const row = chunkRow({ content: 'vintage otter', vector: null });
+    await index.upsertChunks(col, [row]);
+    expect((await index.searchText(col, 'otter', { limit: 5 })).map((h) => h.row)).toEqual([{ ...row, sectionLevel: null, vector: null }]);
+    expect((await index.getChunks(col, [row.id]))[0]?.sectionLevel).toBeNull();
+    await index.close();
+  });
+});
+
+describe('LanceDB ChunkIndex storage once writes go quiet', () => {
+  it('compacts the fragments of many small writes into one and removes the replaced versions and their files', async () => {
+    const dir = join(base, 'settle');
+    const index = createLanceChunkIndex({ dir, maintenance: { idleMs: 500, maxOps: 1000, retainMs: 200 } });
+    const col = randomUUID();
+    const folder = join(dir, `chunks_${col.replaceAll('-', '')}.lance`);
+    await index.createCollection(col, null);
+    for (let i = 0; i < 30; i++) await index.upsertChunks(col, [chunkRow({ content: `settling walrus ${i}`, vector: null })], { fresh: true });
+    const files = async (sub: string) => (await readdir(join(folder, sub))).filter((n) => !n.endsWith('.json'));
+    expect((await files('data')).length).toBeGreaterThan(1); // one fragment per write, until maintenance runs
+    await waitFor(async () => (await files('data')).length === 1 && (await files('_versions')).length === 1, 30_000);
+    expect(await index.searchText(col, 'walrus', { limit: 50 })).toHaveLength(30);
+    await index.close();
   });
 });
 

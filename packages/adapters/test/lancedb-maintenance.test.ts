@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { TableMaintenance } from '../src/lancedb/maintenance.ts';
+import { type OptimizeOutcome, TableMaintenance } from '../src/lancedb/maintenance.ts';
 import type { TableHandle } from '../src/lancedb/tables.ts';
 
 const handle = { name: 't' } as TableHandle;
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-/** An optimize whose runs the test finishes by hand, reporting the table's row count. */
+/** An optimize whose runs the test finishes by hand, reporting the table's row count and whether it compacted. */
 function manualOptimize() {
-  const runs: ((rows: number) => void)[] = [];
-  const optimize = () => new Promise<number | undefined>((resolve) => runs.push(resolve));
+  const runs: ((rows: number, compacted?: boolean) => void)[] = [];
+  const optimize = () =>
+    new Promise<OptimizeOutcome>((resolve) => runs.push((rows, compacted = false) => resolve({ rows, compacted })));
   return { runs, optimize };
 }
 
@@ -50,4 +51,58 @@ describe('TableMaintenance', () => {
     runs[1]!(11);
     await m.close();
   });
+
+  it('runs once more when the versions replaced by the last optimize have expired, and never again until new writes', async () => {
+    const { runs, optimize } = manualOptimize();
+    const m = new TableMaintenance(optimize, { idleMs: 10, maxOps: 1000, retainMs: 40 });
+    m.noteWrite(handle, 1);
+    await waitFor(() => runs.length === 1);
+    runs[0]!(1);
+    await waitFor(() => runs.length === 2); // the settle run, about retainMs later
+    runs[1]!(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(runs).toHaveLength(2);
+    await m.close();
+  });
+
+  it('settles again while settle runs still compact, three runs in a row at most', async () => {
+    const { runs, optimize } = manualOptimize();
+    const m = new TableMaintenance(optimize, { idleMs: 10, maxOps: 1000, retainMs: 20 });
+    m.noteWrite(handle, 1);
+    await waitFor(() => runs.length === 1);
+    runs[0]!(1, true);
+    for (let i = 1; i <= 3; i++) {
+      await waitFor(() => runs.length === i + 1);
+      runs[i]!(1, true); // every settle run still compacted
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(runs).toHaveLength(4);
+    await m.close();
+  });
+
+  it('a write before the settle run cancels it; the optimize of that write schedules the next one', async () => {
+    const { runs, optimize } = manualOptimize();
+    const m = new TableMaintenance(optimize, { idleMs: 10, maxOps: 1000, retainMs: 200 });
+    m.noteWrite(handle, 1);
+    await waitFor(() => runs.length === 1);
+    runs[0]!(1);
+    await tick();
+    m.noteWrite(handle, 1); // before the settle run is due
+    await waitFor(() => runs.length === 2);
+    runs[1]!(2);
+    await waitFor(() => runs.length === 3);
+    runs[2]!(2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(runs).toHaveLength(3);
+    await m.close();
+  });
 });
+
+/** Resolves once `ok()` holds, checking every 5 ms; fails after 5 s. */
+async function waitFor(ok: () => boolean): Promise<void> {
+  const until = Date.now() + 5000;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error('condition not met within 5 s');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,57 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import { jobQueueSuite } from '@dossier/core/testing';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresJobQueue, type PostgresJobQueue } from '../src/postgres/job-queue.ts';
+import { databaseForTests } from './fixtures/postgres-database.ts';
 
 /**
  * The Postgres job queue (issue 13) against the machine's Postgres: the queue conformance suite, each test on a
  * fresh schema of a database this file creates and drops, and two queues (two nodes) claiming concurrently.
  */
 
-const ADMIN_URL = process.env.DOSSIER_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DATABASE = `dossier_queue_${randomUUID().replaceAll('-', '')}`;
-const databaseUrl = (): string => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-};
 const opened: PostgresJobQueue[] = [];
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-beforeAll(async () => {
-  await admin((client) => client.query(`CREATE DATABASE ${DATABASE}`));
-});
-afterAll(async () => {
-  await Promise.allSettled(opened.map((queue) => queue.close()));
-  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
-});
+const { available, database } = await databaseForTests('dossier_queue', () => Promise.allSettled(opened.map((queue) => queue.close())));
 
 /** A fresh queue: the jobs table is emptied so each conformance test starts from nothing. */
 async function freshQueue(): Promise<PostgresJobQueue> {
-  const queue = await createPostgresJobQueue({ connectionString: databaseUrl() });
+  const queue = await createPostgresJobQueue({ connectionString: database().url });
   opened.push(queue);
-  const client = new pg.Client({ connectionString: databaseUrl() });
-  await client.connect();
-  await client.query('TRUNCATE jobs');
-  await client.end();
+  await database().query('TRUNCATE jobs');
   return queue;
 }
 
-jobQueueSuite('postgres', freshQueue);
+describe.skipIf(!available)('Postgres job queue', () => {
+  jobQueueSuite('postgres', freshQueue);
 
-describe('Postgres job queue across nodes', () => {
   it('hands each job to exactly one of two nodes claiming at once', async () => {
-    const [nodeA, nodeB] = [await freshQueue(), await createPostgresJobQueue({ connectionString: databaseUrl() })];
+    const [nodeA, nodeB] = [await freshQueue(), await createPostgresJobQueue({ connectionString: database().url })];
     opened.push(nodeB);
     const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => nodeA.enqueue({ type: 'work', payload: { i } })));
     const claimed: string[] = [];

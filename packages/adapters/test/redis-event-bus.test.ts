@@ -25,4 +25,24 @@ describe('Redis EventBus across nodes', () => {
       await Promise.all([nodeA.close(), nodeB.close()]);
     }
   });
+
+  it('has every subscription live in Redis once settled() resolves, so another node\'s next publish arrives', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const [nodeA, nodeB] = await Promise.all([createRedisEventBus(REDIS_URL, prefix), createRedisEventBus(REDIS_URL, prefix)]);
+    try {
+      const seen: unknown[] = [];
+      const arrived = new Promise<void>((resolve) => {
+        nodeB.subscribe('collection:2', (event) => {
+          seen.push(event);
+          resolve();
+        });
+      });
+      await nodeB.settled!();
+      await nodeA.publish('collection:2', { documentId: 'd2', status: 'uploading' });
+      await Promise.race([arrived, new Promise((_, reject) => setTimeout(() => reject(new Error('no event within 5 s')), 5000))]);
+      expect(seen).toEqual([{ documentId: 'd2', status: 'uploading' }]);
+    } finally {
+      await Promise.all([nodeA.close(), nodeB.close()]);
+    }
+  });
 });

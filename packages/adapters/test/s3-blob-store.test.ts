@@ -46,6 +46,28 @@ describe('S3 BlobStore', () => {
   });
 });
 
+describe('S3 client uploads', () => {
+  it('presigns a PUT a client can send without credentials, and moves the object to its final key', async () => {
+    const s3 = store('uploads/');
+    const bytes = new TextEncoder().encode('straight from the client');
+    const url = await s3.clientUploads!.presignPut('c/d/upload', bytes.byteLength, 60);
+    expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('60');
+    expect((await fetch(url, { method: 'PUT', body: bytes })).status).toBe(200);
+    expect(await s3.stat('c/d/upload')).toEqual({ size: bytes.byteLength });
+    await s3.clientUploads!.move('c/d/upload', 'c/d/original');
+    expect(await s3.get('c/d/original')).toEqual(bytes);
+    expect(await s3.stat('c/d/upload')).toBeNull();
+    await expect(s3.clientUploads!.move('c/d/upload', 'c/d/original')).rejects.toMatchObject({ code: 'not_found' });
+    s3.close();
+  });
+
+  it('checks keys before presigning, like every other call', async () => {
+    const s3 = store('uploads/');
+    await expect(s3.clientUploads!.presignPut('../escape', 1, 60)).rejects.toMatchObject({ code: 'invalid_input' });
+    s3.close();
+  });
+});
+
 describe('s3BlobStoreFromUrl', () => {
   it('reads bucket, prefix, endpoint and path style from the URL', async () => {
     const fromUrl = s3BlobStoreFromUrl(`s3://${BUCKET}/deploy-1?endpoint=${encodeURIComponent(endpoint)}&region=eu-west-1`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { metadataStoreSuite } from '@dossier/core/testing';
 import { createSqliteMetadataStore } from '../src/sqlite/metadata-store.ts';
-import { sqliteMigrations } from '../src/sqlite/migrations.ts';
+import { sqliteMigrations } from '../src/kysely/migrations.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'dossier-sqlite-meta-'));
 let n = 0;
@@ -66,6 +66,7 @@ describe('sqlite MetadataStore', () => {
       contentHash: null,
       storageKey: null,
       markdownStorageKey: null,
+      derivedBytes: null,
       errorMessage: null,
       tags: [],
       metadata: {},

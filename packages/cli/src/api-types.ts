@@ -1,67 +1,44 @@
-import type { QueryHit, ResearchEvent, ResearchSource } from '@dossier/core';
+import type { DocumentEvent as CoreDocumentEvent, QueryHit as CoreQueryHit, ResearchEvent, responses } from '@dossier/core';
+import type { z } from 'zod';
+import type { components, paths } from './api.gen.ts';
 
-/** Shapes the server answers with, shared with core so the two cannot drift. */
-export type { QueryHit, ResearchEvent, ResearchSource };
+/**
+ * The shapes of the API answers the CLI reads: generated from the server's OpenAPI document (api.gen.ts, by
+ * scripts/generate-api-types.ts), whose schemas are the zod schemas the server types its replies with. Stream
+ * events, which the document does not describe field by field, come from core's types and schemas.
+ */
 
-/** The shapes of the API answers the CLI reads (spec: Resources and their fields); only the fields it uses. */
-
-export interface Collection {
-  id: string;
-  name: string;
-  visibility: string;
-  description: string | null;
-  chunkSize: number;
-  chunkOverlap: number;
-  embeddingModel: string;
-  createdAt: string;
-  [field: string]: unknown;
+type Schemas = components['schemas'];
+/** The JSON body of an operation's answer. */
+export type JsonAnswer<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
+  responses: { [K in S]: { content: { 'application/json': infer B } } };
 }
+  ? B
+  : never;
 
-export interface Document {
-  id: string;
-  collectionId: string;
-  filename: string;
-  status: string;
-  fileSizeBytes: number | null;
-  sectionCount: number | null;
-  chunkCount: number | null;
-  errorMessage: string | null;
-  tags: string[];
-  metadata: Record<string, unknown>;
-  createdAt: string;
-}
-
-export interface Section {
-  id: string;
-  documentId: string;
-  title: string;
-  level: number;
-  position: number;
-  summary: string | null;
-  chunkCount: number;
-}
-
-export interface Chunk {
-  id: string;
-  content: string;
-  position: number;
-  tokenCount: number;
-}
-
-export interface ScanHit {
-  score: number;
-  section: { id: string; title: string; level: number; summary: string | null };
-  document: { id: string; filename: string };
-}
+export type Collection = Schemas['Collection'];
+export type Document = Schemas['Document'];
+export type Section = Schemas['Section'];
+export type Chunk = Schemas['Chunk'];
+export type QueryHit = Schemas['QueryHit'];
+export type ScanHit = JsonAnswer<'/v1/collections/{id}/sections/scan', 'post', 200>['results'][number];
+export type ResearchSource = Schemas['ResearchSource'];
+export type ProviderKey = Schemas['ProviderKey'];
+export type Claim = Schemas['Claim'];
+export type Contradiction = Schemas['Contradiction'];
+export type ContradictionRun = Schemas['ContradictionRun'];
+export type DuplicateGroup = Schemas['DuplicateGroup'];
+export type DuplicateRun = Schemas['DuplicateRun'];
 
 /** Events of the research stream (spec: Research stream). */
-export interface ProviderKey {
-  id: string;
-  provider: string;
-  name: string;
-  keyPreview: string;
-  createdAt: string;
-}
+export type { ResearchEvent };
+/** A claim on the claim map (spec: ClaimMapItem), as the claim map stream's `done` event carries it. */
+export type ClaimMapItem = z.output<typeof responses.claimMapItem>;
+/** A document status event (spec: DocumentEvent). */
+export type DocumentEvent = CoreDocumentEvent;
+
+/** The generated QueryHit and core's are one shape (a compile error here means the document drifted from core). */
+export const QUERY_HIT_MATCHES_CORE: [QueryHit] extends [CoreQueryHit] ? ([CoreQueryHit] extends [QueryHit] ? true : never) : never = true;
 
 /** Statuses after which a document no longer changes (spec: the wait endpoint treats these as terminal). */
 export const TERMINAL = new Set(['ready', 'error']);
@@ -70,71 +47,3 @@ export const TERMINAL = new Set(['ready', 'error']);
 export const STATUS_ORDER = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready'] as const;
 
 export const statusRank = (status: string): number => (status === 'error' ? STATUS_ORDER.length : STATUS_ORDER.indexOf(status as (typeof STATUS_ORDER)[number]));
-
-/** A document status event as read off the wire (status kept as the string the server sent). */
-export interface DocumentEvent {
-  documentId: string;
-  collectionId: string;
-  status: string;
-  sectionCount?: number;
-}
-
-/** A claim (spec: Claim). */
-export interface Claim {
-  id: string;
-  text: string;
-  sourceText: string | null;
-  sectionId: string;
-  sectionTitle: string;
-  documentId: string;
-  importance: number;
-  position: number;
-}
-
-/** A claim on the claim map (spec: ClaimMapItem). */
-export interface ClaimMapItem extends Omit<Claim, 'position'> {
-  documentName: string;
-  x: number;
-  y: number;
-}
-
-/** A contradiction (spec: Contradiction). */
-export interface Contradiction {
-  id: string;
-  severity: 'low' | 'medium' | 'high';
-  status: 'active' | 'dismissed' | 'applied';
-  explanation: string;
-  clusterTopicSummary: string | null;
-  suggestedInstruction: string | null;
-  claims: { claimId: string; text: string; documentId: string; documentName: string; sectionTitle: string }[];
-  createdAt: string;
-}
-
-/** A contradiction run (spec: ContradictionRun). */
-export interface ContradictionRun {
-  id: string;
-  status: 'enqueued' | 'running' | 'completed' | 'failed';
-  claimsProcessed: number | null;
-  clustersAnalyzed: number | null;
-  contradictionsFound: number | null;
-  error: string | null;
-}
-
-/** A duplicate group (spec: DuplicateGroup). */
-export interface DuplicateGroup {
-  id: string;
-  canonicalDocumentId: string;
-  detectedAt: string;
-  members: { documentId: string; filename: string; relationship: 'canonical' | 'near_duplicate'; coverageToCanonical: number | null; coverageFromCanonical: number | null }[];
-}
-
-/** A duplicate detection run (spec: DuplicateRun). */
-export interface DuplicateRun {
-  id: string;
-  status: 'pending' | 'running' | 'completed' | 'failed';
-  jobsEnqueued: number | null;
-  jobsProcessed: number | null;
-  duplicatesDetected: number | null;
-  duplicateGroupsCreated: number | null;
-  error: string | null;
-}

@@ -1,3 +1,4 @@
+import { errorMessage } from '@dossier/mcp/wire';
 import { CliError, missingKeyError } from './errors.ts';
 import { EXIT } from './exit-codes.ts';
 
@@ -57,8 +58,8 @@ export function networkError(err: unknown, url: string): CliError {
   return new CliError(`cannot reach ${origin}: ${reason}`, EXIT.server, hint, { cause: err });
 }
 
-/** An HTTP error answer as a CliError with the exit code of its status and a next step. */
-export function httpError(status: number, message: string, keySent: boolean, notFoundHint?: string, retryAfter?: string | null): CliError {
+/** The message, exit code and next step of an HTTP error answer. */
+function describeHttpError(status: number, message: string, keySent: boolean, notFoundHint?: string, retryAfter?: string | null): CliError {
   const msg = `${message} (HTTP ${status})`;
   if (status === 401 && !keySent) return missingKeyError('the server requires an API key for this');
   if (status === 401) return new CliError(`the API key was rejected: ${msg}`, EXIT.auth, 'check SERVICE_API_KEY or --api-key; keys start with dsk_live_ or dsk_test_');
@@ -68,6 +69,13 @@ export function httpError(status: number, message: string, keySent: boolean, not
   if (status === 413) return new CliError(msg, EXIT.failure, 'files over 25 MB go through the presigned flow: `dossier upload` does that by itself');
   if (status >= 500) return new CliError(`the server failed: ${msg}`, EXIT.server, "the server's log (JSON lines on its stderr) has the details; `dossier doctor` checks the connection");
   return new CliError(msg, EXIT.failure);
+}
+
+/** An HTTP error answer as a CliError with the exit code of its status and a next step; it keeps the status and Retry-After. */
+export function httpError(status: number, message: string, keySent: boolean, notFoundHint?: string, retryAfter?: string | null): CliError {
+  const e = describeHttpError(status, message, keySent, notFoundHint, retryAfter);
+  const seconds = retryAfter ? Number(retryAfter) : Number.NaN;
+  return new CliError(e.message, e.exitCode, e.hint, { cause: e.cause, status, ...(Number.isFinite(seconds) && seconds >= 0 ? { retryAfterS: seconds } : {}) });
 }
 
 /** A small client of the /v1 API: Bearer key, JSON in and out, and errors that say what to do next. */
@@ -119,16 +127,4 @@ export class ApiClient {
       throw new CliError(`the server answered ${method} ${path} with something that is not JSON`, EXIT.server, 'is SERVICE_BASE_URL the Dossier API (ending in /v1)?');
     }
   }
-}
-
-/** The `{error}` message of an error answer, or its status text. */
-async function errorMessage(res: Response): Promise<string> {
-  const text = await res.text().catch(() => '');
-  try {
-    const body = JSON.parse(text) as { error?: unknown };
-    if (typeof body.error === 'string') return body.error;
-  } catch {
-    // not JSON: fall back to the status text
-  }
-  return res.statusText || 'request failed';
 }

@@ -7,11 +7,18 @@ export class CliError extends Error {
     readonly exitCode: ExitCode,
     /** What the user can do about it, e.g. which flag or command to use. */
     readonly hint?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; status?: number; retryAfterS?: number },
   ) {
     super(message, options);
     this.name = 'CliError';
+    this.status = options?.status;
+    this.retryAfterS = options?.retryAfterS;
   }
+
+  /** The HTTP status of the answer this error reports, when it came from one. */
+  readonly status: number | undefined;
+  /** The answer's Retry-After in seconds, when it gave one. */
+  readonly retryAfterS: number | undefined;
 }
 
 /** A usage error (exit 2): a wrong or missing flag or argument. */

@@ -1,4 +1,4 @@
-import { ScriptedModel, scriptedResolver } from '@dossier/core/testing';
+import { ScriptedModel, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dossier, startTestServer, type TestServer, tempHome } from './helpers.ts';
 
@@ -30,7 +30,7 @@ describe('dossier agents', () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'support', allowedCollectionIds: [collectionId] });
     expect((await run(['agents', 'list'])).stdout).toMatch(/^support +Support +scripted +1 /m);
 
-    t.server.dossier.context.models = scriptedResolver(new ScriptedModel([
+    dossierContext(t.server.dossier).models = scriptedResolver(new ScriptedModel([
       { toolCalls: [{ name: 'search_collection', arguments: { collectionId, query: 'refund' } }] },
       { text: 'Within 14 days [S1].' },
       { text: 'Fourteen days.' },

@@ -1,4 +1,4 @@
-import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dossier, startTestServer, type TestServer, tempHome } from './helpers.ts';
 
@@ -24,7 +24,7 @@ const model = new ScriptedModel((request): ScriptedTurn => {
 
 beforeAll(async () => {
   t = await startTestServer();
-  const context = t.server.dossier.context;
+  const context = dossierContext(t.server.dossier);
   const scripted = scriptedResolver(model);
   context.models = { resolve: (...args) => scripted.resolve(...args), hasProvider: (access) => scripted.hasProvider(access) };
   cid = (await t.createCollection({ name: 'Refunds' })).id;

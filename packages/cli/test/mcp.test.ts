@@ -1,21 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/client.ts';
-import { createMcpServer } from '../src/mcp/server.ts';
+import { createMcpServer } from '@dossier/mcp';
 import { cliCommand, ROOT, startTestServer, type TestServer, tempHome, waitFor } from './helpers.ts';
-
-/** The spec's tool table (its first column), read from the interface contract itself. */
-function specToolNames(): string[] {
-  const spec = readFileSync(join(ROOT, '..', 'shared', 'spec', 'service-spec.md'), 'utf8');
-  const table = spec.slice(spec.indexOf('### Tool-server interface'), spec.indexOf('### Command-line client'));
-  return [...table.matchAll(/^\| (svc_\w+) \|/gm)].map((match) => match[1]!);
-}
 
 let t: TestServer;
 let cid: string;
@@ -36,7 +27,7 @@ const sessionCount = async () => ((await t.request('GET', `/v1/collections/${cid
 beforeAll(async () => {
   t = await startTestServer({ config: { providerRetries: 0 } });
   const scripted = scriptedResolver(model);
-  t.server.dossier.context.models = { resolve: (...args) => scripted.resolve(...args), hasProvider: (access) => scripted.hasProvider(access) };
+  dossierContext(t.server.dossier).models = { resolve: (...args) => scripted.resolve(...args), hasProvider: (access) => scripted.hasProvider(access) };
   cid = (await t.createCollection({ name: 'Reports' })).id;
   await t.request('PATCH', `/v1/collections/${cid}`, { json: { enableSummarization: false, enableCaptioning: false } });
   docId = (await t.ingest(cid, 'report.md', '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n')).id;
@@ -56,22 +47,6 @@ const call = async (name: string, args: Record<string, unknown> = {}) => (await 
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 describe('dossier mcp: the svc_ tools', () => {
-  it('lists exactly the tools of the spec\'s table, each with a schema, annotations and a description', async () => {
-    const { tools } = await client.listTools();
-    const expected = specToolNames();
-    expect(expected).toHaveLength(30);
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...expected].sort());
-    for (const tool of tools) {
-      expect(tool.description!.length, tool.name).toBeGreaterThan(20);
-      expect(tool.inputSchema.type).toBe('object');
-      expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
-    }
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('svc_search')!.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(byName.get('svc_delete_collection')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(byName.get('svc_search')!.outputSchema?.properties).toHaveProperty('hits');
-  });
-
   it('searches, lists collections and reads a document as structured content', async () => {
     const search = await call('svc_search', { collectionId: cid, query: 'revenue growth' });
     expect(search.isError).toBeFalsy();

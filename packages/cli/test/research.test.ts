@@ -1,6 +1,6 @@
 import type { ModelResolver } from '@dossier/core';
 import { DossierError } from '@dossier/core';
-import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSI, dossier, dossierTty, ndjson, startTestServer, type TestServer, tempHome } from './helpers.ts';
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await startTestServer({ config: { providerRetries: 0 } }); // scripted failures end a run at once
   // The model double: the running server's resolver delegates to the scripted one each test installs
   // (the seam of the server's own research tests); `real` is the server's, with no provider configured.
-  const context = t.server.dossier.context;
+  const context = dossierContext(t.server.dossier);
   real = context.models;
   current = real;
   context.models = { resolve: (...a) => current.resolve(...a), hasProvider: (a) => current.hasProvider(a) };

@@ -43,6 +43,11 @@ export async function requireDocument(
 export const collectionPrefix = (c: Collection): string => `${c.env}/${c.projectId}/${c.id}/`;
 /** Blob key of a document's original file. */
 export const originalKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/original`;
+/**
+ * Blob key a client's presigned PUT lands on (stores with ClientUploads); confirm moves it to the original's key, so a
+ * PUT made with the same URL after confirm never touches the file the pipeline reads.
+ */
+export const uploadStagingKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/upload`;
 /** Blob key of a paged document's page start offsets into its Markdown (JSON array). */
 export const pagesKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/pages.json`;
 /** Blob key of a document's Markdown. */

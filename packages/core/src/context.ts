@@ -1,6 +1,7 @@
 import type { SecretBox } from './auth/secrets.ts';
 import type { DocumentRecord, DocumentStatus } from './domain/types.ts';
 import { documentStreamEvent, documentWebhookEvents, type ServiceEvent } from './events/catalogue.ts';
+import type { ChunkInput, DraftChunkRow } from './ingest/chunk-document.ts';
 import type { PreparedDocument, PrepareInput } from './ingest/prepare.ts';
 import type { ModelResolver } from './models/types.ts';
 import type { BlobStore } from './ports/blob-store.ts';
@@ -27,6 +28,9 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 /** Converts and sections a document (inline, or in a worker pool with time and memory limits). */
 export type ConversionRunner = (input: PrepareInput) => Promise<PreparedDocument>;
 
+/** Tokenizes and windows a converted document into chunks (inline, or in a worker pool with time and memory limits). */
+export type ChunkingRunner = (input: ChunkInput) => Promise<DraftChunkRow[]>;
+
 /** The adapters and settings core runs on. */
 export interface DossierDeps {
   store: MetadataStore;
@@ -40,6 +44,7 @@ export interface DossierDeps {
   defaultEmbeddingModel: string;
   reranker?: Reranker | null;
   convert?: ConversionRunner;
+  chunk?: ChunkingRunner;
   log?: Logger;
   /** Chooses the model provider and key of research and post-ready jobs (absent: every call is not_configured). */
   models?: ModelResolver;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Access, requireCollection } from './access.ts';
 import { agentRunService } from './agents/runs.ts';
 import { keyService } from './auth/key-service.ts';
@@ -6,17 +7,23 @@ import { idempotencyService } from './idempotency/service.ts';
 import { orgService } from './auth/org-service.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
+import { oauthService } from './oauth/service.ts';
+import type { OAuthSettings } from './oauth/settings.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
 import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
 import { type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
+import { DossierError } from './domain/errors.ts';
+import type { Dossier } from './dossier-api.ts';
+import { type ScopedDossier, scopedDossier } from './scoped.ts';
 import { imageService } from './documents/images.ts';
 import { enrichHandlers } from './enrich/jobs.ts';
 import { recomputeService } from './enrich/recompute.ts';
 import { documentService } from './documents/manage.ts';
 import { uploadService } from './documents/uploads.ts';
+import { chunkDocument } from './ingest/chunk-document.ts';
 import { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
 import { ingestHandlers } from './ingest/pipeline.ts';
 import { prepareDocument } from './ingest/prepare.ts';
@@ -48,6 +55,7 @@ function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => vo
     defaultEmbeddingModel: deps.defaultEmbeddingModel,
     reranker: deps.reranker ?? null,
     convert: deps.convert ?? ((input) => prepareDocument(registry, input)),
+    chunk: deps.chunk ?? (async (input) => chunkDocument(input)),
     log: deps.log ?? silentLogger,
     models: deps.models ?? unconfiguredResolver,
     plans: deps.plans ?? unlimitedPlans,
@@ -57,11 +65,39 @@ function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => vo
   };
 }
 
+/** The internal context of each Dossier, kept off its public face (see dossierContext). */
+const contexts = new WeakMap<Dossier, DossierContext>();
+
+/**
+ * The adapters, secrets and settings a Dossier runs on. Not part of the public API: for tests, benchmarks and
+ * core's own wiring (`@dossier/core/testing` re-exports it).
+ */
+export function dossierContext(dossier: Dossier): DossierContext {
+  const ctx = contexts.get(dossier);
+  if (!ctx) throw new Error('Not a Dossier made by createDossierCore');
+  return ctx;
+}
+
+/** The access of the built-in local project (created on first use) that `Dossier.local()` binds. */
+async function localAccess(ctx: DossierContext, auth: ReturnType<typeof authService>): Promise<NonNullable<Access>> {
+  const email = 'library@localhost';
+  const boot = await auth.bootstrap(email, randomBytes(24).toString('base64url'));
+  if (boot) return { projectId: boot.projectId, env: 'live' };
+  const account = await ctx.store.findAccountByEmail(email);
+  const [org] = account ? await ctx.store.listOrgsForAccount(account.id) : [];
+  const [project] = org ? await ctx.store.listProjects(org.id) : [];
+  if (!project) throw new DossierError('internal', 'The local project is missing');
+  return { projectId: project.id, env: 'live' };
+}
+
 /**
  * The whole domain over its ports: the object the server, the CLI's server mode and embedding apps use.
  * Call `start()` to run the pipeline workers in this process and `close()` to drain them and release adapters.
  */
-export function createDossierCore(deps: DossierDeps, opts: { retrieval?: RetrievalSettings; research?: Partial<ResearchSettings> } = {}) {
+export function createDossierCore(
+  deps: DossierDeps,
+  opts: { retrieval?: RetrievalSettings; research?: Partial<ResearchSettings>; oauth?: Partial<OAuthSettings> } = {},
+): Dossier {
   let wake = () => {};
   let eventsRecorded = () => {};
   const ctx = contextOf(deps, () => wake(), () => eventsRecorded());
@@ -105,12 +141,17 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
   const auth = authService(ctx);
   const search = searchService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
   const researchSettings = { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research };
-  const agentRuns = agentRunService(ctx, search, researchSettings);
-  return {
-    context: ctx,
+  const { failStaleRuns, ...agentRuns } = agentRunService(ctx, search, researchSettings);
+  let local: Promise<ScopedDossier> | null = null;
+  const dossier: Dossier = {
+    get defaultEmbeddingModel() {
+      return ctx.defaultEmbeddingModel;
+    },
     auth,
     keys: keyService(ctx, auth),
     orgs: orgService(ctx, auth),
+    /** The OAuth 2.1 authorization server of the MCP endpoint (issue 18). */
+    oauth: oauthService(ctx, auth, opts.oauth),
     idempotency: idempotencyService(ctx),
     agents: { ...agentService(ctx), ...agentRuns },
     collections: {
@@ -136,16 +177,20 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
     duplicates: duplicateService(ctx),
     webhooks: webhookService(ctx, { allowHttpLoopback: deps.webhooks?.allowHttpLoopback ?? false, kick: dispatcher.kick }),
     events: {
-      /** Receive the collection's DocumentEvents until the returned function is called. */
+      /** Receive the collection's DocumentEvents until the returned function is called (live when this resolves). */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {
         const c = await requireCollection(ctx, access, collectionId, 'read');
-        return ctx.events.subscribe(documentTopic(c.id), (e) => handler(e as DocumentEvent));
+        const unsubscribe = ctx.events.subscribe(documentTopic(c.id), (e) => handler(e as DocumentEvent));
+        // A stream that says it is connected must see every later event, whichever node publishes it.
+        await ctx.events.settled?.();
+        return unsubscribe;
       },
     },
+    local: () => (local ??= localAccess(ctx, auth).then((access) => scopedDossier(dossier, access))),
     /** Start pipeline workers in this process. */
     start(): void {
       runner?.start();
-      agentRuns.failStaleRuns().catch((err) => ctx.log.warn('stale agent runs not ended', { error: String(err) }));
+      failStaleRuns().catch((err) => ctx.log.warn('stale agent runs not ended', { error: String(err) }));
       if (webhookRunner) {
         webhookRunner.start();
         dispatcher.start();
@@ -165,6 +210,9 @@ export function createDossierCore(deps: DossierDeps, opts: { retrieval?: Retriev
       await Promise.allSettled([deps.store.close(), deps.queue.close()]);
     },
   };
+  contexts.set(dossier, ctx);
+  return dossier;
 }
 
-export type DossierCore = ReturnType<typeof createDossierCore>;
+/** @deprecated The public API is the `Dossier` interface; this alias remains for code written before it. */
+export type DossierCore = Dossier;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DossierError } from './domain/errors.ts';
+import { ENVS, type JsonValue } from './domain/types.ts';
 import { EVENT_TYPES } from './events/catalogue.ts';
 
 /**
@@ -8,9 +9,11 @@ import { EVENT_TYPES } from './events/catalogue.ts';
  */
 
 export const uuid = z.string().uuid({ message: 'must be a UUID' });
-const json: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),
-);
+/** Any JSON value; named so the OpenAPI document defines the recursion once, under components. */
+export const jsonValueSchema: z.ZodType<JsonValue> = z
+  .lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]))
+  .meta({ id: 'JsonValue' });
+const json = jsonValueSchema;
 /**
  * Caps on metadata (issue 9: a 5,000-deep object overflowed the validator's stack and a 9.7 MB filter stalled the
  * server). Checked before the recursive schema runs, without recursion, so any input fails fast with a 400.
@@ -31,9 +34,10 @@ export function jsonDepth(value: unknown, cap = Number.POSITIVE_INFINITY): numbe
   return deepest;
 }
 
+/** An object of JSON values, checked against the caps first (its first stage reads only top-level keys, so it cannot recurse). */
 function boundedMetadata(what: string, maxPairs?: number) {
   return z
-    .unknown()
+    .record(z.string(), z.unknown())
     .superRefine((value, issue) => {
       if (jsonDepth(value, METADATA_LIMITS.maxDepth) > METADATA_LIMITS.maxDepth) {
         issue.addIssue({ code: 'custom', message: `${what} is nested deeper than ${METADATA_LIMITS.maxDepth} levels`, fatal: true });
@@ -150,7 +154,7 @@ export const scanSchema = z.strictObject({
 
 /** Request bodies of key management (issue 9). */
 export const createProjectKeySchema = z.strictObject({
-  env: z.enum(['live', 'test']).describe('live: production data; test: the isolated sandbox'),
+  env: z.enum(ENVS).describe('live: production data; test: the isolated sandbox'),
   name: z.string().trim().min(1).max(100).optional().describe('A label to recognise the key by'),
 });
 export const createOrgKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100).optional() });

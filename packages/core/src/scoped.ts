@@ -1,5 +1,5 @@
 import type { Access } from './access.ts';
-import type { DossierCore } from './dossier.ts';
+import type { Dossier } from './dossier-api.ts';
 
 /** A service with its leading Access parameter bound. */
 export type Bound<T> = {
@@ -13,7 +13,7 @@ function bind<T extends object>(service: T, access: Access): Bound<T> {
 }
 
 /** The data-plane services of one project sandbox, for apps that embed the library (no API key needed). */
-export function scopedDossier(core: DossierCore, access: NonNullable<Access>) {
+export function scopedDossier(core: Dossier, access: NonNullable<Access>) {
   const collections = bind(core.collections, access);
   return {
     access,
@@ -26,7 +26,7 @@ export function scopedDossier(core: DossierCore, access: NonNullable<Access>) {
     documents: {
       ...bind(core.documents, access),
       /** Add a file from bytes: the library form of a direct upload. */
-      add: (collectionId: string, file: Parameters<DossierCore['documents']['upload']>[2]) => core.documents.upload(access, collectionId, file),
+      add: (collectionId: string, file: Parameters<Dossier['documents']['upload']>[2]) => core.documents.upload(access, collectionId, file),
     },
     search: bind(core.search, access),
     research: bind(core.research, access),

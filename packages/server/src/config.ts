@@ -1,5 +1,5 @@
-import { parseRerankerSpec } from '@dossier/adapters';
-import { type RateSpec, DEFAULT_INPUT_BUDGETS, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { checkDatabaseUrl, parseRerankerSpec } from '@dossier/adapters';
+import { type RateSpec, DEFAULT_INPUT_BUDGETS, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
 
 /** One configuration setting: where it comes from and what it means. The README table is generated from this list. */
 export interface SettingDoc {
@@ -10,11 +10,20 @@ export interface SettingDoc {
   meaning: string;
 }
 
+/**
+ * What a server process does (issue 13): `api` serves HTTP and enqueues but runs no pipeline job, `worker` claims
+ * and runs jobs and serves only a health check, `all` does both (one machine).
+ */
+export const SERVER_ROLES = ['api', 'worker', 'all'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
+
 /** The server's configuration: one frozen object built from flags, then env, then defaults. */
 export interface ServerConfig {
+  role: ServerRole;
   host: string;
   port: number;
   dataDir: string;
+  indexDir: string | null;
   publicUrl: string | null;
   masterKey: string | null;
   embeddingModel: string;
@@ -43,6 +52,7 @@ export interface ServerConfig {
   researchTimeLimitsMs: Readonly<Record<ResearchDepth, number>>;
   researchInputBudgets: Readonly<Record<ResearchDepth, number>>;
   providerRetries: number;
+  databaseUrl: string | null;
   redisUrl: string | null;
   s3Url: string | null;
   redisPrefix: string;
@@ -66,9 +76,11 @@ const depthList = (values: Record<ResearchDepth, number>, unit: (v: number) => s
 const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
 export const SETTINGS: readonly SettingDoc[] = [
+  { key: 'role', env: 'DOSSIER_ROLE', flag: '--role', default: 'all', meaning: `What this process does: ${SERVER_ROLES.map((r) => `\`${r}\``).join(', ')}. \`api\` serves the HTTP API and enqueues pipeline jobs but never runs one; \`worker\` claims and runs jobs (ingestion, post-ready jobs, webhook deliveries) and serves only \`GET /health\`; \`all\` does both. \`api\` and \`worker\` need a shared store and DOSSIER_REDIS_URL (see Running on several machines).` },
   { key: 'host', env: 'DOSSIER_HOST', flag: '--host', default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 for all).' },
   { key: 'port', env: 'DOSSIER_PORT', flag: '--port', default: '8080', meaning: 'TCP port of the HTTP API.' },
   { key: 'dataDir', env: 'DOSSIER_DATA_DIR', flag: '--data-dir', default: './data', meaning: 'Where SQLite, LanceDB, stored files, the master key and the bootstrap credentials live.' },
+  { key: 'indexDir', env: 'DOSSIER_INDEX_DIR', flag: '--index-dir', default: '<data-dir>/lancedb', meaning: 'Directory of the LanceDB chunk index. Nodes of one deployment point it at one shared volume; every node reads the latest committed version on each search.' },
   { key: 'publicUrl', env: 'DOSSIER_PUBLIC_URL', flag: '--public-url', default: 'http://<host>:<port>', meaning: 'Base address clients reach the server at; used in presigned upload URLs.' },
   { key: 'masterKey', env: 'DOSSIER_MASTER_KEY', flag: null, default: '<dataDir>/master.key (created, mode 0600)', meaning: '32-byte key (64 hex characters) that encrypts API keys and secrets with AES-256-GCM. Environment only, never a flag.' },
   { key: 'embeddingModel', env: 'DOSSIER_EMBEDDING_MODEL', flag: '--embedding-model', default: 'Xenova/bge-small-en-v1.5', meaning: 'Embedding model of new collections: a transformers.js model id, `ollama:<name>`, or `none`. Falls back to `none` (BM25 only) when the model cannot be loaded.' },
@@ -90,13 +102,14 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'fastModel', env: 'DOSSIER_FAST_MODEL', flag: '--fast-model', default: '(claude-haiku-4-5, else gpt-4.1-mini)', meaning: 'Model id of the fast tier (quick, balanced research; summaries), used whenever the project can reach its provider. Ids start with claude-, gpt-, o1/o3/o4, chatgpt- or ollama:.' },
   { key: 'bestModel', env: 'DOSSIER_BEST_MODEL', flag: '--best-model', default: '(claude-sonnet-4-6, else gpt-4.1)', meaning: 'Model id of the high-quality tier (deep, exhaustive research), used whenever the project can reach its provider.' },
   { key: 'reranker', env: 'DOSSIER_RERANKER', flag: '--reranker', default: 'none', meaning: 'Reranker of collections with `enableReranking`: `none`, `cross-encoder[:<model>]` (transformers.js, default model Xenova/ms-marco-MiniLM-L-6-v2, found like embedding models) or `llm[:<model>]` (listwise, the managed provider; default the fast tier). Unavailable → no reranking, logged. The `X-Dossier-Reranker` header names the one that ran.' },
-  { key: 'queryExpansion', env: 'DOSSIER_QUERY_EXPANSION', flag: '--query-expansion', default: 'none', meaning: 'Default lexical query expansion; the collection setting `queryExpansion` wins. `rm3`: pseudo-relevance feedback on the BM25 list (a second search with the best terms of the top 10 passages; SciFact nDCG@10 0.696 → 0.703, about twice the lexical latency). `none`: one search.' },
+  { key: 'queryExpansion', env: 'DOSSIER_QUERY_EXPANSION', flag: '--query-expansion', default: DEFAULT_RETRIEVAL.queryExpansion ?? 'none', meaning: 'Default lexical query expansion; the collection setting `queryExpansion` wins. `rm3`: pseudo-relevance feedback on the BM25 list (a second search with the best terms of the top 10 passages; SciFact nDCG@10 0.696 → 0.703, at about twice to three times the lexical search time). `none`: one search.' },
   { key: 'rrfK', env: 'DOSSIER_RRF_K', flag: '--rrf-k', default: '60', meaning: 'Reciprocal Rank Fusion constant k of hybrid search (score = Σ weight / (k + rank)).' },
   { key: 'lexicalWeight', env: 'DOSSIER_LEXICAL_WEIGHT', flag: '--lexical-weight', default: '1', meaning: 'Weight of the BM25 list in the fusion.' },
   { key: 'vectorWeight', env: 'DOSSIER_VECTOR_WEIGHT', flag: '--vector-weight', default: '1', meaning: 'Weight of the vector list in the fusion.' },
   { key: 'researchTimeLimitsMs', env: 'DOSSIER_RESEARCH_TIME_LIMITS', flag: '--research-time-limits', default: depthList(DEFAULT_TIME_LIMITS_MS, seconds), meaning: 'Wall-clock limit of a research run per depth, retries included (`depth=<n>s` or `<n>m`, comma-separated; depths not named keep their default). A run over it ends with an `error` event (sync: 408) and saves nothing.' },
   { key: 'researchInputBudgets', env: 'DOSSIER_RESEARCH_INPUT_BUDGETS', flag: '--research-input-budgets', default: depthList(DEFAULT_INPUT_BUDGETS, String), meaning: 'Input tokens a research run may send the model per depth, all model calls together (estimated with cl100k). Each call gets an even share of what is left: a passage is sent in full once per run, older tool results are condensed as the budget nears, and the last turn always fits. Same `depth=<n>` syntax.' },
   { key: 'providerRetries', env: 'DOSSIER_PROVIDER_RETRIES', flag: '--provider-retries', default: String(DEFAULT_RETRY.maxRetries), meaning: 'Retries of a model call that failed transiently (429, 529, 5xx, a dropped connection) during research, with exponential backoff and jitter from 1 s, honouring `retry-after`, within the run\'s time limit. A call that already streamed answer text is never retried (the run fails and says so). 0 turns retries off.' },
+  { key: 'databaseUrl', env: 'DOSSIER_DATABASE_URL', flag: null, default: '(unset: SQLite files under <data-dir>)', meaning: 'PostgreSQL (`postgres://user:password@host:5432/database`) holding the metadata and the pipeline job queue, so that several server nodes serve one corpus; the tables are created and migrated at start. Environment only (it may hold a password), never logged. Unset: SQLite (`dossier.db`, `jobs.db` in the data directory).' },
   { key: 's3Url', env: 'DOSSIER_S3_URL', flag: '--s3-url', default: '(unset: files under <data-dir>/blobs)', meaning: 'S3-protocol bucket for stored files (`s3://bucket/prefix?endpoint=http://host:9000&region=…`; credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the AWS chain), so several server nodes share one file store.' },
   { key: 'redisUrl', env: 'DOSSIER_REDIS_URL', flag: '--redis-url', default: '(unset: in this process)', meaning: 'Redis (`redis://host:port/db`) where rate limits, login throttles and agent-run slots are counted, so that several server nodes enforce one limit, and through which document events reach every node. Unset: in this process.' },
   { key: 'redisPrefix', env: 'DOSSIER_REDIS_PREFIX', flag: '--redis-prefix', default: 'dossier:', meaning: 'Prefix of every Redis key this server writes (nodes of one deployment share it).' },
@@ -181,7 +194,7 @@ function coerce(s: SettingDoc, raw: string): unknown {
       return n;
     }
     case 'queryExpansion':
-      if (!['none', 'rm3'].includes(raw)) fail(s, `expected none or rm3, got '${raw}'`);
+      if (!(QUERY_EXPANSIONS as readonly string[]).includes(raw)) fail(s, `expected ${QUERY_EXPANSIONS.join(' or ')}, got '${raw}'`);
       return raw;
     case 'reranker':
       try {
@@ -210,6 +223,9 @@ function coerce(s: SettingDoc, raw: string): unknown {
     case 'webhooksAllowHttpLoopback':
       if (!/^(true|false|1|0)$/i.test(raw)) fail(s, `expected true or false, got '${raw}'`);
       return /^(true|1)$/i.test(raw);
+    case 'role':
+      if (!(SERVER_ROLES as readonly string[]).includes(raw)) fail(s, `expected ${SERVER_ROLES.join(', ')}, got '${raw}'`);
+      return raw;
     case 'logLevel':
       if (!['debug', 'info', 'warn', 'error', 'silent'].includes(raw)) fail(s, `expected debug, info, warn, error or silent, got '${raw}'`);
       return raw;
@@ -228,6 +244,12 @@ function coerce(s: SettingDoc, raw: string): unknown {
     case 'masterKey':
       if (!/^[0-9a-f]{64}$/i.test(raw)) fail(s, 'expected 64 hexadecimal characters');
       return raw;
+    case 'databaseUrl':
+      try {
+        return checkDatabaseUrl(raw);
+      } catch (err) {
+        return fail(s, (err as Error).message);
+      }
     case 's3Url':
       if (!/^s3:\/\/[^/\s?]+/i.test(raw)) fail(s, `expected s3://bucket[/prefix][?endpoint=…], got '${raw}'`);
       return raw;
@@ -251,15 +273,15 @@ function parseFlags(argv: string[]): Map<string, string> {
 }
 
 const DEFAULTS = {
-  host: '127.0.0.1', port: 8080, dataDir: './data', publicUrl: null, masterKey: null,
+  role: 'all', host: '127.0.0.1', port: 8080, dataDir: './data', indexDir: null, publicUrl: null, masterKey: null,
   embeddingModel: 'Xenova/bge-small-en-v1.5', modelsDir: null, allowModelDownload: true,
   ollamaUrl: 'http://127.0.0.1:11434', workers: 8, jobLeaseMs: 30_000, adminEmail: 'admin@localhost', adminPassword: null,
   logLevel: 'info', maxUploadBytes: 1024 * 1024 * 1024,
   anthropicApiKey: null, anthropicBaseUrl: null, openaiApiKey: null, openaiBaseUrl: null,
   ollamaChatModel: null, ollamaBestChatModel: null, fastModel: null, bestModel: null,
-  reranker: 'none', queryExpansion: 'none', rrfK: 60, lexicalWeight: 1, vectorWeight: 1,
+  reranker: 'none', queryExpansion: DEFAULT_RETRIEVAL.queryExpansion ?? 'none', rrfK: 60, lexicalWeight: 1, vectorWeight: 1,
   researchTimeLimitsMs: DEFAULT_TIME_LIMITS_MS, researchInputBudgets: DEFAULT_INPUT_BUDGETS, providerRetries: DEFAULT_RETRY.maxRetries,
-  redisUrl: null, redisPrefix: 'dossier:', plansFile: null, s3Url: null,
+  databaseUrl: null, redisUrl: null, redisPrefix: 'dossier:', plansFile: null, s3Url: null,
   rateLimitKey: { points: 6000, durationMs: 60_000, burst: 600 },
   rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
   anonymousConcurrency: 8,

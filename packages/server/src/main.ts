@@ -7,11 +7,11 @@ import { startServer } from './server.ts';
 async function main(): Promise<void> {
   const config = loadConfig(process.argv.slice(2));
   const log = createLogger(config.logLevel);
-  const server = await startServer(config, log);
+  const server = await startServer(config, { log });
   const b = server.bootstrap;
   if (b) {
     process.stdout.write(
-      `\nDossier is ready at ${server.url}\nFirst start: these credentials are shown once (also saved to ${server.dossier.dataDir}/bootstrap-credentials.txt, mode 0600)\n` +
+      `\nDossier is ready at ${server.url}\nFirst start: these credentials are shown once (also saved to ${server.dataDir}/bootstrap-credentials.txt, mode 0600)\n` +
         `  admin:     ${b.email} / ${b.password}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
     );
   }

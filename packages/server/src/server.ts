@@ -2,29 +2,36 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   createDossier,
+  createLanceChunkIndex,
   createLimitStores,
   createRedisEventBus,
-  type Dossier,
   type DossierOptions,
+  type LimitStores,
   type ProviderOptions,
   s3BlobStoreFromUrl,
 } from '@dossier/adapters';
 import {
-  type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook,
+  type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, type Dossier, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook, type Principal,
 } from '@dossier/core';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
+import { createLogger } from './logger.ts';
 import { type RequestLimits, requestLimits } from './http/limits.ts';
+import { workerHealthServer } from './worker-node.ts';
 
 /** A running server and how to stop it. */
 export interface RunningServer {
   url: string;
   dossier: Dossier;
+  /** The data directory (credentials of the first start are saved there). */
+  dataDir: string;
   http: Server;
-  /** Credentials created on this start (first start only); null afterwards. */
+  /** What this process does (DOSSIER_ROLE). */
+  role: ServerConfig['role'];
+  /** Credentials created on this start (first start only, never on a worker node); null afterwards. */
   bootstrap: BootstrapResult | null;
   /** The rate limits and login throttles this server enforces. */
   limits: RequestLimits;
@@ -50,12 +57,23 @@ function saveCredentials(dataDir: string, b: BootstrapResult): string {
 
 /** Programmatic extras that have no flag or environment variable (for tests and embedding apps). */
 export interface StartOptions {
+  /** Where the server logs (default: JSON lines on stderr at config.logLevel). */
+  log?: Logger;
+  /**
+   * Serve a Dossier you made yourself (e.g. `createDossier({ store, blobs, … })`) instead of one built from the
+   * config's adapters. It stays yours: `close()` stops the HTTP server and leaves the Dossier open.
+   */
+  dossier?: Dossier;
   /** Extra embedders served under their own model ids (e.g. a deterministic test embedder). */
   embedders?: Embedder[];
   /** Model provider clients (default: the official SDKs). */
   modelProviders?: ModelProviderFactory;
   /** Adapters of your own (issue 10's seam): store, queue, chunk index, blob storage, event bus; the rest are embedded. */
   adapters?: Pick<DossierOptions, 'store' | 'queue' | 'index' | 'blobs' | 'events'>;
+  /** Test-only: /mcp requests without credentials act as this principal (the MCP conformance suite cannot log in). */
+  mcpPrincipal?: () => Principal | null;
+  /** Lifetimes of the MCP endpoint's OAuth codes and tokens, and their clock (tests move it instead of waiting). */
+  oauth?: DossierOptions['oauth'];
 }
 
 /** The managed model providers from the config (keys travel to the resolver only, never to a log). */
@@ -82,13 +100,81 @@ function loadPlans(file: string | null): PlanBook | undefined {
   return planBook(raw);
 }
 
-/** Start Dossier's HTTP API on the embedded default adapters. */
-export async function startServer(config: Readonly<ServerConfig>, log: Logger, opts: StartOptions = {}): Promise<RunningServer> {
+/**
+ * Connections the kernel queues for accept() (capped by net.core.somaxconn). Node's default, 511, overflowed under a
+ * burst of 1,000 connections at once (bench/access-burst.ts): the kernel dropped SYNs, including those of other
+ * tenants' clients, which then waited a full second for the TCP retransmit (B's p99 1,032 ms). A deep queue lets
+ * the early-refusal path answer the burst while everyone else's connections are accepted at once.
+ */
+const LISTEN_BACKLOG = 4096;
+
+/** The HTTP API; requests of a caller already refused by a limit are answered before Koa. */
+function apiServer(app: ReturnType<typeof createApp>): Server {
+  return createHttpServer((req, res) => void app.handler(req, res));
+}
+
+/**
+ * A node that is not `all` shares its work with other processes: document events must cross them (an SSE stream or a
+ * wait on an API node follows the jobs a worker runs), so Redis is required.
+ */
+function checkRole(config: Readonly<ServerConfig>): void {
+  if (config.role !== 'all' && !config.redisUrl) {
+    throw new DossierError('invalid_input', `DOSSIER_ROLE=${config.role} (--role) needs DOSSIER_REDIS_URL: without it, document events would not reach the other nodes`);
+  }
+}
+
+/** Pipeline jobs this process runs: none on an API node. */
+const workersOf = (config: Readonly<ServerConfig>) => ({ concurrency: config.role === 'api' ? 0 : config.workers, leaseMs: config.jobLeaseMs });
+
+/** Listen on the configured address; resolves with the base URL clients reach this node at. */
+async function listen(http: Server, config: Readonly<ServerConfig>): Promise<string> {
+  http.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  await new Promise<void>((res, rej) => http.once('listening', res).once('error', rej));
+  const { port } = http.address() as AddressInfo;
+  return config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+}
+
+/**
+ * Start a Dossier node: the HTTP API on the embedded default adapters (or those configured by URL), running pipeline
+ * jobs too unless its role is `api`; a `worker` node runs jobs and answers only health checks.
+ */
+export async function startServer(config: Readonly<ServerConfig>, opts: StartOptions = {}): Promise<RunningServer> {
   // Files this process creates (SQLite, LanceDB, blobs, keys) are its user's only: 0600 files, 0700 folders (issue 9).
   process.umask(0o077);
-  const plans = loadPlans(config.plansFile);
+  checkRole(config);
+  const log = opts.log ?? createLogger(config.logLevel);
   const limitStores = await createLimitStores(config.redisUrl, config.redisPrefix);
-  const dossier = await createDossier({
+  const dossier = opts.dossier ?? (await dossierOf(config, log, limitStores, opts));
+  const dataDir = resolve(config.dataDir);
+  const limits = requestLimits(limitStores.rateLimiters, config, log);
+  const bootstrap = config.role === 'worker' ? null : await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
+  if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dataDir, bootstrap) });
+  let url = '';
+  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal });
+  const http = app ? apiServer(app) : workerHealthServer(() => ({ workers: config.workers }));
+  url = await listen(http, config);
+  http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
+  log.info('listening', { url, role: config.role, dataDir, database: config.databaseUrl ? 'postgres' : 'sqlite', defaultEmbeddingModel: dossier.defaultEmbeddingModel });
+  return {
+    url, dossier, dataDir, http, bootstrap, limits, role: config.role,
+    async close() {
+      app?.mcp.sessions.closeAll();
+      http.closeAllConnections();
+      await new Promise<void>((res) => http.close(() => res()));
+      if (!opts.dossier) await dossier.close();
+      await limitStores.rateLimiters.close();
+    },
+  };
+}
+
+/** A Dossier from the server's config: the embedded adapters, or shared ones where the config names them. */
+async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStores: LimitStores, opts: StartOptions): Promise<Dossier> {
+  const plans = loadPlans(config.plansFile);
+  return createDossier({
+    // Postgres holds the metadata and the job queue when configured (issue 13); unset, SQLite files in the data directory.
+    databaseUrl: config.databaseUrl ?? undefined,
+    // Nodes share one index directory; the nodes that write rows (workers) also keep it optimized (see DOSSIER_INDEX_DIR).
+    index: createLanceChunkIndex({ dir: config.indexDir ?? join(config.dataDir, 'lancedb'), optimizeInBackground: config.role !== 'api' }),
     ...(config.s3Url ? { blobs: s3BlobStoreFromUrl(config.s3Url) } : {}),
     // With Redis, document events cross nodes: an SSE stream on one node follows work done on another (issue 13).
     ...(config.redisUrl ? { events: await createRedisEventBus(config.redisUrl, config.redisPrefix) } : {}),
@@ -102,7 +188,7 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
     allowModelDownload: config.allowModelDownload,
     ollamaUrl: config.ollamaUrl,
     embedders: opts.embedders,
-    workers: { concurrency: config.workers, leaseMs: config.jobLeaseMs },
+    workers: workersOf(config),
     providers: providerOptions(config),
     modelProviders: opts.modelProviders,
     rerankerSpec: config.reranker,
@@ -113,29 +199,7 @@ export async function startServer(config: Readonly<ServerConfig>, log: Logger, o
       retry: { ...DEFAULT_RETRY, maxRetries: config.providerRetries },
     },
     webhooks: { allowHttpLoopback: config.webhooksAllowHttpLoopback, settings: { baseDelayMs: config.webhookRetryBaseMs } },
+    oauth: opts.oauth,
     log,
   });
-  const bootstrap = await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
-  if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dossier.dataDir, bootstrap) });
-  let url = '';
-  const limits = requestLimits(limitStores.rateLimiters, config, log);
-  const app = createApp(dossier, config, () => url, log, limits);
-  const handle = app.callback();
-  const http = createHttpServer((req, res) => {
-    if (!limits.refuseEarly(req, res)) void handle(req, res);
-  }).listen(config.port, config.host);
-  await new Promise<void>((res, rej) => http.once('listening', res).once('error', rej));
-  const { port } = http.address() as AddressInfo;
-  url = config.publicUrl ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
-  log.info('listening', { url, dataDir: dossier.dataDir, defaultEmbeddingModel: dossier.context.defaultEmbeddingModel });
-  return {
-    url, dossier, http, bootstrap, limits,
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((res) => http.close(() => res()));
-      await dossier.close();
-      await limitStores.rateLimiters.close();
-    },
-  };
 }

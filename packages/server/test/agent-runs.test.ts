@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DossierError, type ModelResolver } from '@dossier/core';
-import { ScriptedModel, type Script, scriptedResolver } from '@dossier/core/testing';
+import { ScriptedModel, type Script, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Json, startTestServer, type TestServer, waitFor } from './helpers.ts';
 
@@ -19,7 +19,7 @@ let current: ModelResolver;
 
 beforeAll(async () => {
   t = await startTestServer();
-  const context = t.server.dossier.context;
+  const context = dossierContext(t.server.dossier);
   real = context.models;
   current = real;
   context.models = { resolve: (...a) => current.resolve(...a), hasProvider: (a) => current.hasProvider(a) };
@@ -100,7 +100,7 @@ describe('invoking a hosted agent', () => {
     expect(list.body.runs[0].agentSnapshot).toBeUndefined();
     expect((await jwt('DELETE', `${base}/${agent.slug}/runs/${runId}`)).status).toBe(204);
     expectError(await jwt('GET', `${base}/${agent.slug}/runs/${runId}`), 404);
-    expect(await t.server.dossier.context.store.listAgentRunSteps(runId, { limit: 10, offset: 0 })).toEqual({ steps: [], hasMore: false });
+    expect(await dossierContext(t.server.dossier).store.listAgentRunSteps(runId, { limit: 10, offset: 0 })).toEqual({ steps: [], hasMore: false });
   });
 
   it('applies an allow-list change mid-run: the next tool call is refused', async () => {
@@ -236,7 +236,7 @@ describe('limits of agent runs', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => { release = resolve; });
     const model = new ScriptedModel(() => ({ waitFor: gate, text: 'Done.' }));
-    planned.server.dossier.context.models = scriptedResolver(model);
+    dossierContext(planned.server.dossier).models = scriptedResolver(model);
     let answered = 0;
     const calls = Array.from({ length: 20 }, () =>
       planned.request('POST', `${plannedBase}/busy/invoke/sync`, { auth: plannedToken, json: { query: 'Go' } }).finally(() => answered++));
@@ -276,7 +276,7 @@ describe('credits of agent runs under concurrency', () => {
 
   it('lets exactly as many simultaneous runs start as credits remain (none overspent), and gives a failed run its credit back', async () => {
     let calls = 0;
-    server.server.dossier.context.models = scriptedResolver(new ScriptedModel(() => {
+    dossierContext(server.server.dossier).models = scriptedResolver(new ScriptedModel(() => {
       calls++;
       return calls === 1 ? { error: new DossierError('provider_error', 'The model provider failed') } : { text: 'Done.' };
     }));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Json, startTestServer, type TestServer } from './helpers.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
 let token: string;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   token = login.body.token;
   base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/agents`;
   collectionId = (await t.createCollection({ name: 'Agent sources' })).id;
-  const store = t.server.dossier.context.store;
+  const store = dossierContext(t.server.dossier).store;
   const orgId = crypto.randomUUID();
   const projectId = crypto.randomUUID();
   await store.createOrg({ id: orgId, name: 'Member org', createdAt: new Date().toISOString() }, login.body.user.id, 'member');

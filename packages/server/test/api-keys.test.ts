@@ -1,4 +1,4 @@
-import { ScriptedModel, scriptedResolver } from '@dossier/core/testing';
+import { ScriptedModel, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_KEY_CHECK_MS } from '../src/routes/events.ts';
 import { expectError, type Json, startTestServer, type TestServer } from './helpers.ts';
@@ -17,7 +17,7 @@ beforeAll(async () => {
   admin = (await login(t.email, t.password)).body.token;
   await t.server.dossier.auth.bootstrap('member@example.test', 'member long password');
   const memberLogin = await login('member@example.test', 'member long password');
-  await t.server.dossier.context.store.setMembership(t.orgId, memberLogin.body.user.id, 'member');
+  await dossierContext(t.server.dossier).store.setMembership(t.orgId, memberLogin.body.user.id, 'member');
   member = memberLogin.body.token;
   keys = `/v1/orgs/${t.orgId}/projects/${t.projectId}/api-keys`;
   orgKeys = `/v1/orgs/${t.orgId}/api-keys`;
@@ -83,7 +83,7 @@ describe('org API keys', () => {
     expect(created.body).toMatchObject({ env: 'org', prefix: 'dsk_org_', name: 'backend' });
     const agentsPath = `/v1/orgs/${t.orgId}/projects/${t.projectId}/agents`;
     await t.request('POST', agentsPath, { auth: admin, json: { slug: 'helper', name: 'H', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null } });
-    t.server.dossier.context.models = scriptedResolver(new ScriptedModel([{ text: 'Hello from the agent.' }]));
+    dossierContext(t.server.dossier).models = scriptedResolver(new ScriptedModel([{ text: 'Hello from the agent.' }]));
     const invoked = await t.request('POST', `${agentsPath}/helper/invoke/sync`, { auth: created.body.key, json: { query: 'Hi' } });
     expect(invoked.status, JSON.stringify(invoked.body)).toBe(200);
     expect(invoked.body).toMatchObject({ status: 'succeeded', response: 'Hello from the agent.' });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Doc, expectError, type Section, startTestServer, type TestServer, uploadForm } from './helpers.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
 /** A second project in the same org, with its own live key. */
@@ -10,7 +11,7 @@ let other: { projectId: string; key: string };
 beforeAll(async () => {
   t = await startTestServer();
   const projectId = crypto.randomUUID();
-  await t.server.dossier.context.store.createProject({ id: projectId, orgId: t.orgId, name: 'Other project', createdAt: new Date().toISOString() });
+  await dossierContext(t.server.dossier).store.createProject({ id: projectId, orgId: t.orgId, name: 'Other project', createdAt: new Date().toISOString() });
   other = { projectId, key: await t.server.dossier.auth.createKey(projectId, 'live') };
 });
 afterAll(async () => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../src/app.ts';
 import type { RouteDef } from '../src/routes/define.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { tokensFor } from './oauth-client.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 /**
  * The authorization matrix (issue 9): every route of the API × every kind of caller, with the status each may get.
@@ -31,7 +33,9 @@ type Profile =
   /** A member of the org in the path, or the project's live key (webhook management). */
   | 'jwt-or-live-key'
   /** A member of the org in the path, or an API key of that org (invoking hosted agents). */
-  | 'jwt-or-org-key';
+  | 'jwt-or-org-key'
+  /** Any project API key in its own sandbox, or an OAuth access token of the MCP endpoint (issue 18: /mcp). */
+  | 'key-or-oauth';
 
 const ORG = '/v1/orgs/:orgId/projects/:projectId';
 const ROWS: Record<string, Profile> = {
@@ -86,12 +90,19 @@ const ROWS: Record<string, Profile> = {
   [`GET ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys/:keyId/rotate`]: 'jwt-admin',
   [`DELETE ${ORG}/api-keys/:keyId`]: 'jwt-admin',
   'GET /v1/orgs/:orgId/api-keys': 'jwt-admin', 'POST /v1/orgs/:orgId/api-keys': 'jwt-admin', 'DELETE /v1/orgs/:orgId/api-keys/:keyId': 'jwt-admin',
+  [`GET ${ORG}/mcp-clients`]: 'jwt-admin', [`DELETE ${ORG}/mcp-clients/:connectionId`]: 'jwt-admin',
+  'GET /.well-known/oauth-authorization-server': 'open', 'GET /.well-known/oauth-protected-resource': 'open',
+  'GET /.well-known/oauth-protected-resource/mcp': 'open', 'GET /oauth/authorize': 'open', 'POST /oauth/authorize': 'open',
+  'POST /oauth/authorize/consent': 'open', 'POST /oauth/register': 'open', 'POST /oauth/token': 'open', 'POST /oauth/revoke': 'open',
+  'GET /oauth/connected-clients': 'open', 'POST /oauth/connected-clients': 'open', 'POST /oauth/connected-clients/revoke': 'open',
   'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
+  // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
+  'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
 };
 
 const CALLERS = [
   'none', 'malformed', 'unknownKey', 'revokedKey', 'forgedJwt', 'otherLive', 'otherTest', 'ownTest', 'ownLive', 'orgKey', 'otherOrgKey',
-  'admin', 'member', 'outsider', 'anonymousPublic',
+  'admin', 'member', 'outsider', 'anonymousPublic', 'oauthToken',
 ] as const;
 type Caller = (typeof CALLERS)[number];
 
@@ -107,6 +118,8 @@ const JWTS: readonly Caller[] = ['admin', 'member', 'outsider', 'forgedJwt'];
 function expected(profile: Profile, caller: Caller): Expect {
   if (profile === 'open') return 'not-401';
   if (profile === 'upload-token') return 401;
+  // An OAuth access token opens the MCP endpoint only; everywhere else it is refused like an unknown key.
+  if (caller === 'oauthToken') return profile === 'key-or-oauth' ? 'ok' : 401;
   if (caller === 'malformed' || caller === 'unknownKey' || caller === 'revokedKey' || caller === 'forgedJwt') return 401;
   if (caller === 'orgKey' || caller === 'otherOrgKey') return profile === 'jwt-or-org-key' ? (caller === 'orgKey' ? 'ok' : 404) : 401;
   const keyRoute = profile.startsWith('key') || profile === 'public-read';
@@ -114,7 +127,7 @@ function expected(profile: Profile, caller: Caller): Expect {
     if (JWTS.includes(caller)) return 401;
     if (caller === 'anonymousPublic') return profile === 'public-read' ? 'ok' : 401;
     if (caller === 'none') return profile === 'public-read' ? 'hidden' : 401; // anonymous on a private collection: 401 or 404
-    if (profile === 'key-sandbox' || caller === 'ownLive' || (profile === 'key-project' && caller === 'ownTest')) return 'ok';
+    if (profile === 'key-sandbox' || profile === 'key-or-oauth' || caller === 'ownLive' || (profile === 'key-project' && caller === 'ownTest')) return 'ok';
     return 404;
   }
   if (caller === 'none' || caller === 'anonymousPublic') return 401;
@@ -140,7 +153,7 @@ async function login(email: string, password: string): Promise<{ token: string; 
 
 beforeAll(async () => {
   t = await startTestServer({ config: { workers: 1 } });
-  const store = t.server.dossier.context.store;
+  const store = dossierContext(t.server.dossier).store;
   const other = (await t.server.dossier.auth.bootstrap('other@example.test', 'another long password'))!;
   await t.server.dossier.auth.bootstrap('member@example.test', 'member long password');
   Object.assign(ACCOUNTS, {
@@ -159,6 +172,7 @@ beforeAll(async () => {
     otherLive: other.liveKey, otherTest: other.testKey, ownTest: t.testKey, ownLive: t.liveKey,
     orgKey: (await keysOf(t.orgId, admin.token)).body.key, otherOrgKey: (await keysOf(other.orgId, outsider.token)).body.key,
     admin: admin.token, member: member.token, outsider: outsider.token, anonymousPublic: null,
+    oauthToken: (await tokensFor(t, 'svc:full')).tokens.access_token,
   };
   privateIds = await fixture('private');
   publicIds = await fixture('public');
@@ -202,7 +216,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';

@@ -1,5 +1,5 @@
 import type { ModelResolver } from '@dossier/core';
-import { FakeEmbedder, isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { FakeEmbedder, isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, openSse, startTestServer, type TestServer, waitFor } from './helpers.ts';
 
@@ -37,7 +37,7 @@ const model = new ScriptedModel((request): ScriptedTurn => {
 
 beforeAll(async () => {
   t = await startTestServer({ embedders: [embedder] });
-  const context = t.server.dossier.context;
+  const context = dossierContext(t.server.dossier);
   current = scriptedResolver(model);
   context.models = { resolve: (...args) => current.resolve(...args), hasProvider: (access) => current.hasProvider(access) };
   cid = (await t.createCollection({ name: 'Policies' })).id;

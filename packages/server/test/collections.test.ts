@@ -1,3 +1,5 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Doc, expectError, startTestServer, type TestServer } from './helpers.ts';
 
@@ -127,6 +129,44 @@ describe('GET /v1/collections/:id/stats', () => {
     expect(s.statusCounts).toEqual({ ready: 2, error: 1, pending: 1 });
     // No model provider is configured here: no AI summaries, captions or claims exist.
     expect(s).toMatchObject({ summarizedCount: 0, captionedCount: 0, claimsExtractedCount: 0, totalClaimsCount: 0 });
+  });
+});
+
+/** Bytes of every file under a directory (the test's own walk, to check the counters against the disk). */
+async function bytesUnder(dir: string): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const sizes = await Promise.all(entries.filter((e) => e.isFile()).map(async (e) => (await stat(join(e.parentPath, e.name))).size));
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+describe('storage counters', () => {
+  it('storageBytes equals the bytes of the files stored for the collection, and the usage meter reads the same sum', async () => {
+    const own = await startTestServer();
+    try {
+      const c = await own.createCollection({ name: 'Counted' });
+      await own.ingest(c.id, 'a.md', '# A\n\nAlpha text here.\n');
+      await own.ingest(c.id, 'b.html', '<html><body><h1>B</h1><p>Bravo &amp; more</p></body></html>');
+      const gone = await own.ingest(c.id, 'gone.md', '# Gone\n\nRemoved soon.\n');
+      expect((await own.request('DELETE', `/v1/documents/${gone.id}`)).status).toBe(204);
+      const stats = (await own.request('GET', `/v1/collections/${c.id}/stats`)).body;
+      expect(stats.storageBytes).toBe(await bytesUnder(join(own.dataDir, 'blobs')));
+      const usage = (await own.request('GET', '/v1/usage')).body;
+      expect(usage.meters.storage.usedMb).toBeCloseTo(stats.storageBytes / (1024 * 1024), 6);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('GET …/stats answers 200 throughout a burst of uploads', async () => {
+    const c = await t.createCollection({ name: 'Busy' });
+    const uploads = Array.from({ length: 12 }, (_, i) => t.upload(c.id, `n${i}.md`, `# Note ${i}\n\n${'text '.repeat(50 + i)}\n`));
+    const probes = Array.from({ length: 12 }, () => t.request('GET', `/v1/collections/${c.id}/stats`));
+    const docs = await Promise.all(uploads);
+    expect((await Promise.all(probes)).map((r) => r.status)).toEqual(Array(12).fill(200));
+    await Promise.all(docs.map((d) => t.waitDone(d.id)));
+    const after = (await t.request('GET', `/v1/collections/${c.id}/stats`)).body;
+    expect(after.statusCounts).toEqual({ ready: 12 });
+    expect(after.storageBytes).toBeGreaterThan(after.totalFileSizeBytes);
   });
 });
 

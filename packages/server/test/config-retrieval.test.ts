@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config.ts';
 describe('retrieval settings in the server config', () => {
   it('defaults to no reranker, no query expansion and RRF k 60 with equal weights', () => {
     const c = loadConfig([], {});
-    expect([c.reranker, c.queryExpansion, c.rrfK, c.lexicalWeight, c.vectorWeight]).toEqual(['none', 'none', 60, 1, 1]);
+    expect([c.reranker, c.queryExpansion, c.rrfK, c.lexicalWeight, c.vectorWeight]).toEqual(['none', 'rm3', 60, 1, 1]);
   });
 
   it('reads flags over the environment', () => {

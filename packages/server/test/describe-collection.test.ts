@@ -1,4 +1,4 @@
-import { ScriptedModel, scriptedResolver } from '@dossier/core/testing';
+import { ScriptedModel, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestServer, type TestServer } from './helpers.ts';
 
@@ -18,7 +18,7 @@ describe('POST /v1/collections/:id/describe', () => {
     await t.server.dossier.idle();
     expectError(await t.request('POST', `/v1/collections/${notes.id}/describe`), 400, /model provider/i);
     const model = new ScriptedModel([{ text: '  Field notes on  birds \n and their songs.  ' }]);
-    t.server.dossier.context.models = scriptedResolver(model);
+    dossierContext(t.server.dossier).models = scriptedResolver(model);
     const empty = await t.createCollection({ name: 'empty' });
     expectError(await t.request('POST', `/v1/collections/${empty.id}/describe`), 409, /no ready documents/);
     const res = await t.request('POST', `/v1/collections/${notes.id}/describe`);

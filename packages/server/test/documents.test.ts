@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Doc, evalDoc, expectError, filesUnder, type Section, sha256, startTestServer, type TestServer } from './helpers.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -357,7 +358,7 @@ describe('retrying documents in error', () => {
     expect(failed.status).toBe('error');
 
     // Fix the stored file in place, as an operator would, so the retry can succeed.
-    await t.server.dossier.context.blobs.put(`live/${t.projectId}/${c.id}/${doc.id}/original`, new TextEncoder().encode('# Fixed\n\nnow readable\n'));
+    await dossierContext(t.server.dossier).blobs.put(`live/${t.projectId}/${c.id}/${doc.id}/original`, new TextEncoder().encode('# Fixed\n\nnow readable\n'));
     const retried = await t.request<Doc>('POST', `/v1/documents/${doc.id}/retry`);
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ id: doc.id, status: 'processing', errorMessage: null });

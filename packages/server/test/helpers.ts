@@ -9,7 +9,8 @@ import { join, relative } from 'node:path';
 import type { Embedder, Logger } from '@dossier/core';
 import { expect } from 'vitest';
 import { loadConfig, type ServerConfig } from '../src/config.ts';
-import { type RunningServer, startServer } from '../src/server.ts';
+import { type RunningServer, type StartOptions, startServer } from '../src/server.ts';
+import { checkAgainstContract } from './response-contract.ts';
 
 /** Folder of the shared evaluation documents (HTML, text, Markdown and binary formats). */
 import { EVAL_DOCS } from '../../../test/eval-docs.ts';
@@ -126,7 +127,7 @@ export const sha256 = (bytes: string | Uint8Array): string => `sha256:${createHa
 export const evalDoc = (name: string): Uint8Array => readFileSync(join(EVAL_DOCS, name));
 
 /** Start a real server in a fresh temp data directory, on port 0, with no embedding model by default. */
-export async function startTestServer(opts: { embedders?: Embedder[]; config?: Partial<ServerConfig> } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { embedders?: Embedder[]; config?: Partial<ServerConfig>; mcpPrincipal?: StartOptions['mcpPrincipal']; adapters?: StartOptions['adapters']; oauth?: StartOptions['oauth'] } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dossier-http-'));
   const config: ServerConfig = {
     ...loadConfig([], {}),
@@ -148,7 +149,7 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
   const errors: string[] = [];
   const logged: TestServer['logged'] = [];
   const frozen = Object.freeze(config);
-  const server = await startServer(frozen, recordingLogger(errors, logged), { embedders: opts.embedders });
+  const server = await startServer(frozen, { log: recordingLogger(errors, logged), embedders: opts.embedders, mcpPrincipal: opts.mcpPrincipal, adapters: opts.adapters, oauth: opts.oauth });
   const b = server.bootstrap;
   if (!b) throw new Error('a fresh data directory must bootstrap credentials');
 
@@ -165,6 +166,7 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
     const type = res.headers.get('content-type') ?? '';
     const text = await res.text();
     const parsed = /json/.test(type) && text ? JSON.parse(text) : text;
+    if (/json/.test(type) && text) await checkAgainstContract(server.url, method, path, res.status, parsed);
     return { status: res.status, headers: res.headers, body: parsed as T };
   }
 

@@ -24,7 +24,7 @@ const operationOf = (method: string, path: string) => doc.paths[openapiPath(path
 
 /** Method and path of every route the Koa router of a freshly built app answers. */
 function mountedRoutes(): { method: string; path: string }[] {
-  const app = createApp(t.server.dossier, t.config, () => t.url, { info() {}, warn() {}, error() {} }, t.server.limits);
+  const app = createApp(t.server.dossier, { config: t.config, publicUrl: () => t.url, limits: t.server.limits }).koa;
   const dispatch = app.middleware.find((m) => 'router' in m) as unknown as { router: Router } | undefined;
   if (!dispatch) throw new Error('no router middleware');
   return dispatch.router.stack.flatMap((layer) =>
@@ -37,7 +37,7 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: expect.any(String), version: API_VERSION });
     expect(doc.components.schemas.Error).toEqual({ type: 'object', required: ['error'], properties: { error: { type: 'string' } } });
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'jwt', 'orgApiKey']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'jwt', 'oauth', 'orgApiKey']);
   });
 
   it('documents every route of allRoutes, and nothing else', () => {
@@ -75,7 +75,43 @@ describe('GET /v1/openapi.json', () => {
       if (r.auth === 'key-or-public') expect(op.security).toEqual([{ apiKey: [] }, {}]);
       if (r.auth === 'jwt') expect(op.security).toEqual([{ jwt: [] }]);
       for (const [status, response] of Object.entries(op.responses as Record<string, { content?: unknown }>)) {
-        if (Number(status) >= 400) expect(response.content, `${r.path} ${status}`).toEqual({ 'application/json': { schema: { $ref: '#/components/schemas/Error' } } });
+        // Server-rendered pages (the OAuth consent and connected-clients pages) answer their refusals as pages.
+        const refusal = r.produces ? { [r.produces]: { schema: { type: 'string' } } } : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+        if (Number(status) >= 400) expect(response.content, `${r.path} ${status}`).toEqual(refusal);
+      }
+    }
+  });
+
+  it('names every operation with a unique camelCase operationId', () => {
+    const ids = Object.values(doc.paths).flatMap((ops) => Object.values(ops as Record<string, { operationId: string }>).map((op) => op.operationId));
+    expect(ids).toHaveLength(new Set(routes.map((r) => `${r.method} ${r.path}`)).size);
+    for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operationOf('post', '/v1/auth/login').operationId).toBe('login');
+    expect(operationOf('post', '/auth/login').operationId).toBe('loginUnversioned');
+  });
+
+  it('defines named schemas once under components and refers to them there (no $defs)', () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('$defs');
+    expect(doc.components.schemas.JsonValue.anyOf).toEqual(expect.arrayContaining([{ type: 'array', items: { $ref: '#/components/schemas/JsonValue' } }]));
+    const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+    for (const name of new Set(refs)) expect(doc.components.schemas[name as string], name).toBeDefined();
+  });
+
+  it('describes each JSON answer with the schema the handler replies with', () => {
+    const json = (method: string, path: string, status: number) => operationOf(method, path).responses[status].content['application/json'].schema;
+    expect(json('post', '/v1/collections', 201)).toEqual({ $ref: '#/components/schemas/Collection' });
+    expect(json('get', '/v1/collections', 200)).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Collection' } });
+    expect(doc.components.schemas.Collection.required).toEqual(expect.arrayContaining(['id', 'name', 'visibility', 'embeddingModel']));
+    expect(doc.components.schemas.Collection.properties).not.toHaveProperty('projectId');
+    expect(json('get', '/v1/collections/:id/documents', 200).properties.documents).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Document' } });
+    expect(operationOf('get', '/v1/documents/:id/markdown').responses[200].content).toHaveProperty('text/markdown');
+    expect(operationOf('post', '/v1/collections/:id/research').responses[200].content).toHaveProperty('text/event-stream');
+    for (const r of routes) {
+      for (const [status, response] of Object.entries(operationOf(r.method, r.path).responses as Record<string, { content?: object }>)) {
+        const bodyless = status === '204' || status === '202' || (r.method === 'delete' && Number(status) < 300);
+        if (!bodyless) expect(response.content, `${r.method} ${r.path} ${status}`).toBeDefined();
       }
     }
   });

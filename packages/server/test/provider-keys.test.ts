@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, sentKey, startWireServer, type WireServer } from '../../adapters/test/providers/wire-server.ts';
 import { expectError, filesUnder, startTestServer, type TestServer } from './helpers.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 const ANTHROPIC_KEY = 'sk-ant-api03-PLAINTEXTanthropicKEY0123456789';
 const OPENAI_KEY = 'sk-proj-PLAINTEXTopenaiKEY9876543210';
@@ -69,13 +70,13 @@ describe('provider keys over HTTP', () => {
 
   it("uses the project's own key for its model calls instead of the operator's managed key", async () => {
     const access = await t.server.dossier.auth.authenticateKey(t.liveKey);
-    const resolved = await t.server.dossier.context.models.resolve(access, null, 'fast');
+    const resolved = await dossierContext(t.server.dossier).models.resolve(access, null, 'fast');
     expect(resolved).toMatchObject({ providerName: 'anthropic', keySource: 'project', model: 'claude-haiku-4-5' });
     anthropic.reply(json(200, { id: 'm', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
     await resolved.provider.chat({ model: resolved.model, messages: [{ role: 'user', content: 'hi' }] });
     expect(sentKey(anthropic.requests.at(-1))).toBe(ANTHROPIC_KEY);
     const otherAccess = await t.server.dossier.auth.authenticateKey(other.liveKey);
-    expect(await t.server.dossier.context.models.resolve(otherAccess, null, 'fast')).toMatchObject({ keySource: 'managed' });
+    expect(await dossierContext(t.server.dossier).models.resolve(otherAccess, null, 'fast')).toMatchObject({ keySource: 'managed' });
   });
 
   it("answers 404 for another project's keys, whatever the method", async () => {

@@ -1,5 +1,5 @@
 import type { ChatRequest, ModelResolver } from '@dossier/core';
-import { isClaimExtraction, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { isClaimExtraction, ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Json, startTestServer, type TestServer } from './helpers.ts';
 
@@ -18,7 +18,7 @@ const RAINFALL =
 beforeAll(async () => {
   t = await startTestServer();
   // The test seam (as in research.test.ts): the server's resolver delegates to the one each test installs.
-  const context = t.server.dossier.context;
+  const context = dossierContext(t.server.dossier);
   real = context.models;
   current = real;
   context.models = { resolve: (...a) => current.resolve(...a), hasProvider: (a) => current.hasProvider(a) };

@@ -1,5 +1,5 @@
 import { DEFAULT_TIME_LIMITS_MS, DossierError, type ModelResolver } from '@dossier/core';
-import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
+import { ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, startTestServer, type TestServer, waitFor } from './helpers.ts';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await startTestServer({ config: { providerRetries: 0, researchTimeLimitsMs: { ...DEFAULT_TIME_LIMITS_MS, quick: 1000 } } });
   // The test seam: the running server's model resolver delegates to the one each test installs. The server's
   // own resolver (no provider configured in the test config) stays available as `real`.
-  const context = t.server.dossier.context;
+  const context = dossierContext(t.server.dossier);
   real = context.models;
   current = real;
   context.models = { resolve: (...a) => current.resolve(...a), hasProvider: (a) => current.hasProvider(a) };

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../src/app.ts';
 import { filesUnder, startTestServer, type TestServer } from './helpers.ts';
+import { tokensFor } from './oauth-client.ts';
 
 /**
  * The secret canary (issue 9): recognisable secrets — the admin password, a project API key, an org key, a
- * provider key and a webhook signing secret — are planted, every route is exercised with them, and none may show
+ * provider key, a webhook signing secret and an MCP client's OAuth tokens — are planted, every route is exercised with them, and none may show
  * up in a log line, a response, an event stream or a file of the data directory. The two places a secret is shown
  * on purpose are excluded and checked on their own: the response that creates it (once), and the first-start
  * credentials file (mode 0600).
@@ -32,6 +33,10 @@ beforeAll(async () => {
   canaries.orgKey = (await t.request('POST', `/v1/orgs/${t.orgId}/api-keys`, { auth: token, json: {} })).body.key;
   canaries.signingSecret = (await t.request('POST', `${base}/webhooks`, { auth: token, json: { url: 'https://hooks.invalid/x' } })).body.secret;
   expect((await t.request('POST', `/v1/projects/${t.projectId}/provider-keys`, { json: { provider: 'provider_a', key: PROVIDER_KEY, name: 'canary' } })).status).toBe(201);
+  // Issue 18: an MCP client's OAuth tokens (the token response is their one creating response).
+  const { tokens } = await tokensFor(t, 'svc:full');
+  canaries.oauthAccessToken = tokens.access_token;
+  canaries.oauthRefreshToken = tokens.refresh_token;
   const collection = await t.createCollection({ name: 'canary' });
   await t.ingest(collection.id, 'c.md', '# Canary\n\nplain words\n');
   await exerciseEveryRoute(token, collection.id);
@@ -47,7 +52,7 @@ async function exerciseEveryRoute(token: string, collectionId: string): Promise<
   for (const route of routes) {
     if (route.method === 'delete' || route.path.endsWith('/logout-all') || route.path.endsWith('/rotate')) continue; // keep the planted secrets alive
     const path = route.path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? crypto.randomUUID());
-    for (const credential of [canaries.liveKey!, canaries.orgKey!, token, `${canaries.projectKey}x`]) {
+    for (const credential of [canaries.liveKey!, canaries.orgKey!, token, `${canaries.projectKey}x`, canaries.oauthAccessToken!]) {
       const body = route.method === 'get' ? undefined : JSON.stringify({ password: ADMIN_PASSWORD, key: PROVIDER_KEY, q: canaries.liveKey });
       const res = await fetch(`${t.url}${path}`, {
         method: route.method.toUpperCase(), body, signal: AbortSignal.timeout(10_000),

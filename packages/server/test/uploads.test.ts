@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadTokens } from '../../core/src/documents/upload-token.ts';
 import { type Doc, expectError, INGEST_TIMEOUT_MS, sha256, startTestServer, type TestServer } from './helpers.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
 let cid: string;
@@ -124,7 +125,7 @@ describe('presigned URL lifetime', () => {
 
   it('answers 403 to a PUT on an expired URL', async () => {
     const res = await uploadUrl({ filename: 'expired.md' });
-    const tokens = uploadTokens(t.server.dossier.context.secrets.deriveKey('upload-url'));
+    const tokens = uploadTokens(dossierContext(t.server.dossier).secrets.deriveKey('upload-url'));
     const expired = tokens.sign(res.body.documentId, Date.now() - 16 * 60_000);
     const put403 = await put(`${t.url}/v1/uploads/${expired}`, '# late');
     expect(put403.status).toBe(403);

@@ -2,6 +2,7 @@ import type { ServiceEvent } from '@dossier/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Json, startTestServer, type TestServer } from './helpers.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
+import { dossierContext } from '@dossier/core/testing';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
@@ -144,14 +145,14 @@ describe('signed deliveries', () => {
   it('delivers every event after the receiver was down, each attempt logged', async () => {
     receiver.received.length = 0;
     await receiver.down();
-    const store = t.server.dossier.context.store;
+    const store = dossierContext(t.server.dossier).store;
     const events: ServiceEvent[] = Array.from({ length: 1000 }, (_, i) => ({
       type: 'document.ready', projectId: t.projectId,
       data: { documentId: crypto.randomUUID(), collectionId: `outage-${i}`, projectId: t.projectId },
     }));
     for (let i = 0; i < events.length; i += 100) {
       await store.recordEvents(events.slice(i, i + 100));
-      t.server.dossier.context.eventsRecorded();
+      dossierContext(t.server.dossier).eventsRecorded();
     }
     await until('failed attempts while down', async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => d.attempts >= 1).length >= 1000, 60_000);
     await receiver.up();
@@ -174,7 +175,7 @@ describe('signed deliveries', () => {
     expect(receiver.received).toHaveLength(0);
     const del = await t.request('DELETE', `${base()}/${endpoint.id}`, { auth: jwt });
     expect(del.status).toBe(204);
-    expect(await t.server.dossier.context.store.listWebhookDeliveries(endpoint.id, 10)).toEqual([]);
+    expect(await dossierContext(t.server.dossier).store.listWebhookDeliveries(endpoint.id, 10)).toEqual([]);
     expectError(await t.request('GET', `${base()}/${endpoint.id}/deliveries`), 404);
   });
 });

@@ -1,5 +1,6 @@
 import { DossierError, type Embedder } from '@dossier/core';
 import { type EmbeddingPrompts, promptsFor } from './prompts.ts';
+import { importOptional } from '../optional.ts';
 
 export const DEFAULT_OLLAMA_URL = 'http://127.0.0.1:11434';
 
@@ -14,7 +15,7 @@ interface OllamaClient {
  * and the model pulled; otherwise this throws an `unavailable` error saying which.
  */
 export async function loadOllamaEmbedder(name: string, host = DEFAULT_OLLAMA_URL): Promise<Embedder> {
-  const { Ollama } = await import('ollama');
+  const { Ollama } = await importOptional<typeof import('ollama')>('ollama', 'Ollama embedding models');
   const target: OllamaTarget = { client: new Ollama({ host }), host, name };
   const [probe] = await embedVia(target, ['dimension probe']);
   if (!probe?.length) throw new DossierError('unavailable', `Ollama at ${host} returned no embedding for model ${name}`);

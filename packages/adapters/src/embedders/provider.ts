@@ -21,7 +21,8 @@ export interface EmbedderProviderOptions {
 
 /**
  * Resolves model ids to embedders: `ollama:<name>` → Ollama, `none` → null (embedding disabled), anything
- * else → transformers.js (`builtin:hash-<dim>` is a deterministic stand-in for tests and benchmarks only).
+ * else → transformers.js (`builtin:hash-<dim>` is the
+ * feature-hashing embedder: lexical, deterministic, no weights).
  * Loaded embedders are cached per id; an unavailable model yields null and a log line, and is retried on
  * the next call (the server may have started or the model been pulled since).
  */

@@ -1,9 +1,10 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
+import { featureHashingDimension } from '@dossier/core/feature-hashing';
 
 /** Where a transformers.js model will be loaded from. */
 export type ModelSource =
-  /** Deterministic hashed bag of words (`builtin:hash-<dim>`): for tests and benchmarks only, never semantic. */
+  /** The feature-hashing embedder (`builtin:hash-<dim>`): lexical, deterministic, no weights (see FeatureHashingEmbedder). */
   | { kind: 'builtin'; dimension: number }
   /** `<modelsDir>/<model>/config.json` exists. */
   | { kind: 'local'; modelsDir: string; dtype?: string }
@@ -20,20 +21,12 @@ export interface ModelLocations {
   allowDownload: boolean;
 }
 
-const BUILTIN = /^builtin:hash-(\d{1,4})$/;
 // Hugging Face ids: `name` or `owner/name` of letters, digits, `-`, `_`, `.` (so never a path that escapes).
 const HF_ID = /^[\w.-]+(\/[\w.-]+)?$/;
 
-/** Dimension of a `builtin:hash-<dim>` model id, or null for any other id. */
-export function builtinDimension(model: string): number | null {
-  const m = BUILTIN.exec(model);
-  const dim = m ? Number(m[1]) : 0;
-  return dim >= 1 && dim <= 4096 ? dim : null;
-}
-
 /** Decides where a model comes from: built in, a local folder, the cache, or (when allowed) the hub. */
 export async function resolveModelSource(model: string, at: ModelLocations): Promise<ModelResolution> {
-  const dimension = builtinDimension(model);
+  const dimension = featureHashingDimension(model);
   if (dimension !== null) return { source: { kind: 'builtin', dimension } };
   if (!HF_ID.test(model) || model.split('/').some((s) => s === '.' || s === '..')) {
     return { missing: `"${model}" is not a valid model id (expected owner/name)` };

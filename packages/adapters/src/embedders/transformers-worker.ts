@@ -4,9 +4,8 @@
  * stays loaded for the life of the thread.
  */
 import { workerData } from 'node:worker_threads';
-// The subpath, not '@dossier/core/testing': that index also loads vitest and the conformance suites.
-import { FakeEmbedder } from '@dossier/core/testing/fake-embedder';
-import { builtinDimension } from './resolve-model.ts';
+// The subpath, not the '@dossier/core' index: a worker thread loads only what it runs.
+import { FeatureHashingEmbedder, featureHashingDimension } from '@dossier/core/feature-hashing';
 
 /** What the pool passes as workerData. */
 export interface EmbedWorkerConfig {
@@ -39,7 +38,7 @@ export default async function embed(texts: string[]): Promise<Float32Array> {
 }
 
 function load(config: EmbedWorkerConfig): Promise<EmbedBatch> {
-  const dimension = builtinDimension(config.model);
+  const dimension = featureHashingDimension(config.model);
   if (dimension !== null) return Promise.resolve(builtinHash(config.model, dimension));
   // A failed load is not cached: the next task retries (and reports) it.
   return loadTransformers(config).catch((err: unknown) => {
@@ -48,12 +47,12 @@ function load(config: EmbedWorkerConfig): Promise<EmbedBatch> {
   });
 }
 
-/** builtin:hash-<dim>: FakeEmbedder's algorithm, so tests and benchmarks exercise the pool without weights. */
+/** builtin:hash-<dim>: the feature-hashing embedder, which needs no weights (run in the pool like any model). */
 function builtinHash(model: string, dimension: number): EmbedBatch {
-  const fake = new FakeEmbedder({ dimension, model });
+  const hashing = new FeatureHashingEmbedder({ dimension, model });
   return async (texts) => {
     const out = new Float32Array(texts.length * dimension);
-    for (const [i, t] of texts.entries()) out.set(fake.vectorOf(t), i * dimension);
+    for (const [i, t] of texts.entries()) out.set(hashing.vectorOf(t), i * dimension);
     return out;
   };
 }

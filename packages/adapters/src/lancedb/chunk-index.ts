@@ -1,5 +1,3 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DossierError, invalid } from '@dossier/core';
 import type {
   ChunkIndex,
@@ -9,7 +7,7 @@ import type {
   IndexSearchOptions,
 } from '@dossier/core';
 import {
-  CHUNK_COLUMNS,
+  chunkColumnsOf,
   chunkSchema,
   fromChunkRecord,
   fromSectionRecord,
@@ -20,10 +18,10 @@ import {
   toSectionRecord,
 } from './schema.ts';
 import { GroupCommit } from './group-commit.ts';
-import { type MaintenancePolicy, TableMaintenance } from './maintenance.ts';
+import { type MaintenancePolicy, type OptimizeOutcome, RETAIN_MS, TableMaintenance } from './maintenance.ts';
 import type { LanceRecord, LanceTable } from './sdk.ts';
 import { inList, listValue, literal, searchWhere } from './sql.ts';
-import { LanceTables, type TableHandle } from './tables.ts';
+import { type LanceCacheBytes, LanceTables, type TableHandle } from './tables.ts';
 
 export interface LanceChunkIndexOptions {
   /** Directory of the LanceDB database (one `<table>.lance` folder per table). */
@@ -37,8 +35,16 @@ export interface LanceChunkIndexOptions {
   readConsistencySeconds?: number;
   /** When background optimize runs (default: after 1.5 s without writes, or every 1,000 writes or 20,000 rows). */
   maintenance?: MaintenancePolicy;
+  /**
+   * Whether this process optimizes tables in the background (default true). Nodes that share one index
+   * leave it to the nodes that write rows (workers); an API node's occasional deletes are folded in by
+   * the next optimize a worker runs.
+   */
+  optimizeInBackground?: boolean;
   /** Rows from which background optimize gives a chunk table's vectors an IVF_PQ index (default 100,000). */
   vectorIndexMinRows?: number;
+  /** Memory of LanceDB's index and metadata caches (default 256 MiB and 64 MiB; see DEFAULT_CACHE_BYTES). */
+  cacheBytes?: LanceCacheBytes;
 }
 
 /**
@@ -55,17 +61,17 @@ export interface LanceChunkIndex extends ChunkIndex {
 }
 
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
-  const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows);
-  const maintenance = new TableMaintenance((h) => optimizeTable(tables, h), opts.maintenance);
+  const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows, opts.cacheBytes);
+  const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), opts.maintenance);
   const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh));
   const upsert = async (h: TableHandle, records: LanceRecord[], fresh?: boolean) => {
     await groups.upsert(h, records, fresh);
-    maintenance.noteWrite(h, records.length);
+    maintenance?.noteWrite(h, records.length);
   };
   /** Runs a data write, then lets maintenance know the table changed. */
   const write = async (h: TableHandle, fn: (t: LanceTable) => Promise<unknown>) => {
     await tables.write(h, fn);
-    maintenance.noteWrite(h);
+    maintenance?.noteWrite(h);
   };
   const chunks = (collectionId: string) => tables.open(chunkTable(collectionId));
   const sections = (collectionId: string) => tables.open(sectionTable(collectionId));
@@ -82,7 +88,8 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       if (rows.length === 0) return;
       const h = await chunks(collectionId);
       for (const row of rows) checkVector(collectionId, h.dimension, row.vector);
-      await upsert(h, rows.map((r) => toChunkRecord(r, h.dimension !== null)), o?.fresh);
+      const columns = chunkColumnsOf(h.schema);
+      await upsert(h, rows.map((r) => toChunkRecord(r, h.dimension !== null, columns)), o?.fresh);
     },
     async upsertSections(collectionId, rows, o) {
       if (rows.length === 0) return;
@@ -107,7 +114,10 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       const where = `document_id = ${literal(documentId)}`;
       for (const h of await both(collectionId)) await write(h, (t) => t.update({ where, valuesSql }));
     },
-    searchText: async (collectionId, query, o) => searchText(await chunks(collectionId), query, o, CHUNK_COLUMNS, fromChunkRecord),
+    searchText: async (collectionId, query, o) => {
+      const h = await chunks(collectionId);
+      return searchText(h, query, o, chunkColumnsOf(h.schema), fromChunkRecord);
+    },
     searchSections: async (collectionId, query, o) =>
       searchText(await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
     searchVector: async (collectionId, vector, o) => searchVector(collectionId, await chunks(collectionId), vector, o),
@@ -121,16 +131,16 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       return documentId === undefined ? table.countRows() : table.countRows(`document_id = ${literal(documentId)}`);
     },
     async sizeBytes(collectionId) {
-      await both(collectionId); // missing_index for an unknown collection
-      const names = [chunkTable(collectionId), sectionTable(collectionId)];
-      const sizes = await Promise.all(names.map((n) => dirSize(join(opts.dir, `${n}.lance`))));
-      return sizes.reduce((a, b) => a + b, 0);
+      // The manifest's byte counts of data and index files: no directory walk, and nothing a concurrent write or
+      // clean-up can remove under it. Versions not yet cleaned up are not counted.
+      const sizes = await Promise.all((await both(collectionId)).map((h) => h.table.stats()));
+      return sizes.reduce((total, s) => total + s.totalBytes, 0);
     },
     async optimize(collectionId) {
-      for (const h of await both(collectionId)) await optimizeTable(tables, h);
+      for (const h of await both(collectionId)) await optimizeTable(tables, h, opts.maintenance?.retainMs);
     },
     async close() {
-      await maintenance.close();
+      await maintenance?.close();
       await tables.close();
     },
   };
@@ -178,9 +188,25 @@ function checkVector(collectionId: string, dimension: number | null, vector: Flo
  * table, which made ingestion slow down as the table grew (measured at 60k chunks: 525 chunks/s merging,
  * 660 appending).
  */
-async function writeRecords(tables: LanceTables, h: TableHandle, records: LanceRecord[], fresh: boolean): Promise<void> {
+/** Records converted to Arrow this many at a time; the event loop runs between slices (a group commit can hold thousands). */
+const ARROW_SLICE = 256;
+
+/** Records as one Arrow table, built slice by slice so no conversion holds the event loop for long. */
+async function toArrowTable(tables: LanceTables, h: TableHandle, records: LanceRecord[]): Promise<unknown> {
   const { lancedb } = await tables.sdk();
-  const data = lancedb.makeArrowTable(lastById(records), { schema: h.schema });
+  if (records.length <= ARROW_SLICE) return lancedb.makeArrowTable(records, { schema: h.schema });
+  const parts: { batches: unknown[] }[] = [];
+  for (let i = 0; i < records.length; i += ARROW_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    parts.push(lancedb.makeArrowTable(records.slice(i, i + ARROW_SLICE), { schema: h.schema }) as { batches: unknown[] });
+  }
+  // LanceDB loads its own copy of Arrow; its Table class (the parts' constructor) is the one that recognises their batches.
+  const Table = parts[0]!.constructor as new (batches: unknown[]) => unknown;
+  return new Table(parts.flatMap((p) => p.batches));
+}
+
+async function writeRecords(tables: LanceTables, h: TableHandle, records: LanceRecord[], fresh: boolean): Promise<void> {
+  const data = await toArrowTable(tables, h, lastById(records));
   if (fresh) await h.table.add(data);
   else await h.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
 }
@@ -190,12 +216,15 @@ function lastById(records: LanceRecord[]): LanceRecord[] {
   return [...new Map(records.map((r) => [r.id, r])).values()];
 }
 
-/** Folds rows written since the last build into the indexes, compacts fragments, and drops old versions; returns the row count. */
-async function optimizeTable(tables: LanceTables, h: TableHandle): Promise<number> {
+/**
+ * Folds rows written since the last build into the indexes, compacts fragments, and removes versions replaced
+ * more than `retainMs` ago with the files only they used; returns the row count.
+ */
+async function optimizeTable(tables: LanceTables, h: TableHandle, retainMs = RETAIN_MS): Promise<OptimizeOutcome> {
   await tables.ensureIndexes(h);
   await tables.ensureVectorIndex(h);
-  await tables.write(h, (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) }));
-  return h.table.countRows();
+  const stats = await tables.write(h, (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - retainMs) }));
+  return { rows: await h.table.countRows(), compacted: stats.compaction.fragmentsRemoved > 0 };
 }
 
 async function searchText<Row>(
@@ -250,7 +279,7 @@ async function searchVector(
     .nprobes(VECTOR_NPROBES)
     .refineFactor(VECTOR_REFINE)
     .where(searchWhere(opts.filter))
-    .select([...CHUNK_COLUMNS, '_distance'])
+    .select([...chunkColumnsOf(h.schema), '_distance'])
     .limit(opts.limit)
     .toArray();
   // Cosine distance is 1 - cosine similarity; convert so that higher is better.
@@ -258,7 +287,7 @@ async function searchVector(
 }
 
 async function readChunks(h: TableHandle, where: string): Promise<ChunkRow[]> {
-  const records = await h.table.query().where(where).select(CHUNK_COLUMNS).toArray();
+  const records = await h.table.query().where(where).select(chunkColumnsOf(h.schema)).toArray();
   return records.map(fromChunkRecord);
 }
 
@@ -279,20 +308,3 @@ function attributeValues(attrs: DocumentAttributes): Record<string, string> {
   return values;
 }
 
-async function dirSize(path: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(path, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += await fileSize(join(entry.parentPath, entry.name));
-  }
-  return total;
-}
-
-/** Size of a file, 0 when it vanished since the listing: background optimize removes temp and old files (seen in a BEIR run). */
-async function fileSize(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw err;
-  }
-}

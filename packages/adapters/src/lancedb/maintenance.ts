@@ -8,7 +8,23 @@ export interface MaintenancePolicy {
   maxOps: number;
   /** Optimize at once after this many rows were upserted, even while writes go on. */
   maxRows?: number;
+  /**
+   * How long a table version stays readable after a newer one replaced it (default 60 s): a reader in another
+   * process (a worker ingesting while a server searches) may still be reading it. Once writes have been quiet
+   * this long after an optimize, a last run removes those versions and the files only they used, so the folder
+   * settles at about the size of its live data.
+   */
+  retainMs?: number;
 }
+
+/** What one optimize did: the table's rows after it, and whether it rewrote fragments (a new version to expire). */
+export interface OptimizeOutcome {
+  rows: number;
+  compacted: boolean;
+}
+
+/** Default retention of replaced table versions. */
+export const RETAIN_MS = 60_000;
 
 /**
  * Per-table background optimize. LanceDB searches rows written after the last index build with a flat scan
@@ -20,15 +36,21 @@ export interface MaintenancePolicy {
  */
 export class TableMaintenance {
   private readonly pending = new Map<string, { ops: number; rows: number; timer: NodeJS.Timeout | null; handle: TableHandle }>();
+  /** Per table, the timer of the clean-up run due once the versions replaced by its last optimize expire. */
+  private readonly settling = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, Promise<void>>();
   /** Rows of each table as of its last optimize: the tail allowed to stay unindexed grows with the table. */
   private readonly sizes = new Map<string, number>();
   private closed = false;
 
   constructor(
-    private readonly optimize: (h: TableHandle) => Promise<number | undefined>,
-    private readonly policy: MaintenancePolicy = { idleMs: 1500, maxOps: 1000, maxRows: 20_000 },
+    private readonly optimize: (h: TableHandle, retainMs: number) => Promise<OptimizeOutcome>,
+    private readonly policy: MaintenancePolicy = DEFAULT_POLICY,
   ) {}
+
+  private get retainMs(): number {
+    return this.policy.retainMs ?? RETAIN_MS;
+  }
 
   /** Record a write of `rows` rows (0 for a delete or update) to the table; schedules (or runs) an optimize. */
   noteWrite(h: TableHandle, rows = 0): void {
@@ -37,6 +59,7 @@ export class TableMaintenance {
     p.ops++;
     p.rows += rows;
     if (p.timer) clearTimeout(p.timer);
+    this.cancelSettle(h.name);
     this.pending.set(h.name, p);
     if (this.due(h.name)) this.runNow(h.name);
     else p.timer = setTimeout(() => this.runNow(h.name), this.policy.idleMs);
@@ -46,6 +69,7 @@ export class TableMaintenance {
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
+    for (const name of [...this.settling.keys()]) this.cancelSettle(name);
     this.pending.clear();
     await Promise.allSettled([...this.running.values()]);
   }
@@ -70,22 +94,65 @@ export class TableMaintenance {
     p.timer = null;
     if (this.running.has(name)) return; // one optimize per table at a time: these writes wait for it to finish
     this.pending.delete(name);
-    const run = this.optimize(p.handle).then(
-      (rows) => void (rows !== undefined && this.sizes.set(name, rows)),
+    this.start(p.handle, 0);
+  }
+
+  /**
+   * Runs one optimize; afterwards, writes that came meanwhile are scheduled, or else a settle run: after a
+   * write-driven run, and after a settle run that still compacted (LanceDB sometimes leaves two fragments that
+   * the next optimize merges, which makes a version to expire in turn), at most MAX_SETTLE_RUNS in a row.
+   */
+  private start(h: TableHandle, settleRound: number): void {
+    let compacted = false;
+    const run = this.optimize(h, this.retainMs).then(
+      (outcome) => {
+        this.sizes.set(h.name, outcome.rows);
+        compacted = outcome.compacted;
+      },
       () => {
         // A failed optimize leaves the table correct (rows stay searchable unindexed); the next write retries it.
       },
     );
-    this.running.set(name, run);
+    this.running.set(h.name, run);
     void run.finally(() => {
-      this.running.delete(name);
-      const next = this.pending.get(name);
-      if (!next || this.closed) return;
-      if (this.due(name)) this.runNow(name);
-      else if (!next.timer) next.timer = setTimeout(() => this.runNow(name), this.policy.idleMs);
+      this.running.delete(h.name);
+      if (this.closed) return;
+      const next = this.pending.get(h.name);
+      if (!next) return void ((settleRound === 0 || (compacted && settleRound < MAX_SETTLE_RUNS)) && this.settleLater(h, settleRound + 1));
+      if (this.due(h.name)) this.runNow(h.name);
+      else if (!next.timer) next.timer = setTimeout(() => this.runNow(h.name), this.policy.idleMs);
     });
   }
+
+  /**
+   * After the last optimize of a burst of writes: one more run once the versions it replaced have expired, which
+   * (with nothing left to fold or compact) only removes them. A write before then cancels it; its own optimize
+   * schedules the next.
+   */
+  private settleLater(h: TableHandle, round: number): void {
+    this.cancelSettle(h.name);
+    const timer = setTimeout(() => {
+      this.settling.delete(h.name);
+      if (!this.closed && !this.pending.has(h.name) && !this.running.has(h.name)) this.start(h, round);
+    }, this.retainMs + SETTLE_SLACK_MS);
+    timer.unref();
+    this.settling.set(h.name, timer);
+  }
+
+  private cancelSettle(name: string): void {
+    const timer = this.settling.get(name);
+    if (timer) clearTimeout(timer);
+    this.settling.delete(name);
+  }
 }
+
+const DEFAULT_POLICY: MaintenancePolicy = { idleMs: 1500, maxOps: 1000, maxRows: 20_000, retainMs: RETAIN_MS };
+
+/** Settle runs in a row at most (each one that still compacted schedules the next). */
+const MAX_SETTLE_RUNS = 3;
+
+/** Margin past the retention, so the versions replaced by the last optimize are strictly older than the cut-off. */
+const SETTLE_SLACK_MS = 1000;
 
 /** New rows, as a share of the table, that trigger an optimize while writes go on. */
 const GROWTH = 0.25;

@@ -17,11 +17,20 @@ export const CHUNK_COLUMNS = [
   'position',
   'content',
   'section_title',
+  'section_level',
   'token_count',
   'tags',
   'metadata_pairs',
   'canonical',
 ];
+
+/** A column that chunk tables created before it existed lack (see ChunkRow.sectionLevel). */
+const SECTION_LEVEL = 'section_level';
+
+/** The chunk columns a table has: CHUNK_COLUMNS, less `section_level` when the table predates it. */
+export function chunkColumnsOf(schema: ArrowSchemaLike): string[] {
+  return schema.fields.some((f) => f.name === SECTION_LEVEL) ? CHUNK_COLUMNS : CHUNK_COLUMNS.filter((c) => c !== SECTION_LEVEL);
+}
 
 export const SECTION_COLUMNS = ['id', 'document_id', 'title', 'summary', 'level', 'tags', 'metadata_pairs', 'canonical'];
 
@@ -33,6 +42,7 @@ export function chunkSchema(a: ArrowModule, dimension: number | null): unknown {
     ...['id', 'document_id', 'section_id'].map((n) => new a.Field(n, new a.Utf8(), false)),
     new a.Field('position', new a.Int32(), false),
     ...['content', 'section_title', TEXT].map((n) => new a.Field(n, new a.Utf8(), false)),
+    new a.Field(SECTION_LEVEL, new a.Int32(), true),
     new a.Field('token_count', new a.Int32(), false),
     ...vector,
     ...attributeFields(a),
@@ -63,7 +73,8 @@ export function dimensionOf(schema: ArrowSchemaLike): number | null {
   return size;
 }
 
-export function toChunkRecord(row: ChunkRow, withVector: boolean): LanceRecord {
+/** A chunk row as a record of a table with `columns` (written without the provenance an older table lacks). */
+export function toChunkRecord(row: ChunkRow, withVector: boolean, columns: string[] = CHUNK_COLUMNS): LanceRecord {
   const record: LanceRecord = {
     id: row.id,
     document_id: row.documentId,
@@ -72,6 +83,7 @@ export function toChunkRecord(row: ChunkRow, withVector: boolean): LanceRecord {
     content: row.content,
     section_title: row.sectionTitle,
     [TEXT]: `${row.sectionTitle}\n${row.content}`,
+    ...(columns.includes(SECTION_LEVEL) ? { [SECTION_LEVEL]: row.sectionLevel } : {}),
     token_count: row.tokenCount,
     tags: row.tags,
     metadata_pairs: row.metadataPairs,
@@ -105,6 +117,7 @@ export function fromChunkRecord(r: LanceRecord): ChunkRow {
     content: String(r.content),
     tokenCount: Number(r.token_count),
     sectionTitle: String(r.section_title),
+    sectionLevel: r.section_level === undefined || r.section_level === null ? null : Number(r.section_level),
     vector: null,
     tags: strings(r.tags),
     metadataPairs: strings(r.metadata_pairs),

@@ -54,7 +54,9 @@ export interface LanceTable {
   listIndices(): Promise<LanceIndexConfig[]>;
   indexStats(name: string): Promise<{ numIndexedRows: number; numUnindexedRows: number } | undefined>;
   createIndex(column: string, options: { config: unknown; replace?: boolean }): Promise<void>;
-  optimize(options?: { cleanupOlderThan?: Date }): Promise<unknown>;
+  optimize(options?: { cleanupOlderThan?: Date }): Promise<{ compaction: { fragmentsRemoved: number } }>;
+  /** Sizes read from the table's manifest (no file listing). */
+  stats(): Promise<{ totalBytes: number; numRows: number }>;
   close(): void;
 }
 
@@ -78,8 +80,12 @@ export interface FtsOptions {
   withPosition: boolean;
 }
 
+/** A LanceDB session: the index and metadata caches its connections share. */
+export type LanceSession = object;
+
 export interface LanceModule {
-  connect(uri: string, options?: { readConsistencyInterval?: number }): Promise<LanceConnection>;
+  connect(uri: string, options?: { readConsistencyInterval?: number }, session?: LanceSession): Promise<LanceConnection>;
+  Session: new (indexCacheSizeBytes?: bigint, metadataCacheSizeBytes?: bigint) => LanceSession;
   makeArrowTable(rows: Record<string, unknown>[], options: { schema: unknown }): unknown;
   Index: {
     fts(options: FtsOptions): unknown;

@@ -1,8 +1,9 @@
 import { isDossierError, type PreparedDocument, type PrepareInput, prepareDocument } from '@dossier/core';
 import { createConverterRegistry } from '../converters/index.ts';
+import type { TaskReply } from './task-pool.ts';
 
 /** What the worker sends back: the prepared document, or the error as plain data (errors lose fields across threads). */
-export type ConvertReply = ({ ok: true } & PreparedDocument) | { ok: false; code: 'unsupported_format' | 'conversion_failed'; message: string };
+export type ConvertReply = TaskReply<PreparedDocument>;
 
 const registry = createConverterRegistry();
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobQueue, JobState, NewJob } from '@dossier/core';
 import type { Pool, PoolClient } from 'pg';
 import { COLUMNS, DEFAULT_MAX_ATTEMPTS, type JobRow, QUEUE_MIGRATIONS, toJob } from '../sqlite/job-queue.ts';
+import { importOptional } from '../optional.ts';
 
 /**
  * The job queue on Postgres (issue 13): several server nodes share one queue. A claim is one statement that picks
@@ -67,7 +68,7 @@ const CLAIM_SQL = `UPDATE jobs SET state = 'running', lease_owner = $1, lease_ex
 
 /** A JobQueue on Postgres at `connectionString`; the schema is created on first use. */
 export async function createPostgresJobQueue(opts: { connectionString: string; max?: number }): Promise<PostgresJobQueue> {
-  const { default: pg } = await import('pg');
+  const { default: pg } = await importOptional<typeof import('pg')>('pg', 'The Postgres job queue');
   const pool = new pg.Pool({ connectionString: opts.connectionString, max: opts.max ?? 5 });
   // An idle connection the server drops (a restart, a failover) is replaced on next use; it must not crash the process.
   pool.on('error', () => {});

@@ -3,6 +3,7 @@ import { type AnthropicStreamEvent, anthropicStreamEvents } from './anthropic-st
 import { type AnthropicMessage, type AnthropicRequest, fromAnthropicMessage, toAnthropicRequest } from './anthropic-wire.ts';
 import { type FailureContext, providerFailure } from './errors.ts';
 import { SDK_LOG_LEVEL, type SdkLogger, sdkLogger } from './sdk-logger.ts';
+import { importOptional } from '../optional.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
@@ -19,7 +20,7 @@ type AnthropicConstructor = new (opts: { apiKey: string; baseURL: string; maxRet
  * its console output goes to Dossier's logger.
  */
 async function loadClient(apiKey: string, baseURL: string, logger: SdkLogger): Promise<AnthropicClient> {
-  const mod = (await import('@anthropic-ai/sdk')) as unknown as { default: AnthropicConstructor };
+  const mod = await importOptional<{ default: AnthropicConstructor }>('@anthropic-ai/sdk', 'Anthropic models');
   return new mod.default({ apiKey, baseURL, maxRetries: 0, logger, logLevel: SDK_LOG_LEVEL });
 }
 

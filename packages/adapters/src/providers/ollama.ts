@@ -1,6 +1,7 @@
 import type { ChatRequest, ChatResult, ChatStreamEvent, ModelProvider, ProviderCredentials } from '@dossier/core';
 import { type FailureContext, incompleteStream, providerFailure } from './errors.ts';
 import { fromOllamaToolCalls, type OllamaChatRequest, type OllamaChatResponse, ollamaStopReason, ollamaUsage, toOllamaRequest } from './ollama-wire.ts';
+import { importOptional } from '../optional.ts';
 
 export const OLLAMA_CHAT_BASE_URL = 'http://127.0.0.1:11434';
 
@@ -15,7 +16,7 @@ type OllamaConstructor = new (config: { host: string; fetch: typeof fetch }) => 
  * into every fetch it makes; clients are plain objects, so one per call costs nothing.
  */
 async function clientFor(host: string, signal: AbortSignal | undefined): Promise<OllamaClient> {
-  const { Ollama } = (await import('ollama')) as unknown as { Ollama: OllamaConstructor };
+  const { Ollama } = await importOptional<{ Ollama: OllamaConstructor }>('ollama', 'Ollama models');
   const joined: typeof fetch = (input, init) => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => !!s);
     return fetch(input, { ...init, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });

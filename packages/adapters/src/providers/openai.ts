@@ -3,6 +3,7 @@ import { type FailureContext, providerFailure } from './errors.ts';
 import { SDK_LOG_LEVEL, type SdkLogger, sdkLogger } from './sdk-logger.ts';
 import { type OpenAIChunk, openAIStreamEvents } from './openai-stream.ts';
 import { fromOpenAICompletion, type OpenAICompletion, type OpenAIRequest, toOpenAIRequest } from './openai-wire.ts';
+import { importOptional } from '../optional.ts';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
@@ -26,7 +27,7 @@ type OpenAIConstructor = new (opts: {
 
 /** Load the SDK on first use; maxRetries 0 (core decides); explicit baseURL/org/project so no env var changes them; console output to Dossier's logger. */
 async function loadClient(apiKey: string, baseURL: string, logger: SdkLogger): Promise<OpenAIClient> {
-  const mod = (await import('openai')) as unknown as { default: OpenAIConstructor };
+  const mod = await importOptional<{ default: OpenAIConstructor }>('openai', 'OpenAI models');
   return new mod.default({ apiKey, baseURL, maxRetries: 0, organization: null, project: null, logger, logLevel: SDK_LOG_LEVEL });
 }
 

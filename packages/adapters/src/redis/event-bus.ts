@@ -1,5 +1,6 @@
 import type { EventBus, Unsubscribe } from '@dossier/core';
 import type { Redis } from 'ioredis';
+import { importOptional } from '../optional.ts';
 
 /**
  * EventBus over Redis pub/sub (issue 13): every node's subscribers see events any node publishes, so an SSE stream
@@ -8,7 +9,7 @@ import type { Redis } from 'ioredis';
  * waits for this node's pending subscriptions first, so a handler added before a publish here sees it.
  */
 export async function createRedisEventBus(url: string, prefix = 'dossier:'): Promise<EventBus> {
-  const { Redis: Client } = await import('ioredis');
+  const { Redis: Client } = await importOptional<typeof import('ioredis')>('ioredis', 'The Redis event bus (DOSSIER_REDIS_URL)');
   const publisher: Redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const subscriber: Redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await Promise.all([publisher.connect(), subscriber.connect()]);
@@ -49,6 +50,9 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:'): Pro
         handlers.delete(topic);
         if (!closed) pending = Promise.all([pending, subscriber.unsubscribe(channelOf(topic)).catch(() => {})]);
       };
+    },
+    async settled() {
+      await pending;
     },
     async close() {
       if (closed) return;

@@ -1,4 +1,5 @@
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -10,7 +11,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
 import { Upload } from '@aws-sdk/lib-storage';
-import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, DossierError, notFound } from '@dossier/core';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, type ClientUploads, DossierError, notFound } from '@dossier/core';
 
 
 /** Where an S3-protocol store keeps objects: a bucket, a key prefix inside it, and the client's settings. */
@@ -34,6 +36,7 @@ const isMissing = (err: unknown): boolean => {
  */
 export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close(): void } {
   const client = new S3Client(opts.client);
+  const presigner = new S3Client({ ...opts.client, requestChecksumCalculation: 'WHEN_REQUIRED' });
   const base = opts.prefix ? opts.prefix.replace(/\/*$/, '/') : '';
   const keyOf = (key: string): string => `${base}${checkBlobKey(key).join('/')}`;
   const prefixOf = (prefix: string): string => `${base}${checkBlobPrefix(prefix).join('/')}/`;
@@ -111,7 +114,33 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
       for await (const object of listed(prefixOf(prefix))) total += Number(object.Size ?? 0);
       return total;
     },
-    close: () => client.destroy(),
+    clientUploads: clientUploads(Bucket, client, presigner, keyOf),
+    close: () => {
+      client.destroy();
+      presigner.destroy();
+    },
+  };
+}
+
+/**
+ * Presigned PUTs straight into the bucket. The length is a signed header (`X-Amz-SignedHeaders=content-length;host`),
+ * so S3 refuses a body of any other size. The presigning client computes no checksum: the SDK's default would sign
+ * the CRC32 of an empty body into the URL, and every real upload would then fail its integrity check.
+ */
+function clientUploads(Bucket: string, client: S3Client, presigner: S3Client, keyOf: (key: string) => string): ClientUploads {
+  return {
+    presignPut: async (key, sizeBytes, expiresIn) =>
+      getSignedUrl(presigner, new PutObjectCommand({ Bucket, Key: keyOf(key), ContentLength: sizeBytes }), { expiresIn }),
+    async move(fromKey, toKey) {
+      const source = keyOf(fromKey);
+      try {
+        await client.send(new CopyObjectCommand({ Bucket, Key: keyOf(toKey), CopySource: `${Bucket}/${source.split('/').map(encodeURIComponent).join('/')}` }));
+      } catch (err) {
+        if (isMissing(err)) throw notFound(`Object ${fromKey}`);
+        throw err;
+      }
+      await client.send(new DeleteObjectCommand({ Bucket, Key: source }));
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { canonicalJson, type JsonValue } from '@dossier/core';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import type { MetadataDialect } from './dialect.ts';
-import type { MetadataDatabase } from './schema.ts';
+import type { MetadataDialect } from '../kysely/dialect.ts';
+import type { MetadataDatabase } from '../kysely/schema.ts';
 
 const tags = sql.ref('documents.tags');
 const metadata = sql.ref('documents.metadata');
@@ -54,5 +54,7 @@ export const sqliteMetadataDialect: MetadataDialect = {
   hasMetadata: () => sql<SqlBool>`${metadata} <> '{}'`,
   tagCounts,
   sizeBytes,
+  // One connection per process, and Kysely runs its transactions one after another: nothing else can interleave.
+  lockForTransaction: async () => {},
   isUniqueViolation,
 };

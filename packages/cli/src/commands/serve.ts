@@ -62,13 +62,15 @@ function banner(url: string, dataDir: string, b: { email: string; password: stri
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the Dossier server in this process (the embedded default: SQLite, LanceDB, files)',
-  usage: ['serve [--port n] [--host addr] [--data-dir dir] [server flags…]'],
+  usage: ['serve [--role api|worker|all] [--port n] [--host addr] [--data-dir dir] [server flags…]'],
   description:
     "Takes the server's own flags and DOSSIER_* environment variables (the Configuration table of the README lists\n" +
     'them all: --port, --host, --data-dir, --embedding-model, --workers, --log-level, …). The first start creates an\n' +
-    'admin account, a project and its API keys and prints them once. Logs are JSON lines on stderr. Ctrl-C stops it.',
+    'admin account, a project and its API keys and prints them once. Logs are JSON lines on stderr. Ctrl-C stops it.\n' +
+    '--role api serves the API without running pipeline jobs; --role worker runs jobs and serves only /health (both need\n' +
+    'a shared store and DOSSIER_REDIS_URL; see the README, Running on several machines).',
   rawArgs: true,
-  examples: ['dossier serve', 'dossier serve --port 9000 --data-dir ~/dossier-data', 'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn'],
+  examples: ['dossier serve', 'dossier serve --role worker --port 0', 'dossier serve --port 9000 --data-dir ~/dossier-data', 'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn'],
   async run(ctx) {
     const { loadConfig, createLogger, startServer } = await loadServer();
     let config: ReturnType<typeof loadConfig>;
@@ -77,15 +79,16 @@ export const serveCommand: Command = {
     } catch (err) {
       throw usageError((err as Error).message, 'run `dossier serve --help`; every flag is in the Configuration table of the README');
     }
-    const server = await startServer(config, createLogger(config.logLevel)).catch((err: unknown) => {
+    const server = await startServer(config, { log: createLogger(config.logLevel) }).catch((err: unknown) => {
       throw listenError(err, config.host, config.port);
     });
-    if (server.bootstrap) ctx.out.write(banner(server.url, server.dossier.dataDir, server.bootstrap));
+    if (server.bootstrap) ctx.out.write(banner(server.url, server.dataDir, server.bootstrap));
+    else if (server.role === 'worker') ctx.out.info(`Dossier worker running pipeline jobs; health at ${server.url}/health (Ctrl-C stops it)`);
     else {
       ctx.out.info(`Dossier is listening at ${server.url}/v1 (Ctrl-C stops it)`);
       // The banner shows the keys only on the first start; if that start never got to print it (say, its port
       // was taken after the account was made), the file is the only place left to find them.
-      const credentials = join(server.dossier.dataDir, 'bootstrap-credentials.txt');
+      const credentials = join(server.dataDir, 'bootstrap-credentials.txt');
       if (existsSync(credentials)) ctx.out.info(`the API keys and project id made on the first start are in ${credentials}`);
     }
     await new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Document, DocumentEvent } from '../api-types.ts';
 import type { ApiClient } from '../client.ts';
 import type { Command, Context } from '../command.ts';
@@ -8,6 +9,7 @@ import { num, plural, status } from '../format.ts';
 import { aborted, pool } from '../pool.ts';
 import { expandInputs, type Payload, stdinPayload } from '../upload/inputs.ts';
 import { liveProgress, noProgress, type Progress, plainProgress, type Row } from '../upload/progress.ts';
+import { Pace } from '../upload/pace.ts';
 import { type Sent, send } from '../upload/send.ts';
 import { Tracker } from '../upload/tracker.ts';
 import { waitForDocument } from '../wait.ts';
@@ -40,7 +42,7 @@ async function plan(ctx: Context): Promise<Plan> {
   const api = ctx.api();
   if (ctx.positionals.length === 0) throw usageError('nothing to upload', 'give files, folders, globs, or - for stdin: dossier upload ./docs "notes/**/*.md"');
   if (ctx.values.watch && ctx.values.wait) throw usageError('--watch and --wait are two ways to wait: pick one', '--watch shows progress, --wait waits silently');
-  const concurrency = intFlag(ctx.values, 'concurrency', 1, 64) ?? 4;
+  const concurrency = intFlag(ctx.values, 'concurrency', 1, 64) ?? 8;
   const metadata = parseMetadata(many(ctx.values, 'metadata'));
   const { files, stdinAt } = await expandInputs(ctx.positionals);
   const filename = typeof ctx.values.filename === 'string' ? ctx.values.filename : undefined;
@@ -63,13 +65,27 @@ function progressFor(ctx: Context, p: Plan): Progress {
 const SKIPPED_NOTE = 'same content already in the collection';
 const sentDetail = (s: Sent) => (s.reused ? SKIPPED_NOTE : '');
 
+/** The server's pace for this run's requests, telling the user (or the NDJSON stream) when the server is busy. */
+function paceFor(ctx: Context, p: Plan): Pace {
+  let lastNote = 0;
+  setMaxListeners(4 * p.concurrency + 32, ctx.signal); // every waiting upload listens for Ctrl-C
+  return new Pace(p.concurrency, (status, waitMs, allowed) => {
+    if (ctx.out.json) return ctx.out.event({ type: 'busy', status, retryInMs: Math.round(waitMs), concurrency: allowed });
+    if (Date.now() - lastNote < 5000) return; // one note per 5 s, however many uploads were turned away
+    lastNote = Date.now();
+    ctx.out.info(`the server is busy (HTTP ${status}): ${allowed} upload${allowed === 1 ? '' : 's'} at once, retrying in ${(waitMs / 1000).toFixed(1)} s`);
+  });
+}
+
 /** Upload every payload with bounded concurrency; per-file failures are recorded, fatal ones stop the run. */
-async function uploadAll(ctx: Context, p: Plan, progress: Progress, onSent: (i: number, doc: Document) => void): Promise<Outcome[]> {
+async function uploadAll(ctx: Context, p: Plan, pace: Pace, progress: Progress, onSent: (i: number, doc: Document) => void): Promise<Outcome[]> {
   const outcomes: Outcome[] = p.payloads.map((payload) => ({ payload }));
+  const attempt = <T>(request: () => Promise<T>) => pace.run(request, ctx.signal);
+  const options = { tags: p.tags, metadata: p.metadata, presigned: Boolean(ctx.values.presigned), force: Boolean(ctx.values.force), signal: ctx.signal, attempt };
   await pool(p.payloads, p.concurrency, async (payload, i) => {
     progress.update(i, 'sending');
     try {
-      const sent = await send(p.api, p.collection, payload, { tags: p.tags, metadata: p.metadata, presigned: Boolean(ctx.values.presigned), force: Boolean(ctx.values.force), signal: ctx.signal });
+      const sent = await send(p.api, p.collection, payload, options);
       outcomes[i] = { payload, sent, document: sent.document, skipped: sent.reused };
       if (sent.reused) {
         if (ctx.out.json) ctx.out.event({ type: 'skipped', file: payload.label, filename: payload.name, reason: SKIPPED_NOTE, document: sent.document });
@@ -90,11 +106,12 @@ async function uploadAll(ctx: Context, p: Plan, progress: Progress, onSent: (i: 
 }
 
 /** --watch: show each status change until every document is terminal, then read the final documents. */
-async function watchAll(ctx: Context, p: Plan, outcomes: Outcome[], tracker: Tracker, progress: Progress): Promise<void> {
+async function watchAll(ctx: Context, p: Plan, pace: Pace, outcomes: Outcome[], tracker: Tracker, progress: Progress): Promise<void> {
   tracker.uploadsDone();
   await Promise.race([tracker.done, aborted(ctx.signal)]);
   await pool(outcomes, 8, async (o) => {
-    if (o.document && !o.skipped) o.document = await p.api.json<Document>('GET', `/documents/${o.document.id}`);
+    const doc = o.document;
+    if (doc && !o.skipped) o.document = await pace.run(() => p.api.json<Document>('GET', `/documents/${doc.id}`), ctx.signal);
   });
   outcomes.forEach((o, i) => {
     if (o.document && !o.skipped) progress.update(i, o.document.status, o.document.status === 'error' ? (o.document.errorMessage ?? '') : sections(o.document));
@@ -103,9 +120,10 @@ async function watchAll(ctx: Context, p: Plan, outcomes: Outcome[], tracker: Tra
 
 const sections = (d: Document) => (d.sectionCount !== null ? `${plural(d.sectionCount, 'section')}${d.chunkCount !== null ? `, ${plural(d.chunkCount, 'chunk')}` : ''}` : '');
 
-async function waitAll(ctx: Context, p: Plan, outcomes: Outcome[]): Promise<void> {
+async function waitAll(ctx: Context, p: Plan, pace: Pace, outcomes: Outcome[]): Promise<void> {
   await pool(outcomes, 16, async (o) => {
-    if (o.document && !o.skipped) o.document = await waitForDocument(p.api, o.document.id, ctx.signal);
+    const doc = o.document;
+    if (doc && !o.skipped) o.document = await pace.run(() => waitForDocument(p.api, doc.id, ctx.signal), ctx.signal);
   });
 }
 
@@ -147,7 +165,11 @@ export const uploadCommand: Command = {
     'the collection already holds is skipped, and the summary says how many were; --force uploads them again (files up to\n' +
     '25 MB directly). Exit 1 when a file fails to upload or (with --watch/--wait) ends in error; skipped files are not failures.\n' +
     'With --json: NDJSON events {type, file, …}: uploaded, skipped and done carry filename and document, failed the error,\n' +
-    'and (with --watch) status the documentId and status of each change.',
+    '(with --watch) status the documentId and status of each change, and busy {status, retryInMs, concurrency} each\n' +
+    'time the server turned an upload away.\n' +
+    'Large folders go at the server\'s pace: a busy answer (429/503) halves the uploads in flight and is retried after its\n' +
+    'Retry-After; each success lets one more start again. An interrupted run resumes when run again: files already stored\n' +
+    'are recognised by their hash (a file stored but not yet confirmed is confirmed), so none is uploaded twice.',
   options: {
     watch: { type: 'boolean', short: 'w' },
     wait: { type: 'boolean' },
@@ -161,7 +183,7 @@ export const uploadCommand: Command = {
   optionHelp: [
     ['-w, --watch', 'follow the status events until every document is ready or in error (live display on a terminal)'],
     ['--wait', 'block silently until every document is ready or in error'],
-    ['-j, --concurrency <n>', 'files sent at once, 1 to 64 (default 4)'],
+    ['-j, --concurrency <n>', 'most files sent at once, 1 to 64 (default 8); fewer while the server answers 429/503, which are retried'],
     ['--tag <name>', 'tag every document (repeatable)'],
     ['--metadata <k=v>', 'metadata on every document; values are JSON when they parse: year=2024 is a number (repeatable)'],
     ['--filename <name>', 'the name of the file read from stdin (default: stdin)'],
@@ -187,12 +209,13 @@ export const uploadCommand: Command = {
     const tracker = p.mode === 'watch' ? new Tracker(p.api, p.collection, ctx.signal, onChange) : null;
     try {
       await tracker?.start(); // subscribed before the first upload, so no status change is missed
-      const outcomes = await uploadAll(ctx, p, progress, (i, doc) => {
+      const pace = paceFor(ctx, p);
+      const outcomes = await uploadAll(ctx, p, pace, progress, (i, doc) => {
         index.set(doc.id, i);
         tracker?.track(doc);
       });
-      if (tracker) await watchAll(ctx, p, outcomes, tracker, progress);
-      else if (p.mode === 'wait') await waitAll(ctx, p, outcomes);
+      if (tracker) await watchAll(ctx, p, pace, outcomes, tracker, progress);
+      else if (p.mode === 'wait') await waitAll(ctx, p, pace, outcomes);
       progress.finish();
       return report(ctx, p, outcomes);
     } finally {

@@ -14,7 +14,14 @@ export interface SendOptions {
   /** Upload even when the collection already has a file with the same content (no hash check). */
   force: boolean;
   signal: AbortSignal;
+  /**
+   * Runs each request (default: once). The upload command retries a busy answer (429/503) here, request by request,
+   * so a file whose PUT was stored is never sent again because its confirm was turned away.
+   */
+  attempt?: <T>(request: () => Promise<T>) => Promise<T>;
 }
+
+const once = <T>(request: () => Promise<T>): Promise<T> => request();
 
 /** A sent file: the document, and whether the collection already had the same content (nothing uploaded: skipped). */
 export interface Sent {
@@ -38,7 +45,8 @@ async function direct(api: ApiClient, collection: string, p: Payload, o: SendOpt
   form.append('file', await p.blob(), p.name);
   if (o.tags.length) form.append('tags', JSON.stringify(o.tags));
   if (o.metadata) form.append('metadata', JSON.stringify(o.metadata));
-  const document = await api.json<Document>('POST', `/collections/${collection}/documents`, { body: form, timeoutMs: null, signal: o.signal, ...notFound });
+  const attempt = o.attempt ?? once;
+  const document = await attempt(() => api.json<Document>('POST', `/collections/${collection}/documents`, { body: form, timeoutMs: null, signal: o.signal, ...notFound }));
   return { document, reused: false, via: 'direct' };
 }
 
@@ -51,17 +59,25 @@ async function presigned(api: ApiClient, collection: string, p: Payload, o: Send
   // A retry of this request after a lost answer gets the first answer back, so the file is not registered twice
   // (issue 11); --force sends none, so a forced re-upload does run again.
   const retrySafe: Record<string, string> = o.force ? {} : { 'idempotency-key': idempotencyKey(collection, p.name, hash.contentHash ?? '') };
-  const start = await api.json<{ documentId: string; uploadUrl: string | null; document?: Document }>('POST', `/collections/${collection}/documents/upload-url`, {
-    json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, ...hash, tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
-    headers: retrySafe,
-    signal: o.signal,
-    ...notFound,
-  });
-  if (start.uploadUrl === null && start.document) return { document: start.document, reused: true, via: 'presigned' };
+  const attempt = o.attempt ?? once;
+  const start = await attempt(() =>
+    api.json<{ documentId: string; uploadUrl: string | null; document?: Document }>('POST', `/collections/${collection}/documents/upload-url`, {
+      json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, ...hash, tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
+      headers: retrySafe,
+      signal: o.signal,
+      ...notFound,
+    }),
+  );
+  const confirm = () => attempt(() => api.json<Document>('POST', `/collections/${collection}/documents/${start.documentId}/confirm`, { json: {}, signal: o.signal, ...notFound }));
+  if (start.uploadUrl === null && start.document) {
+    // Stored by an interrupted run that never confirmed it: confirm it now (nothing is sent again).
+    if (start.document.status !== 'pending') return { document: start.document, reused: true, via: 'presigned' };
+    return { document: await confirm(), reused: false, via: 'presigned' };
+  }
   // The presigned URL authorises the PUT by itself: the API key is not sent along (the URL may be another host).
-  await api.send('PUT', start.uploadUrl!, { body: await p.blob(), headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false });
-  const document = await api.json<Document>('POST', `/collections/${collection}/documents/${start.documentId}/confirm`, { json: {}, signal: o.signal, ...notFound });
-  return { document, reused: false, via: 'presigned' };
+  const body = await p.blob();
+  await attempt(() => api.send('PUT', start.uploadUrl!, { body, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false }));
+  return { document: await confirm(), reused: false, via: 'presigned' };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { DossierContext } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
-import type { Org, Project } from '../domain/types.ts';
+import { ENVS, type Org, type Project } from '../domain/types.ts';
 import type { OrgMember } from '../ports/tenancy-store.ts';
 import { changePasswordSchema, memberSchema, nameSchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
@@ -23,7 +23,7 @@ export interface CreatedProject {
  */
 export function orgService(ctx: DossierContext, auth: AuthService) {
   async function hasCollections(projectId: string): Promise<boolean> {
-    for (const env of ['live', 'test'] as const) {
+    for (const env of ENVS) {
       if ((await ctx.store.listCollections(projectId, env)).some((c) => !c.deletedAt)) return true;
     }
     return false;

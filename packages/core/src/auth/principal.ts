@@ -4,6 +4,12 @@ import type { Env } from '../domain/types.ts';
 export const OAUTH_SCOPES = ['svc:read', 'svc:full'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
+/** What each scope allows, in the spec's words (the consent page and the OpenAPI document show them). */
+export const OAUTH_SCOPE_DESCRIPTIONS: Readonly<Record<OAuthScope, string>> = {
+  'svc:read': 'Search and read documents, collections, claims and contradictions',
+  'svc:full': 'Read, plus create, update and delete, and run agentic operations (research, contradiction detection, deduplication)',
+};
+
 /**
  * Who is calling, resolved once per request before its body is read (issue 9). Every route declares the kinds it
  * accepts; the server refuses the others with 401 before the handler runs.

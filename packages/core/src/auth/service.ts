@@ -55,6 +55,15 @@ export function authService(ctx: DossierContext) {
     if (!isUuid(orgId) || !(await ctx.store.getMembershipRole(orgId, claims.accountId))) throw notFound('Org');
   }
 
+  /** The account of an e-mail and password, with its token epoch; unauthorized otherwise (as slow either way). */
+async function checkCredentials(raw: unknown): Promise<SessionClaims> {
+    const { email, password } = parseInput(loginSchema, raw);
+    const account = await ctx.store.findAccountByEmail(email);
+    const ok = account ? await verifyPassword(password, account.passwordHash) : await hashPassword(password).then(() => false);
+    if (!account || !ok) throw new DossierError('unauthorized', 'Invalid email or password');
+    return { accountId: account.id, email: account.email, epoch: await ctx.store.getTokenEpoch(account.id) };
+}
+
   return {
     /** The project sandbox an API key opens; throws unauthorized for an unknown or revoked key. */
     async authenticateKey(key: string): Promise<NonNullable<Access> & { keyId: string }> {
@@ -80,13 +89,10 @@ export function authService(ctx: DossierContext) {
       const record = (await ctx.store.getApiKey(keyId)) ?? (await ctx.store.getOrgApiKey(keyId));
       return record !== null && record.revokedAt === null;
     },
+    checkCredentials,
     async login(raw: unknown): Promise<{ token: string; user: { id: string; email: string } }> {
-      const { email, password } = parseInput(loginSchema, raw);
-      const account = await ctx.store.findAccountByEmail(email);
-      const ok = account ? await verifyPassword(password, account.passwordHash) : await hashPassword(password).then(() => false);
-      if (!account || !ok) throw new DossierError('unauthorized', 'Invalid email or password');
-      const epoch = await ctx.store.getTokenEpoch(account.id);
-      return { token: await tokens.issue({ accountId: account.id, email: account.email, epoch }), user: { id: account.id, email: account.email } };
+      const { accountId, email, epoch } = await checkCredentials(raw);
+      return { token: await tokens.issue({ accountId, email, epoch }), user: { id: accountId, email } };
     },
     /** A token's claims, when it is valid, unexpired and of its account's current epoch (older ones were revoked). */
     async verifyToken(token: string): Promise<SessionClaims> {

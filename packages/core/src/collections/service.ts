@@ -1,4 +1,4 @@
-import { type Access, collectionPrefix, requireCollection } from '../access.ts';
+import { type Access, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -113,13 +113,8 @@ export function collectionService(ctx: DossierContext) {
     },
     async stats(access: Access, id: string): Promise<CollectionStats> {
       const c = await requireCollection(ctx, access, id, 'read');
-      const [counts, storageBytes, dbBytes, claims] = await Promise.all([
-        ctx.store.collectionCounts(c.id),
-        ctx.blobs.sizeOfPrefix(collectionPrefix(c)),
-        ctx.index.sizeBytes(c.id),
-        ctx.store.claimCounts(c.id),
-      ]);
-      return { ...counts, storageBytes, dbBytes, claimsExtractedCount: claims.documents, totalClaimsCount: claims.claims };
+      const [counts, dbBytes, claims] = await Promise.all([ctx.store.collectionCounts(c.id), ctx.index.sizeBytes(c.id), ctx.store.claimCounts(c.id)]);
+      return { ...counts, dbBytes, claimsExtractedCount: claims.documents, totalClaimsCount: claims.claims };
     },
   };
 }

@@ -136,7 +136,14 @@ export function documentService(ctx: DossierContext) {
   };
 }
 
-/** Wait on the event bus until the document reaches ready or error. */
+/**
+ * How often a wait reads the document again whatever the events say. Events can be lost between nodes (Redis pub/sub
+ * delivers at most once: a subscriber reconnecting misses what was published meanwhile), so a lost `ready` costs a
+ * waiter at most this long instead of the whole 5 minutes.
+ */
+export const WAIT_RECHECK_MS = 5_000;
+
+/** Wait on the event bus until the document reaches ready or error (reading it again every WAIT_RECHECK_MS). */
 async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
   if (isTerminal(doc)) return doc;
   return new Promise<DocumentRecord>((resolve, reject) => {
@@ -145,6 +152,7 @@ async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeout
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearInterval(recheck);
       unsubscribe();
       signal?.removeEventListener('abort', onAbort);
       fn();
@@ -158,6 +166,7 @@ async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeout
       if ((e as DocumentEvent).documentId === doc.id) void check().catch((err) => finish(() => reject(err)));
     });
     const timer = setTimeout(() => finish(() => reject(new DossierError('timeout', 'The document did not finish processing within 5 minutes'))), timeoutMs);
+    const recheck = setInterval(() => void check().catch((err) => finish(() => reject(err))), WAIT_RECHECK_MS);
     const onAbort = () => finish(() => reject(new DossierError('timeout', 'The wait was cancelled')));
     signal?.addEventListener('abort', onAbort);
     void check().catch((err) => finish(() => reject(err)));

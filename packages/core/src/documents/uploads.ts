@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Access, originalKey, requireCollection } from '../access.ts';
+import { type Access, originalKey, requireCollection, uploadStagingKey } from '../access.ts';
 import { type DossierContext, setDocumentStatus } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, Metadata } from '../domain/types.ts';
@@ -7,16 +7,21 @@ import { enqueueIngest } from '../ingest/pipeline.ts';
 import { batchConfirmSchema, confirmSchema, parseInput, type UploadUrlInput, uploadUrlSchema } from '../schemas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
-import { uploadTokens } from './upload-token.ts';
+import { UPLOAD_URL_TTL_MS, uploadTokens } from './upload-token.ts';
 import { type DocumentView, documentView, normalizeTags, safeFilename } from './view.ts';
 
 /** Direct multipart uploads are limited to 25 MB (spec: Limits). */
 export const DIRECT_UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 
-/** What upload-url answers: a token for the signed PUT, or the existing document on a content-hash hit. */
+/**
+ * What upload-url answers: where to PUT the file (a URL of the blob store itself, or a token for this server's signed
+ * upload route), or the existing document on a content-hash hit (both null).
+ */
 export interface UploadUrlResult {
   documentId: string;
   uploadToken: string | null;
+  /** A presigned URL of the blob store (S3), when the store takes client uploads and the size was declared. */
+  storeUrl: string | null;
   document?: DocumentView;
 }
 
@@ -34,6 +39,7 @@ function newDocument(c: Collection, filename: string, extra: Partial<DocumentRec
     contentHash: null,
     storageKey: null,
     markdownStorageKey: null,
+    derivedBytes: null,
     errorMessage: null,
     tags: [],
     metadata: {},
@@ -87,8 +93,27 @@ export function uploadService(ctx: DossierContext) {
     await ctx.store.updateDocument(doc.id, { fileSizeBytes: size, contentHash: `sha256:${hash.digest('hex')}`, storageKey: key });
   }
 
-  async function confirmOne(c: Collection, doc: DocumentRecord, tags?: string[], metadata?: Metadata): Promise<DocumentRecord> {
-    if (doc.status !== 'pending') return doc; // confirm is idempotent: a second call changes nothing
+  /**
+   * A file PUT straight into the store (presigned URL) is checked and moved to the original's key: its size must be
+   * the declared one (S3 already refuses another length, as the length is signed; checked again for stores that do
+   * not), else it is deleted and confirm answers 400. Its content hash is computed by the worker that converts it, so
+   * the API node never reads the file.
+   */
+  async function adoptClientUpload(c: Collection, doc: DocumentRecord): Promise<DocumentRecord> {
+    const staged = uploadStagingKey(c, doc.id);
+    const stat = await ctx.blobs.stat(staged);
+    if (!stat) return doc;
+    if (doc.fileSizeBytes !== null && stat.size !== doc.fileSizeBytes) {
+      await ctx.blobs.delete(staged);
+      throw sizeMismatch(doc.fileSizeBytes, stat.size);
+    }
+    await ctx.blobs.clientUploads!.move(staged, originalKey(c, doc.id));
+    return ctx.store.updateDocument(doc.id, { fileSizeBytes: stat.size, storageKey: originalKey(c, doc.id) });
+  }
+
+  async function confirmOne(c: Collection, pending: DocumentRecord, tags?: string[], metadata?: Metadata): Promise<DocumentRecord> {
+    if (pending.status !== 'pending') return pending; // confirm is idempotent: a second call changes nothing
+    const doc = pending.storageKey === null && ctx.blobs.clientUploads ? await adoptClientUpload(c, pending) : pending;
     const stat = await ctx.blobs.stat(originalKey(c, doc.id));
     if (!stat) throw new DossierError('invalid_input', `The file of document ${doc.id} has not been uploaded to its uploadUrl yet`);
     const patch: Partial<DocumentRecord> = {};
@@ -109,7 +134,7 @@ export function uploadService(ctx: DossierContext) {
       const input = parseInput(uploadUrlSchema, raw);
       const hash = input.contentHash?.toLowerCase();
       const existing = hash ? await ctx.store.findDocumentByHash(c.id, hash) : null;
-      if (existing) return { documentId: existing.id, uploadToken: null, document: documentView(existing) };
+      if (existing) return { documentId: existing.id, uploadToken: null, storeUrl: null, document: documentView(existing) };
       await requireQuotaRoom(ctx, c, { documents: 1, bytes: input.fileSizeBytes ?? 0 });
       const doc = newDocument(c, input.filename, {
         contentType: input.contentType ?? null,
@@ -118,7 +143,10 @@ export function uploadService(ctx: DossierContext) {
         metadata: (input.metadata ?? {}) as Metadata,
       });
       await ctx.store.insertDocument(doc);
-      return { documentId: doc.id, uploadToken: tokens.sign(doc.id) };
+      // Without a declared size a store URL could not bound the upload: this server's own route takes it then.
+      const direct = ctx.blobs.clientUploads && doc.fileSizeBytes !== null ? ctx.blobs.clientUploads : null;
+      if (direct) return { documentId: doc.id, uploadToken: null, storeUrl: await direct.presignPut(uploadStagingKey(c, doc.id), doc.fileSizeBytes!, UPLOAD_URL_TTL_MS / 1000) };
+      return { documentId: doc.id, uploadToken: tokens.sign(doc.id), storeUrl: null };
     },
 
     /**
@@ -163,7 +191,7 @@ export function uploadService(ctx: DossierContext) {
     async upload(
       access: Access,
       collectionId: string,
-      file: { filename: string; bytes: Uint8Array; contentType?: string; tags?: string[]; metadata?: Metadata },
+      file: { filename: string; bytes: Uint8Array; contentType?: string; tags?: string[]; metadata?: Metadata; contentHash?: string },
     ): Promise<DocumentView> {
       const c = await requireCollection(ctx, access, collectionId, 'write');
       if (file.bytes.length > DIRECT_UPLOAD_MAX_BYTES) {
@@ -175,7 +203,8 @@ export function uploadService(ctx: DossierContext) {
       const doc = newDocument(c, file.filename, {
         contentType: file.contentType ?? null,
         fileSizeBytes: file.bytes.length,
-        contentHash: `sha256:${createHash('sha256').update(file.bytes).digest('hex')}`,
+        // The server hashes a body as it arrives; a library caller's bytes are hashed here.
+        contentHash: file.contentHash ?? `sha256:${createHash('sha256').update(file.bytes).digest('hex')}`,
         storageKey: originalKey(c, ''),
         tags: normalizeTags(tags ?? []),
         metadata: (metadata ?? {}) as Metadata,

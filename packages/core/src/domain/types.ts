@@ -1,6 +1,8 @@
 /** Domain records shared by every port and service. Field names follow the interface spec. */
 
-export type Env = 'live' | 'test';
+/** A project's two sandboxes: production data, and the isolated test sandbox. */
+export const ENVS = ['live', 'test'] as const;
+export type Env = (typeof ENVS)[number];
 export type Visibility = 'private' | 'public';
 export type DocumentStatus =
   | 'pending'
@@ -111,6 +113,8 @@ export interface DocumentRecord {
   contentHash: string | null;
   storageKey: string | null;
   markdownStorageKey: string | null;
+  /** Bytes stored beside the upload once converted (its Markdown, page offsets and images); null before. */
+  derivedBytes: number | null;
   errorMessage: string | null;
   tags: string[];
   metadata: Metadata;

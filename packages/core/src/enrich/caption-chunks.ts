@@ -43,6 +43,7 @@ export function captionChunkRow(doc: DocumentRecord, item: CaptionItem, caption:
     content,
     tokenCount: countTokens(content),
     sectionTitle: item.section.title,
+    sectionLevel: item.section.level,
     vector: null,
     tags: doc.tags,
     metadataPairs: metadataPairs(doc.metadata),

@@ -16,15 +16,55 @@ const enc = (): Tiktoken => {
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
+/**
+ * Longest run of non-space characters handed to BPE in one piece. BPE time grows faster than linearly with a
+ * piece's length (a 20 MB line without spaces would take minutes), so a longer "word" is encoded in slices of this
+ * many characters; ordinary text, whose words are far shorter, tokenizes exactly as before.
+ */
+export const MAX_BPE_WORD = 256;
+
+const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a);
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+/** Where to cut a text so that no piece holds more than MAX_BPE_WORD non-space characters in a row (never inside a surrogate pair). */
+function longWordCuts(text: string): number[] {
+  const cuts: number[] = [];
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpace(code)) run = 0;
+    else if (++run > MAX_BPE_WORD && !isLowSurrogate(code)) {
+      cuts.push(i);
+      run = 1;
+    }
+  }
+  return cuts;
+}
+
+/** cl100k tokens of a text, with words longer than MAX_BPE_WORD encoded slice by slice. */
+export function encodeBounded(text: string): Uint32Array {
+  const cuts = longWordCuts(text);
+  if (cuts.length === 0) return enc().encode_ordinary(text);
+  const bounds = [0, ...cuts, text.length];
+  const parts = bounds.slice(1).map((end, i) => enc().encode_ordinary(text.slice(bounds[i], end)));
+  const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
 /** Number of cl100k tokens in a text. */
-export const countTokens = (text: string): number => enc().encode_ordinary(text).length;
+export const countTokens = (text: string): number => encodeBounded(text).length;
 
 /** A chunk's text and its token count, before it gets its position. */
 type Piece = Omit<DraftChunk, 'position'>;
 
 /** Windows of `size` tokens overlapping by `overlap` over a text, each prefixed with `prefix` (its tokens not counted in `size`). */
 function tokenWindows(text: string, size: number, overlap: number, prefix = ''): Piece[] {
-  const tokens = enc().encode_ordinary(text);
+  const tokens = encodeBounded(text);
   const prefixTokens = prefix ? countTokens(prefix) : 0;
   const step = Math.max(1, size - Math.min(overlap, size - 1));
   const out: Piece[] = [];

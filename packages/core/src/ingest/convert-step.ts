@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { markdownKey, pagesKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
@@ -16,8 +17,10 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
   const prepared = await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id });
   if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
   const key = markdownKey(c, doc.id);
-  await ctx.blobs.put(key, new TextEncoder().encode(prepared.markdown));
-  if (prepared.pageOffsets?.length) await ctx.blobs.put(pagesKey(c, doc.id), new TextEncoder().encode(JSON.stringify(prepared.pageOffsets)));
+  const markdown = prepared.markdown;
+  await ctx.blobs.put(key, markdown);
+  const pages = prepared.pageOffsets?.length ? new TextEncoder().encode(JSON.stringify(prepared.pageOffsets)) : null;
+  if (pages) await ctx.blobs.put(pagesKey(c, doc.id), pages);
   const sections: SectionRecord[] = prepared.sections.map((d) => ({
     id: sectionIdOf(doc.id, d.position),
     documentId: doc.id,
@@ -32,7 +35,8 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     markdownOffsetEnd: d.end,
   }));
   await ctx.store.replaceSections(doc.id, sections);
-  await ctx.store.replaceImages(doc.id, await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p)));
+  const images = await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p));
+  await ctx.store.replaceImages(doc.id, images);
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
   // has none, and a crashed first run re-creates the same ids (stable ids), which the upserts replace.
   const converted = doc.markdownStorageKey !== null;
@@ -43,5 +47,9 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     sections.map((s) => ({ id: s.id, documentId: doc.id, title: s.title, summary: s.summary ?? '', level: s.level, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical })),
     { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
-  return { markdownStorageKey: key, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null };
+  // A file uploaded straight to the blob store (presigned S3 PUT) is hashed here, by the worker that reads it anyway.
+  const contentHash = doc.contentHash ?? `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  // Stats and the usage meter add these up (no file listing); they are saved with the status change.
+  const derivedBytes = markdown.length + (pages?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
+  return { markdownStorageKey: key, derivedBytes, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null, contentHash };
 }

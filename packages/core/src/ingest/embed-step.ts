@@ -4,44 +4,32 @@ import type { Collection, DocumentRecord, SectionRecord, TableChunkRecord } from
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
-import { stableId } from '../util/ids.ts';
-import { chunkText } from './chunker.ts';
 
 const UPSERT_BATCH = 2000;
 
-/** Chunk rows of every section (vectors not yet set). */
-function chunkSections(doc: DocumentRecord, markdown: string, sections: SectionRecord[]): ChunkRow[] {
+/** Chunk rows of every section (vectors not yet set), tokenized in the chunking runner (a worker thread). */
+async function chunkSections(ctx: DossierContext, doc: DocumentRecord, markdown: Uint8Array, sections: SectionRecord[]): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
+  const drafts = await ctx.chunk({
+    documentId: doc.id,
+    markdown,
+    sections: sections.map((s) => ({ id: s.id, position: s.position, start: s.markdownOffsetStart, end: s.markdownOffsetEnd })),
+    chunkSize: doc.chunkSize,
+    chunkOverlap: doc.chunkOverlap,
+  });
   const pairs = metadataPairs(doc.metadata);
-  return sections.flatMap((s) =>
-    chunkText(markdown.slice(s.markdownOffsetStart, s.markdownOffsetEnd), doc.chunkSize, doc.chunkOverlap).map((ch) => ({
-      id: stableId(doc.id, 'chunk', s.position, ch.position),
-      documentId: doc.id,
-      sectionId: s.id,
-      position: ch.position,
-      content: ch.content,
-      tokenCount: ch.tokenCount,
-      sectionTitle: s.title,
-      vector: null,
-      tags: doc.tags,
-      metadataPairs: pairs,
-      canonical: doc.canonical,
-    })),
-  );
-}
-
-/** A chunk is a table chunk when most of its non-blank lines are Markdown table rows. */
-export function isTableChunk(content: string): boolean {
-  const lines = content.split('\n').filter((l) => l.trim());
-  const rows = lines.filter((l) => /^\s*\|.*\|\s*$/.test(l));
-  return rows.length >= 2 && rows.length * 2 >= lines.length;
-}
-
-function tableChunks(rows: ChunkRow[], sections: SectionRecord[]): TableChunkRecord[] {
   const positionOf = new Map(sections.map((s) => [s.id, s.position]));
-  return rows.filter((r) => isTableChunk(r.content)).map((r) => ({
-    chunkId: r.id, documentId: r.documentId, sectionId: r.sectionId, sectionPosition: positionOf.get(r.sectionId) ?? 0,
-    chunkPosition: r.position, content: r.content, caption: null,
-  }));
+  const byId = new Map(sections.map((s) => [s.id, s]));
+  const rows: ChunkRow[] = [];
+  const tables: TableChunkRecord[] = [];
+  for (const d of drafts) {
+    const { table, ...chunk } = d;
+    const section = byId.get(d.sectionId);
+    rows.push({ ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical });
+    if (table) {
+      tables.push({ chunkId: d.id, documentId: doc.id, sectionId: d.sectionId, sectionPosition: positionOf.get(d.sectionId) ?? 0, chunkPosition: d.position, content: d.content, caption: null });
+    }
+  }
+  return { rows, tables };
 }
 
 /** The collection's embedder, or null for a lexical-only collection. */
@@ -65,9 +53,9 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 
 /** Chunk each section, embed the chunks, and write them to the index (replacing rows of any earlier run). */
 export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false): Promise<Partial<DocumentRecord>> {
-  const markdown = new TextDecoder().decode(await ctx.blobs.get(doc.markdownStorageKey ?? ''));
+  const markdown = await ctx.blobs.get(doc.markdownStorageKey ?? '');
   const sections = await ctx.store.listSections(doc.id);
-  const rows = chunkSections(doc, markdown, sections);
+  const { rows, tables } = await chunkSections(ctx, doc, markdown, sections);
   const embedder = await embedderFor(ctx, c);
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be
@@ -76,6 +64,6 @@ export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c:
   const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
   for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
   await ctx.store.setSectionChunkCounts(counts);
-  await ctx.store.replaceTableChunks(doc.id, tableChunks(rows, sections));
+  await ctx.store.replaceTableChunks(doc.id, tables);
   return { chunkCount: rows.length };
 }

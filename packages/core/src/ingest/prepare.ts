@@ -14,7 +14,8 @@ export interface PreparedImage {
 
 /** A document converted, with image references made stable and its section manifest built. */
 export interface PreparedDocument {
-  markdown: string;
+  /** The Markdown as UTF-8, encoded where it was made (a worker thread), so the event loop never encodes a large one. */
+  markdown: Uint8Array;
   detectedType: string;
   sections: DraftSection[];
   images: PreparedImage[];
@@ -53,7 +54,7 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
     const section = at < 0 ? undefined : sections.find((s) => at >= s.start && at < s.end);
     return { id, placeholder: img.placeholder, mimeType: img.mimeType, bytes: img.bytes, sectionPosition: section?.position ?? null };
   });
-  return { markdown, detectedType: result.detectedType, sections, images, pageOffsets };
+  return { markdown: new TextEncoder().encode(markdown), detectedType: result.detectedType, sections, images, pageOffsets };
 }
 
 /** Replace every `(placeholder)` in one pass, moving page offsets by the length change of the replacements before them. */

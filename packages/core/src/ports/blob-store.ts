@@ -4,6 +4,17 @@ export interface BlobStat {
 }
 
 /**
+ * A store that clients can upload to directly (S3 presigned PUT), so large files never pass through an API node.
+ * Declared by the adapter; core falls back to its own signed upload route when a store has none.
+ */
+export interface ClientUploads {
+  /** A URL that accepts a PUT of exactly `sizeBytes` bytes to `key` until `expiresInSeconds` have passed. */
+  presignPut(key: string, sizeBytes: number, expiresInSeconds: number): Promise<string>;
+  /** Move an object to another key inside the store (a server-side copy, then the source is deleted). */
+  move(fromKey: string, toKey: string): Promise<void>;
+}
+
+/**
  * Opaque byte storage keyed by relative, slash-separated keys.
  * Keys never escape the store: `..`, absolute paths, NUL and backslashes are rejected with an error.
  */
@@ -22,4 +33,9 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<void>;
   /** Total bytes stored under a prefix. */
   sizeOfPrefix(prefix: string): Promise<number>;
+  /** Present when clients can upload straight into the store (see ClientUploads). */
+  clientUploads?: ClientUploads;
 }
+
+/** Version of the BlobStore contract that `blobStoreSuite` checks (major: every adapter must change; minor: more checks). */
+export const BLOB_STORE_SPEC_VERSION = '1.0.0';

@@ -10,6 +10,11 @@ export interface ChunkRow {
   tokenCount: number;
   /** Section title; indexed with the content for full-text search. */
   sectionTitle: string;
+  /**
+   * The section's heading level, carried in the row so that a search needs no section lookup. Null when read
+   * from an index written before rows carried it; search then looks the section up in the metadata store.
+   */
+  sectionLevel: number | null;
   /** Null in lexical-only collections. */
   vector: Float32Array | null;
   tags: string[];
@@ -107,3 +112,6 @@ export interface ChunkIndex {
   /** Release handles. */
   close(): Promise<void>;
 }
+
+/** Version of the ChunkIndex contract that `chunkIndexSuite` checks (major: every adapter must change; minor: more checks). */
+export const CHUNK_INDEX_SPEC_VERSION = '1.0.0';

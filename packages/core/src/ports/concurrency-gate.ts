@@ -21,3 +21,6 @@ export interface ConcurrencyGate {
   /** Release the store's connection (a no-op in memory). */
   close(): Promise<void>;
 }
+
+/** Version of the ConcurrencyGate contract that `concurrencyGateSuite` checks (major: every adapter must change; minor: more checks). */
+export const CONCURRENCY_GATE_SPEC_VERSION = '1.0.0';

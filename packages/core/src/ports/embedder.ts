@@ -21,3 +21,6 @@ export interface EmbedderProvider {
   /** Release every loaded embedder. */
   close(): Promise<void>;
 }
+
+/** Version of the Embedder contract that `embedderSuite` checks (major: every adapter must change; minor: more checks). */
+export const EMBEDDER_SPEC_VERSION = '1.0.0';

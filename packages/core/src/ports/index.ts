@@ -16,7 +16,17 @@ export type * from './rate-limiter.ts';
 export type * from './concurrency-gate.ts';
 export type * from './agent-store.ts';
 export type * from './key-store.ts';
+export type * from './oauth-store.ts';
 export type * from './idempotency-store.ts';
 export type * from './tenancy-store.ts';
 export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';
+// The contract versions of the ports users implement (each checked by its conformance suite).
+export { BLOB_STORE_SPEC_VERSION } from './blob-store.ts';
+export { CHUNK_INDEX_SPEC_VERSION } from './chunk-index.ts';
+export { JOB_QUEUE_SPEC_VERSION } from './job-queue.ts';
+export { EVENT_BUS_SPEC_VERSION } from './event-bus.ts';
+export { METADATA_STORE_SPEC_VERSION } from './metadata-store.ts';
+export { EMBEDDER_SPEC_VERSION } from './embedder.ts';
+export { RATE_LIMITER_SPEC_VERSION } from './rate-limiter.ts';
+export { CONCURRENCY_GATE_SPEC_VERSION } from './concurrency-gate.ts';

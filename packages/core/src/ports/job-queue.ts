@@ -57,3 +57,6 @@ export interface JobQueue {
   /** Release connections; safe to call twice. */
   close(): Promise<void>;
 }
+
+/** Version of the JobQueue contract that `jobQueueSuite` checks (major: every adapter must change; minor: more checks). */
+export const JOB_QUEUE_SPEC_VERSION = '1.0.0';

@@ -2,6 +2,7 @@ import type { Account, ApiKeyRecord, Collection, DocumentRecord, DocumentStatus,
 import type { AgentStore } from './agent-store.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
 import type { KeyStore } from './key-store.ts';
+import type { OAuthStore } from './oauth-store.ts';
 import type { TenancyStore } from './tenancy-store.ts';
 import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
@@ -36,6 +37,8 @@ export interface DocumentFilter {
 export interface CollectionCounts {
   docCount: number;
   totalFileSizeBytes: number;
+  /** Uploads plus what was derived from them, summed from each document's counters (no file listing); = usage `storage`. */
+  storageBytes: number;
   totalSections: number;
   totalChunks: number;
   statusCounts: Record<string, number>;
@@ -50,7 +53,7 @@ export interface CollectionCounts {
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore {
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore, OAuthStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */
@@ -123,3 +126,4 @@ export interface MetadataStore
   /** Sections by ids. */
   getSections(ids: string[]): Promise<SectionRecord[]>;
 }
+export const METADATA_STORE_SPEC_VERSION = '1.0.0'; // the contract metadataStoreSuite checks (major: every adapter must change)

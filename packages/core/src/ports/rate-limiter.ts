@@ -32,3 +32,6 @@ export interface RateLimiterFactory {
   /** Release the store's connection (a no-op in memory). */
   close(): Promise<void>;
 }
+
+/** Version of the RateLimiterFactory contract that `rateLimiterSuite` checks (major: every adapter must change; minor: more checks). */
+export const RATE_LIMITER_SPEC_VERSION = '1.0.0';

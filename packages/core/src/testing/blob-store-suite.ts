@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { BLOB_STORE_SPEC_VERSION } from '../ports/blob-store.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -20,7 +21,7 @@ export const UNSAFE_BLOB_KEYS = ['../x', 'a/../../x', '/etc/passwd', 'a\\b', 'a\
  * Conformance suite for BlobStore adapters. `factory` must return an empty store, fresh for every test.
  */
 export function blobStoreSuite(name: string, factory: () => Promise<BlobStore>): void {
-  describe(`BlobStore conformance: ${name}`, () => {
+  describe(`BlobStore conformance (spec ${BLOB_STORE_SPEC_VERSION}): ${name}`, () => {
     let store: BlobStore;
     beforeEach(async () => {
       store = await factory();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHUNK_INDEX_SPEC_VERSION } from '../ports/chunk-index.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { ChunkIndex, ChunkRow, SectionRow } from '../ports/chunk-index.ts';
 
@@ -26,6 +27,7 @@ export function chunkRow(over: Partial<ChunkRow> = {}): ChunkRow {
     content: 'plain filler text',
     tokenCount: 3,
     sectionTitle: 'Untitled',
+    sectionLevel: 1,
     vector: axisVector(0),
     tags: [],
     metadataPairs: [],
@@ -64,7 +66,7 @@ const sorted = (xs: string[]): string[] => [...xs].sort();
  * storage with other tests: every test works in its own new collection). The index is closed after each test.
  */
 export function chunkIndexSuite(name: string, factory: () => Promise<ChunkIndex>): void {
-  describe(`ChunkIndex conformance: ${name}`, () => {
+  describe(`ChunkIndex conformance (spec ${CHUNK_INDEX_SPEC_VERSION}): ${name}`, () => {
     let index: ChunkIndex;
     beforeEach(async () => {
       index = await factory();

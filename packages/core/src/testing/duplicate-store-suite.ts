@@ -26,7 +26,7 @@ async function seed(store: MetadataStore, count: number): Promise<{ collection: 
   for (let index = 0; index < count; index++) {
     const doc: DocumentRecord = {
       id: randomUUID(), collectionId: collection.id, filename: `doc-${index}.md`, contentType: 'text/markdown', status: 'ready', fileSizeBytes: 10,
-      sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, errorMessage: null, tags: [], metadata: {},
+      sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, derivedBytes: null, errorMessage: null, tags: [], metadata: {},
       chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2 + index), updatedAt: at(2 + index),
     };
     await store.insertDocument(doc);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDER_SPEC_VERSION } from '../ports/embedder.ts';
 import type { Embedder } from '../ports/embedder.ts';
 
 const TEXTS = [
@@ -32,7 +33,7 @@ function expectVector(v: Float32Array | undefined, dimension: number): void {
  * Numerical comparisons allow for batch-dependent rounding in real models (cosine ≥ 0.999).
  */
 export function embedderSuite(name: string, factory: () => Promise<Embedder>): void {
-  describe(`Embedder conformance: ${name}`, () => {
+  describe(`Embedder conformance (spec ${EMBEDDER_SPEC_VERSION}): ${name}`, () => {
     let embedder: Embedder;
     beforeAll(async () => {
       embedder = await factory();

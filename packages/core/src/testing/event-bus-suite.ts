@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_BUS_SPEC_VERSION } from '../ports/event-bus.ts';
 import type { EventBus } from '../ports/event-bus.ts';
 
 const WAIT_MS = 5_000;
@@ -33,7 +34,7 @@ function recorder(bus: EventBus, topic: string) {
  * Events are JSON-shaped, since buses that cross processes serialise them.
  */
 export function eventBusSuite(name: string, factory: () => Promise<EventBus>): void {
-  describe(`EventBus conformance: ${name}`, () => {
+  describe(`EventBus conformance (spec ${EVENT_BUS_SPEC_VERSION}): ${name}`, () => {
     let bus: EventBus;
     beforeEach(async () => {
       bus = await factory();

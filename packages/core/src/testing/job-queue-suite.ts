@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JOB_QUEUE_SPEC_VERSION } from '../ports/job-queue.ts';
 import type { JobQueue } from '../ports/job-queue.ts';
 
 const LEASE_MS = 60_000;
@@ -24,7 +25,7 @@ const inMs = (ms: number): Date => new Date(Date.now() + ms);
  * its `close()` afterwards when it has one.
  */
 export function jobQueueSuite(name: string, factory: () => Promise<JobQueue>): void {
-  describe(`JobQueue conformance: ${name}`, () => {
+  describe(`JobQueue conformance (spec ${JOB_QUEUE_SPEC_VERSION}): ${name}`, () => {
     let queue: JobQueue;
     beforeEach(async () => {
       queue = await factory();

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONCURRENCY_GATE_SPEC_VERSION } from '../ports/concurrency-gate.ts';
+import { RATE_LIMITER_SPEC_VERSION } from '../ports/rate-limiter.ts';
 import type { ConcurrencyGate } from '../ports/concurrency-gate.ts';
 import type { RateLimiterFactory } from '../ports/rate-limiter.ts';
 
@@ -7,7 +9,7 @@ const keyOf = (what: string) => `${what}-${process.pid}-${Date.now()}-${unique++
 
 /** The rules every RateLimiterFactory keeps, whatever its store. */
 export function rateLimiterSuite(name: string, factory: () => Promise<RateLimiterFactory>): void {
-  describe(`RateLimiter conformance: ${name}`, () => {
+  describe(`RateLimiter conformance (spec ${RATE_LIMITER_SPEC_VERSION}): ${name}`, () => {
     let limiters: RateLimiterFactory;
     beforeEach(async () => {
       limiters = await factory();
@@ -69,7 +71,7 @@ export function rateLimiterSuite(name: string, factory: () => Promise<RateLimite
 
 /** The rules every ConcurrencyGate keeps, whatever its store. */
 export function concurrencyGateSuite(name: string, factory: () => Promise<ConcurrencyGate>): void {
-  describe(`ConcurrencyGate conformance: ${name}`, () => {
+  describe(`ConcurrencyGate conformance (spec ${CONCURRENCY_GATE_SPEC_VERSION}): ${name}`, () => {
     let gate: ConcurrencyGate;
     beforeEach(async () => {
       gate = await factory();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { METADATA_STORE_SPEC_VERSION } from '../ports/metadata-store.ts';
 import type {
   Account,
   ApiKeyRecord,
@@ -16,6 +17,7 @@ import type { MetadataStore } from '../ports/metadata-store.ts';
 import { agentStoreTests } from './agent-store-suite.ts';
 import { claimStoreTests } from './claim-store-suite.ts';
 import { duplicateStoreTests } from './duplicate-store-suite.ts';
+import { oauthStoreTests } from './oauth-store-suite.ts';
 import { webhookStoreTests } from './webhook-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
@@ -103,6 +105,7 @@ function makeDocument(collectionId: string, over: Partial<DocumentRecord> = {}):
     contentHash: null,
     storageKey: null,
     markdownStorageKey: null,
+    derivedBytes: null,
     errorMessage: null,
     tags: [],
     metadata: {},
@@ -168,7 +171,7 @@ export function metadataStoreSuite(
   factory: () => Promise<MetadataStore>,
   opts: MetadataStoreSuiteOptions = {},
 ): void {
-  describe(`MetadataStore conformance: ${name}`, () => {
+  describe(`MetadataStore conformance (spec ${METADATA_STORE_SPEC_VERSION}): ${name}`, () => {
     const ctx = { store: undefined as unknown as MetadataStore };
     beforeEach(async () => {
       ctx.store = await factory();
@@ -195,6 +198,7 @@ export function metadataStoreSuite(
     duplicateStoreTests(() => ctx.store);
     agentStoreTests(() => ctx.store);
     webhookStoreTests(() => ctx.store);
+    oauthStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });
@@ -356,6 +360,14 @@ function tenancyTests(ctx: SuiteContext): void {
       await ctx.store.releaseIdempotencyKey(scope, 'k1');
       expect(await ctx.store.claimIdempotencyKey({ ...record, key: 'k1' }, stale)).toBeNull();
       expect(await ctx.store.claimIdempotencyKey({ ...record, scope: uid('other') }, stale)).toBeNull();
+    });
+
+    it('gives an idempotency key to exactly one of several racing claimers', async () => {
+      const record = { scope: uid('scope'), key: 'k1', fingerprint: 'f1', createdAt: '2024-05-01T00:00:10.000Z' };
+      const stale = { done: '2024-05-01T00:00:00.000Z', pending: '2024-05-01T00:00:00.000Z' };
+      const claims = await Promise.all(Array.from({ length: 6 }, () => ctx.store.claimIdempotencyKey(record, stale)));
+      expect(claims.filter((claim) => claim === null)).toHaveLength(1);
+      expect(claims.filter((claim) => claim?.state === 'pending')).toHaveLength(5);
     });
 
     it('keeps org keys: found by hash until revoked, listed per org', async () => {
@@ -754,6 +766,7 @@ function countTests(ctx: SuiteContext): void {
       expect(await ctx.store.collectionCounts(collection.id)).toEqual({
         docCount: 0,
         totalFileSizeBytes: 0,
+        storageBytes: 0,
         totalSections: 0,
         totalChunks: 0,
         statusCounts: {},
@@ -766,8 +779,8 @@ function countTests(ctx: SuiteContext): void {
       const collection = await seedCollection(ctx.store);
       const other = await seedCollection(ctx.store);
       const [summarized, extractive, processing] = await insertDocuments(ctx.store, [
-        makeDocument(collection.id, { status: 'ready', fileSizeBytes: 100, chunkCount: 5 }),
-        makeDocument(collection.id, { status: 'ready', fileSizeBytes: 50, chunkCount: 3 }),
+        makeDocument(collection.id, { status: 'ready', fileSizeBytes: 100, chunkCount: 5, derivedBytes: 40 }),
+        makeDocument(collection.id, { status: 'ready', fileSizeBytes: 50, chunkCount: 3, derivedBytes: 2 }),
         makeDocument(collection.id, { status: 'processing', fileSizeBytes: null, chunkCount: null }),
         makeDocument(collection.id, { status: 'error', fileSizeBytes: 10, chunkCount: null }),
         makeDocument(other.id, { status: 'ready', fileSizeBytes: 1000, chunkCount: 99 }),
@@ -781,6 +794,7 @@ function countTests(ctx: SuiteContext): void {
       expect(await ctx.store.collectionCounts(collection.id)).toEqual({
         docCount: 4,
         totalFileSizeBytes: 160,
+        storageBytes: 202, // uploads plus what was derived from them
         totalSections: 4,
         totalChunks: 8,
         statusCounts: { ready: 2, processing: 1, error: 1 },

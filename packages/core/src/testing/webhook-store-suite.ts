@@ -25,7 +25,7 @@ async function seed(store: MetadataStore): Promise<{ projectId: string; doc: Doc
   });
   const doc: DocumentRecord = {
     id: randomUUID(), collectionId, filename: 'doc.md', contentType: 'text/markdown', status: 'embedded', fileSizeBytes: 10,
-    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, errorMessage: null, tags: [],
+    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, derivedBytes: null, errorMessage: null, tags: [],
     metadata: {}, chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2), updatedAt: at(2),
   };
   await store.insertDocument(doc);

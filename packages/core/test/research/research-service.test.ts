@@ -6,6 +6,7 @@ import type { ResearchEvent } from '../../src/research/events.ts';
 import { FINAL_TURN_NOTE } from '../../src/research/prompt.ts';
 import { ScriptedModel, scriptedResolver } from '../../src/testing/scripted-model.ts';
 import { collect, everyDepth, FAST_RETRY, type ResearchFixture, researchFixture } from './fixture.ts';
+import { dossierContext } from '../../src/dossier.ts';
 
 const RUN_LIMIT_MS = 3000;
 /** Quick runs get their own, shorter limit here, to show the limit is per depth. */
@@ -325,7 +326,7 @@ describe('research sessions and metering', () => {
   });
 
   it('meters credits per run at the weight of its depth, and one query per search query but none per research tool call', async () => {
-    const totals = () => f.dossier.context.store.usageTotals(f.access.projectId, f.access.env, '1970-01-01T00:00:00.000Z');
+    const totals = () => dossierContext(f.dossier).store.usageTotals(f.access.projectId, f.access.env, '1970-01-01T00:00:00.000Z');
     const start = await totals();
     const searchThenAnswer = () => script([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: 'Yes [S1].' }]);
     const expected = { quick: 0.5, balanced: 1, deep: 3, exhaustive: 8 } as const;
@@ -342,7 +343,7 @@ describe('research sessions and metering', () => {
   });
 
   it('charges no credits for a run that fails, and a run without `model` takes its depth tier, not the collection llmModel', async () => {
-    const totals = () => f.dossier.context.store.usageTotals(f.access.projectId, f.access.env, '1970-01-01T00:00:00.000Z');
+    const totals = () => dossierContext(f.dossier).store.usageTotals(f.access.projectId, f.access.env, '1970-01-01T00:00:00.000Z');
     const before = await totals();
     const failed = new DossierError('provider_error', 'Anthropic stream failed (terminated)', { retryable: true });
     script([{ error: failed }, { error: failed }]);

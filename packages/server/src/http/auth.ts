@@ -1,6 +1,7 @@
-import { type Access, type AgentCaller, API_KEY_PREFIX, type DossierCore, DossierError, envOfApiKey, type Principal, type PrincipalKind, type SessionClaims, type WebhookCaller } from '@dossier/core';
+import { type Access, type AgentCaller, API_KEY_PREFIX, type Dossier, DossierError, envOfApiKey, isDossierError, isOAuthAccessToken, type Principal, type PrincipalKind, sandboxOf, type SessionClaims, type WebhookCaller } from '@dossier/core';
 import type { Context } from 'koa';
 import type { AuthMode } from '../routes/define.ts';
+import { type OAuthUrls, resourceMetadataUrl } from './oauth-urls.ts';
 
 /**
  * Authentication (issue 9): every route declares an AuthMode; the router resolves the caller's Principal from the
@@ -16,6 +17,8 @@ export const AUTH_RULES: Readonly<Record<AuthMode, { accepts: readonly Principal
   jwt: { accepts: ['user'], needs: 'A token from POST /auth/login is required (Authorization: Bearer <token>)' },
   'jwt-or-key': { accepts: ['user', 'project_key'], needs: 'A token from POST /auth/login or a project API key is required (Authorization: Bearer <token>)' },
   'jwt-or-org-key': { accepts: ['user', 'org_key'], needs: 'A token from POST /auth/login or an org API key is required (Authorization: Bearer <token>)' },
+  // The MCP endpoint: a project key may call every tool, an OAuth token the tools of its scopes.
+  'key-or-oauth': { accepts: ['project_key', 'oauth'], needs: 'A project API key or an OAuth access token is required (Authorization: Bearer <token>)' },
   // Credentials are not read at all: login, health and the OpenAPI document; upload URLs carry their own token.
   none: { accepts: ['anonymous'], needs: '' },
   'upload-url': { accepts: ['anonymous'], needs: '' },
@@ -32,30 +35,99 @@ const bearer = (ctx: Context): string | null => {
 };
 
 /**
- * Resolve a credential: API keys by their prefix, anything else as a JWT where the route takes one (elsewhere it
- * is an invalid API key). Unknown, revoked or expired credentials are 401.
+ * Resolve a credential: OAuth access tokens and API keys by their prefix (an access token only where the route takes
+ * one, and only for the resource it was issued for), anything else as a JWT where the route takes one (elsewhere it is
+ * an invalid API key). Unknown, revoked or expired credentials are 401.
  */
-async function principalOf(dossier: DossierCore, credential: string | null, acceptsUser: boolean): Promise<Principal> {
+async function principalOf(dossier: Dossier, credential: string | null, rule: (typeof AUTH_RULES)[AuthMode], urls: OAuthUrls): Promise<Principal> {
   if (!credential) return { kind: 'anonymous' };
+  if (isOAuthAccessToken(credential)) {
+    if (!rule.accepts.includes('oauth')) throw new DossierError('unauthorized', `OAuth access tokens are accepted at ${urls.resource} only`);
+    return dossier.oauth.authenticateAccessToken(credential, urls.resource);
+  }
   if (envOfApiKey(credential) || credential.startsWith(API_KEY_PREFIX)) return dossier.auth.authenticateApiKey(credential);
-  if (!acceptsUser) throw new DossierError('unauthorized', 'Invalid API key');
+  if (!rule.accepts.includes('user')) throw new DossierError('unauthorized', 'Invalid API key');
   const claims = await dossier.auth.verifyToken(credential);
   return { kind: 'user', accountId: claims.accountId, email: claims.email };
 }
 
+/** Quote a value for an auth-param of WWW-Authenticate (RFC 9110 §11.2). */
+const quoted = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
+
+/**
+ * The Bearer challenge of the OAuth-protected resource (RFC 6750 §3, RFC 9728 §5.1): where its metadata is, and why
+ * a presented token was refused, so an MCP client can start (or restart) the authorization flow.
+ */
+export function bearerChallenge(urls: OAuthUrls, error?: { code: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string }): string {
+  const params = [
+    ...(error ? [`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`] : []),
+    ...(error?.scope ? [`scope=${quoted(error.scope)}`] : []),
+    `resource_metadata=${quoted(resourceMetadataUrl(urls))}`,
+  ];
+  return `Bearer ${params.join(', ')}`;
+}
+
+/**
+ * Where a principal the server did not read from a credential waits in `ctx.state` for the router: an MCP tool's
+ * in-process call, the test-only fixed principal of /mcp, or the caller a host application supplied
+ * (createApp's `principal` option). Nothing from the network can set it.
+ */
+export const GIVEN_PRINCIPAL = 'givenPrincipal';
+
+/** The principal given for this request instead of credentials, if any. */
+export function givenPrincipal(ctx: Context): Principal | undefined {
+  return ctx.state[GIVEN_PRINCIPAL] as Principal | undefined;
+}
+
+/** Give the request the caller a host application vouches for (createApp's `principal` option). */
+export function giveHostPrincipal(ctx: Context, caller: Principal): void {
+  ctx.state[GIVEN_PRINCIPAL] = caller;
+  ctx.state.principalFromHost = true;
+}
+
+/** Whether the request's caller is one the host application supplied (its keyId is the host's, not a Dossier key's). */
+export function suppliedByHost(ctx: Context): boolean {
+  return ctx.state.principalFromHost === true;
+}
+
 /**
  * The router's gate: resolve the principal for the route's mode and refuse the kinds it does not accept. Runs
- * before the body is read, so an unauthenticated caller cannot make the server parse a large body.
+ * before the body is read, so an unauthenticated caller cannot make the server parse a large body. A 401 from a
+ * route that takes OAuth tokens carries the Bearer challenge.
  */
-export async function authenticate(dossier: DossierCore, ctx: Context, mode: AuthMode, queryKey = false): Promise<Principal> {
+export async function authenticate(dossier: Dossier, ctx: Context, mode: AuthMode, opts: { queryKey?: boolean; urls: OAuthUrls }): Promise<Principal> {
   if (UNAUTHENTICATED.has(mode)) return { kind: 'anonymous' };
-  const credential = bearer(ctx) ?? (queryKey && typeof ctx.query.key === 'string' ? ctx.query.key : null);
+  const given = givenPrincipal(ctx);
+  if (given) return acceptGiven(ctx, mode, given);
   const rule = AUTH_RULES[mode];
-  const principal = await principalOf(dossier, credential, rule.accepts.includes('user'));
-  if (principal.kind === 'project_key' || principal.kind === 'org_key') ctx.state.keyId = principal.keyId; // the access log names the key's id
-  if (!rule.accepts.includes(principal.kind)) throw new DossierError('unauthorized', rule.needs);
-  ctx.state.principal = principal;
-  return principal;
+  let credential: string | null = null;
+  try {
+    credential = bearer(ctx) ?? (opts.queryKey && typeof ctx.query.key === 'string' ? ctx.query.key : null);
+    const principal = await principalOf(dossier, credential, rule, opts.urls);
+    if (principal.kind === 'project_key' || principal.kind === 'org_key') ctx.state.keyId = principal.keyId; // the access log names the key's id
+    if (!rule.accepts.includes(principal.kind)) throw new DossierError('unauthorized', rule.needs);
+    ctx.state.principal = principal;
+    return principal;
+  } catch (err) {
+    if (rule.accepts.includes('oauth') && isDossierError(err, 'unauthorized')) {
+      ctx.set('WWW-Authenticate', bearerChallenge(opts.urls, credential ? { code: 'invalid_token', description: err.message } : undefined));
+    }
+    throw err;
+  }
+}
+
+/**
+ * A principal the server resolved itself rather than from a credential: an MCP tool's in-process call (its scope
+ * already checked against the tool table, mcp/in-process.ts), or the test-only fixed principal of /mcp. An OAuth
+ * principal acts there as its sandbox's data-plane caller, as a key of that sandbox would.
+ */
+function acceptGiven(ctx: Context, mode: AuthMode, given: Principal): Principal {
+  const rule = AUTH_RULES[mode];
+  const actsAs: PrincipalKind = given.kind === 'oauth' && !rule.accepts.includes('oauth') ? 'project_key' : given.kind;
+  if (given.kind === 'project_key' || given.kind === 'org_key') ctx.state.keyId = given.keyId;
+  if (!rule.accepts.includes(actsAs)) throw new DossierError('unauthorized', rule.needs);
+  ctx.state.principal = given;
+  return given;
 }
 
 /** The request's principal (set by the router before the handler runs). */
@@ -65,10 +137,9 @@ export function principal(ctx: Context): Principal {
   return found;
 }
 
-/** The caller's sandbox from a project API key; null for an anonymous caller (public reads). */
+/** The caller's sandbox from a project API key (or an MCP tool's OAuth principal); null for an anonymous caller (public reads). */
 export function apiAccess(ctx: Context): Access {
-  const caller = principal(ctx);
-  return caller.kind === 'project_key' ? { projectId: caller.projectId, env: caller.env } : null;
+  return sandboxOf(principal(ctx));
 }
 
 /** The caller's sandbox; the route accepts only project keys, so there always is one. */

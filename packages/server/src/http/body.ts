@@ -29,7 +29,7 @@ export function textDepth(text: Buffer, cap: number): number {
 }
 
 const tooLarge = (maxBytes: number) =>
-  new DossierError('invalid_input', `The JSON body exceeds ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes} bytes`}`);
+  new DossierError('invalid_input', `The body exceeds ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes} bytes`}`);
 
 /**
  * Read the request body as JSON: 400 for malformed JSON, a wrong content type, a body over `maxBytes` (refused from
@@ -37,6 +37,20 @@ const tooLarge = (maxBytes: number) =>
  * JSON bodies are parameters, so an oversized one is a 400; 413 stays the answer to files over their limit.
  */
 export async function readJson(ctx: Context, maxBytes = DEFAULT_JSON_BYTES): Promise<unknown> {
+  const bytes = await readBytes(ctx, maxBytes);
+  if (bytes.length === 0) return {};
+  const type = ctx.get('content-type');
+  if (type && !/json/i.test(type)) throw new DossierError('invalid_input', `Expected a JSON body (Content-Type: application/json), got ${type}`);
+  if (textDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new DossierError('invalid_input', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new DossierError('invalid_input', 'Malformed JSON body');
+  }
+}
+
+/** The request body's bytes, refused past `maxBytes` (from Content-Length before reading, when sent). */
+async function readBytes(ctx: Context, maxBytes: number): Promise<Buffer> {
   if (Number(ctx.get('content-length') || 0) > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -45,16 +59,25 @@ export async function readJson(ctx: Context, maxBytes = DEFAULT_JSON_BYTES): Pro
     if (size > maxBytes) throw tooLarge(maxBytes);
     chunks.push(chunk);
   }
-  if (size === 0) return {};
+  return Buffer.concat(chunks);
+}
+
+/** Forms of the OAuth endpoints and pages are small: 64 KB holds every field several times over. */
+export const FORM_BYTES = 64 * 1024;
+
+/**
+ * Read an `application/x-www-form-urlencoded` body (the OAuth token and revocation requests, the pages' forms) as an
+ * object of strings. A field sent twice is refused (RFC 6749 §3.1: parameters must not repeat).
+ */
+export async function readForm(ctx: Context, maxBytes = FORM_BYTES): Promise<Record<string, string>> {
   const type = ctx.get('content-type');
-  if (type && !/json/i.test(type)) throw new DossierError('invalid_input', `Expected a JSON body (Content-Type: application/json), got ${type}`);
-  const text = Buffer.concat(chunks);
-  if (textDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new DossierError('invalid_input', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  try {
-    return JSON.parse(text.toString('utf8'));
-  } catch {
-    throw new DossierError('invalid_input', 'Malformed JSON body');
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new DossierError('invalid_input', `Expected a form body (Content-Type: application/x-www-form-urlencoded), got ${type || 'none'}`);
+  const form: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams((await readBytes(ctx, maxBytes)).toString('utf8'))) {
+    if (Object.hasOwn(form, name)) throw new DossierError('invalid_input', `The field ${name} is sent more than once`);
+    form[name] = value;
   }
+  return form;
 }
 
 /** Query-string values as a plain object of the first value per key. */

@@ -33,7 +33,7 @@ export function errorMiddleware(log: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
+      if (ctx.respond !== false && ctx.status === 404 && ctx.body === undefined) {
         ctx.status = 404;
         ctx.body = { error: `No route for ${ctx.method} ${ctx.path}` };
       }

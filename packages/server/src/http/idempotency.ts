@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DossierCore } from '@dossier/core';
+import type { Dossier } from '@dossier/core';
 import type { Context } from 'koa';
 import { principal } from './auth.ts';
 
@@ -22,7 +22,7 @@ function fingerprintOf(ctx: Context, body: unknown): string {
  * (2xx or 4xx) is kept a day and replayed to retries with `Idempotent-Replayed: true`; a failed run (5xx or an
  * exception) releases the key so a retry runs again.
  */
-export async function withIdempotency(dossier: DossierCore, ctx: Context, body: unknown, handle: () => Promise<void>): Promise<void> {
+export async function withIdempotency(dossier: Dossier, ctx: Context, body: unknown, handle: () => Promise<void>): Promise<void> {
   const key = ctx.get('idempotency-key');
   if (!key) return handle();
   const scope = scopeOf(ctx);

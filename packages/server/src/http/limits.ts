@@ -2,6 +2,7 @@ import { DossierError, hashSecret, isDossierError, type Logger, type RateDecisio
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { ServerConfig } from '../config.ts';
+import { givenPrincipal } from './auth.ts';
 
 /** Paths no limit applies to: health checks (monitors poll them) and the API description. */
 const UNLIMITED_PATHS = new Set(['/health', '/v1/health', '/v1/openapi.json']);
@@ -13,6 +14,13 @@ export function presentedCredential(ctx: Context): string | null {
   const header = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
   if (header?.[1]) return header[1];
   return typeof ctx.query.key === 'string' && ctx.query.key ? ctx.query.key : null;
+}
+
+/** A bucket name for a caller the host application supplied (createApp's `principal`), limited like a key. */
+function hostIdentity(ctx: Context): string | null {
+  const caller = givenPrincipal(ctx);
+  if (!caller || caller.kind === 'anonymous') return null;
+  return `host:${caller.kind}:${'keyId' in caller ? caller.keyId : 'accountId' in caller ? caller.accountId : ''}`;
 }
 
 /** The credential of a raw request, as presentedCredential reads it from a Koa context. */
@@ -63,7 +71,7 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
    */
   async function middleware(ctx: Context, next: Next): Promise<void> {
     if (UNLIMITED_PATHS.has(ctx.path) || isPresignedUpload(ctx) || ctx.method === 'OPTIONS') return next();
-    const credential = presentedCredential(ctx);
+    const credential = presentedCredential(ctx) ?? hostIdentity(ctx);
     const limiter = credential ? perCredential : perAnonymousAddress;
     const bucket = credential ? hashSecret(credential) : ctx.ip;
     const decision = await limiter?.consume(bucket);

@@ -1,4 +1,5 @@
 import { DIRECT_UPLOAD_MAX_BYTES, DossierError, type Metadata } from '@dossier/core';
+import { createHash } from 'node:crypto';
 import busboy from 'busboy';
 import type { Context } from 'koa';
 
@@ -7,6 +8,8 @@ export interface UploadedFile {
   filename: string;
   contentType: string;
   bytes: Uint8Array;
+  /** `sha256:<hex>` of the bytes, hashed piece by piece as they arrived (a 25 MB file never hashes in one go). */
+  contentHash: string;
 }
 
 /** Files and fields of a multipart request. */
@@ -67,14 +70,17 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Mu
     bb.on('file', (name, stream, info) => {
       if (name !== 'file' && name !== 'files') return fail(new DossierError('invalid_input', `Unknown file field '${name}'; use 'file'`));
       const parts: Buffer[] = [];
+      const hash = createHash('sha256');
       stream.on('data', (d: Buffer) => {
         total += d.length;
         if (total > limits.maxTotalBytes) return fail(new DossierError('payload_too_large', `Request exceeds ${limits.maxTotalBytes} bytes`));
-        if (!failed) parts.push(d);
+        if (failed) return;
+        parts.push(d);
+        hash.update(d);
       });
       stream.on('limit', () => fail(new DossierError('payload_too_large', `File '${info.filename}' exceeds the 25 MB limit of direct upload; use upload-url for larger files`)));
       stream.on('end', () => {
-        if (!failed) form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts) });
+        if (!failed) form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts), contentHash: `sha256:${hash.digest('hex')}` });
       });
     });
     bb.on('field', (name, value) => {

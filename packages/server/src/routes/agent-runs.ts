@@ -1,8 +1,8 @@
-import { schemas } from '@dossier/core';
+import { responses, schemas } from '@dossier/core';
 import type { Context } from 'koa';
 import { agentCaller, requireSession } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
-import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 import { pump } from './research.ts';
 
 /**
@@ -30,52 +30,52 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
   };
   const streamShape = 'text/event-stream: run_started, tool_call {tool, collectionId, args, stepIndex}, tool_result {tool, summary, stepIndex}, chunk, warning, error {message, code}, then done {runId, status, response, iterationsUsed, sources, contradictionFlags, structuredOutput?}, always last. Comment lines say what the run waits on';
   return [
-    {
-      method: 'post', path: `${base}/invoke`, tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.invokeAgentSchema,
+    route({
+      method: 'post', path: `${base}/invoke`, operationId: 'invokeAgent', tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.invokeAgentSchema,
       summary: 'Invoke an agent, streamed as Server-Sent Events. documentId scopes every tool call to one document',
-      responses: { 200: streamShape, ...startErrors },
+      responses: { 200: { description: streamShape, contentType: 'text/event-stream' }, ...startErrors },
       handle: stream(agents.invoke),
-    },
-    {
-      method: 'post', path: `${base}/invoke/sync`, tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.invokeAgentSchema,
+    }),
+    route({
+      method: 'post', path: `${base}/invoke/sync`, operationId: 'invokeAgentSync', tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.invokeAgentSchema,
       summary: 'Invoke an agent and return the done payload with its warnings',
-      responses: { 200: '{runId, status, response, iterationsUsed, sources, contradictionFlags, warnings, structuredOutput?}', 408: 'The time limit fired before any answer text', ...startErrors },
-      handle: async (ctx, { body }) => {
+      responses: { 200: { description: 'The done payload with the run\'s warnings', schema: responses.agentSyncResult }, 408: 'The time limit fired before any answer text', ...startErrors },
+      handle: async (ctx, { body, reply }) => {
         const cancel = new AbortController();
         ctx.res.once('close', () => cancel.abort());
-        send(ctx, 200, await agents.invokeSync(agentCaller(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
+        reply(200, await agents.invokeSync(agentCaller(ctx), path(ctx), ctx.params.agentSlug, body, cancel.signal));
       },
-    },
-    {
-      method: 'post', path: `${base}/preview`, tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.previewAgentSchema,
+    }),
+    route({
+      method: 'post', path: `${base}/preview`, operationId: 'previewAgent', tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.previewAgentSchema,
       summary: "Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply",
-      responses: { 200: streamShape, ...startErrors },
+      responses: { 200: { description: streamShape, contentType: 'text/event-stream' }, ...startErrors },
       handle: stream(agents.preview),
-    },
-    {
-      method: 'get', path: `${base}/runs`, tag: 'agents', auth: 'jwt', query: schemas.listRunsQuerySchema,
+    }),
+    route({
+      method: 'get', path: `${base}/runs`, operationId: 'listAgentRuns', tag: 'agents', auth: 'jwt', query: schemas.listRunsQuerySchema,
       summary: "The agent's runs, newest first (limit 1 to 100, default 20; offset; status); agentSnapshot and steps omitted",
-      responses: { 200: '{runs: array of AgentRun, hasMore}', 400: 'Invalid limit, offset or status', ...denied },
-      handle: async (ctx, { query }) => send(ctx, 200, await agents.listRuns(requireSession(ctx), path(ctx), ctx.params.agentSlug, query)),
-    },
-    {
-      method: 'get', path: `${base}/runs/:runId`, tag: 'agents', auth: 'jwt', summary: 'A run, with the agentSnapshot taken when it started',
-      responses: { 200: 'AgentRun', ...denied },
-      handle: async (ctx) => send(ctx, 200, await agents.getRun(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId)),
-    },
-    {
-      method: 'get', path: `${base}/runs/:runId/steps`, tag: 'agents', auth: 'jwt', query: schemas.listStepsQuerySchema,
+      responses: { 200: { description: 'A page of runs (agentSnapshot and steps omitted)', schema: responses.agentRunList }, 400: 'Invalid limit, offset or status', ...denied },
+      handle: async (ctx, { query, reply }) => reply(200, await agents.listRuns(requireSession(ctx), path(ctx), ctx.params.agentSlug, query)),
+    }),
+    route({
+      method: 'get', path: `${base}/runs/:runId`, operationId: 'getAgentRun', tag: 'agents', auth: 'jwt', summary: 'A run, with the agentSnapshot taken when it started',
+      responses: { 200: { description: 'The run with its agentSnapshot', schema: responses.agentRun }, ...denied },
+      handle: async (ctx, { reply }) => reply(200, await agents.getRun(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId)),
+    }),
+    route({
+      method: 'get', path: `${base}/runs/:runId/steps`, operationId: 'listAgentRunSteps', tag: 'agents', auth: 'jwt', query: schemas.listStepsQuerySchema,
       summary: "A run's steps by stepIndex: one per message, tool_call and tool_result (limit 1 to 500, default 100; offset)",
-      responses: { 200: 'array of AgentRunStep {stepIndex, kind, tool, collectionId, content, createdAt}', 400: 'Invalid limit or offset', ...denied },
-      handle: async (ctx, { query }) => send(ctx, 200, await agents.listSteps(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId, query)),
-    },
-    {
-      method: 'delete', path: `${base}/runs/:runId`, tag: 'agents', auth: 'jwt', summary: 'Delete a run with its steps',
+      responses: { 200: { description: 'The steps by stepIndex', schema: responses.agentRunStep.array() }, 400: 'Invalid limit or offset', ...denied },
+      handle: async (ctx, { query, reply }) => reply(200, await agents.listSteps(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId, query)),
+    }),
+    route({
+      method: 'delete', path: `${base}/runs/:runId`, operationId: 'deleteAgentRun', tag: 'agents', auth: 'jwt', summary: 'Delete a run with its steps',
       responses: { 204: 'Deleted', ...denied },
       handle: async (ctx) => {
         await agents.deleteRun(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId);
         noContent(ctx);
       },
-    },
+    }),
   ];
 }

@@ -1,7 +1,7 @@
-import { schemas } from '@dossier/core';
+import { responses, schemas } from '@dossier/core';
 import type { Context } from 'koa';
 import { requireSession } from '../http/auth.ts';
-import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** Hosted agents, management plane (spec: Hosted agents). JWT only; admins write, members read. */
 export function agentRoutes({ dossier }: RouteDeps): RouteDef[] {
@@ -11,36 +11,36 @@ export function agentRoutes({ dossier }: RouteDeps): RouteDef[] {
   const denied = { 401: 'JWT required', 404: 'Org, project or agent not found (also when the account is not a member)' };
   const adminDenied = { ...denied, 403: 'Needs the admin role in the org' };
   return [
-    {
-      method: 'post', path: base, idempotent: true, tag: 'agents', auth: 'jwt', body: schemas.createAgentSchema,
+    route({
+      method: 'post', path: base, operationId: 'createAgent', idempotent: true, tag: 'agents', auth: 'jwt', body: schemas.createAgentSchema,
       summary: 'Create a hosted agent (admin). allowedCollectionIds null allows every collection of the project; an empty array is rejected',
-      responses: { 201: 'Agent', 400: 'Invalid input (also an empty allowedCollectionIds, or a collection of another project)', 409: 'Slug already used in the project', ...adminDenied },
-      handle: async (ctx, { body }) => send(ctx, 201, await agents.create(requireSession(ctx), path(ctx), body)),
-    },
-    {
-      method: 'get', path: base, tag: 'agents', auth: 'jwt', query: schemas.listAgentsQuerySchema,
+      responses: { 201: { description: 'The agent', schema: responses.agent }, 400: 'Invalid input (also an empty allowedCollectionIds, or a collection of another project)', 409: 'Slug already used in the project', ...adminDenied },
+      handle: async (ctx, { body, reply }) => reply(201, await agents.create(requireSession(ctx), path(ctx), body)),
+    }),
+    route({
+      method: 'get', path: base, operationId: 'listAgents', tag: 'agents', auth: 'jwt', query: schemas.listAgentsQuerySchema,
       summary: 'Agents of the project, oldest first (limit 1 to 100, default 20; offset)',
-      responses: { 200: '{agents: array of Agent, hasMore}', 400: 'Invalid limit or offset', ...denied },
-      handle: async (ctx, { query }) => send(ctx, 200, await agents.list(requireSession(ctx), path(ctx), query)),
-    },
-    {
-      method: 'get', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', summary: 'An agent, by id or slug',
-      responses: { 200: 'Agent', ...denied },
-      handle: async (ctx) => send(ctx, 200, await agents.get(requireSession(ctx), path(ctx), ctx.params.agentId)),
-    },
-    {
-      method: 'patch', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', body: schemas.updateAgentSchema,
+      responses: { 200: { description: 'A page of agents', schema: responses.agentList }, 400: 'Invalid limit or offset', ...denied },
+      handle: async (ctx, { query, reply }) => reply(200, await agents.list(requireSession(ctx), path(ctx), query)),
+    }),
+    route({
+      method: 'get', path: `${base}/:agentId`, operationId: 'getAgent', tag: 'agents', auth: 'jwt', summary: 'An agent, by id or slug',
+      responses: { 200: { description: 'The agent', schema: responses.agent }, ...denied },
+      handle: async (ctx, { reply }) => reply(200, await agents.get(requireSession(ctx), path(ctx), ctx.params.agentId)),
+    }),
+    route({
+      method: 'patch', path: `${base}/:agentId`, operationId: 'updateAgent', tag: 'agents', auth: 'jwt', body: schemas.updateAgentSchema,
       summary: 'Update an agent as a JSON Merge Patch (admin): omitted keys stay, null clears (allowedCollectionIds null widens to all, timeoutMs null restores the default); a new slug needs confirmSlugChange true',
-      responses: { 200: 'Agent', 400: 'Invalid input, or a slug change without confirmSlugChange', 409: 'Slug already used in the project', ...adminDenied },
-      handle: async (ctx, { body }) => send(ctx, 200, await agents.update(requireSession(ctx), path(ctx), ctx.params.agentId, body)),
-    },
-    {
-      method: 'delete', path: `${base}/:agentId`, tag: 'agents', auth: 'jwt', summary: 'Delete an agent with its runs and steps (admin)',
+      responses: { 200: { description: 'The agent', schema: responses.agent }, 400: 'Invalid input, or a slug change without confirmSlugChange', 409: 'Slug already used in the project', ...adminDenied },
+      handle: async (ctx, { body, reply }) => reply(200, await agents.update(requireSession(ctx), path(ctx), ctx.params.agentId, body)),
+    }),
+    route({
+      method: 'delete', path: `${base}/:agentId`, operationId: 'deleteAgent', tag: 'agents', auth: 'jwt', summary: 'Delete an agent with its runs and steps (admin)',
       responses: { 204: 'Deleted', ...adminDenied },
       handle: async (ctx) => {
         await agents.remove(requireSession(ctx), path(ctx), ctx.params.agentId);
         noContent(ctx);
       },
-    },
+    }),
   ];
 }

@@ -1,36 +1,34 @@
-import { schemas } from '@dossier/core';
+import { responses, schemas } from '@dossier/core';
 import { requireApiAccess } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
-import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 const keyErrors = { 401: 'API key required', 404: 'Not found' };
 
 /** Claims of documents, the claim map stream, and recomputing a collection's claims. */
 export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
   const claims = dossier.claims;
-  const recompute: RouteDef['handle'] = async (ctx) => {
-    await claims.recomputeClaims(requireApiAccess(ctx), ctx.params.id);
-    noContent(ctx);
-  };
-  const recomputeRoute = (method: 'post' | 'patch'): RouteDef => ({
-    method, path: '/v1/collections/:id/recompute/claims', tag: 'claims', auth: 'key', handle: recompute,
-    summary: 'Delete every claim and the cached claim map, then re-enqueue extraction of every ready document (POST or PATCH)',
-    responses: { 204: 'Claims deleted; extraction re-enqueued when a model provider is configured', ...keyErrors },
-  });
-  return [
-    {
-      method: 'get', path: '/v1/documents/:id/claims', tag: 'claims', auth: 'key', query: schemas.claimsQuerySchema,
-      summary: 'Claims of a document with importance ≥ minImportance, in document order',
-      responses: { 200: '{documentId, claims: array of Claim}', 400: 'Invalid minImportance', ...keyErrors },
-      handle: async (ctx, { query }) => {
-        const { minImportance } = query as { minImportance: number };
-        send(ctx, 200, await claims.documentClaims(requireApiAccess(ctx), ctx.params.id, minImportance));
+  const recompute = (method: 'post' | 'patch') =>
+    route({
+      method, path: '/v1/collections/:id/recompute/claims', operationId: method === 'post' ? 'recomputeClaims' : 'recomputeClaimsByPatch', tag: 'claims', auth: 'key',
+      summary: 'Delete every claim and the cached claim map, then re-enqueue extraction of every ready document (POST or PATCH)',
+      responses: { 204: 'Claims deleted; extraction re-enqueued when a model provider is configured', ...keyErrors },
+      handle: async (ctx) => {
+        await claims.recomputeClaims(requireApiAccess(ctx), ctx.params.id);
+        noContent(ctx);
       },
-    },
-    {
-      method: 'get', path: '/v1/collections/:id/claims/map', tag: 'claims', auth: 'key', longRunning: true,
+    });
+  return [
+    route({
+      method: 'get', path: '/v1/documents/:id/claims', operationId: 'listDocumentClaims', tag: 'claims', auth: 'key', query: schemas.claimsQuerySchema,
+      summary: 'Claims of a document with importance ≥ minImportance, in document order',
+      responses: { 200: { description: 'The claims', schema: responses.documentClaims }, ...keyErrors },
+      handle: async (ctx, { query, reply }) => reply(200, await claims.documentClaims(requireApiAccess(ctx), ctx.params.id, query.minImportance)),
+    }),
+    route({
+      method: 'get', path: '/v1/collections/:id/claims/map', operationId: 'streamClaimMap', tag: 'claims', auth: 'key', longRunning: true,
       summary: 'The claim map as Server-Sent Events: progress {pct}, then done {total, claims: ClaimMapItem[]} or error {message}',
-      responses: { 200: 'text/event-stream of {type: progress|done|error}', ...keyErrors },
+      responses: { 200: { description: 'Events {type: progress|done|error}', contentType: 'text/event-stream' }, ...keyErrors },
       handle: async (ctx) => {
         // Access fails here as an HTTP status, before the stream opens.
         const build = await claims.openClaimMap(requireApiAccess(ctx), ctx.params.id);
@@ -41,8 +39,8 @@ export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
           .catch((err: unknown) => stream.send({ type: 'error', message: err instanceof Error && err.name === 'DossierError' ? err.message : 'Claim map failed' }))
           .finally(() => stream.close());
       },
-    },
-    recomputeRoute('post'),
-    recomputeRoute('patch'),
+    }),
+    recompute('post'),
+    recompute('patch'),
   ];
 }

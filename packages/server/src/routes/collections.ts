@@ -1,57 +1,58 @@
-import { schemas } from '@dossier/core';
+import { responses, schemas } from '@dossier/core';
 import { apiAccess, requireApiAccess } from '../http/auth.ts';
-import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** /v1/collections: create, list, get, stats, update, soft delete. */
 export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
   const c = dossier.collections;
-  const update: RouteDef['handle'] = async (ctx, { body }) =>
-    send(ctx, 200, await c.update(requireApiAccess(ctx), ctx.params.id, body as schemas.UpdateCollectionInput));
+  const update = (method: 'patch' | 'put') =>
+    route({
+      method, path: '/v1/collections/:id', operationId: method === 'patch' ? 'updateCollection' : 'replaceCollection', tag: 'collections', auth: 'key',
+      summary: method === 'patch' ? 'Update a collection' : 'Update a collection (same as PATCH)',
+      body: schemas.updateCollectionSchema,
+      responses: { 200: { description: 'The updated collection', schema: responses.collection }, 404: 'Not found' },
+      handle: async (ctx, { body, reply }) => reply(200, await c.update(requireApiAccess(ctx), ctx.params.id, body)),
+    });
   return [
-    {
-      method: 'post', path: '/v1/collections', idempotent: true, tag: 'collections', auth: 'key', summary: 'Create a collection',
-      body: schemas.createCollectionSchema, responses: { 201: 'Collection', 400: 'Invalid input', 403: 'projectId of another project' },
-      handle: async (ctx, { body }) => send(ctx, 201, await c.create(requireApiAccess(ctx), body as schemas.CreateCollectionInput)),
-    },
-    {
-      method: 'get', path: '/v1/collections', tag: 'collections', auth: 'key', summary: "List the project's collections",
-      responses: { 200: 'array of Collection' },
-      handle: async (ctx) => send(ctx, 200, await c.list(requireApiAccess(ctx))),
-    },
-    {
-      method: 'get', path: '/v1/collections/:id', tag: 'collections', auth: 'key-or-public', summary: 'Get a collection',
-      responses: { 200: 'Collection', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await c.get(apiAccess(ctx), ctx.params.id)),
-    },
-    {
-      method: 'get', path: '/v1/collections/:id/stats', tag: 'collections', auth: 'key-or-public', summary: 'Collection statistics',
-      responses: { 200: 'CollectionStats', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await c.stats(apiAccess(ctx), ctx.params.id)),
-    },
-    {
-      method: 'post', path: '/v1/collections/:id/describe', tag: 'collections', auth: 'key', longRunning: true,
+    route({
+      method: 'post', path: '/v1/collections', operationId: 'createCollection', idempotent: true, tag: 'collections', auth: 'key', summary: 'Create a collection',
+      body: schemas.createCollectionSchema,
+      responses: { 201: { description: 'The new collection', schema: responses.collection }, 403: 'projectId of another project' },
+      handle: async (ctx, { body, reply }) => reply(201, await c.create(requireApiAccess(ctx), body)),
+    }),
+    route({
+      method: 'get', path: '/v1/collections', operationId: 'listCollections', tag: 'collections', auth: 'key', summary: "List the project's collections",
+      responses: { 200: { description: "The project's collections", schema: responses.collection.array() } },
+      handle: async (ctx, { reply }) => reply(200, await c.list(requireApiAccess(ctx))),
+    }),
+    route({
+      method: 'get', path: '/v1/collections/:id', operationId: 'getCollection', tag: 'collections', auth: 'key-or-public', summary: 'Get a collection',
+      responses: { 200: { description: 'The collection', schema: responses.collection }, 404: 'Not found' },
+      handle: async (ctx, { reply }) => reply(200, await c.get(apiAccess(ctx), ctx.params.id)),
+    }),
+    route({
+      method: 'get', path: '/v1/collections/:id/stats', operationId: 'getCollectionStats', tag: 'collections', auth: 'key-or-public', summary: 'Collection statistics',
+      responses: { 200: { description: 'Counts and sizes', schema: responses.collectionStats }, 404: 'Not found' },
+      handle: async (ctx, { reply }) => reply(200, await c.stats(apiAccess(ctx), ctx.params.id)),
+    }),
+    route({
+      method: 'post', path: '/v1/collections/:id/describe', operationId: 'describeCollection', tag: 'collections', auth: 'key', longRunning: true,
       summary: "Write the collection's description with the fast model from its file names and headings (svc_describe_collection), save it, and return the collection",
       responses: {
-        200: 'Collection with the new description', 400: 'No model provider configured', 401: 'API key required', 404: 'Not found',
-        409: 'No ready documents to describe', 503: 'The model provider failed',
+        200: { description: 'The collection with its new description', schema: responses.collection }, 400: 'No model provider configured', 401: 'API key required',
+        404: 'Not found', 409: 'No ready documents to describe', 503: 'The model provider failed',
       },
-      handle: async (ctx) => send(ctx, 200, await c.describe(requireApiAccess(ctx), ctx.params.id)),
-    },
-    {
-      method: 'patch', path: '/v1/collections/:id', tag: 'collections', auth: 'key', summary: 'Update a collection',
-      body: schemas.updateCollectionSchema, responses: { 200: 'Collection', 400: 'Invalid input', 404: 'Not found' }, handle: update,
-    },
-    {
-      method: 'put', path: '/v1/collections/:id', tag: 'collections', auth: 'key', summary: 'Update a collection (same as PATCH)',
-      body: schemas.updateCollectionSchema, responses: { 200: 'Collection', 400: 'Invalid input', 404: 'Not found' }, handle: update,
-    },
-    {
-      method: 'delete', path: '/v1/collections/:id', tag: 'collections', auth: 'key', summary: 'Soft-delete a collection',
+      handle: async (ctx, { reply }) => reply(200, await c.describe(requireApiAccess(ctx), ctx.params.id)),
+    }),
+    update('patch'),
+    update('put'),
+    route({
+      method: 'delete', path: '/v1/collections/:id', operationId: 'deleteCollection', tag: 'collections', auth: 'key', summary: 'Soft-delete a collection',
       responses: { 204: 'Deleted', 404: 'Not found' },
       handle: async (ctx) => {
         await c.remove(requireApiAccess(ctx), ctx.params.id);
         noContent(ctx);
       },
-    },
+    }),
   ];
 }

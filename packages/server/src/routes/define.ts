@@ -1,16 +1,53 @@
-import type { DossierCore } from '@dossier/core';
+import type { Dossier } from '@dossier/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { ServerConfig } from '../config.ts';
 import type { RequestLimits } from '../http/limits.ts';
+import type { McpEndpoint } from '../mcp/endpoint.ts';
 
 /** How a route authenticates (documented in the OpenAPI document). */
-export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'jwt-or-org-key' | 'none' | 'upload-url';
+export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'jwt-or-org-key' | 'key-or-oauth' | 'none' | 'upload-url';
+
+/** A JSON response: what the route sends with this status, described by the zod schema that types the handler's reply. */
+export interface JsonResponse<S extends z.ZodType = z.ZodType> {
+  description: string;
+  schema: S;
+}
+
+/** A response that is not JSON (a stream, Markdown, bytes): its media type, for the OpenAPI document. */
+export interface OtherResponse {
+  description: string;
+  contentType: 'text/event-stream' | 'text/markdown' | 'application/octet-stream';
+}
+
+/**
+ * What a route answers, by status: a JSON schema, another media type, or a bare description (an error status gets
+ * the `{error}` body; 204 and other success statuses without a schema have no body).
+ */
+export type Responses = Record<number, string | JsonResponse | OtherResponse>;
+
+/** The parsed value of an optional schema (undefined when the route declares none). */
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** Statuses of `R` that carry a JSON schema. */
+type JsonStatus<R> = { [K in keyof R]: R[K] extends JsonResponse ? K : never }[keyof R];
+
+/** Sends a status with the body its schema describes: `reply(200, collection)` does not compile if the value does not match. */
+export type Reply<R> = <K extends JsonStatus<R>>(status: K, body: R[K] extends JsonResponse<infer S> ? z.output<S> : never) => void;
+
+/** What a handler receives: the body and query parsed once by the route's schemas, and its typed reply. */
+export interface RouteInput<B, Q, R> {
+  body: Parsed<B>;
+  query: Parsed<Q>;
+  reply: Reply<R>;
+}
 
 /** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
-export interface RouteDef {
+export interface RouteDef<B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, R extends Responses = Responses> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
+  /** Stable camelCase name of the operation, unique across the API (generated clients name their methods by it). */
+  operationId?: string;
   summary: string;
   tag: string;
   /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
@@ -20,32 +57,54 @@ export interface RouteDef {
   /** A creating route that honours `Idempotency-Key` (http/idempotency.ts). */
   idempotent?: true;
   /** JSON body schema (validated before the handler runs). */
-  body?: z.ZodType;
+  body?: B;
   /** Query-string schema. */
-  query?: z.ZodType;
+  query?: Q;
   /** Largest JSON body (default 1 MB; bulk routes take more). */
   maxBodyBytes?: number;
+  /**
+   * A body the handler reads and checks itself, for the OpenAPI document: the OAuth endpoints, whose errors take
+   * their RFCs' form (`{error: <code>, error_description}`), and the server-rendered pages' forms.
+   */
+  rawBody?: { type: 'application/json' | 'application/x-www-form-urlencoded'; schema: z.ZodType };
   /** Non-JSON request body, for the OpenAPI document. */
   bodyType?: 'multipart/form-data' | 'application/octet-stream';
-  /** Status codes and descriptions of the responses. */
-  responses: Record<number, string>;
+  /** What a 2xx (and a refusal) answer is when it is not JSON: a server-rendered page. */
+  produces?: 'text/html';
+  /** The responses by status. */
+  responses: R;
   /**
    * Streams, long-polls, research and file uploads: exempt from the request timeout (they bound their own time;
    * their bodies still get the idle timeout).
    */
   longRunning?: true;
-  /** Produces the response: sets ctx.status and ctx.body. */
-  handle: (ctx: Context, input: { body: unknown; query: unknown }) => Promise<void>;
+  /** Produces the response: `input.reply(status, body)`, or sets ctx.status and ctx.body itself (streams, bytes). */
+  handle: (ctx: Context, input: RouteInput<B, Q, R>) => Promise<void>;
+}
+
+/** A route of any schemas, as the router and the OpenAPI document see it. */
+export type AnyRoute = RouteDef<z.ZodType | undefined, z.ZodType | undefined, Responses>;
+
+/**
+ * Declare a route with typed input and replies: the handler's `body` and `query` are the outputs of the route's
+ * schemas, and `reply` accepts only the statuses and shapes its `responses` declare.
+ */
+export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, const R extends Responses = Responses>(
+  def: RouteDef<B, Q, R>,
+): AnyRoute {
+  return def as unknown as AnyRoute;
 }
 
 /** What route modules are built from. */
 export interface RouteDeps {
-  dossier: DossierCore;
+  dossier: Dossier;
   config: Readonly<ServerConfig>;
   /** Base address used in presigned upload URLs (known once the server listens). */
   publicUrl: () => string;
   /** Rate limits and login throttling of this server. */
   limits: RequestLimits;
+  /** The MCP endpoint behind /mcp (absent where routes are only listed). */
+  mcp?: () => McpEndpoint;
 }
 
 /** Respond with JSON and a status. */

@@ -1,4 +1,4 @@
-import { apiAccess, principal } from '../http/auth.ts';
+import { apiAccess, principal, suppliedByHost } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
 import type { RouteDef, RouteDeps } from './define.ts';
 
@@ -9,9 +9,9 @@ export const STREAM_KEY_CHECK_MS = 5_000;
 export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
     {
-      method: 'get', path: '/v1/collections/:id/documents/events', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
+      method: 'get', path: '/v1/collections/:id/documents/events', operationId: 'streamDocumentEvents', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s); closes within 5 s of its key being revoked',
-      responses: { 200: 'text/event-stream', 401: 'Invalid key', 404: 'Not found' },
+      responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?} per message', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found' },
       handle: async (ctx) => {
         const access = apiAccess(ctx);
         const caller = principal(ctx);
@@ -19,7 +19,8 @@ export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
         const unsubscribe = await dossier.events.subscribe(access, ctx.params.id, (e) => stream?.send(e));
         stream = openSse(ctx);
         const opened = stream;
-        const check = caller.kind === 'project_key'
+        // A key Dossier resolved is re-checked; a caller the host application supplied is the host's to end.
+        const check = caller.kind === 'project_key' && !suppliedByHost(ctx)
           ? setInterval(() => {
               dossier.auth.isKeyActive(caller.keyId).then((active) => active || opened.close(), () => {});
             }, STREAM_KEY_CHECK_MS)

@@ -1,20 +1,20 @@
-import { sniffType } from '@dossier/core';
+import { responses, sniffType } from '@dossier/core';
 import { apiAccess } from '../http/auth.ts';
-import { type RouteDef, type RouteDeps, send } from './define.ts';
+import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** Document images and table-chunk captions. */
 export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
   const d = dossier.documents;
   return [
-    {
-      method: 'get', path: '/v1/documents/:id/images', tag: 'documents', auth: 'key-or-public', summary: 'Images of a document ordered by position',
-      responses: { 200: 'array of DocumentImage', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await d.images(apiAccess(ctx), ctx.params.id)),
-    },
-    {
-      method: 'get', path: '/v1/documents/:id/images/:imageId', tag: 'documents', auth: 'key-or-public',
+    route({
+      method: 'get', path: '/v1/documents/:id/images', operationId: 'listImages', tag: 'documents', auth: 'key-or-public', summary: 'Images of a document ordered by position',
+      responses: { 200: { description: 'The images', schema: responses.image.array() }, 404: 'Not found' },
+      handle: async (ctx, { reply }) => reply(200, await d.images(apiAccess(ctx), ctx.params.id)),
+    }),
+    route({
+      method: 'get', path: '/v1/documents/:id/images/:imageId', operationId: 'getImage', tag: 'documents', auth: 'key-or-public',
       summary: 'Raw image bytes (immutable; private collections need the API key as Bearer)',
-      responses: { 200: 'image bytes', 401: 'Key required', 404: 'Not found' },
+      responses: { 200: { description: 'The image bytes (its image type when the bytes confirm it)', contentType: 'application/octet-stream' }, 401: 'Key required', 404: 'Not found' },
       handle: async (ctx) => {
         const { bytes, mimeType, public: isPublic } = await d.image(apiAccess(ctx), ctx.params.id, ctx.params.imageId);
         // Only a type confirmed by the bytes is served as an image; anything else downloads as opaque data.
@@ -24,12 +24,12 @@ export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
         ctx.status = 200;
         ctx.body = Buffer.from(bytes);
       },
-    },
-    {
-      method: 'get', path: '/v1/documents/:id/chunks/captions', tag: 'documents', auth: 'key-or-public',
+    }),
+    route({
+      method: 'get', path: '/v1/documents/:id/chunks/captions', operationId: 'listTableCaptions', tag: 'documents', auth: 'key-or-public',
       summary: 'Table chunks with their captions, by section position then chunk position',
-      responses: { 200: 'array of {content, caption}', 404: 'Not found' },
-      handle: async (ctx) => send(ctx, 200, await d.captions(apiAccess(ctx), ctx.params.id)),
-    },
+      responses: { 200: { description: 'Table chunks and their captions', schema: responses.tableCaptions }, 404: 'Not found' },
+      handle: async (ctx, { reply }) => reply(200, await d.captions(apiAccess(ctx), ctx.params.id)),
+    }),
   ];
 }

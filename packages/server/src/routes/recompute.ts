@@ -1,5 +1,6 @@
+import { responses } from '@dossier/core';
 import { requireApiAccess } from '../http/auth.ts';
-import { type RouteDef, type RouteDeps, send } from './define.ts';
+import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /**
  * /v1/collections/:id/recompute/{summaries,captions}: the spec leaves the method open ("see note"), so both POST
@@ -8,15 +9,18 @@ import { type RouteDef, type RouteDeps, send } from './define.ts';
  */
 export function recomputeRoutes({ dossier }: RouteDeps): RouteDef[] {
   const c = dossier.collections;
-  const summaries: RouteDef['handle'] = async (ctx) => send(ctx, 200, await c.recomputeSummaries(requireApiAccess(ctx), ctx.params.id));
-  const captions: RouteDef['handle'] = async (ctx) => send(ctx, 200, await c.recomputeCaptions(requireApiAccess(ctx), ctx.params.id));
-  const responses = { 200: '{enqueued: number}', 401: 'Key required', 404: 'Not found' };
-  const route = (method: 'post' | 'patch', what: 'summaries' | 'captions'): RouteDef => ({
-    method, path: `/v1/collections/:id/recompute/${what}`, tag: 'collections', auth: 'key', responses,
-    summary: what === 'summaries'
-      ? 'Reset AI section summaries to extractive and re-enqueue summarization of every ready document'
-      : 'Delete caption chunks, reset image and table captions, and re-enqueue captioning of every ready document',
-    handle: what === 'summaries' ? summaries : captions,
-  });
-  return [route('post', 'summaries'), route('patch', 'summaries'), route('post', 'captions'), route('patch', 'captions')];
+  const recompute = (method: 'post' | 'patch', what: 'summaries' | 'captions') =>
+    route({
+      method, path: `/v1/collections/:id/recompute/${what}`, tag: 'collections', auth: 'key',
+      operationId: `recompute${what === 'summaries' ? 'Summaries' : 'Captions'}${method === 'patch' ? 'ByPatch' : ''}`,
+      responses: { 200: { description: 'How many documents were re-enqueued', schema: responses.enqueued }, 401: 'Key required', 404: 'Not found' },
+      summary: what === 'summaries'
+        ? 'Reset AI section summaries to extractive and re-enqueue summarization of every ready document'
+        : 'Delete caption chunks, reset image and table captions, and re-enqueue captioning of every ready document',
+      handle: async (ctx, { reply }) => {
+        const access = requireApiAccess(ctx);
+        reply(200, await (what === 'summaries' ? c.recomputeSummaries(access, ctx.params.id) : c.recomputeCaptions(access, ctx.params.id)));
+      },
+    });
+  return [recompute('post', 'summaries'), recompute('patch', 'summaries'), recompute('post', 'captions'), recompute('patch', 'captions')];
 }

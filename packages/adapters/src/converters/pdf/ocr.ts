@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DossierError } from '@dossier/core';
 import type { Run } from './types.ts';
+import { importOptional, withOptional } from '../../optional.ts';
 
 interface Box {
   x0: number;
@@ -71,13 +72,14 @@ let active = 0;
  */
 function localPaths(): { langPath: string; workerPath: string } {
   const require = createRequire(import.meta.url);
-  const data = path.dirname(require.resolve('@tesseract.js-data/eng/package.json'));
+  const resolveData = () => require.resolve('@tesseract.js-data/eng/package.json');
+  const data = path.dirname(withOptional('@tesseract.js-data/eng', 'OCR of scanned pages (English model data)', resolveData));
   const tess = path.dirname(require.resolve('tesseract.js/package.json'));
   return { langPath: path.join(data, '4.0.0_best_int'), workerPath: path.join(tess, 'src', 'worker-script', 'node', 'index.js') };
 }
 
 async function startWorker(): Promise<TesseractWorker> {
-  const lib = (await import('tesseract.js')) as unknown as { default?: TesseractLib } & TesseractLib;
+  const lib = await importOptional<{ default?: TesseractLib } & TesseractLib>('tesseract.js', 'OCR of scanned pages');
   const tesseract = lib.default ?? lib;
   const w = await tesseract.createWorker('eng', OEM_LSTM_ONLY, {
     ...localPaths(),

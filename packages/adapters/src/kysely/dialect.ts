@@ -1,0 +1,40 @@
+import type { JsonValue } from '@dossier/core';
+import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { DbBool, DbJson, MetadataDatabase } from './schema.ts';
+
+/**
+ * The few things the metadata queries cannot say in dialect-neutral Kysely: value encoding and JSON
+ * predicates over the `documents` table, and per-key locks. SQLite implements them with json_each, Postgres with
+ * jsonb operators; both run every query in this folder unchanged.
+ */
+export interface MetadataDialect {
+  /** Encode a boolean for a DbBool column. */
+  bool(value: boolean): DbBool;
+  /** Encode a value for a DbJson column (canonical JSON: sorted keys, so equal values store equally). */
+  json(value: JsonValue): DbJson;
+  /** True when the `documents` row carries the tag. */
+  hasTag(tag: string): Expression<SqlBool>;
+  /** True when the `documents` row carries at least one of the (non-empty) tags. */
+  hasAnyTag(tags: string[]): Expression<SqlBool>;
+  /** True when the `documents` row's metadata has `key` with a value deep-equal to `value`. */
+  metadataEquals(key: string, value: JsonValue): Expression<SqlBool>;
+  /** True when the `documents` row's metadata is not the empty object. */
+  hasMetadata(): Expression<SqlBool>;
+  /** Tag names of a collection's documents with document counts, count desc then name. */
+  tagCounts(db: Kysely<MetadataDatabase>, collectionId: string): Promise<{ name: string; count: number }[]>;
+  /** Bytes used on disk, 0 when unknown. */
+  sizeBytes(db: Kysely<MetadataDatabase>): Promise<number>;
+  /**
+   * Inside a transaction: wait until no other transaction holds `key`, then hold it until this one ends. Checks
+   * that read and then write (a spending cap, an idempotency claim) take it so concurrent callers go one at a time.
+   */
+  lockForTransaction(db: Kysely<MetadataDatabase>, key: string): Promise<void>;
+  /** True when err is the driver's unique-constraint violation. */
+  isUniqueViolation(err: unknown): boolean;
+}
+
+/** What every query function in this folder works with. */
+export interface StoreContext {
+  db: Kysely<MetadataDatabase>;
+  dialect: MetadataDialect;
+}

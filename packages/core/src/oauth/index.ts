@@ -1,0 +1,10 @@
+export type { CheckedAuthorization, ConsentChoice, OAuthEndpoint } from './authorize.ts';
+export type { ClientCredentials, ClientInformation } from './clients.ts';
+export type { ConnectedClient } from './connections.ts';
+export { isOAuthError, OAuthError, type OAuthErrorCode, OAuthRedirectError } from './errors.ts';
+export type { GrantableSandbox } from './sandboxes.ts';
+export { CLIENT_AUTH_METHODS, GRANT_TYPES } from './schemas.ts';
+export { isOAuthAccessToken, OAUTH_TOKEN_PREFIX, s256 } from './secrets.ts';
+export { DEFAULT_OAUTH_SETTINGS, type OAuthSettings } from './settings.ts';
+export { oauthService, type OAuthService } from './service.ts';
+export type { TokenResponse } from './tokens.ts';

@@ -1,0 +1,479 @@
+import { z } from 'zod';
+import type { AgentRunStepView, AgentRunView } from './agents/runs.ts';
+import type { AgentSyncResult } from './agents/events.ts';
+import type { AgentView } from './agents/service.ts';
+import type { ApiKeyView } from './auth/key-service.ts';
+import type { CreatedProject } from './auth/org-service.ts';
+import type { ClaimView, ContradictionRunView, ContradictionView } from './claims/service.ts';
+import type { CollectionStats, CollectionView } from './collections/service.ts';
+import type { ClaimMapItem } from './domain/claims.ts';
+import { AGENT_RUN_STATUSES, AGENT_STEP_KINDS, AGENT_TOOLS } from './domain/agents.ts';
+import { CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from './domain/claims.ts';
+import { DUPLICATE_RELATIONSHIPS, DUPLICATE_RUN_STATUSES } from './domain/duplicates.ts';
+import type { DuplicateGroupView, DuplicateRunView } from './duplicates/service.ts';
+import type { Org, Project, ResearchSource, RunUsage } from './domain/types.ts';
+import type { SectionView } from './documents/manage.ts';
+import type { ImageView } from './documents/images.ts';
+import type { PageSpan } from './documents/pages.ts';
+import type { DocumentView } from './documents/view.ts';
+import { EVENT_TYPES } from './events/catalogue.ts';
+import type { OrgMember } from './ports/tenancy-store.ts';
+import type { ProviderKeyView } from './providers/keys.ts';
+import type { ResearchAnswer, ResearchSession } from './research/events.ts';
+import { documentStatusSchema, jsonValueSchema, researchDepthSchema, visibilitySchema } from './schemas.ts';
+import type { QueryHit } from './search/query.ts';
+import type { UsageMeters } from './usage/quotas.ts';
+import type { WebhookDeliveryView, WebhookEndpointView } from './webhooks/service.ts';
+
+/**
+ * Response schemas: what the API answers, as zod schemas. The server types each route's reply with them and
+ * publishes them in its OpenAPI document (those with an `id` once, under components/schemas); the checks at the
+ * end of this file keep each equal to the view type the services return, so neither can change alone.
+ */
+
+const timestamp = z.string().describe('ISO 8601 date-time (UTC)');
+const nullableTimestamp = timestamp.nullable();
+const metadata = z.record(z.string(), jsonValueSchema);
+
+export const collection = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    visibility: visibilitySchema,
+    description: z.string().nullable(),
+    chunkSize: z.number().int(),
+    chunkOverlap: z.number().int(),
+    embeddingModel: z.string(),
+    enableSummarization: z.boolean(),
+    enableCaptioning: z.boolean(),
+    enableReranking: z.boolean(),
+    enableDeduplication: z.boolean(),
+    suppressContradictionsByMetadata: z.boolean(),
+    suppressIntraDocumentContradictions: z.boolean(),
+    llmModel: z.string().nullable(),
+    instructions: z.string().nullable(),
+    queryExpansion: z.enum(['none', 'rm3']).nullable(),
+    duplicateThreshold: z.number().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Collection' });
+
+export const collectionStats = z
+  .object({
+    docCount: z.number().int(),
+    totalFileSizeBytes: z.number(),
+    storageBytes: z.number(),
+    dbBytes: z.number(),
+    totalSections: z.number().int(),
+    totalChunks: z.number().int(),
+    statusCounts: z.record(z.string(), z.number().int()),
+    summarizedCount: z.number().int(),
+    captionedCount: z.number().int(),
+    claimsExtractedCount: z.number().int(),
+    totalClaimsCount: z.number().int(),
+  })
+  .meta({ id: 'CollectionStats' });
+
+export const document = z
+  .object({
+    id: z.string(),
+    collectionId: z.string(),
+    filename: z.string(),
+    status: documentStatusSchema,
+    fileSizeBytes: z.number().nullable(),
+    sectionCount: z.number().int().nullable(),
+    chunkCount: z.number().int().nullable(),
+    contentHash: z.string().nullable(),
+    markdownStorageKey: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    tags: z.array(z.string()),
+    metadata,
+    canonical: z.boolean().describe('False for a non-canonical member of a duplicate group (left out of retrieval)'),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Document' });
+
+export const documentList = z.object({ documents: z.array(document), total: z.number().int() });
+export const documentBatch = z.object({ documents: z.array(document) });
+export const tagCounts = z.object({ tags: z.array(z.object({ name: z.string(), count: z.number().int() })), hasMetadata: z.boolean() });
+export const filenameHits = z.array(z.object({ score: z.number(), document }));
+
+/** The answer of POST …/upload-url: a URL to PUT the file to, or (content-hash hit) the existing document and no URL. */
+export const uploadUrl = z
+  .object({ documentId: z.string(), uploadUrl: z.string().nullable(), document: document.optional() })
+  .meta({ id: 'UploadUrlResponse' });
+export const uploadReceived = z.object({ ok: z.literal(true) });
+
+const pageSpan = { pageStart: z.number().int().optional(), pageEnd: z.number().int().optional() };
+export const section = z
+  .object({
+    id: z.string(),
+    documentId: z.string(),
+    title: z.string(),
+    level: z.number().int(),
+    position: z.number().int(),
+    summary: z.string().nullable(),
+    summaryType: z.enum(['extractive', 'generated']).nullable(),
+    chunkCount: z.number().int(),
+    markdownOffsetStart: z.number().int(),
+    markdownOffsetEnd: z.number().int(),
+    ...pageSpan,
+  })
+  .meta({ id: 'Section' });
+export const sectionWithContent = section.extend({ content: z.string().describe('The Markdown of the section') }).meta({ id: 'SectionWithContent' });
+
+export const chunk = z.object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int() }).meta({ id: 'Chunk' });
+
+export const image = z
+  .object({
+    id: z.string(),
+    sectionId: z.string().nullable(),
+    placeholder: z.string(),
+    mimeType: z.string(),
+    caption: z.string().nullable(),
+    position: z.number().int(),
+  })
+  .meta({ id: 'DocumentImage' });
+export const tableCaptions = z.array(z.object({ content: z.string(), caption: z.string() }));
+
+export const queryHit = z
+  .object({
+    score: z.number(),
+    chunk,
+    section: z.object({ id: z.string(), title: z.string(), level: z.number().int() }),
+    document: z.object({ id: z.string(), filename: z.string() }),
+  })
+  .meta({ id: 'QueryHit' });
+export const scanResults = z.object({
+  results: z.array(
+    z.object({
+      score: z.number(),
+      section: z.object({ id: z.string(), title: z.string(), level: z.number().int(), summary: z.string().nullable() }),
+      document: z.object({ id: z.string(), filename: z.string() }),
+    }),
+  ),
+});
+
+export const runUsage = z
+  .object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    cacheReadTokens: z.number().int(),
+    cacheWriteTokens: z.number().int(),
+    modelCalls: z.number().int(),
+    retries: z.number().int(),
+  })
+  .meta({ id: 'RunUsage' });
+
+export const researchSource = z
+  .object({
+    chunkId: z.string(),
+    content: z.string(),
+    documentId: z.string(),
+    filename: z.string(),
+    sectionId: z.string(),
+    sectionTitle: z.string(),
+    sectionLevel: z.number().int(),
+    marker: z.string().optional().describe('The inline marker the answer cites this source by (S3 for [S3])'),
+    contradictions: z.array(z.object({ contradictionId: z.string(), severity: z.enum(CONTRADICTION_SEVERITIES) })).optional(),
+  })
+  .meta({ id: 'ResearchSource' });
+
+export const researchAnswer = z
+  .object({ answer: z.string(), sessionId: z.string(), sources: z.array(researchSource), unresolvedCitations: z.array(z.string()).optional() })
+  .meta({ id: 'ResearchAnswer' });
+
+export const researchSession = z
+  .object({
+    id: z.string(),
+    query: z.string(),
+    response: z.string(),
+    depth: researchDepthSchema,
+    model: z.string(),
+    sources: z.array(researchSource),
+    unresolvedCitations: z.array(z.string()),
+    usage: runUsage.nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'ResearchSession' });
+
+export const enqueued = z.object({ enqueued: z.number().int() });
+
+export const claim = z
+  .object({
+    id: z.string(),
+    documentId: z.string(),
+    sectionId: z.string(),
+    sectionTitle: z.string(),
+    text: z.string(),
+    sourceText: z.string().nullable(),
+    importance: z.number().int().min(1).max(5),
+    position: z.number().int(),
+  })
+  .meta({ id: 'Claim' });
+export const documentClaims = z.object({ documentId: z.string(), claims: z.array(claim) });
+
+/** The claim map's `done` event carries `{total, claims}` of these. */
+export const claimMapItem = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    sourceText: z.string().nullable(),
+    documentId: z.string(),
+    documentName: z.string(),
+    sectionId: z.string(),
+    sectionTitle: z.string(),
+    importance: z.number().int(),
+    x: z.number(),
+    y: z.number(),
+  })
+  .meta({ id: 'ClaimMapItem' });
+
+export const contradiction = z
+  .object({
+    id: z.string(),
+    severity: z.enum(CONTRADICTION_SEVERITIES),
+    status: z.enum(CONTRADICTION_STATUSES),
+    explanation: z.string(),
+    clusterTopicSummary: z.string().nullable(),
+    suggestedInstruction: z.string().nullable(),
+    claims: z.array(
+      z.object({
+        claimId: z.string(),
+        text: z.string(),
+        sourceText: z.string().nullable(),
+        documentId: z.string(),
+        documentName: z.string(),
+        sectionId: z.string(),
+        sectionTitle: z.string(),
+      }),
+    ),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'Contradiction' });
+export const contradictionList = z.object({ total: z.number().int(), items: z.array(contradiction) });
+export const contradictionFiles = z.object({
+  files: z.array(z.object({ documentId: z.string(), filename: z.string(), contradictionCount: z.number().int() })),
+});
+export const contradictionRun = z
+  .object({
+    id: z.string(),
+    status: z.enum(CONTRADICTION_RUN_STATUSES),
+    claimsProcessed: z.number().int().nullable(),
+    clustersAnalyzed: z.number().int().nullable(),
+    contradictionsFound: z.number().int().nullable(),
+    model: z.string().nullable(),
+    startedAt: nullableTimestamp,
+    completedAt: nullableTimestamp,
+    error: z.string().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'ContradictionRun' });
+export const contradictionRunStarted = z.object({ runId: z.string(), status: z.enum(['enqueued', 'running']), enqueuedAt: timestamp });
+
+export const duplicateGroup = z
+  .object({
+    id: z.string(),
+    canonicalDocumentId: z.string(),
+    detectedAt: timestamp,
+    members: z.array(
+      z.object({
+        documentId: z.string(),
+        filename: z.string(),
+        relationship: z.enum(DUPLICATE_RELATIONSHIPS),
+        coverageToCanonical: z.number().nullable(),
+        coverageFromCanonical: z.number().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'DuplicateGroup' });
+export const duplicateGroupList = z.object({ total: z.number().int(), items: z.array(duplicateGroup) });
+export const duplicateRun = z
+  .object({
+    id: z.string(),
+    status: z.enum(DUPLICATE_RUN_STATUSES),
+    jobsEnqueued: z.number().int().nullable(),
+    jobsProcessed: z.number().int().nullable(),
+    duplicatesDetected: z.number().int().nullable(),
+    duplicateGroupsCreated: z.number().int().nullable(),
+    startedAt: nullableTimestamp,
+    completedAt: nullableTimestamp,
+    error: z.string().nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'DuplicateRun' });
+export const duplicateRunStarted = z.object({ runId: z.string(), status: z.literal('pending'), jobsEnqueued: z.number().int(), enqueuedAt: timestamp });
+export const duplicatePromoted = z.object({ success: z.literal(true), changed: z.boolean() });
+export const duplicateDisbanded = z.object({ success: z.literal(true), groupId: z.string(), members: z.number().int() });
+
+export const login = z.object({ token: z.string(), user: z.object({ id: z.string(), email: z.string() }) });
+export const org = z.object({ id: z.string(), name: z.string(), createdAt: timestamp }).meta({ id: 'Org' });
+export const project = z.object({ id: z.string(), orgId: z.string(), name: z.string(), createdAt: timestamp }).meta({ id: 'Project' });
+export const createdProject = z.object({ project, liveKey: z.string(), testKey: z.string() });
+export const orgMember = z.object({ accountId: z.string(), email: z.string(), role: z.enum(['admin', 'member']) }).meta({ id: 'OrgMember' });
+
+export const apiKey = z
+  .object({
+    id: z.string(),
+    env: z.enum(['live', 'test', 'org']),
+    name: z.string().nullable(),
+    prefix: z.string(),
+    lastFour: z.string(),
+    createdAt: timestamp,
+    lastUsedAt: nullableTimestamp,
+    revokedAt: nullableTimestamp,
+  })
+  .meta({ id: 'ApiKey' });
+export const createdApiKey = apiKey.extend({ key: z.string().describe('The key itself: shown in this response only') }).meta({ id: 'CreatedApiKey' });
+
+export const providerKey = z
+  .object({ id: z.string(), provider: z.enum(['provider_a', 'provider_b']), name: z.string(), keyPreview: z.string(), createdAt: timestamp })
+  .meta({ id: 'ProviderKey' });
+
+export const usageMeters = z
+  .object({
+    meters: z.object({
+      queries: z.object({ used: z.number(), limit: z.number().nullable() }),
+      credits: z.object({ used: z.number(), limit: z.number().nullable() }),
+      storage: z.object({ usedMb: z.number(), limitMb: z.number().nullable() }),
+    }),
+  })
+  .meta({ id: 'UsageMeters' });
+
+export const webhookEndpoint = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string().optional(),
+    secret: z.string().optional().describe('The signing secret: only in the creation response'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export const webhookDelivery = z
+  .object({
+    id: z.string(),
+    endpointId: z.string(),
+    eventType: z.string(),
+    payload: z.object({ id: z.string(), type: z.enum(EVENT_TYPES), created: z.number().int(), data: z.record(z.string(), z.unknown()) }),
+    status: z.enum(['pending', 'success', 'failed']),
+    attempts: z.number().int(),
+    lastAttemptAt: timestamp.optional(),
+    responseStatus: z.number().int().optional(),
+    responseBody: z.string().optional(),
+    nextAttemptAt: timestamp.optional(),
+    createdAt: timestamp,
+    attemptLog: z.array(
+      z.object({ attempt: z.number().int(), at: timestamp, responseStatus: z.number().int().nullable(), responseBody: z.string().nullable(), durationMs: z.number() }),
+    ),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+const toolset = z.object(Object.fromEntries(AGENT_TOOLS.map((t) => [t, z.boolean()])) as Record<(typeof AGENT_TOOLS)[number], z.ZodBoolean>);
+export const agent = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    systemPrompt: z.string(),
+    model: z.string(),
+    timeoutMs: z.number().int(),
+    toolset,
+    allowedCollectionIds: z.array(z.string()).nullable().describe('Null allows every collection of the project'),
+    outputSchema: z.record(z.string(), z.unknown()).nullable(),
+    createdBy: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Agent' });
+export const agentList = z.object({ agents: z.array(agent), hasMore: z.boolean() });
+
+const agentRunSource = researchSource.extend({ marker: z.string(), collectionId: z.string() }).meta({ id: 'AgentRunSource' });
+const contradictionFlag = z.object({ sectionId: z.string(), contradictionId: z.string(), severity: z.string() });
+const runFields = {
+  id: z.string(),
+  agentId: z.string(),
+  query: z.string(),
+  documentId: z.string().nullable(),
+  status: z.enum(AGENT_RUN_STATUSES),
+  response: z.string(),
+  sources: z.array(agentRunSource),
+  contradictionFlags: z.array(contradictionFlag),
+  warnings: z.array(z.string()),
+  structuredOutput: z.unknown().optional(),
+  iterationsUsed: z.number().int(),
+  error: z.string().nullable(),
+  usage: runUsage.nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: timestamp,
+  completedAt: nullableTimestamp,
+};
+export const agentRun = z.object({ ...runFields, agentSnapshot: agent }).meta({ id: 'AgentRun' });
+export const agentRunList = z.object({ runs: z.array(z.object(runFields).meta({ id: 'AgentRunSummary' })), hasMore: z.boolean() });
+export const agentRunStep = z
+  .object({
+    stepIndex: z.number().int(),
+    kind: z.enum(AGENT_STEP_KINDS),
+    tool: z.string().nullable(),
+    collectionId: z.string().nullable(),
+    content: z.record(z.string(), z.unknown()),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'AgentRunStep' });
+export const agentSyncResult = z
+  .object({
+    runId: z.string(),
+    status: z.enum(AGENT_RUN_STATUSES).exclude(['running']),
+    response: z.string(),
+    iterationsUsed: z.number().int(),
+    sources: z.array(agentRunSource),
+    contradictionFlags: z.array(contradictionFlag),
+    structuredOutput: z.unknown().optional(),
+    warnings: z.array(z.string()),
+  })
+  .meta({ id: 'AgentSyncResult' });
+
+export const health = z.object({ status: z.literal('ok'), defaultEmbeddingModel: z.string() });
+export const openApiDocument = z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document');
+
+// --- Each schema equals the type its service returns (a field added to one and not the other fails to compile) ---
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Out<S extends z.ZodType> = z.output<S>;
+/** Compile-time checks only; a `false` here names the schema that drifted from its view type. */
+export type ResponseSchemaChecks = [
+  Same<Out<typeof collection>, CollectionView>,
+  Same<Out<typeof collectionStats>, CollectionStats>,
+  Same<Out<typeof document>, DocumentView>,
+  Same<Out<typeof section>, SectionView & Partial<PageSpan>>,
+  Same<Out<typeof image>, ImageView>,
+  Same<Out<typeof queryHit>, QueryHit>,
+  Same<Out<typeof runUsage>, RunUsage>,
+  Same<Out<typeof researchSource>, ResearchSource>,
+  Same<Out<typeof researchAnswer>, ResearchAnswer>,
+  Same<Out<typeof researchSession>, ResearchSession>,
+  Same<Out<typeof claim>, ClaimView>,
+  Same<Out<typeof claimMapItem>, ClaimMapItem>,
+  Same<Out<typeof contradiction>, ContradictionView>,
+  Same<Out<typeof contradictionRun>, ContradictionRunView>,
+  Same<Out<typeof duplicateGroup>, DuplicateGroupView>,
+  Same<Out<typeof duplicateRun>, DuplicateRunView>,
+  Same<Out<typeof org>, Org>,
+  Same<Out<typeof project>, Project>,
+  Same<Out<typeof createdProject>, CreatedProject>,
+  Same<Out<typeof orgMember>, OrgMember>,
+  Same<Out<typeof apiKey>, ApiKeyView>,
+  Same<Out<typeof providerKey>, ProviderKeyView>,
+  Same<Out<typeof usageMeters>, UsageMeters>,
+  Same<Out<typeof webhookEndpoint>, WebhookEndpointView>,
+  Same<Out<typeof webhookDelivery>, WebhookDeliveryView>,
+  Same<Out<typeof agent>, AgentView>,
+  Same<Out<typeof agentRun>, AgentRunView>,
+  Same<Out<typeof agentRunStep>, AgentRunStepView>,
+  Same<Out<typeof agentSyncResult>, AgentSyncResult>,
+];
+/** Fails to compile unless every check above holds. */
+export const RESPONSE_SCHEMAS_MATCH: ResponseSchemaChecks extends true[] ? true : never = true;

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer, fetchToolApi, TOOLS } from '../src/index.ts';
+
+/** The spec's tool table (its first column), read from the interface contract itself. */
+function specToolNames(): string[] {
+  const spec = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'spec', 'service-spec.md'), 'utf8');
+  const table = spec.slice(spec.indexOf('### Tool-server interface'), spec.indexOf('### Command-line client'));
+  return [...table.matchAll(/^\| (svc_\w+) \|/gm)].map((match) => match[1]!);
+}
+
+/** Tools whose answer is Markdown text rather than data (no outputSchema, no structuredContent). */
+const TEXT_TOOLS = new Set(['svc_get_document_markdown']);
+
+let listed: Tool[];
+beforeAll(async () => {
+  const unreachable = fetchToolApi(async () => new Response('{"error":"not used"}', { status: 500 }), 'http://unused/v1');
+  const server = createMcpServer({ api: unreachable, projectId: null }, 'test');
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'tools-test', version: '1' });
+  await client.connect(clientSide);
+  listed = (await client.listTools()).tools;
+  await client.close();
+});
+
+describe('the svc_ tool table', () => {
+  it('has exactly the tools of the spec\'s table, none missing and none extra', () => {
+    const expected = specToolNames();
+    expect(expected).toHaveLength(30);
+    expect(TOOLS.map((tool) => tool.name).sort()).toEqual([...expected].sort());
+    expect(listed.map((tool) => tool.name).sort()).toEqual([...expected].sort());
+  });
+
+  it('maps every tool to one scope: the read-only tools are svc:read, every other one svc:full', () => {
+    for (const tool of TOOLS) expect(tool.scope, tool.name).toBe(tool.annotations.readOnlyHint ? 'svc:read' : 'svc:full');
+    expect(TOOLS.filter((tool) => tool.scope === 'svc:read').map((tool) => tool.name)).toContain('svc_search');
+    expect(TOOLS.find((tool) => tool.name === 'svc_research')!.scope).toBe('svc:full');
+  });
+
+  it('is the scope table of the README, tool by tool', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const row = (scope: string) => [...(readme.split('\n').find((line) => line.startsWith(`| \`${scope}\` |`)) ?? '').matchAll(/`(svc_\w+)`/g)].map((m) => m[1]);
+    expect(row('svc:read').sort()).toEqual(TOOLS.filter((tool) => tool.scope === 'svc:read').map((tool) => tool.name).sort());
+    expect(row('svc:full').sort()).toEqual(TOOLS.filter((tool) => tool.scope === 'svc:full').map((tool) => tool.name).sort());
+  });
+
+  it('gives every tool a description, annotations, and a description for each input a model fills in', () => {
+    for (const tool of listed) {
+      expect(tool.description!.length, tool.name).toBeGreaterThan(30);
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+      for (const [name, schema] of Object.entries(properties)) expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
+    }
+  });
+
+  it('declares an output schema for every tool whose answer is data', () => {
+    for (const tool of listed) expect(tool.outputSchema !== undefined, tool.name).toBe(!TEXT_TOOLS.has(tool.name));
+  });
+
+  it('marks deleting tools destructive and no read-only tool destructive', () => {
+    for (const tool of listed) {
+      expect(tool.annotations!.destructiveHint, tool.name).toBe(tool.name.includes('delete'));
+      if (tool.annotations!.readOnlyHint) expect(tool.annotations!.idempotentHint, tool.name).toBe(true);
+    }
+  });
+});
