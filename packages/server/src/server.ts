@@ -11,6 +11,7 @@ import {
   type DossierOptions,
   type LimitStores,
   type ProviderOptions,
+  loadS3Sdk,
   s3BlobStoreFromUrl,
 } from '@dossier/adapters';
 import {
@@ -170,6 +171,8 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
 /** A Dossier from the server's config: the embedded adapters, or shared ones where the config names them. */
 async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStores: LimitStores, opts: StartOptions): Promise<Dossier> {
   const plans = loadPlans(config.plansFile);
+  // S3's SDK is an optional package: a server told to use S3 without it stops at start, saying what to install.
+  if (config.s3Url) await loadS3Sdk();
   return createDossier({
     // Postgres holds the metadata and the job queue when configured (issue 13); unset, SQLite files in the data directory.
     databaseUrl: config.databaseUrl ?? undefined,

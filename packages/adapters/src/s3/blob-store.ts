@@ -1,19 +1,38 @@
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { Readable } from 'node:stream';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, type ClientUploads, DossierError, notFound } from '@dossier/core';
+import { importOptional } from '../optional.ts';
 
+/** The AWS SDK's three packages, optional peers of @dossier/adapters: only an install that stores files in S3 needs them. */
+interface S3Sdk {
+  s3: typeof import('@aws-sdk/client-s3');
+  storage: typeof import('@aws-sdk/lib-storage');
+  presigner: typeof import('@aws-sdk/s3-request-presigner');
+}
+
+const S3_FEATURE = 'The S3 blob store (DOSSIER_S3_URL)';
+
+/** Load the AWS SDK; without it, a not_configured error that names the packages to install. */
+export async function loadS3Sdk(): Promise<S3Sdk> {
+  const [s3, storage, presigner] = await Promise.all([
+    importOptional<S3Sdk['s3']>('@aws-sdk/client-s3', S3_FEATURE),
+    importOptional<S3Sdk['storage']>('@aws-sdk/lib-storage', S3_FEATURE),
+    importOptional<S3Sdk['presigner']>('@aws-sdk/s3-request-presigner', S3_FEATURE),
+  ]);
+  return { s3, storage, presigner };
+}
+
+/**
+ * S3 client settings: region, endpoint, forcePathStyle and credentials, plus any other S3ClientConfig field.
+ * Spelled out here so the declarations of @dossier/adapters do not need the optional AWS SDK installed.
+ */
+export interface S3ClientSettings {
+  region?: string;
+  endpoint?: string;
+  forcePathStyle?: boolean;
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  [setting: string]: unknown;
+}
 
 /** Where an S3-protocol store keeps objects: a bucket, a key prefix inside it, and the client's settings. */
 export interface S3BlobStoreOptions {
@@ -21,7 +40,7 @@ export interface S3BlobStoreOptions {
   /** Prepended to every key (e.g. `dossier/`), so one bucket can hold several deployments. */
   prefix?: string;
   /** Client settings: `endpoint` and `forcePathStyle` for MinIO, s3rver or another S3-protocol server. */
-  client: S3ClientConfig;
+  client: S3ClientSettings;
 }
 
 const isMissing = (err: unknown): boolean => {
@@ -29,25 +48,18 @@ const isMissing = (err: unknown): boolean => {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 };
 
-/**
- * BlobStore on an S3-protocol object store (issue 13: several nodes share one file store). PutObject is atomic
- * per object; streams go up as multipart uploads (lib-storage) and are cut off, with nothing left behind, once
- * they pass maxBytes.
- */
-export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close(): void } {
-  const client = new S3Client(opts.client);
-  const presigner = new S3Client({ ...opts.client, requestChecksumCalculation: 'WHEN_REQUIRED' });
-  const base = opts.prefix ? opts.prefix.replace(/\/*$/, '/') : '';
-  const keyOf = (key: string): string => `${base}${checkBlobKey(key).join('/')}`;
-  const prefixOf = (prefix: string): string => `${base}${checkBlobPrefix(prefix).join('/')}/`;
-  const Bucket = opts.bucket;
-  /**
-   * Writes to one key from this process go one after the other (the last one wins, whole). S3 itself makes each
-   * PUT atomic; S3-protocol servers that write objects to disk in place (s3rver, used in tests) do not, and two
-   * overlapping PUTs there could leave a mix of both.
-   */
+/** The SDK and this store's two clients, made on first use. */
+interface S3Connection {
+  sdk: S3Sdk;
+  client: S3Client;
+  /** Signs upload URLs; computes no checksum (see clientUploads). */
+  presigner: S3Client;
+}
+
+/** Writes to one key from this process, one after the other (the last one wins, whole). */
+function serialWriter(): <T>(objectKey: string, write: () => Promise<T>) => Promise<T> {
   const writing = new Map<string, Promise<unknown>>();
-  function oneWriterAt<T>(objectKey: string, write: () => Promise<T>): Promise<T> {
+  return <T>(objectKey: string, write: () => Promise<T>): Promise<T> => {
     const before = writing.get(objectKey) ?? Promise.resolve();
     const mine = before.catch(() => {}).then(write);
     const tracked = mine.catch(() => {});
@@ -56,12 +68,35 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
       if (writing.get(objectKey) === tracked) writing.delete(objectKey);
     });
     return mine;
-  }
+  };
+}
+
+/**
+ * BlobStore on an S3-protocol object store (issue 13: several nodes share one file store). PutObject is atomic
+ * per object; streams go up as multipart uploads (lib-storage) and are cut off, with nothing left behind, once
+ * they pass maxBytes. The AWS SDK (an optional peer dependency) loads on first use; without it every call fails
+ * with a not_configured error that says what to install.
+ * S3 itself makes each PUT atomic; S3-protocol servers that write objects to disk in place (s3rver, used in
+ * tests) do not, and two overlapping PUTs there could leave a mix of both: writes to one key go one at a time.
+ */
+export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close(): void } {
+  let connection: Promise<S3Connection> | undefined;
+  const connect = (): Promise<S3Connection> =>
+    (connection ??= loadS3Sdk().then((sdk) => {
+      const config = opts.client as S3ClientConfig;
+      return { sdk, client: new sdk.s3.S3Client(config), presigner: new sdk.s3.S3Client({ ...config, requestChecksumCalculation: 'WHEN_REQUIRED' }) };
+    }));
+  const base = opts.prefix ? opts.prefix.replace(/\/*$/, '/') : '';
+  const keyOf = (key: string): string => `${base}${checkBlobKey(key).join('/')}`;
+  const prefixOf = (prefix: string): string => `${base}${checkBlobPrefix(prefix).join('/')}/`;
+  const Bucket = opts.bucket;
+  const oneWriterAt = serialWriter();
 
   async function* listed(prefix: string): AsyncGenerator<{ Key?: string; Size?: number }> {
+    const { sdk, client } = await connect();
     let ContinuationToken: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
+      const page = await client.send(new sdk.s3.ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
       yield* page.Contents ?? [];
       ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -70,15 +105,18 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
   return {
     async put(key, data) {
       const objectKey = keyOf(key);
-      await oneWriterAt(objectKey, () => client.send(new PutObjectCommand({ Bucket, Key: objectKey, Body: data, ContentLength: data.byteLength })));
+      const { sdk, client } = await connect();
+      await oneWriterAt(objectKey, () => client.send(new sdk.s3.PutObjectCommand({ Bucket, Key: objectKey, Body: data, ContentLength: data.byteLength })));
     },
     async putStream(key, source, maxBytes) {
       const objectKey = keyOf(key);
-      return oneWriterAt(objectKey, () => uploadStream(client, Bucket, objectKey, key, source, maxBytes));
+      const connected = await connect();
+      return oneWriterAt(objectKey, () => uploadStream(connected, { bucket: Bucket, objectKey, key }, source, maxBytes));
     },
     async get(key) {
+      const { sdk, client } = await connect();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        const object = await client.send(new sdk.s3.GetObjectCommand({ Bucket, Key: keyOf(key) }));
         return await object.Body!.transformToByteArray();
       } catch (err) {
         if (isMissing(err)) throw notFound(`Object ${key}`);
@@ -86,8 +124,9 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
       }
     },
     async stat(key): Promise<BlobStat | null> {
+      const { sdk, client } = await connect();
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        const head = await client.send(new sdk.s3.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
         return { size: Number(head.ContentLength ?? 0) };
       } catch (err) {
         if (isMissing(err)) return null;
@@ -95,12 +134,14 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
       }
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
     },
     async deletePrefix(prefix) {
+      const { sdk, client } = await connect();
       let batch: { Key: string }[] = [];
       const flush = async () => {
-        if (batch.length) await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: batch, Quiet: true } }));
+        if (batch.length) await client.send(new sdk.s3.DeleteObjectsCommand({ Bucket, Delete: { Objects: batch, Quiet: true } }));
         batch = [];
       };
       for await (const object of listed(prefixOf(prefix))) {
@@ -114,10 +155,15 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
       for await (const object of listed(prefixOf(prefix))) total += Number(object.Size ?? 0);
       return total;
     },
-    clientUploads: clientUploads(Bucket, client, presigner, keyOf),
+    clientUploads: clientUploads(Bucket, connect, keyOf),
     close: () => {
-      client.destroy();
-      presigner.destroy();
+      void connection?.then(
+        ({ client, presigner }) => {
+          client.destroy();
+          presigner.destroy();
+        },
+        () => {},
+      );
     },
   };
 }
@@ -127,19 +173,22 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
  * so S3 refuses a body of any other size. The presigning client computes no checksum: the SDK's default would sign
  * the CRC32 of an empty body into the URL, and every real upload would then fail its integrity check.
  */
-function clientUploads(Bucket: string, client: S3Client, presigner: S3Client, keyOf: (key: string) => string): ClientUploads {
+function clientUploads(Bucket: string, connect: () => Promise<S3Connection>, keyOf: (key: string) => string): ClientUploads {
   return {
-    presignPut: async (key, sizeBytes, expiresIn) =>
-      getSignedUrl(presigner, new PutObjectCommand({ Bucket, Key: keyOf(key), ContentLength: sizeBytes }), { expiresIn }),
+    async presignPut(key, sizeBytes, expiresIn) {
+      const { sdk, presigner } = await connect();
+      return sdk.presigner.getSignedUrl(presigner, new sdk.s3.PutObjectCommand({ Bucket, Key: keyOf(key), ContentLength: sizeBytes }), { expiresIn });
+    },
     async move(fromKey, toKey) {
+      const { sdk, client } = await connect();
       const source = keyOf(fromKey);
       try {
-        await client.send(new CopyObjectCommand({ Bucket, Key: keyOf(toKey), CopySource: `${Bucket}/${source.split('/').map(encodeURIComponent).join('/')}` }));
+        await client.send(new sdk.s3.CopyObjectCommand({ Bucket, Key: keyOf(toKey), CopySource: `${Bucket}/${source.split('/').map(encodeURIComponent).join('/')}` }));
       } catch (err) {
         if (isMissing(err)) throw notFound(`Object ${fromKey}`);
         throw err;
       }
-      await client.send(new DeleteObjectCommand({ Bucket, Key: source }));
+      await client.send(new sdk.s3.DeleteObjectCommand({ Bucket, Key: source }));
     },
   };
 }
@@ -153,9 +202,15 @@ async function* bounded(source: AsyncIterable<Uint8Array>, key: string, maxBytes
   }
 }
 
-async function uploadStream(client: S3Client, bucket: string, objectKey: string, key: string, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+async function uploadStream(
+  { sdk, client }: S3Connection,
+  target: { bucket: string; objectKey: string; key: string },
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<number> {
   const seen = { bytes: 0 };
-  const upload = new Upload({ client, params: { Bucket: bucket, Key: objectKey, Body: Readable.from(bounded(source, key, maxBytes, seen)) } });
+  const body = Readable.from(bounded(source, target.key, maxBytes, seen));
+  const upload = new sdk.storage.Upload({ client, params: { Bucket: target.bucket, Key: target.objectKey, Body: body } });
   try {
     await upload.done();
   } catch (err) {
