@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DEFAULT_RETRIEVAL } from '@dossier/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDossier, type Dossier } from '../src/create-dossier.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngestedCollection } from './ingested-fixture.ts';
 
 const DOCS: Record<string, string> = {
   'insulin.md': '# Insulin\n\nInsulin lowers blood glucose in diabetes; insulin resistance drives type 2 diabetes and glucose intolerance.\n',
@@ -12,48 +9,26 @@ const DOCS: Record<string, string> = {
 };
 
 describe('RM3 query expansion through search.query (real SQLite and LanceDB)', () => {
-  let dataDir: string;
-  const dossiers: Dossier[] = [];
-  let collectionId: string;
-
-  const open = (queryExpansion: 'none' | 'rm3') =>
-    createDossier({ dataDir, embeddingModel: 'none', workers: { concurrency: 0 }, retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion } }).then((d) => {
-      dossiers.push(d);
-      return d.local();
-    });
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'dossier-rm3-'));
-    const writer = await createDossier({ dataDir, embeddingModel: 'none', workers: { concurrency: 1, pollMs: 20 } });
-    const d = await writer.local();
-    collectionId = (await d.collections.create({ name: 'rm3' })).id;
-    const enc = new TextEncoder();
-    for (const [filename, text] of Object.entries(DOCS)) await d.documents.add(collectionId, { filename, bytes: enc.encode(text) });
-    await writer.idle();
-    await writer.close();
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const d of dossiers) await d.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const fixture = useIngestedCollection('rm3', DOCS);
+  const open = async (queryExpansion: 'none' | 'rm3') => (await fixture.open({ retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion } })).local();
+  const collectionId = () => fixture.collectionId;
 
   it('finds a passage that shares the feedback terms but not the query term, and keeps the direct match first', async () => {
-    const plain = await (await open('none')).search.query(collectionId, { q: 'insulin' });
+    const plain = await (await open('none')).search.query(collectionId(), { q: 'insulin' });
     expect(plain.results.map((r) => r.document.filename)).toEqual(['insulin.md']);
-    const expanded = await (await open('rm3')).search.query(collectionId, { q: 'insulin' });
+    const expanded = await (await open('rm3')).search.query(collectionId(), { q: 'insulin' });
     expect(expanded.results.map((r) => r.document.filename)).toEqual(['insulin.md', 'metformin.md']);
   });
 
   it('follows the collection queryExpansion setting over the server default, and the default again when it is cleared', async () => {
     const d = await open('none');
-    await d.collections.update(collectionId, { queryExpansion: 'rm3' });
-    expect((await d.search.query(collectionId, { q: 'insulin' })).results.map((r) => r.document.filename)).toEqual(['insulin.md', 'metformin.md']);
-    await d.collections.update(collectionId, { queryExpansion: null });
-    expect((await d.search.query(collectionId, { q: 'insulin' })).results.map((r) => r.document.filename)).toEqual(['insulin.md']);
+    await d.collections.update(collectionId(), { queryExpansion: 'rm3' });
+    expect((await d.search.query(collectionId(), { q: 'insulin' })).results.map((r) => r.document.filename)).toEqual(['insulin.md', 'metformin.md']);
+    await d.collections.update(collectionId(), { queryExpansion: null });
+    expect((await d.search.query(collectionId(), { q: 'insulin' })).results.map((r) => r.document.filename)).toEqual(['insulin.md']);
   });
 
   it('returns nothing for a stop-word-only query, as without expansion', async () => {
-    expect((await (await open('rm3')).search.query(collectionId, { q: 'the of and' })).results).toEqual([]);
+    expect((await (await open('rm3')).search.query(collectionId(), { q: 'the of and' })).results).toEqual([]);
   });
 });

@@ -10,11 +10,13 @@
  * instead, and `tsxCli` (used by a test of its own) always does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
+import { startTestServer, type TestServer } from '../../server/test/helpers.ts';
 export { startTestServer, type TestServer, waitFor } from '../../server/test/helpers.ts';
 
 /** The repository root: the CLI runs from here so `--import tsx` resolves. */
@@ -183,3 +185,36 @@ export function ndjson(text: string): Record<string, unknown>[] {
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting ANSI escape sequences is the point
 export const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/;
+
+/** A test file's server and CLI home: started before its tests, stopped after; `run` calls the CLI against them. */
+export interface CliAgainstServer {
+  /** The server (valid inside tests, once beforeAll ran). */
+  readonly server: TestServer;
+  /** The CLI's home directory (its config and session files). */
+  readonly home: string;
+  run(args: string[], input?: string): Promise<Result>;
+}
+
+/** Start a test server and a temporary CLI home for this file; the CLI is pointed at the server's first project. */
+export function useCliAgainstServer(): CliAgainstServer {
+  let server: TestServer | undefined;
+  let home: { home: string; cleanup: () => void } | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    home = tempHome();
+  });
+  afterAll(async () => {
+    home?.cleanup();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get home() {
+      return home!.home;
+    },
+    run: (args, input) =>
+      dossier(home!.home, args, { env: { SERVICE_BASE_URL: server!.url, SERVICE_PROJECT_ID: server!.projectId, SERVICE_ORG_ID: server!.orgId }, input }),
+  };
+}

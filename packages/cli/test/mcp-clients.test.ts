@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tokensFor } from '../../server/test/oauth-client.ts';
-import { dossier, startTestServer, type TestServer, tempHome } from './helpers.ts';
+import { useCliAgainstServer } from './helpers.ts';
 
-let t: TestServer;
-let home: { home: string; cleanup: () => void };
-
-beforeAll(async () => {
-  t = await startTestServer();
-  home = tempHome();
-});
-afterAll(async () => {
-  home.cleanup();
-  await t?.close();
-});
-
-const run = (args: string[], input?: string) =>
-  dossier(home.home, args, { env: { SERVICE_BASE_URL: t.url, SERVICE_PROJECT_ID: t.projectId, SERVICE_ORG_ID: t.orgId }, input });
+const cli = useCliAgainstServer();
+const run = cli.run;
 
 describe('dossier mcp clients', () => {
   it('lists the connected MCP clients of the project and revokes one, whose tokens then stop working', async () => {
-    const { client, tokens } = await tokensFor(t, 'svc:full');
-    expect((await run(['login', '--email', t.email], `${t.password}\n`)).code).toBe(0);
+    const { client, tokens } = await tokensFor(cli.server, 'svc:full');
+    expect((await run(['login', '--email', cli.server.email], `${cli.server.password}\n`)).code).toBe(0);
     const table = await run(['mcp', 'clients', 'list']);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/Test desktop app +live +svc:full +admin@example.test/);
@@ -32,7 +20,7 @@ describe('dossier mcp clients', () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stderr).toMatch(/disconnected/);
     expect((await run(['mcp', 'clients', 'list'])).stderr).toMatch(/no connected clients/);
-    const refresh = await fetch(`${t.url}/oauth/token`, {
+    const refresh = await fetch(`${cli.server.url}/oauth/token`, {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }),
     });

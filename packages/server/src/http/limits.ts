@@ -6,8 +6,13 @@ import { givenPrincipal } from './auth.ts';
 
 /** Paths no limit applies to: health checks (monitors poll them) and the API description. */
 const UNLIMITED_PATHS = new Set(['/health', '/v1/health', '/v1/openapi.json']);
-/** A presigned upload PUT is authorised by its single-use URL, so an upload of many files is not an anonymous burst. */
-const isPresignedUpload = (ctx: Context) => ctx.method === 'PUT' && ctx.path.startsWith('/v1/uploads/');
+
+/**
+ * Whether no limit applies to a request: the unlimited paths, CORS preflights, and presigned upload PUTs (each is
+ * authorised by its single-use URL, so an upload of many files is not an anonymous burst).
+ */
+const isUnlimited = (method: string | undefined, path: string): boolean =>
+  UNLIMITED_PATHS.has(path) || method === 'OPTIONS' || (method === 'PUT' && path.startsWith('/v1/uploads/'));
 
 /** The credential a request presents (Bearer header, or `?key=` as the events stream allows), unchecked. */
 export function presentedCredential(ctx: Context): string | null {
@@ -70,7 +75,7 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
    * from it gets 429 instead of 401 (a valid key from the same address keeps working).
    */
   async function middleware(ctx: Context, next: Next): Promise<void> {
-    if (UNLIMITED_PATHS.has(ctx.path) || isPresignedUpload(ctx) || ctx.method === 'OPTIONS') return next();
+    if (isUnlimited(ctx.method, ctx.path)) return next();
     const credential = presentedCredential(ctx) ?? hostIdentity(ctx);
     const limiter = credential ? perCredential : perAnonymousAddress;
     const bucket = credential ? hashSecret(credential) : ctx.ip;
@@ -129,7 +134,7 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     if (refusedUntil.size === 0) return false;
     const url = req.url ?? '/';
     const path = url.split('?', 1)[0]!;
-    if (UNLIMITED_PATHS.has(path) || req.method === 'OPTIONS' || (req.method === 'PUT' && path.startsWith('/v1/uploads/'))) return false;
+    if (isUnlimited(req.method, path)) return false;
     const credential = rawCredential(req.headers.authorization, url);
     const bucket = credential ? hashSecret(credential) : clientAddress(req, config.trustProxy);
     const until = refusedUntil.get(bucket);
