@@ -15,7 +15,7 @@ import { createDossier, createLanceChunkIndex, type LanceChunkIndex } from '@dos
 import { type ChunkRow, DEFAULT_RETRIEVAL, DEFAULT_RM3, type Embedder, rm3Weights, weightedQueryText } from '@dossier/core';
 import { percentile } from './beir/metrics.ts';
 import { extraEmbedders } from './beir/pipeline.ts';
-import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
+import { commandLine, fixed, interleaved, latencyRows, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 import { sampleRss } from './beir/rss.ts';
 import { dossierContext } from '@dossier/core/testing';
 
@@ -43,21 +43,7 @@ function textGen(seed: number) {
   return (n: number) => Array.from({ length: n }, word).join(' ');
 }
 
-const ms = (label: string, xs: number[]): Row[] => [50, 95, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(xs, p), 1)] as Row);
-
-async function time(xs: number[], fn: () => Promise<unknown>): Promise<void> {
-  const t0 = performance.now();
-  await fn();
-  xs.push(performance.now() - t0);
-}
-
-/** Runs each query through every contender in turn (after a warm-up), so all see the same machine state. */
-async function interleaved(queries: string[], contenders: Record<string, (q: string) => Promise<unknown>>) {
-  const out: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (const q of queries.slice(0, 20)) for (const fn of Object.values(contenders)) await fn(q);
-  for (const q of queries) for (const [k, fn] of Object.entries(contenders)) await time(out[k]!, () => fn(q));
-  return out;
-}
+const ms = (label: string, samples: number[]): Row[] => latencyRows(label, samples);
 
 /**
  * Bare LanceDB queries on a table: as a LanceDB user would first write them (`hybrid`, limit 10; `deep`, both

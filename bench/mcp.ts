@@ -15,8 +15,7 @@ import type { OAuthScope, Principal } from '@dossier/core';
 import { loadConfig, startServer } from '@dossier/server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { percentile } from './beir/metrics.ts';
-import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
+import { commandLine, interleaved, latencyRows, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 
 const { values } = parseArgs({ options: { documents: { type: 'string', default: '200' }, queries: { type: 'string', default: '300' }, out: { type: 'string' } } });
 
@@ -135,17 +134,9 @@ async function latency(collectionId: string, count: number): Promise<Row[]> {
     'HTTP POST /v1/collections/:id/query': (q) => api('POST', `/collections/${collectionId}/query`, { q, limit: 10 }),
     'MCP svc_search (Streamable HTTP)': (q) => client.callTool({ name: 'svc_search', arguments: { collectionId, query: q, limit: 10 } }),
   };
-  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  for (const q of queries.slice(0, 30)) for (const run of Object.values(contenders)) await run(q);
-  for (const q of queries) {
-    for (const [name, run] of Object.entries(contenders)) {
-      const started = performance.now();
-      await run(q);
-      samples[name]!.push(performance.now() - started);
-    }
-  }
+  const samples = await interleaved(queries, contenders, 30);
   await client.close();
-  return Object.entries(samples).flatMap(([name, xs]) => [50, 95, 99].map((p) => [`${name} p${p} (ms)`, fixed(percentile(xs, p), 2)] as Row));
+  return Object.entries(samples).flatMap(([name, xs]) => latencyRows(name, xs, [50, 95, 99], 2));
 }
 
 const load = loadavg()[0]!;

@@ -21,8 +21,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { bootstrapOf, type Deployment, type NodeProcess, nodeEnvironment, startNode, stopNode } from '../examples/multi-node/topology.ts';
-import { percentile } from './beir/metrics.ts';
-import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
+import { commandLine, fixed, interleaved, latencyRows, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -174,8 +173,8 @@ try {
     'multi-node API node': (q) => two.api.call('POST', `/v1/collections/${two.collectionId}/query`, { q, limit: 10 }),
     'embedded default': (q) => embedded.call('POST', `/v1/collections/${embeddedCollection.id}/query`, { q, limit: 10 }),
   });
-  const latencyRows: Row[] = Object.entries(latency).flatMap(([name, xs]) => [50, 95].map((p) => [`${name} p${p} (ms)`, fixed(percentile(xs, p), 1)] as Row));
-  const body = `### Ingestion (${corpus.length} PDFs, ${(bytes / 1e6).toFixed(1)} MB)\n\n${markdownTable(throughput)}\n\n### Query latency over HTTP (${queries.length} queries, limit 10, BM25)\n\n${markdownTable(latencyRows)}\n`;
+  const latencyTable: Row[] = Object.entries(latency).flatMap(([name, samples]) => latencyRows(name, samples, [50, 95]));
+  const body = `### Ingestion (${corpus.length} PDFs, ${(bytes / 1e6).toFixed(1)} MB)\n\n${markdownTable(throughput)}\n\n### Query latency over HTTP (${queries.length} queries, limit 10, BM25)\n\n${markdownTable(latencyTable)}\n`;
   const heading = 'Scale-out — API and worker nodes (issue 13)';
   const notes = [
     `Topology: one API node and 1 or 2 worker nodes (child processes), Postgres ${(await admin.query('show server_version')).rows[0].server_version}, Redis, s3rver, one index directory; workers at their defaults (8 jobs at once, one conversion thread each).`,
@@ -207,16 +206,3 @@ async function queryTexts(api: ReturnType<typeof client>, ids: string[], n: numb
   return Array.from({ length: n }, () => Array.from({ length: 2 + Math.floor(next() * 3) }, () => words[Math.floor(next() * words.length)]).join(' '));
 }
 
-/** Each query through every contender in turn after a warm-up, so both see the same machine state. */
-async function interleaved(queries: string[], contenders: Record<string, (q: string) => Promise<unknown>>): Promise<Record<string, number[]>> {
-  const out: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-  for (const q of queries.slice(0, 20)) for (const fn of Object.values(contenders)) await fn(q);
-  for (const q of queries) {
-    for (const [name, fn] of Object.entries(contenders)) {
-      const t0 = performance.now();
-      await fn(q);
-      out[name]!.push(performance.now() - t0);
-    }
-  }
-  return out;
-}

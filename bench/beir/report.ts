@@ -1,13 +1,38 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
-import type { MetricSummary } from './metrics.ts';
+import { type MetricSummary, percentile } from './metrics.ts';
 
 /** One row of the printed table: a label and its formatted value. */
 export type Row = [label: string, value: string];
 
 export const fixed = (n: number, digits: number): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/** Latency rows of one sample set: `<label> p50 (ms)`, … for each percentile asked for. */
+export const latencyRows = (label: string, samples: readonly number[], percentiles: readonly number[] = [50, 95, 99], digits = 1): Row[] =>
+  percentiles.map((p) => [`${label} p${p} (ms)`, fixed(percentile([...samples], p), digits)] as Row);
+
+/**
+ * Each query through every contender in turn, after `warmUp` queries through all of them, so every contender sees
+ * the same machine state: the milliseconds of each call, by contender.
+ */
+export async function interleaved(
+  queries: readonly string[],
+  contenders: Record<string, (query: string) => Promise<unknown>>,
+  warmUp = 20,
+): Promise<Record<string, number[]>> {
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  for (const query of queries.slice(0, warmUp)) for (const call of Object.values(contenders)) await call(query);
+  for (const query of queries) {
+    for (const [name, call] of Object.entries(contenders)) {
+      const started = performance.now();
+      await call(query);
+      samples[name]!.push(performance.now() - started);
+    }
+  }
+  return samples;
+}
 
 /** The quality rows every runner prints. */
 export function metricRows(m: MetricSummary): Row[] {
