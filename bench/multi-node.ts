@@ -30,9 +30,13 @@ const { values } = parseArgs({
     docs: { type: 'string', default: join(import.meta.dirname, '../../shared/eval/docs') },
     'postgres-url': { type: 'string', default: process.env.DOSSIER_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
     'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
+    'pin-workers': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
+
+/** With --pin-workers, worker i runs on core i only (a one-core machine each); the other processes are not pinned. */
+const pinnedCpu = (worker: number): string | undefined => (values['pin-workers'] ? String(worker % cpus().length) : undefined);
 /** Text-layer PDFs of the evaluation folder (the others are scans: OCR would dominate every figure). */
 const PDFS = [
   'markitdown__REPAIR-2022-INV-001_multipage.pdf', 'markitdown__SPARSE-2024-INV-1234_borderless_table.pdf', 'markitdown__test.pdf',
@@ -62,8 +66,8 @@ async function freshDeployment(name: string): Promise<Deployment> {
   };
 }
 
-async function start(name: string, role: NodeProcess['role'], env: Record<string, string>): Promise<NodeProcess> {
-  const node = await startNode(name, role, env, 120_000);
+async function start(name: string, role: NodeProcess['role'], env: Record<string, string>, cpus?: string): Promise<NodeProcess> {
+  const node = await startNode(name, role, env, 120_000, cpus);
   nodes.push(node);
   return node;
 }
@@ -138,7 +142,7 @@ async function ingestionRun(workers: number) {
   const deployment = await freshDeployment(`w${workers}`);
   const env = (name: string) => nodeEnvironment(deployment, join(root, `w${workers}`, name), QUIET);
   const apiNode = await start(`w${workers}-api`, 'api', env('api'));
-  await Promise.all(Array.from({ length: workers }, (_, i) => start(`w${workers}-worker-${i + 1}`, 'worker', env(`worker-${i + 1}`))));
+  await Promise.all(Array.from({ length: workers }, (_, i) => start(`w${workers}-worker-${i + 1}`, 'worker', env(`worker-${i + 1}`), pinnedCpu(i))));
   const api = client(apiNode);
   const collection = await api.call('POST', '/v1/collections', { projectId: api.projectId, name: `ingest-${workers}` });
   const load = loadavg()[0]!;
@@ -175,10 +179,13 @@ try {
   });
   const latencyTable: Row[] = Object.entries(latency).flatMap(([name, samples]) => latencyRows(name, samples, [50, 95]));
   const body = `### Ingestion (${corpus.length} PDFs, ${(bytes / 1e6).toFixed(1)} MB)\n\n${markdownTable(throughput)}\n\n### Query latency over HTTP (${queries.length} queries, limit 10, BM25)\n\n${markdownTable(latencyTable)}\n`;
-  const heading = 'Scale-out — API and worker nodes (issue 13)';
+  const heading = `Scale-out — API and worker nodes (issue 13${values['pin-workers'] ? ', one core per worker' : ''})`;
   const notes = [
     `Topology: one API node and 1 or 2 worker nodes (child processes), Postgres ${(await admin.query('show server_version')).rows[0].server_version}, Redis, s3rver, one index directory; workers at their defaults (8 jobs at once, one conversion thread each).`,
     `This machine has ${cpus().length} cores and is shared with other engineers' test runs: see the load averages; figures are under that contention.`,
+    values['pin-workers']
+      ? 'Workers pinned (taskset): worker i runs on core i only, as if each had a one-core machine; the API node, Postgres, Redis, s3rver and this bench are not pinned and share the same cores.'
+      : 'Nothing pinned: one worker (its main thread and its conversion thread) can already use every core of this machine, so a second worker process has no core to add here.',
   ];
   const text = section(heading, commandLine('bench/multi-node.ts', process.argv.slice(2)), notes, body);
   process.stdout.write(`${text}\n`);

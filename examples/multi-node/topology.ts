@@ -33,9 +33,14 @@ export interface Bootstrap {
   projectId: string;
 }
 
-/** Start a node and resolve once it logs the address it listens on (port 0 picks a free port). */
-export function startNode(name: string, role: NodeProcess['role'], env: Record<string, string>, timeoutMs = 60_000): Promise<NodeProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], { env: { ...process.env, ...env, DOSSIER_ROLE: role }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Start a node and resolve once it logs the address it listens on (port 0 picks a free port). `cpus` (a taskset
+ * list such as `1`) keeps the node on those cores, as if it ran on a machine of its own that size (Linux only).
+ */
+export function startNode(name: string, role: NodeProcess['role'], env: Record<string, string>, timeoutMs = 60_000, cpus?: string): Promise<NodeProcess> {
+  const command = [process.execPath, '--import', TSX, MAIN];
+  const [file, ...args] = cpus ? ['taskset', '-c', cpus, ...command] : command;
+  const child = spawn(file!, args, { env: { ...process.env, ...env, DOSSIER_ROLE: role }, stdio: ['ignore', 'pipe', 'pipe'] });
   const node: NodeProcess = { name, role, url: '', child, dataDir: env.DOSSIER_DATA_DIR ?? './data', stdout: '', stderr: '' };
   child.stdout!.on('data', (b: Buffer) => {
     node.stdout += b.toString();
