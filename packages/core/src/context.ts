@@ -1,5 +1,5 @@
 import type { SecretBox } from './auth/secrets.ts';
-import type { DocumentRecord, DocumentStatus } from './domain/types.ts';
+import type { Collection, DocumentRecord, DocumentStatus } from './domain/types.ts';
 import { documentStreamEvent, documentWebhookEvents, type ServiceEvent } from './events/catalogue.ts';
 import type { ChunkInput, DraftChunkRow } from './ingest/chunk-document.ts';
 import type { PreparedDocument, PrepareInput } from './ingest/prepare.ts';
@@ -81,10 +81,13 @@ export async function setDocumentStatus(
   doc: DocumentRecord,
   status: DocumentStatus,
   patch: Partial<DocumentRecord> = {},
+  /** The document's collection when the caller has it (saves a read for the webhook events of `ready` and `error`). */
+  knownCollection?: Collection,
 ): Promise<DocumentRecord> {
   const errorMessage = status === 'error' ? (patch.errorMessage ?? 'Processing failed') : null;
   const change = { ...patch, status, errorMessage };
-  const collection = status === 'ready' || status === 'error' ? await ctx.store.getCollection(doc.collectionId) : null;
+  const emitsWebhooks = status === 'ready' || status === 'error';
+  const collection = emitsWebhooks ? (knownCollection ?? (await ctx.store.getCollection(doc.collectionId))) : null;
   const events = collection ? documentWebhookEvents(doc, collection.projectId, status, errorMessage) : [];
   const updated = events.length > 0
     ? await ctx.store.updateDocumentWithEvents(doc.id, change, events)

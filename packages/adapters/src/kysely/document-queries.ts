@@ -89,11 +89,10 @@ export async function findDocumentByHash(
 
 export async function updateDocument(ctx: StoreContext, id: string, patch: DocumentPatch): Promise<DocumentRecord> {
   const row = { ...documentPatchToRow(patch, ctx.dialect), updated_at: new Date().toISOString() };
-  const result = await ctx.db.updateTable('documents').set(row).where('id', '=', id).executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound(`Document ${id}`);
-  const updated = await getDocument(ctx, id);
+  // RETURNING (SQLite 3.35+, Postgres): the updated row in the same statement, not a second read.
+  const updated = await ctx.db.updateTable('documents').set(row).where('id', '=', id).returningAll().executeTakeFirst();
   if (!updated) throw notFound(`Document ${id}`);
-  return updated;
+  return documentFromRow(updated);
 }
 
 export async function deleteDocument({ db }: StoreContext, id: string): Promise<void> {

@@ -35,10 +35,15 @@ export async function enqueueEnrich(ctx: DossierContext, kind: EnrichKind, docum
   await ctx.queue.enqueue({ type, payload: { documentId }, maxAttempts: MAX_ATTEMPTS, ...(dedupe ? { dedupeKey: `${type}:${documentId}` } : {}) });
 }
 
-/** After `ready`: queue the jobs whose flag is on. Never throws: a queue failure is logged, the document stays ready. */
+/**
+ * After `ready`: queue the jobs whose flag is on, when the project can reach a model provider (each job would
+ * otherwise be claimed only to find none: a job per document for nothing during a bulk ingestion). Never throws:
+ * a queue failure is logged, the document stays ready.
+ */
 export async function enqueueAfterReady(ctx: DossierContext, c: Collection, documentId: string): Promise<void> {
   try {
     const kinds = (Object.keys(ENRICH_JOBS) as EnrichKind[]).filter((k) => enrichEnabled[k](c));
+    if (kinds.length === 0 || !(await ctx.models.hasProvider({ projectId: c.projectId, env: c.env }))) return;
     for (const kind of kinds) await enqueueEnrich(ctx, kind, documentId);
     if (kinds.length > 0) ctx.wakeWorkers();
   } catch (err) {

@@ -86,7 +86,7 @@ async function runStep(ctx: DossierContext, first: Step, job: Job): Promise<void
       const final = !(err instanceof DossierError ? err.retryable || err.code === 'internal' : true) || job.attempts >= job.maxAttempts;
       ctx.log.warn('ingest step failed', { step, documentId: before.id, attempt: job.attempts, final, error: String(err) });
       if (!final) throw err;
-      await setDocumentStatus(ctx, before, 'error', { errorMessage: failureMessage(step, err) });
+      await setDocumentStatus(ctx, before, 'error', { errorMessage: failureMessage(step, err) }, c);
       return;
     }
   }
@@ -94,10 +94,15 @@ async function runStep(ctx: DossierContext, first: Step, job: Job): Promise<void
 
 /** One step: the status it works from, what it does, the status it ends in; null when the document was deleted meanwhile. */
 async function runOne(ctx: DossierContext, step: Step, doc: DocumentRecord, c: Collection, fresh: boolean): Promise<DocumentRecord | null> {
-  const current = doc.status === 'uploading' ? await setDocumentStatus(ctx, doc, 'processing') : doc;
-  const patch = await STEPS[step].run(ctx, current, c, fresh);
-  if (!(await ctx.store.getDocument(doc.id))) return null;
-  return setDocumentStatus(ctx, current, STEPS[step].to, patch);
+  try {
+    const current = doc.status === 'uploading' ? await setDocumentStatus(ctx, doc, 'processing', {}, c) : doc;
+    const patch = await STEPS[step].run(ctx, current, c, fresh);
+    return await setDocumentStatus(ctx, current, STEPS[step].to, patch, c);
+  } catch (err) {
+    // The status update found no row: the document was deleted while the step ran.
+    if (isDossierError(err, 'not_found') && !(await ctx.store.getDocument(doc.id))) return null;
+    throw err;
+  }
 }
 
 /** Work queued once a document is ready, never blocking it. */
