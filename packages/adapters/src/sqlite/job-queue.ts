@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
+import { sqliteDriver } from './driver.ts';
 
 /** The slice of better-sqlite3 this adapter uses; the module itself is loaded only when a queue is opened. */
 interface Statement {
@@ -72,7 +72,7 @@ export const QUEUE_MIGRATIONS: readonly string[] = [
 ];
 
 function openDatabase(filename: string): Database {
-  const Sqlite = createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+  const Sqlite = sqliteDriver<DatabaseConstructor>();
   const db = new Sqlite(filename);
   db.pragma('journal_mode = WAL');
   // Several processes may share the file; wait for a writer instead of failing with SQLITE_BUSY.

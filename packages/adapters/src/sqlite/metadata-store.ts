@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
+import { sqliteDriver } from './driver.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
 
 export interface SqliteMetadataStoreOptions {
@@ -22,9 +23,9 @@ type BetterSqliteConstructor = new (filename: string) => BetterSqliteDatabase;
 
 /** Load better-sqlite3 only when the store first connects, so importing the adapters costs nothing. */
 async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSqliteDatabase> {
-  const mod = (await import('better-sqlite3')) as unknown as { default: BetterSqliteConstructor };
+  const Sqlite = sqliteDriver<BetterSqliteConstructor>();
   if (opts.filename !== ':memory:' && opts.filename !== '') mkdirSync(dirname(opts.filename), { recursive: true });
-  const db = new mod.default(opts.filename);
+  const db = new Sqlite(opts.filename);
   // WAL lets readers in other processes (CLI, workers) proceed during writes; NORMAL sync is durable under WAL.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
