@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import * as arrow from 'apache-arrow';
 import { Schema } from 'apache-arrow';
-import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { axisVector, chunkIndexSuite, chunkRow } from '@dossier/core/testing';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
 import { chunkSchema } from '../src/lancedb/schema.ts';
@@ -45,34 +45,6 @@ describe('LanceDB ChunkIndex specifics', () => {
     await waitFor(async () => (await ftsState(table))[0]?.unindexed === 0, 15_000);
     await index.upsertChunks(col, [chunkRow({ content: 'late narwhal' })]);
     expect(await index.searchText(col, 'narwhal', { limit: 5 })).toHaveLength(2);
-  });
-
-  it('upserts that arrive while a table is busy share commits: 20 documents a few ms apart make one or two versions', async () => {
-    // A long linger keeps the figure independent of the machine's load; the default is 20 ms.
-    const lingering = createLanceChunkIndex({ dir, commitLingerMs: 1_000 });
-    onTestFinished(() => lingering.close());
-    const col = randomUUID();
-    await lingering.createCollection(col, 4);
-    const table = `chunks_${col.replaceAll('-', '')}`;
-    const versionOf = async () => {
-      const db = await connect(dir);
-      const version = await (await db.openTable(table)).version();
-      db.close();
-      return version;
-    };
-    await lingering.upsertChunks(col, [chunkRow({ content: 'first walrus' })]); // the table is now busy for a moment
-    const before = await versionOf();
-    const writes: Promise<void>[] = [];
-    for (let n = 0; n < 20; n++) {
-      writes.push(lingering.upsertChunks(col, [chunkRow({ content: `walrus number ${n}` })], { fresh: true }));
-      await new Promise((wake) => setTimeout(wake, 2));
-    }
-    await Promise.all(writes);
-    const commits = (await versionOf()) - before;
-    expect(commits).toBeGreaterThan(0);
-    expect(commits).toBeLessThanOrEqual(2);
-    await lingering.refresh(col);
-    expect(await lingering.searchText(col, 'walrus', { limit: 50 })).toHaveLength(21);
   });
 
   it('stores one chunk and one section table per collection, named from the id without dashes', async () => {

@@ -45,11 +45,6 @@ export interface LanceChunkIndexOptions {
   vectorIndexMinRows?: number;
   /** Memory of LanceDB's index and metadata caches (default 256 MiB and 64 MiB; see DEFAULT_CACHE_BYTES). */
   cacheBytes?: LanceCacheBytes;
-  /**
-   * Milliseconds a commit waits for more upserts while its table is busy (a commit ended within the last 100 ms, as
-   * in a bulk ingestion); default 20. A quiet table commits at once. 0 turns the wait off.
-   */
-  commitLingerMs?: number;
 }
 
 /**
@@ -68,7 +63,7 @@ export interface LanceChunkIndex extends ChunkIndex {
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
   const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows, opts.cacheBytes);
   const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), opts.maintenance);
-  const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh), opts.commitLingerMs);
+  const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh));
   const upsert = async (h: TableHandle, records: LanceRecord[], fresh?: boolean) => {
     await groups.upsert(h, records, fresh);
     maintenance?.noteWrite(h, records.length);
