@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_PIPELINE_CONCURRENCY } from '@dossier/core';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { bootstrapOf, type Deployment, type NodeProcess, nodeEnvironment, startNode, stopNode } from '../examples/multi-node/topology.ts';
@@ -181,7 +182,7 @@ try {
   const body = `### Ingestion (${corpus.length} PDFs, ${(bytes / 1e6).toFixed(1)} MB)\n\n${markdownTable(throughput)}\n\n### Query latency over HTTP (${queries.length} queries, limit 10, BM25)\n\n${markdownTable(latencyTable)}\n`;
   const heading = `Scale-out — API and worker nodes (issue 13${values['pin-workers'] ? ', one core per worker' : ''})`;
   const notes = [
-    `Topology: one API node and 1 or 2 worker nodes (child processes), Postgres ${(await admin.query('show server_version')).rows[0].server_version}, Redis, s3rver, one index directory; workers at their defaults (8 jobs at once, one conversion thread each).`,
+    `Topology: one API node and 1 or 2 worker nodes (child processes), Postgres ${(await admin.query('show server_version')).rows[0].server_version}, Redis, s3rver, one index directory; workers at their defaults (${DEFAULT_PIPELINE_CONCURRENCY} jobs at once, one conversion thread each).`,
     `This machine has ${cpus().length} cores and is shared with other engineers' test runs: see the load averages; figures are under that contention.`,
     values['pin-workers']
       ? 'Workers pinned (taskset): worker i runs on core i only, as if each had a one-core machine; the API node, Postgres, Redis, s3rver and this bench are not pinned and share the same cores.'

@@ -30,6 +30,8 @@ const { values } = parseArgs({
     'limit-docs': { type: 'string' },
     uploaders: { type: 'string', default: '8' },
     scale: { type: 'string', default: '1' },
+    /** Pipeline jobs at once (the server's --workers); default: the server's default. */
+    workers: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -159,7 +161,7 @@ async function main(): Promise<void> {
   }
   const patho: Phase = { name: 'pathological', files: pathologicalFiles(Number(values.scale)) };
   const dir = await mkdtemp(join(tmpdir(), 'dossier-responsiveness-'));
-  const config = { ...loadConfig([], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const };
+  const config = { ...loadConfig(values.workers ? ['--workers', values.workers] : [], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const };
   const rss = sampleRss(100);
   const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
   const key = server.bootstrap!.liveKey;

@@ -3,13 +3,14 @@
  * through `createDossier()` (each record as the Markdown `# title\n\ntext`) until the pipeline is idle, beside the
  * bare LanceDB load of the same rows into one table with its FTS index.
  *
- *   node --import tsx bench/ingest/throughput.ts [--dataset DIR] [--limit-docs N] [--workers 8] [--out bench/RESULTS.md]
+ *   node --import tsx bench/ingest/throughput.ts [--dataset DIR] [--limit-docs N] [--workers N] [--out bench/RESULTS.md]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDossier } from '@dossier/adapters';
+import { DEFAULT_PIPELINE_CONCURRENCY } from '@dossier/core';
 import { DEFAULT_DATASET } from '../beir/args.ts';
 import { readCorpus, toMarkdown } from '../beir/dataset.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from '../beir/report.ts';
@@ -20,7 +21,8 @@ const { values } = parseArgs({
   options: {
     dataset: { type: 'string', default: DEFAULT_DATASET },
     'limit-docs': { type: 'string' },
-    workers: { type: 'string', default: '8' },
+    /** Pipeline jobs at once; default: the library's (DEFAULT_PIPELINE_CONCURRENCY). */
+    workers: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -33,7 +35,7 @@ async function main(): Promise<void> {
   const load = loadavg()[0]!;
   const dir = await mkdtemp(join(tmpdir(), 'dossier-throughput-'));
   const rss = sampleRss(100);
-  const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none', allowModelDownload: false, workers: { concurrency: Number(values.workers) } });
+  const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none', allowModelDownload: false, ...(values.workers ? { workers: { concurrency: Number(values.workers) } } : {}) });
   let seconds = 0;
   let statuses = '';
   try {
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${markdownTable(rows)}\n`);
   if (!values.out) return;
   const heading = 'Ingestion throughput through the library';
-  const notes = [`${values.workers} pipeline workers, lexical only (embeddingModel none)`, `Shared 2-core machine; load average ${fixed(load, 1)} at the start`];
+  const notes = [`${values.workers ?? DEFAULT_PIPELINE_CONCURRENCY} pipeline jobs at once, lexical only (embeddingModel none)`, `Shared 2-core machine; load average ${fixed(load, 1)} at the start`];
   await upsertSection(values.out, heading, section(heading, commandLine('bench/ingest/throughput.ts', process.argv.slice(2)), notes, markdownTable(rows)));
 }
 

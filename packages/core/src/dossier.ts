@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { randomBytes } from 'node:crypto';
 import { type Access, requireCollection } from './access.ts';
 import { agentRunService } from './agents/runs.ts';
@@ -13,7 +14,7 @@ import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
 import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
-import { type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
+import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
 import { DossierError } from './domain/errors.ts';
 import type { Dossier } from './dossier-api.ts';
@@ -62,6 +63,7 @@ function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => vo
     gate: deps.gate ?? memoryConcurrencyGate(),
     wakeWorkers: wake,
     eventsRecorded,
+    conversionSlot: pLimit(CONVERSIONS_AT_ONCE),
   };
 }
 
@@ -113,7 +115,7 @@ export function createDossierCore(
             [CONTRADICTION_JOB]: (job, { signal }) => runContradictionJob(ctx, job, signal),
             ...duplicateHandlers(ctx),
           },
-          concurrency: workers.concurrency ?? 8,
+          concurrency: workers.concurrency ?? DEFAULT_PIPELINE_CONCURRENCY,
           leaseMs: workers.leaseMs ?? 30_000,
           pollMs: workers.pollMs ?? 500,
           onError: (err, job) => ctx.log.warn('job failed', { type: job.type, jobId: job.id, error: String(err) }),

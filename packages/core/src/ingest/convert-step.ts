@@ -13,8 +13,13 @@ export const sectionIdOf = (documentId: string, position: number): string => sta
 /** Convert the stored file (in the worker pool), store Markdown and images, and build the section manifest. */
 export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
-  const bytes = await ctx.blobs.get(doc.storageKey);
-  const prepared = await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id });
+  const storageKey = doc.storageKey;
+  const { prepared, contentHash } = await ctx.conversionSlot(async () => {
+    const bytes = await ctx.blobs.get(storageKey);
+    // A file uploaded straight to the blob store (presigned S3 PUT) is hashed here, by the worker that reads it anyway.
+    const hash = doc.contentHash ?? `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    return { prepared: await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id }), contentHash: hash };
+  });
   if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
   const key = markdownKey(c, doc.id);
   const markdown = prepared.markdown;
@@ -47,8 +52,6 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     sections.map((s) => ({ id: s.id, documentId: doc.id, title: s.title, summary: s.summary ?? '', level: s.level, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical })),
     { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
-  // A file uploaded straight to the blob store (presigned S3 PUT) is hashed here, by the worker that reads it anyway.
-  const contentHash = doc.contentHash ?? `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
   // Stats and the usage meter add these up (no file listing); they are saved with the status change.
   const derivedBytes = markdown.length + (pages?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
   return { markdownStorageKey: key, derivedBytes, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null, contentHash };
