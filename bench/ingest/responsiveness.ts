@@ -86,7 +86,10 @@ async function uploadOne(f) {
     if (Object.keys(counts).every((s) => s === 'ready' || s === 'error')) break;
     await new Promise((r) => setTimeout(r, 250));
   }
-  parentPort.postMessage({ seconds: (performance.now() - t0) / 1000, uploadSeconds: (uploadedAt - t0) / 1000, counts });
+  const seconds = (performance.now() - t0) / 1000;
+  const failed = await (await fetch(url + '/v1/collections/' + collectionId + '/documents?status=error&limit=20', { headers: auth })).json();
+  const errors = (failed.documents ?? []).map((d) => d.filename + ': ' + d.errorMessage);
+  parentPort.postMessage({ seconds, uploadSeconds: (uploadedAt - t0) / 1000, counts, errors });
 })().catch((err) => parentPort.postMessage({ error: String(err) }));
 `;
 
@@ -126,7 +129,7 @@ async function measure(url: string, key: string, projectId: string, phase: Phase
     prober = w;
   });
   delay.enable();
-  const done = await runWorker<{ seconds: number; uploadSeconds: number; counts: Record<string, number> }>(UPLOADER, {
+  const done = await runWorker<{ seconds: number; uploadSeconds: number; counts: Record<string, number>; errors: string[] }>(UPLOADER, {
     url, key, collectionId, files: phase.files, concurrency: uploaders,
   });
   delay.disable();
@@ -145,6 +148,7 @@ async function measure(url: string, key: string, projectId: string, phase: Phase
       ['event-loop delay p50 / p99 / max (ms)', `${fixed(ms(delay.percentile(50)), 1)} / ${fixed(ms(delay.percentile(99)), 1)} / ${fixed(ms(delay.max), 1)}`],
       ['GET /v1/collections p50 / p99 / max (ms)', `${fixed(percentile(probe.latencies, 50), 1)} / ${fixed(percentile(probe.latencies, 99), 1)} / ${fixed(Math.max(...probe.latencies), 1)}`],
       ['probes (failed)', `${probe.latencies.length} (${probe.failures})`],
+      ...(done.errors.length ? [['documents in error', done.errors.join('; ').slice(0, 400)] as Row] : []),
     ],
   };
 }

@@ -175,4 +175,13 @@ describe('the office converters on hostile input', () => {
     const zip = ZipArchive.open(makeZip([{ name: 'a.xml', data: xml }]));
     expect(zip.text('a.xml')).toBe(xml.toString());
   });
+
+  it('converts a CSV of a million short rows into header-repeating tables (no spread of every row into one call)', async () => {
+    const rows = Array.from({ length: 1_000_000 }, (_, i) => `${i},${i % 977}`).join('\n');
+    const started = performance.now();
+    const { markdown } = await convert(`id,item\n${rows}\n`, 'rows.csv');
+    expect(performance.now() - started).toBeLessThan(BOUND_MS * 3);
+    expect(markdown).toContain('| 999999 | 528 |');
+    expect(markdown.match(/^\| id \| item \|$/gm)).toHaveLength(5_000); // one header per part of 200 rows
+  }, 60_000);
 });

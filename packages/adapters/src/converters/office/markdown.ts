@@ -9,7 +9,7 @@ export const cell = (s: string): string =>
 
 /** A GFM table; rows are padded to the widest row. An empty header cell becomes a column letter-free blank. */
 export function table(header: string[], rows: string[][]): string {
-  const width = Math.max(header.length, ...rows.map((r) => r.length), 1);
+  const width = rows.reduce((widest, r) => Math.max(widest, r.length), Math.max(header.length, 1));
   const line = (r: string[]): string => `| ${Array.from({ length: width }, (_, i) => cell(r[i] ?? '')).join(' | ')} |`;
   return [line(header), `|${' --- |'.repeat(width)}`, ...rows.map(line)].join('\n');
 }
@@ -24,7 +24,8 @@ export function splitTable(header: string[], rows: string[][], perPart = TABLE_R
 
 /** A fenced code block whose fence is longer than any backtick run inside the code. */
 export function fence(code: string, lang = ''): string {
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 2;
+  for (const run of code.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   const f = '`'.repeat(longest + 1);
   return `${f}${lang}\n${code.replace(/\n+$/, '')}\n${f}`;
 }
@@ -53,7 +54,8 @@ export const blocks = (parts: (string | undefined)[]): string =>
 /** Rows with no content dropped and trailing empty columns trimmed. */
 export function compactGrid(rows: string[][]): string[][] {
   const kept = rows.filter((r) => r.some((c) => c.trim() !== ''));
-  const width = Math.max(0, ...kept.map((r) => r.reduce((w, c, i) => (c.trim() !== '' ? i + 1 : w), 0)));
+  // A loop, not Math.max(...rows): spreading a million rows into arguments overflows the call stack.
+  const width = kept.reduce((widest, r) => Math.max(widest, r.reduce((w, c, i) => (c.trim() !== '' ? i + 1 : w), 0)), 0);
   return kept.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
 }
 
