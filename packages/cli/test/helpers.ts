@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 
 import { startTestServer, type TestServer } from '../../server/test/helpers.ts';
-export { startTestServer, type TestServer, waitFor } from '../../server/test/helpers.ts';
+export { seedReports, startTestServer, type TestServer, waitFor } from '../../server/test/helpers.ts';
 
 /** The repository root: the CLI runs from here so `--import tsx` resolves. */
 export const ROOT = join(import.meta.dirname, '..', '..', '..');

@@ -2,11 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
+import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/client.ts';
 import { createMcpServer } from '@dossier/mcp';
-import { cliCommand, ROOT, startTestServer, type TestServer, tempHome, waitFor } from './helpers.ts';
+import { cliCommand, ROOT, seedReports, startTestServer, type TestServer, tempHome, waitFor } from './helpers.ts';
 
 let t: TestServer;
 let cid: string;
@@ -26,12 +26,7 @@ const sessionCount = async () => ((await t.request('GET', `/v1/collections/${cid
 
 beforeAll(async () => {
   t = await startTestServer({ config: { providerRetries: 0 } });
-  const scripted = scriptedResolver(model);
-  dossierContext(t.server.dossier).models = { resolve: (...args) => scripted.resolve(...args), hasProvider: (access) => scripted.hasProvider(access) };
-  cid = (await t.createCollection({ name: 'Reports' })).id;
-  await t.request('PATCH', `/v1/collections/${cid}`, { json: { enableSummarization: false, enableCaptioning: false } });
-  docId = (await t.ingest(cid, 'report.md', '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n')).id;
-  await t.server.dossier.idle();
+  ({ cid, docId } = await seedReports(t, model));
   const server = createMcpServer({ api: new ApiClient(`${t.url}/v1`, t.liveKey), projectId: t.projectId }, 'test');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

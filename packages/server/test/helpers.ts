@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Embedder, Logger } from '@dossier/core';
+import { dossierContext, type ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 import { expect } from 'vitest';
 import { loadConfig, type ServerConfig } from '../src/config.ts';
 import { type RunningServer, type StartOptions, startServer } from '../src/server.ts';
@@ -219,6 +220,19 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
 }
 
 /** A multipart form with one file and the optional JSON-encoded tags and metadata fields. */
+/**
+ * The MCP tests' corpus (stdio and HTTP): the server's models answer from `model`, and a 'Reports' collection with
+ * summaries and captions off holds one ready report with a Revenue section.
+ */
+export async function seedReports(t: TestServer, model: ScriptedModel): Promise<{ cid: string; docId: string }> {
+  dossierContext(t.server.dossier).models = scriptedResolver(model);
+  const cid = (await t.createCollection({ name: 'Reports' })).id;
+  await t.request('PATCH', `/v1/collections/${cid}`, { json: { enableSummarization: false, enableCaptioning: false } });
+  const docId = (await t.ingest(cid, 'report.md', '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n')).id;
+  await t.server.dossier.idle();
+  return { cid, docId };
+}
+
 export function uploadForm(filename: string, content: string | Uint8Array, extra: UploadExtra = {}): FormData {
   const form = new FormData();
   const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;

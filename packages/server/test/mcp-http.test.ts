@@ -1,11 +1,11 @@
 import type { OAuthScope, Principal } from '@dossier/core';
-import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver, dossierContext } from '@dossier/core/testing';
+import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn } from '@dossier/core/testing';
 import { TOOLS } from '@dossier/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, waitFor } from './helpers.ts';
+import { seedReports, startTestServer, type TestServer, waitFor } from './helpers.ts';
 
 let t: TestServer;
 let cid: string;
@@ -48,12 +48,7 @@ const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 
 beforeAll(async () => {
   t = await startTestServer({ mcpPrincipal: () => fixed });
-  const scripted = scriptedResolver(model);
-  dossierContext(t.server.dossier).models = { resolve: (...args) => scripted.resolve(...args), hasProvider: (access) => scripted.hasProvider(access) };
-  cid = (await t.createCollection({ name: 'Reports' })).id;
-  await t.request('PATCH', `/v1/collections/${cid}`, { json: { enableSummarization: false, enableCaptioning: false } });
-  docId = (await t.ingest(cid, 'report.md', '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n')).id;
-  await t.server.dossier.idle();
+  ({ cid, docId } = await seedReports(t, model));
 });
 afterAll(async () => {
   for (const client of clients) await client.close().catch(() => undefined);
