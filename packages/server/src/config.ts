@@ -1,5 +1,5 @@
 import { checkDatabaseUrl, parseRerankerSpec } from '@dossier/adapters';
-import { type RateSpec, DEFAULT_INPUT_BUDGETS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
 
 /** One configuration setting: where it comes from and what it means. The README table is generated from this list. */
 export interface SettingDoc {
@@ -87,7 +87,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'modelsDir', env: 'DOSSIER_MODELS_DIR', flag: '--models-dir', default: '(unset)', meaning: 'Folder of local model files (`<modelsDir>/<org>/<model>/`), checked before the cache and the hub.' },
   { key: 'allowModelDownload', env: 'DOSSIER_ALLOW_MODEL_DOWNLOAD', flag: '--allow-model-download', default: 'true', meaning: 'Whether missing models may be downloaded from the Hugging Face hub on first use.' },
   { key: 'ollamaUrl', env: 'DOSSIER_OLLAMA_URL', flag: '--ollama-url', default: 'http://127.0.0.1:11434', meaning: 'Base URL of the Ollama server for `ollama:` models.' },
-  { key: 'workers', env: 'DOSSIER_WORKERS', flag: '--workers', default: String(DEFAULT_PIPELINE_CONCURRENCY), meaning: 'Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (group commit); conversions run at most 4 at once whatever this is.' },
+  { key: 'workers', env: 'DOSSIER_WORKERS', flag: '--workers', default: String(DEFAULT_PIPELINE_CONCURRENCY), meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (group commit); conversions run at most ${CONVERSIONS_AT_ONCE} at once whatever this is.` },
   { key: 'jobLeaseMs', env: 'DOSSIER_JOB_LEASE_MS', flag: '--job-lease-ms', default: '30000', meaning: 'Lease of a running pipeline job; a crashed worker\'s job is taken over after this long (heartbeats renew it every third).' },
   { key: 'adminEmail', env: 'DOSSIER_ADMIN_EMAIL', flag: '--admin-email', default: 'admin@localhost', meaning: 'E-mail of the admin account created on first start.' },
   { key: 'adminPassword', env: 'DOSSIER_ADMIN_PASSWORD', flag: null, default: '(random, printed once)', meaning: 'Password of the admin account created on first start. Environment only.' },

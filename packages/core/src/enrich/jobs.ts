@@ -45,7 +45,7 @@ export async function enqueueAfterReady(ctx: DossierContext, c: Collection, docu
     const kinds = (Object.keys(ENRICH_JOBS) as EnrichKind[]).filter((k) => enrichEnabled[k](c));
     if (kinds.length === 0 || !(await ctx.models.hasProvider({ projectId: c.projectId, env: c.env }))) return;
     for (const kind of kinds) await enqueueEnrich(ctx, kind, documentId);
-    if (kinds.length > 0) ctx.wakeWorkers();
+    ctx.wakeWorkers();
   } catch (err) {
     ctx.log.warn('could not enqueue post-ready jobs', { documentId, error: String(err) });
   }
