@@ -8,14 +8,24 @@ export interface WorkerFileOptions {
 }
 
 /**
+ * Piscina loads a worker file with `require()` first and `import()` only when that fails. On Node versions where
+ * `require()` loads ES modules synchronously (20.19+, 22.12+), a process stopped while a worker thread was inside that
+ * synchronous load died with a V8 fatal error (`v8::Module::IsGraphAsync must be used on an instantiated module`,
+ * exit 134: `dossier serve` stopped by Ctrl-C right after start, in the consumer test). Turning synchronous ESM
+ * loading off in the worker makes `require()` refuse at once, so the module loads through `import()`, which a
+ * stopping thread abandons cleanly.
+ */
+const NO_REQUIRE_ESM = process.allowedNodeEnvironmentFlags.has('--experimental-require-module') ? ['--no-experimental-require-module'] : [];
+
+/**
  * Options for starting `url` in a piscina pool. A worker thread gets none of vitest's module transform,
  * so a `.ts` worker file (tests, `node --import tsx`) is started with the tsx loader in its own execArgv.
  * tsx is resolved to an absolute URL so the process's working directory does not matter.
  */
 export function workerOptions(url: URL): WorkerFileOptions {
   const filename = url.href;
-  if (!url.pathname.endsWith('.ts')) return { filename };
-  return { filename, execArgv: ['--import', tsxLoader()] };
+  if (!url.pathname.endsWith('.ts')) return { filename, execArgv: NO_REQUIRE_ESM };
+  return { filename, execArgv: [...NO_REQUIRE_ESM, '--import', tsxLoader()] };
 }
 
 function tsxLoader(): string {
