@@ -227,7 +227,7 @@ try {
   if (values.out) {
     const heading = 'Access — anonymous burst against a public collection, another project querying';
     const notes = [
-      `Default limits (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
+      `Default limits (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory; ${config.connectionsPerAddress || 'no cap on'} connections per address); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
       `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address by a third process`,
     ];
     await upsertSection(values.out, heading, section(heading, commandLine('bench/access-burst.ts', process.argv.slice(2)), notes, table));

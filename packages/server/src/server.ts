@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { capConnectionsPerAddress } from './http/connection-gate.ts';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import {
@@ -109,9 +110,14 @@ function loadPlans(file: string | null): PlanBook | undefined {
  */
 const LISTEN_BACKLOG = 4096;
 
-/** The HTTP API; requests of a caller already refused by a limit are answered before Koa. */
-function apiServer(app: ReturnType<typeof createApp>): Server {
-  return createHttpServer((req, res) => void app.handler(req, res));
+/**
+ * The HTTP API; requests of a caller already refused by a limit are answered before Koa, and connections beyond an
+ * address's cap before Node's HTTP parser (not behind a trusted proxy, where one address is every client).
+ */
+function apiServer(app: ReturnType<typeof createApp>, config: Readonly<ServerConfig>, log: Logger): Server {
+  const http = createHttpServer((req, res) => void app.handler(req, res));
+  if (config.connectionsPerAddress > 0 && !config.trustProxy) capConnectionsPerAddress(http, config.connectionsPerAddress, log);
+  return http;
 }
 
 /**
@@ -152,7 +158,7 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dataDir, bootstrap) });
   let url = '';
   const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal });
-  const http = app ? apiServer(app) : workerHealthServer(() => ({ workers: config.workers }));
+  const http = app ? apiServer(app, config, log) : workerHealthServer(() => ({ workers: config.workers }));
   url = await listen(http, config);
   http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
   log.info('listening', { url, role: config.role, dataDir, database: config.databaseUrl ? 'postgres' : 'sqlite', defaultEmbeddingModel: dossier.defaultEmbeddingModel });

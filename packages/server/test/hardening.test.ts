@@ -3,35 +3,12 @@
  * presigned upload URLs, time limits on slow clients, and the permissions of the data directory.
  */
 import { statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evalDoc, expectError, filesUnder, startTestServer, type TestServer, uploadForm } from './helpers.ts';
+import { evalDoc, expectError, filesUnder, rawRequest, startTestServer, type TestServer, uploadForm } from './helpers.ts';
 
 /** Nested `{a: {a: …}}` JSON text, `depth` levels deep, without building the object (a deep object overflows JSON.stringify). */
 const nestedJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
-
-/** Send raw bytes over a socket; resolves with what the server answered and when it closed the connection. */
-function rawRequest(url: string, head: string, bodyParts: { bytes: string; afterMs: number }[]): Promise<{ response: string; closedAfterMs: number }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(head);
-      for (const part of bodyParts) setTimeout(() => socket.writable && socket.write(part.bytes), part.afterMs).unref();
-    });
-    let response = '';
-    socket.on('data', (chunk) => {
-      response += chunk.toString();
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => resolve({ response, closedAfterMs: Date.now() - started }));
-    setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server kept the connection open; got ${JSON.stringify(response)}`));
-    }, 8000).unref();
-  });
-}
 
 describe('hardening', () => {
   let t: TestServer;

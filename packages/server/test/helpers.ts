@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Embedder, Logger } from '@dossier/core';
@@ -350,4 +351,26 @@ export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/** Send raw bytes over a socket; resolves with what the server answered and when it closed the connection. */
+export function rawRequest(url: string, head: string, bodyParts: { bytes: string; afterMs: number }[]): Promise<{ response: string; closedAfterMs: number }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      for (const part of bodyParts) setTimeout(() => socket.writable && socket.write(part.bytes), part.afterMs).unref();
+    });
+    let response = '';
+    socket.on('data', (chunk) => {
+      response += chunk.toString();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve({ response, closedAfterMs: Date.now() - started }));
+    setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the server kept the connection open; got ${JSON.stringify(response)}`));
+    }, 8000).unref();
+  });
 }

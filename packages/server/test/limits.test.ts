@@ -3,8 +3,9 @@
  * a plans file, and for the shared store two servers counting in the Redis on this machine.
  */
 import { writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, waitFor, startTestServer, type TestServer, uploadForm } from './helpers.ts';
+import { expectError, rawRequest, waitFor, startTestServer, type TestServer, uploadForm } from './helpers.ts';
 
 const REDIS_URL = process.env.DOSSIER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const MINUTE = 60_000;
@@ -166,6 +167,60 @@ describe('anonymous requests at once', () => {
     await waiting;
     await new Promise((r) => setTimeout(r, 100));
     expect((await query(t, cid, null)).status).toBe(200);
+  });
+});
+
+/** An open, idle connection to the server (resolves once connected). */
+function idleConnection(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => resolve(socket)).on('error', reject);
+  });
+}
+
+describe('connections per address', () => {
+  const servers: TestServer[] = [];
+  const sockets: Socket[] = [];
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    for (const server of servers) await server.close();
+  });
+
+  it('answers a connection beyond the cap with a bare 429 before its request is parsed, and admits one again once a connection closes', async () => {
+    const t = await startTestServer({ config: { connectionsPerAddress: 2 } });
+    servers.push(t);
+    sockets.push(await idleConnection(t.url), await idleConnection(t.url));
+    await new Promise((r) => setTimeout(r, 50)); // the server has counted both
+    const { response: refused } = await rawRequest(t.url, 'GET /v1/collections HTTP/1.1\r\nHost: x\r\n\r\n', []);
+    expect(refused).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+    expect(refused).toMatch(/\r\nretry-after: 1\r\n/i);
+    expect(refused).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toEqual({ error: expect.stringMatching(/Too many connections from this address/) });
+    // fetch (a client a caller would use) reads the same answer.
+    const viaFetch = await fetch(`${t.url}/v1/health`);
+    expect(viaFetch.status).toBe(429);
+    expect(viaFetch.headers.get('retry-after')).toBe('1');
+    sockets.pop()!.destroy();
+    await waitFor(async () => (await fetch(`${t.url}/v1/health`, { headers: { connection: 'close' } })).status === 200, 'a connection admitted again');
+    expect(t.server.http.listenerCount('connection')).toBe(1);
+  });
+
+  it('closes at once with a refused connection still open (one that never sent its request)', async () => {
+    const t = await startTestServer({ config: { connectionsPerAddress: 1 } });
+    sockets.push(await idleConnection(t.url), await idleConnection(t.url)); // the second is refused, and waits
+    await new Promise((r) => setTimeout(r, 50));
+    const started = performance.now();
+    await t.close();
+    expect(performance.now() - started).toBeLessThan(2_000); // not the 5 s a refused connection may linger
+  });
+
+  it('is off behind a trusted proxy (every connection is the proxy\'s) and when set to 0', async () => {
+    for (const config of [{ connectionsPerAddress: 1, trustProxy: true }, { connectionsPerAddress: 0 }]) {
+      const t = await startTestServer({ config });
+      servers.push(t);
+      sockets.push(await idleConnection(t.url), await idleConnection(t.url));
+      expect((await fetch(`${t.url}/v1/health`, { headers: { connection: 'close' } })).status).toBe(200);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { ServerConfig } from '../config.ts';
 import { givenPrincipal } from './auth.ts';
+import { refusalHeaders, refusalTally } from './refusals.ts';
 
 /** Paths no limit applies to: health checks (monitors poll them) and the API description. */
 const UNLIMITED_PATHS = new Set(['/health', '/v1/health', '/v1/openapi.json']);
@@ -146,24 +147,18 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     }
     const seconds = Math.max(1, Math.ceil((until - now) / 1000));
     const what = credential ? 'requests with this key' : 'anonymous requests from this address';
-    res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(seconds), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.writeHead(429, refusalHeaders(seconds));
     res.end(JSON.stringify({ error: `Too many ${what}; try again in ${seconds} s` }));
     noteEarly(req.method ?? '', what);
     return true;
   }
 
   /** Early refusals are logged as one line a second per kind (a line per refused request would cost what the early path saves). */
-  const earlyCounts = new Map<string, number>();
+  const tallyEarly = refusalTally((kind, count, method) => log?.info('requests refused early', { status: 429, kind, count, method }));
   let earlyTotal = 0;
   function noteEarly(method: string, what: string): void {
     earlyTotal++;
-    const first = earlyCounts.size === 0;
-    earlyCounts.set(what, (earlyCounts.get(what) ?? 0) + 1);
-    if (!first) return;
-    setTimeout(() => {
-      for (const [kind, count] of earlyCounts) log?.info('requests refused early', { status: 429, kind, count, method });
-      earlyCounts.clear();
-    }, 1000).unref();
+    tallyEarly(what, method);
   }
 
   return { middleware, login, refuseEarly, refusedEarly: () => earlyTotal };
