@@ -123,6 +123,27 @@ function documentText(i: number): string {
   return `# Report ${i}\n\n## Marker\n\nThe unique word of this report is zq${i}k.\n\n## Body\n\n${body}\n`;
 }
 
+/**
+ * What a timed-out wait needs to be understood: the documents' statuses as the API reads them (with error messages),
+ * how many of their `ready` events the SSE client saw, and every warning or error line each node logged.
+ */
+async function diagnosis(api: NodeProcess, key: string, collectionId: string, events: DocumentEvent[], ids: Set<string>): Promise<string> {
+  const res = await fetch(`${api.url}/v1/collections/${collectionId}/documents?limit=500`, { headers: { authorization: `Bearer ${key}` } });
+  const documents = ((await res.json()) as { documents?: { status: string; errorMessage?: string | null }[] }).documents ?? [];
+  const statuses = new Map<string, number>();
+  for (const d of documents) statuses.set(d.status, (statuses.get(d.status) ?? 0) + 1);
+  const errors = [...new Set(documents.flatMap((d) => (d.errorMessage ? [d.errorMessage] : [])))].slice(0, 5);
+  const logged = nodes.map((node) => {
+    const lines = node.stderr.split('\n').filter((line) => /"level":"(warn|error)"/.test(line));
+    return `${node.name} (exit ${node.child.exitCode ?? node.child.signalCode ?? 'running'}): ${lines.length} warn/error lines\n${lines.slice(-8).join('\n')}`;
+  });
+  return [
+    `statuses read from the API: ${JSON.stringify(Object.fromEntries(statuses))}; ready events seen: ${readyCount(events, ids)} of ${ids.size}`,
+    `error messages: ${JSON.stringify(errors)}`,
+    ...logged,
+  ].join('\n');
+}
+
 describe.skipIf(!available)('several API and worker nodes', () => {
   it('follow one upload across nodes, survive a worker killed mid-ingestion, and serve every document from both API nodes', { timeout: 240_000 }, async () => {
     const nodeA = await start('api-a', 'api');
@@ -164,7 +185,9 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     const readyAtKill = readyCount(stream.events, all);
     await stopNode(worker1!, 'SIGKILL');
     expect(readyAtKill).toBeLessThan(DOCUMENTS);
-    await stream.until((events) => readyCount(events, all) === DOCUMENTS, 150_000, `all ${DOCUMENTS} documents to be ready after the kill`);
+    await stream.until((events) => readyCount(events, all) === DOCUMENTS, 150_000, `all ${DOCUMENTS} documents to be ready after the kill`).catch(async (timeout: Error) => {
+      throw new Error(`${timeout.message}\n${await diagnosis(nodeB, key, collection.id, stream.events, all)}`);
+    });
     for (const id of ids) expect(statusesOf(stream.events, id)[0]).toBe('uploading');
     // The killed worker held jobs: they ran again on the other worker once their leases ran out.
     const retried = await database().query<{ n: string }>("select count(*) as n from jobs where type like 'ingest.%' and attempts > 1");
