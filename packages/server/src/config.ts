@@ -60,6 +60,7 @@ export interface ServerConfig {
   rateLimitKey: RateSpec | null;
   rateLimitAnonymous: RateSpec | null;
   anonymousConcurrency: number;
+  connectionsPerAddress: number;
   loginLimitAccount: RateSpec | null;
   authFailureLimitAddress: RateSpec | null;
   requestTimeoutMs: number;
@@ -75,6 +76,14 @@ const depthList = (values: Record<ResearchDepth, number>, unit: (v: number) => s
   Object.entries(values).map(([depth, v]) => `${depth}=${unit(v)}`).join(',');
 const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
+/**
+ * Pipeline jobs a server runs at once by default. Fewer than the library's DEFAULT_PIPELINE_CONCURRENCY: the server's
+ * event loop also answers API callers. Measured (bench/ingest/responsiveness.ts, 2,000 SciFact documents over HTTP,
+ * 8 uploaders, 2 cores): 8 → 123 docs/s; 16 → 142–150 docs/s with event-loop p99 14–17 ms and GET /v1/collections
+ * p99 27–40 ms; 24 → 136; 32 → 96 docs/s with event-loop p99 24 ms (past the 20 ms goal).
+ */
+export const SERVER_PIPELINE_CONCURRENCY = 16;
+
 export const SETTINGS: readonly SettingDoc[] = [
   { key: 'role', env: 'DOSSIER_ROLE', flag: '--role', default: 'all', meaning: `What this process does: ${SERVER_ROLES.map((r) => `\`${r}\``).join(', ')}. \`api\` serves the HTTP API and enqueues pipeline jobs but never runs one; \`worker\` claims and runs jobs (ingestion, post-ready jobs, webhook deliveries) and serves only \`GET /health\`; \`all\` does both. \`api\` and \`worker\` need a shared store and DOSSIER_REDIS_URL (see Running on several machines).` },
   { key: 'host', env: 'DOSSIER_HOST', flag: '--host', default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 for all).' },
@@ -87,7 +96,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'modelsDir', env: 'DOSSIER_MODELS_DIR', flag: '--models-dir', default: '(unset)', meaning: 'Folder of local model files (`<modelsDir>/<org>/<model>/`), checked before the cache and the hub.' },
   { key: 'allowModelDownload', env: 'DOSSIER_ALLOW_MODEL_DOWNLOAD', flag: '--allow-model-download', default: 'true', meaning: 'Whether missing models may be downloaded from the Hugging Face hub on first use.' },
   { key: 'ollamaUrl', env: 'DOSSIER_OLLAMA_URL', flag: '--ollama-url', default: 'http://127.0.0.1:11434', meaning: 'Base URL of the Ollama server for `ollama:` models.' },
-  { key: 'workers', env: 'DOSSIER_WORKERS', flag: '--workers', default: String(DEFAULT_PIPELINE_CONCURRENCY), meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (group commit); conversions run at most ${CONVERSIONS_AT_ONCE} at once whatever this is.` },
+  { key: 'workers', env: 'DOSSIER_WORKERS', flag: '--workers', default: String(SERVER_PIPELINE_CONCURRENCY), meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (group commit); conversions run at most ${CONVERSIONS_AT_ONCE} at once whatever this is. Half the library's default (${DEFAULT_PIPELINE_CONCURRENCY}), since the server's event loop also answers its callers.` },
   { key: 'jobLeaseMs', env: 'DOSSIER_JOB_LEASE_MS', flag: '--job-lease-ms', default: '30000', meaning: 'Lease of a running pipeline job; a crashed worker\'s job is taken over after this long (heartbeats renew it every third).' },
   { key: 'adminEmail', env: 'DOSSIER_ADMIN_EMAIL', flag: '--admin-email', default: 'admin@localhost', meaning: 'E-mail of the admin account created on first start.' },
   { key: 'adminPassword', env: 'DOSSIER_ADMIN_PASSWORD', flag: null, default: '(random, printed once)', meaning: 'Password of the admin account created on first start. Environment only.' },
@@ -117,6 +126,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'rateLimitKey', env: 'DOSSIER_RATE_LIMIT_KEY', flag: '--rate-limit-key', default: '6000/1m+600', meaning: 'Requests per API key or token: `<n>/<window>` (window `s`, `m`, `h`, e.g. `10s`) with an optional `+<burst>` reserve refilled over ten windows; `off` for none. Beyond: 429 with Retry-After.' },
   { key: 'rateLimitAnonymous', env: 'DOSSIER_RATE_LIMIT_ANONYMOUS', flag: '--rate-limit-anonymous', default: '60/1m+30', meaning: 'Requests without credentials (public collection reads), per client address; same syntax. Anonymous reads are never metered to, or limited by, the collection owner\'s plan.' },
   { key: 'anonymousConcurrency', env: 'DOSSIER_ANONYMOUS_CONCURRENCY', flag: '--anonymous-concurrency', default: '8', meaning: 'Anonymous requests this node serves at once, all addresses together (0: no cap); beyond: 429 with Retry-After 1. Keeps a crowd of strangers from slowing the projects that pay for the node.' },
+  { key: 'connectionsPerAddress', env: 'DOSSIER_CONNECTIONS_PER_ADDRESS', flag: '--connections-per-address', default: '256', meaning: 'Connections one client address may hold open at once (0: no cap). A connection beyond it is answered 429 with Retry-After 1 and closed before its request is parsed, so a flood of connections from one address costs the server little and other callers keep their latency. Off behind a reverse proxy (DOSSIER_TRUST_PROXY), where every connection comes from the proxy.' },
   { key: 'loginLimitAccount', env: 'DOSSIER_LOGIN_LIMIT_ACCOUNT', flag: '--login-limit-account', default: '10/15m', meaning: 'Failed logins per account (e-mail) before login is refused with 429 for the rest of the window; a successful login clears the count.' },
   { key: 'authFailureLimitAddress', env: 'DOSSIER_AUTH_FAILURE_LIMIT_ADDRESS', flag: '--auth-failure-limit-address', default: '30/15m', meaning: 'Failed logins and requests with an invalid key or token per client address before that address is refused with 429 for the rest of the window.' },
   { key: 'requestTimeoutMs', env: 'DOSSIER_REQUEST_TIMEOUT', flag: '--request-timeout', default: '30s', meaning: 'Time limit of a non-streaming request, body included (`<n>s` or `<n>m`); beyond it the client gets 408 and the connection is closed. Streams, long-polls, research and file uploads are exempt (they have their own limits).' },
@@ -169,11 +179,12 @@ function coerce(s: SettingDoc, raw: string): unknown {
   switch (s.key) {
     case 'port':
     case 'anonymousConcurrency':
+    case 'connectionsPerAddress':
     case 'workers':
     case 'jobLeaseMs':
     case 'maxUploadBytes': {
       const n = Number(raw);
-      const min = s.key === 'port' || s.key === 'workers' || s.key === 'anonymousConcurrency' ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
+      const min = ['port', 'workers', 'anonymousConcurrency', 'connectionsPerAddress'].includes(s.key) ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
       if (!Number.isInteger(n) || n < min || (s.key === 'port' && n > 65535)) fail(s, `expected an integer, got '${raw}'`);
       return n;
     }
@@ -275,7 +286,7 @@ function parseFlags(argv: string[]): Map<string, string> {
 const DEFAULTS = {
   role: 'all', host: '127.0.0.1', port: 8080, dataDir: './data', indexDir: null, publicUrl: null, masterKey: null,
   embeddingModel: 'Xenova/bge-small-en-v1.5', modelsDir: null, allowModelDownload: true,
-  ollamaUrl: 'http://127.0.0.1:11434', workers: 8, jobLeaseMs: 30_000, adminEmail: 'admin@localhost', adminPassword: null,
+  ollamaUrl: 'http://127.0.0.1:11434', workers: SERVER_PIPELINE_CONCURRENCY, jobLeaseMs: 30_000, adminEmail: 'admin@localhost', adminPassword: null,
   logLevel: 'info', maxUploadBytes: 1024 * 1024 * 1024,
   anthropicApiKey: null, anthropicBaseUrl: null, openaiApiKey: null, openaiBaseUrl: null,
   ollamaChatModel: null, ollamaBestChatModel: null, fastModel: null, bestModel: null,
@@ -285,6 +296,7 @@ const DEFAULTS = {
   rateLimitKey: { points: 6000, durationMs: 60_000, burst: 600 },
   rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
   anonymousConcurrency: 8,
+  connectionsPerAddress: 256,
   loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
   authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },
   requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, corsOrigins: [], trustProxy: false,

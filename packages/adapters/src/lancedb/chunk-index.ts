@@ -1,5 +1,6 @@
 import { DossierError, invalid } from '@dossier/core';
 import type {
+  ChunkHitRow,
   ChunkIndex,
   ChunkRow,
   DocumentAttributes,
@@ -7,10 +8,14 @@ import type {
   IndexSearchOptions,
 } from '@dossier/core';
 import {
-  chunkColumnsOf,
+  CHUNK_COLUMNS,
+  columnsOf,
   chunkSchema,
   fromChunkRecord,
+  fromHitRecord,
+  HIT_COLUMNS,
   fromSectionRecord,
+  recordsOf,
   SECTION_COLUMNS,
   sectionSchema,
   TEXT,
@@ -88,7 +93,7 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       if (rows.length === 0) return;
       const h = await chunks(collectionId);
       for (const row of rows) checkVector(collectionId, h.dimension, row.vector);
-      const columns = chunkColumnsOf(h.schema);
+      const columns = columnsOf(h.schema, CHUNK_COLUMNS);
       await upsert(h, rows.map((r) => toChunkRecord(r, h.dimension !== null, columns)), o?.fresh);
     },
     async upsertSections(collectionId, rows, o) {
@@ -116,7 +121,7 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
     },
     searchText: async (collectionId, query, o) => {
       const h = await chunks(collectionId);
-      return searchText(h, query, o, chunkColumnsOf(h.schema), fromChunkRecord);
+      return searchText(h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
     },
     searchSections: async (collectionId, query, o) =>
       searchText(await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
@@ -238,17 +243,20 @@ async function searchText<Row>(
   // Rows written since the last index build are searched by a flat scan that returns the first matches it
   // meets, unsorted, cut at the limit (measured: a document just made ready lost to older, weaker hits at
   // limit 8). Asking for limit + unindexed rows lets every unindexed match through; the top `limit` of the
-  // sorted union is then exact. With the index caught up (writes quiet) this is the plain limit.
+  // sorted union is then exact. With the index caught up (writes quiet) this is the plain limit. (Reading the
+  // count beside the search instead of before it once returned a row twice from a table other processes wrote.)
   const unindexed = (await h.table.indexStats(FTS_INDEX))?.numUnindexedRows ?? 0;
-  // A plain string is a bag-of-words match query: quotes, parentheses, AND/OR and `-x` are not parsed
-  // as operators, so user text cannot make the query fail.
-  const records = await h.table
-    .query()
-    .fullTextSearch(query, { columns: TEXT })
-    .where(searchWhere(opts.filter))
-    .select([...columns, '_score'])
-    .limit(opts.limit + unindexed)
-    .toArray();
+  const records = recordsOf(
+    await h.table
+      .query()
+      // A plain string is a bag-of-words match query: quotes, parentheses, AND/OR and `-x` are not parsed
+      // as operators, so user text cannot make the query fail.
+      .fullTextSearch(query, { columns: TEXT })
+      .where(searchWhere(opts.filter))
+      .select([...columns, '_score'])
+      .limit(opts.limit + unindexed)
+      .toArrow(),
+  );
   const hits = records.map((r) => ({ row: fromRecord(r), score: Number(r._score) }));
   return hits.sort((a, b) => b.score - a.score).slice(0, opts.limit);
 }
@@ -264,7 +272,7 @@ async function searchVector(
   h: TableHandle,
   vector: Float32Array,
   opts: IndexSearchOptions,
-): Promise<IndexHit<ChunkRow>[]> {
+): Promise<IndexHit<ChunkHitRow>[]> {
   if (h.dimension === null || vector.length !== h.dimension) {
     const expected = h.dimension === null ? 'no vector search (lexical-only collection)' : `dimension ${h.dimension}`;
     throw new DossierError('dimension_mismatch', `collection ${collectionId} has ${expected}, query vector has ${vector.length}`);
@@ -279,15 +287,16 @@ async function searchVector(
     .nprobes(VECTOR_NPROBES)
     .refineFactor(VECTOR_REFINE)
     .where(searchWhere(opts.filter))
-    .select([...chunkColumnsOf(h.schema), '_distance'])
+    .select([...columnsOf(h.schema, HIT_COLUMNS), '_distance'])
     .limit(opts.limit)
-    .toArray();
+    .toArrow()
+    .then(recordsOf);
   // Cosine distance is 1 - cosine similarity; convert so that higher is better.
-  return records.map((r) => ({ row: fromChunkRecord(r), score: 1 - Number(r._distance) }));
+  return records.map((r) => ({ row: fromHitRecord(r), score: 1 - Number(r._distance) }));
 }
 
 async function readChunks(h: TableHandle, where: string): Promise<ChunkRow[]> {
-  const records = await h.table.query().where(where).select(chunkColumnsOf(h.schema)).toArray();
+  const records = recordsOf(await h.table.query().where(where).select(columnsOf(h.schema, CHUNK_COLUMNS)).toArrow());
   return records.map(fromChunkRecord);
 }
 

@@ -1,5 +1,5 @@
-import type { ChunkRow, SectionRow } from '@dossier/core';
-import type { ArrowModule, ArrowSchemaLike, LanceRecord } from './sdk.ts';
+import type { ChunkHitRow, ChunkRow, SectionRow } from '@dossier/core';
+import type { ArrowModule, ArrowSchemaLike, ArrowTableLike, LanceRecord } from './sdk.ts';
 
 /**
  * Table layout. Columns are snake_case because LanceDB filters are SQL, where unquoted identifiers fold
@@ -9,27 +9,18 @@ import type { ArrowModule, ArrowSchemaLike, LanceRecord } from './sdk.ts';
 export const VECTOR = 'vector';
 export const TEXT = 'text';
 
+/** Columns a search hit reads (ChunkHitRow): the attributes are filters, and their list columns are slow to read back. */
+export const HIT_COLUMNS = ['id', 'document_id', 'section_id', 'position', 'content', 'section_title', 'section_level', 'token_count'];
+
 /** Columns returned by chunk reads: everything but the vector and the derived `text`. */
-export const CHUNK_COLUMNS = [
-  'id',
-  'document_id',
-  'section_id',
-  'position',
-  'content',
-  'section_title',
-  'section_level',
-  'token_count',
-  'tags',
-  'metadata_pairs',
-  'canonical',
-];
+export const CHUNK_COLUMNS = [...HIT_COLUMNS, 'tags', 'metadata_pairs', 'canonical'];
 
 /** A column that chunk tables created before it existed lack (see ChunkRow.sectionLevel). */
 const SECTION_LEVEL = 'section_level';
 
-/** The chunk columns a table has: CHUNK_COLUMNS, less `section_level` when the table predates it. */
-export function chunkColumnsOf(schema: ArrowSchemaLike): string[] {
-  return schema.fields.some((f) => f.name === SECTION_LEVEL) ? CHUNK_COLUMNS : CHUNK_COLUMNS.filter((c) => c !== SECTION_LEVEL);
+/** Those of `columns` (HIT_COLUMNS or CHUNK_COLUMNS) a chunk table has: all, less `section_level` when the table predates it. */
+export function columnsOf(schema: ArrowSchemaLike, columns: string[]): string[] {
+  return schema.fields.some((f) => f.name === SECTION_LEVEL) ? columns : columns.filter((c) => c !== SECTION_LEVEL);
 }
 
 export const SECTION_COLUMNS = ['id', 'document_id', 'title', 'summary', 'level', 'tags', 'metadata_pairs', 'canonical'];
@@ -107,8 +98,27 @@ export function toSectionRecord(row: SectionRow): LanceRecord {
   };
 }
 
-/** A chunk read back from the index; vectors are never returned. */
-export function fromChunkRecord(r: LanceRecord): ChunkRow {
+/**
+ * The rows of a query result as plain records, read a column at a time. `toArray()` gives a proxy per row whose
+ * every field read walks Arrow's visitor; reading the columns directly took a tenth of a search's time off
+ * (measured: 0.2 ms of a 2.5 ms full-text search of 15 rows).
+ */
+export function recordsOf(table: ArrowTableLike): LanceRecord[] {
+  const names = table.schema.fields.map((f) => f.name);
+  const columns = names.map((name) => table.getChild(name));
+  const records: LanceRecord[] = [];
+  for (let row = 0; row < table.numRows; row++) {
+    const record: LanceRecord = {};
+    names.forEach((name, c) => {
+      record[name] = columns[c]?.get(row);
+    });
+    records.push(record);
+  }
+  return records;
+}
+
+/** A search hit read back from the index (HIT_COLUMNS). */
+export function fromHitRecord(r: LanceRecord): ChunkHitRow {
   return {
     id: String(r.id),
     documentId: String(r.document_id),
@@ -118,6 +128,13 @@ export function fromChunkRecord(r: LanceRecord): ChunkRow {
     tokenCount: Number(r.token_count),
     sectionTitle: String(r.section_title),
     sectionLevel: r.section_level === undefined || r.section_level === null ? null : Number(r.section_level),
+  };
+}
+
+/** A chunk read back from the index; vectors are never returned. */
+export function fromChunkRecord(r: LanceRecord): ChunkRow {
+  return {
+    ...fromHitRecord(r),
     vector: null,
     tags: strings(r.tags),
     metadataPairs: strings(r.metadata_pairs),

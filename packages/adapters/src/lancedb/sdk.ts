@@ -8,8 +8,15 @@ export interface ArrowSchemaLike {
   readonly fields: readonly { readonly name: string; readonly type: unknown }[];
 }
 
-/** Rows as `toArray()` yields them: Arrow list cells are iterable vectors, not JS arrays. */
+/** A row as `recordsOf` reads it from a result table: Arrow list cells are iterable vectors, not JS arrays. */
 export type LanceRecord = Record<string, unknown>;
+
+/** A query result as `toArrow()` returns it: columns read by name, a value at a time. */
+export interface ArrowTableLike {
+  readonly schema: ArrowSchemaLike;
+  readonly numRows: number;
+  getChild(name: string): { get(index: number): unknown } | null;
+}
 
 export interface LanceQuery {
   where(predicate: string): LanceQuery;
@@ -17,7 +24,7 @@ export interface LanceQuery {
   select(columns: string[]): LanceQuery;
   fullTextSearch(query: string, options?: { columns?: string | string[] }): LanceQuery;
   nearestTo(vector: Float32Array): LanceVectorQuery;
-  toArray(): Promise<LanceRecord[]>;
+  toArrow(): Promise<ArrowTableLike>;
 }
 
 export interface LanceVectorQuery {
@@ -27,7 +34,7 @@ export interface LanceVectorQuery {
   where(predicate: string): LanceVectorQuery;
   limit(limit: number): LanceVectorQuery;
   select(columns: string[]): LanceVectorQuery;
-  toArray(): Promise<LanceRecord[]>;
+  toArrow(): Promise<ArrowTableLike>;
 }
 
 export interface LanceMergeInsert {

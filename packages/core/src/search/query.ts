@@ -2,7 +2,7 @@ import { type Access, markdownKey, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Collection, Metadata } from '../domain/types.ts';
-import type { ChunkRow } from '../ports/chunk-index.ts';
+import type { ChunkHitRow } from '../ports/chunk-index.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from '../documents/pages.ts';
 import { parseInput, type QueryInput, querySchema, type ScanInput, scanSchema } from '../schemas.ts';
 import { isUuid } from '../util/ids.ts';
@@ -69,7 +69,7 @@ async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, fi
     lexicalHits(ctx, c, q, opts, s),
     embedder ? embedder.embedQuery(q).then((v) => ctx.index.searchVector(c.id, v, opts)) : Promise.resolve([]),
   ]);
-  const rows = new Map<string, ChunkRow>([...text, ...vector].map((h) => [h.row.id, h.row]));
+  const rows = new Map<string, ChunkHitRow>([...text, ...vector].map((h) => [h.row.id, h.row]));
   if (vector.length === 0) return text.map((h) => ({ row: h.row, score: h.score }));
   const fused = reciprocalRankFusion(
     [
@@ -82,7 +82,7 @@ async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, fi
 }
 
 /** Re-score the top candidates when the collection asks for it and a reranker is configured. */
-async function rerank(ctx: DossierContext, c: Collection, q: string, hits: { row: ChunkRow; score: number }[]) {
+async function rerank(ctx: DossierContext, c: Collection, q: string, hits: { row: ChunkHitRow; score: number }[]) {
   if (!c.enableReranking || !ctx.reranker || hits.length === 0) return { hits, reranker: 'none' };
   const scores = await ctx.reranker.rerank(q, hits.map((h) => ({ id: h.row.id, text: h.row.content })));
   const out = hits.map((h, i) => ({ row: h.row, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score);
@@ -108,7 +108,7 @@ function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: Re
  * the documents are read (their file name, and their status: only ready documents answer); rows of an index
  * written before rows carried the level also get their sections looked up.
  */
-async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[]): Promise<QueryHit[]> {
+async function withProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; score: number }[]): Promise<QueryHit[]> {
   const lacking = hits.filter((h) => h.row.sectionLevel === null);
   const [sections, docs] = await Promise.all([
     lacking.length ? ctx.store.getSections([...new Set(lacking.map((h) => h.row.sectionId))]) : [],
@@ -134,7 +134,7 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkRow; score:
  * fusion and reranking work on a deep pool (50), but only the top of it is returned, so provenance for the
  * whole pool was wasted work (two metadata queries over 50 ids per search).
  */
-async function topWithProvenance(ctx: DossierContext, hits: { row: ChunkRow; score: number }[], limit: number): Promise<QueryHit[]> {
+async function topWithProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; score: number }[], limit: number): Promise<QueryHit[]> {
   const out: QueryHit[] = [];
   for (let from = 0; from < hits.length && out.length < limit; ) {
     const window = hits.slice(from, from + limit - out.length + SPARE_HITS);
