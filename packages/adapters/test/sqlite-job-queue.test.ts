@@ -191,10 +191,12 @@ describe('job runner on SQLite', () => {
     const id = await queue.enqueue({ type: 'work', payload: {}, maxAttempts: 1 });
     await queue.claim(['work'], 'a-dead-worker', 50);
     let calls = 0;
-    startRunner({ queue, handlers: { work: async () => void calls++ } });
-    await waitFor('the job to be given up', async () => (await jobState(queue, id)).state === 'failed');
-    expect(await jobState(queue, id)).toMatchObject({ attempts: 2, lastError: expect.stringMatching(/gave up after 1 attempts/) });
+    const gaveUp: string[] = [];
+    startRunner({ queue, handlers: { work: async () => void calls++ }, onGaveUp: async (job) => void gaveUp.push(job.id) });
+    await waitFor('the job to be given up', async () => gaveUp.length > 0);
+    expect(await jobState(queue, id)).toMatchObject({ state: 'failed', attempts: 2, lastError: expect.stringMatching(/gave up after 1 attempts/) });
     expect(calls).toBe(0);
+    expect(gaveUp).toEqual([id]);
   });
 
   it('aborts the handler signal when a heartbeat reports the lease lost, and records no outcome', async () => {

@@ -26,7 +26,7 @@ import { documentService } from './documents/manage.ts';
 import { uploadService } from './documents/uploads.ts';
 import { chunkDocument } from './ingest/chunk-document.ts';
 import { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
-import { ingestHandlers } from './ingest/pipeline.ts';
+import { failAbandonedIngest, ingestHandlers } from './ingest/pipeline.ts';
 import { prepareDocument } from './ingest/prepare.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { unconfiguredResolver } from './models/not-configured.ts';
@@ -120,6 +120,7 @@ export function createDossierCore(
           pollMs: workers.pollMs ?? 500,
           onError: (err, job) => ctx.log.warn('job failed', { type: job.type, jobId: job.id, error: String(err) }),
           onQueueError: (err) => ctx.log.error('job queue error', { error: String(err) }),
+          onGaveUp: (job) => failAbandonedIngest(ctx, job),
         });
   wake = () => runner?.wake();
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...deps.webhooks?.settings };

@@ -111,6 +111,23 @@ async function afterReady(ctx: DossierContext, c: Collection, documentId: string
   await enqueueDuplicateCheck(ctx, c, documentId);
 }
 
+const INGEST_JOB_TYPES = new Set<string>(Object.values(INGEST_JOBS));
+
+/**
+ * The job queue gave up on a document's ingestion job without running it: every attempt's worker stopped (crashed,
+ * was killed, ran out of memory) before finishing. The document goes to `error` with a message saying so, instead
+ * of staying half-processed for ever; a document that keeps killing its worker is the likely cause.
+ */
+export async function failAbandonedIngest(ctx: DossierContext, job: Job): Promise<void> {
+  if (!INGEST_JOB_TYPES.has(job.type)) return;
+  const doc = await ctx.store.getDocument(String(job.payload.documentId));
+  const c = doc ? await ctx.store.getCollection(doc.collectionId) : null;
+  if (!doc || !c || c.deletedAt || doc.status === 'ready' || doc.status === 'error') return;
+  ctx.log.warn('ingestion abandoned', { documentId: doc.id, attempts: job.maxAttempts });
+  const errorMessage = `Processing stopped before it finished on all ${job.maxAttempts} attempts (the worker running it crashed or was stopped); retry the document`;
+  await setDocumentStatus(ctx, doc, 'error', { errorMessage }, c);
+}
+
 /** Job handlers of the pipeline, keyed by job type. */
 export function ingestHandlers(ctx: DossierContext): Record<string, (job: Job) => Promise<void>> {
   return Object.fromEntries(

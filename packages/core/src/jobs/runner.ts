@@ -26,6 +26,11 @@ export interface JobRunnerOptions {
   onError?: (err: unknown, job: Job) => void;
   /** The queue itself failed (claim, heartbeat, complete…); the runner keeps going. Default: a process warning. */
   onQueueError?: (err: unknown) => void;
+  /**
+   * A job was failed without running because its final attempt's holder stopped renewing the lease (it crashed, or
+   * was killed, every time). The handler never learns of it, so this is where the job's subject records the failure.
+   */
+  onGaveUp?: (job: Job) => Promise<void>;
 }
 
 export interface JobRunner {
@@ -56,7 +61,7 @@ interface Running {
 /** Shortest sleep when the queue says work is due but the claim found none (clock edge), to never spin. */
 const MIN_SLEEP_MS = 5;
 
-type Settings = Required<Omit<JobRunnerOptions, 'onError'>> & Pick<JobRunnerOptions, 'onError'>;
+type Settings = Required<Omit<JobRunnerOptions, 'onError' | 'onGaveUp'>> & Pick<JobRunnerOptions, 'onError' | 'onGaveUp'>;
 
 function settingsOf(opts: JobRunnerOptions): Settings {
   const s: Settings = {
@@ -69,6 +74,7 @@ function settingsOf(opts: JobRunnerOptions): Settings {
     workerId: opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
     stopTimeoutMs: opts.stopTimeoutMs ?? 30_000,
     onError: opts.onError,
+    onGaveUp: opts.onGaveUp,
     onQueueError: opts.onQueueError ?? ((err) => process.emitWarning(`job queue error: ${String(err)}`)),
   };
   if (!Number.isInteger(s.concurrency) || s.concurrency < 1) throw invalid('job runner concurrency must be an integer >= 1');
@@ -218,6 +224,7 @@ class Runner implements JobRunner {
       // The previous holder died on the final attempt (or the type has no handler): give up without running.
       const reason = handler ? `gave up after ${job.maxAttempts} attempts; the last one's lease expired` : `no handler for ${job.type}`;
       await this.s.queue.fail(job.id, owner, reason, null);
+      if (handler) await this.s.onGaveUp?.(job);
       return;
     }
     r.active = true;
