@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     const c = await local.collections.create({ name: 'throughput' });
     const t0 = performance.now();
     for (const d of docs) await local.documents.upload(c.id, { filename: `${d.id}.md`, bytes: new TextEncoder().encode(d.text) });
+    if (process.env.BENCH_DEBUG) console.error(`uploads done after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     await dossier.idle();
     seconds = (performance.now() - t0) / 1000;
     const stats = await local.collections.stats(c.id);
