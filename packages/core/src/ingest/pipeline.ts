@@ -66,13 +66,15 @@ function failureMessage(step: Step, err: unknown): string {
  * re-running the job: a step whose document is already past it is skipped, and the next one goes on from there.
  * The embed and finalize job types keep their handlers for documents queued by earlier versions.
  */
-async function runStep(ctx: DossierContext, first: Step, job: Job): Promise<void> {
+async function runStep(ctx: DossierContext, first: Step, job: Job, signal?: AbortSignal): Promise<void> {
   let doc = await ctx.store.getDocument(String(job.payload.documentId));
   const c = doc ? await ctx.store.getCollection(doc.collectionId) : null;
   if (!doc || !c || c.deletedAt) return; // deleted meanwhile: nothing to do
   // Rows may be appended without a merge only while every step so far ran on this job's first attempt.
   let fresh = job.attempts === 1;
   for (let step: Step | null = first; step; step = STEPS[step].next) {
+    // The lease was lost (another worker runs the job now): stop before the next step writes anything.
+    if (signal?.aborted) return;
     const before: DocumentRecord = doc;
     try {
       // A document already past this step (a re-run after a crash) goes on with the next one.
@@ -129,9 +131,9 @@ export async function failAbandonedIngest(ctx: DossierContext, job: Job): Promis
 }
 
 /** Job handlers of the pipeline, keyed by job type. */
-export function ingestHandlers(ctx: DossierContext): Record<string, (job: Job) => Promise<void>> {
+export function ingestHandlers(ctx: DossierContext): Record<string, (job: Job, run?: { signal: AbortSignal }) => Promise<void>> {
   return Object.fromEntries(
-    (Object.keys(INGEST_JOBS) as Step[]).map((step) => [INGEST_JOBS[step], (job: Job) => runStep(ctx, step, job)]),
+    (Object.keys(INGEST_JOBS) as Step[]).map((step) => [INGEST_JOBS[step], (job: Job, run?: { signal: AbortSignal }) => runStep(ctx, step, job, run?.signal)]),
   );
 }
 
