@@ -74,9 +74,10 @@ async function secondProject(server: RunningServer): Promise<{ projectId: string
 }
 
 /** Latencies (ms) of B's queries, `concurrency` at a time, from `begin` until `stop()` holds and at least `count` ran. */
-async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, stop = () => true): Promise<{ ms: number[]; failures: number }> {
+async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, stop = () => true): Promise<{ ms: number[]; failures: number[] }> {
   const ms: number[] = [];
-  let failures = 0;
+  /** The status of each query not answered 200. */
+  const failures: number[] = [];
   let next = 0;
   const worker = async () => {
     while (next < count || !stop()) {
@@ -84,7 +85,7 @@ async function ownerQueries(url: string, key: string, cid: string, count: number
       const started = performance.now();
       const res = await call(url, key, `/v1/collections/${cid}/query`, { method: 'POST', json: { q: text(i, 3), limit: 10 } });
       ms.push(performance.now() - started);
-      if (res.status !== 200) failures++;
+      if (res.status !== 200) failures.push(res.status);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -220,7 +221,7 @@ try {
     ["queries metered to A's owner by the burst", String(ownerUsageAfter - ownerUsageBefore)],
     ...lat('project B alone', quiet.ms),
     ...lat('project B during the burst', loaded.ms),
-    ['project B queries during the burst (non-200)', `${loaded.ms.length} (${loaded.failures})`],
+    ['project B queries during the burst (non-200, their statuses)', `${loaded.ms.length} (${loaded.failures.length}${loaded.failures.length ? `: ${loaded.failures.join(', ')}` : ''})`],
   ];
   const table = markdownTable(rows);
   process.stdout.write(`\n${table}\n`);
