@@ -6,6 +6,8 @@ import type { Embedder } from '../ports/embedder.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 
 const UPSERT_BATCH = 2000;
+/** Chunk drafts turned into rows between two turns of the event loop. */
+const DRAFT_SLICE = 1000;
 
 /** Chunk rows of every section (vectors not yet set), tokenized in the chunking runner (a worker thread). */
 async function chunkSections(ctx: DossierContext, doc: DocumentRecord, markdown: Uint8Array, sections: SectionRecord[]): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
@@ -21,7 +23,9 @@ async function chunkSections(ctx: DossierContext, doc: DocumentRecord, markdown:
   const byId = new Map(sections.map((s) => [s.id, s]));
   const rows: ChunkRow[] = [];
   const tables: TableChunkRecord[] = [];
-  for (const d of drafts) {
+  for (const [index, d] of drafts.entries()) {
+    // A pathological document has tens of thousands of chunks: let the event loop run between slices of them.
+    if (index > 0 && index % DRAFT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const { table, ...chunk } = d;
     const section = byId.get(d.sectionId);
     rows.push({ ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical });
