@@ -192,7 +192,7 @@ async function round(url: string, tenant: ReturnType<typeof child>, publicId: st
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'dossier-access-burst-'));
-const config = { ...loadConfig([], {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2 };
+const config = { ...loadConfig([], {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2, connectionsPerAddress: 256 };
 const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
 try {
   const a = server.bootstrap!;
@@ -228,7 +228,7 @@ try {
   if (values.out) {
     const heading = 'Access — anonymous burst against a public collection, another project querying';
     const notes = [
-      `Default limits (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory; ${config.connectionsPerAddress || 'no cap on'} connections per address); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
+      `Default limits, plus a cap of connections per address (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory; ${config.connectionsPerAddress || 'no cap on'} connections per address); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
       `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address by a third process`,
     ];
     await upsertSection(values.out, heading, section(heading, commandLine('bench/access-burst.ts', process.argv.slice(2)), notes, table));

@@ -153,6 +153,7 @@ async function main(): Promise<void> {
       ['documents ingested over HTTP', values.docs!], ['ingest wall clock (s)', fixed(ingestS, 1)], ['document text (MiB)', fixed(textBytes / 2 ** 20, 2)],
       ['queries sent', `${load.ms.length} (${RATE}/s for ${SECONDS} s)`], ...lat('query', load.ms),
       ['query max (ms)', fixed(Math.max(...load.ms), 0)], ['seconds with an answer > 300 ms', String(slowSeconds)],
+      ['when (seconds into the load)', slowRanges(load.worstPerSecond, 300) || '—'],
       ['errors (non-200)', `${load.errors}${load.errors ? ` ${JSON.stringify(load.statuses)}` : ''}`],
       ['LanceDB folder when ingestion ended (MiB, files)', `${fixed(before.bytes / 2 ** 20, 1)} (${before.files})`],
       ['LanceDB folder after the load (MiB, files)', `${fixed(after.bytes / 2 ** 20, 1)} (${after.files})`],
@@ -170,6 +171,18 @@ async function main(): Promise<void> {
     await server.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The seconds whose worst answer took longer than `ms`, as ranges (`12–19, 245`). */
+function slowRanges(worstPerSecond: number[], ms: number): string {
+  const ranges: string[] = [];
+  for (let second = 0; second < worstPerSecond.length; second++) {
+    if (worstPerSecond[second]! <= ms) continue;
+    const first = second;
+    while (second + 1 < worstPerSecond.length && worstPerSecond[second + 1]! > ms) second++;
+    ranges.push(first === second ? String(first) : `${first}–${second}`);
+  }
+  return ranges.join(', ');
 }
 
 if (values.client) process.stdout.write(JSON.stringify(await sendLoad(values.client, values.key!, values.collection!)));
