@@ -186,3 +186,29 @@ describe('replaceTracked', () => {
     expect(replaceTracked('x ![a](dossier://img-9)', new Map([['(dossier://img-1)', '(/u)']])).markdown).toBe('x ![a](dossier://img-9)');
   });
 });
+
+describe('prepareDocument with chunking (a small document chunked where it is converted)', () => {
+  const registry = new ConverterRegistry(defaultConverters());
+  const chunking = { chunkSize: 32, chunkOverlap: 4, maxBytes: 2_000 };
+  const body = (words: number) => Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
+
+  it('returns the chunks the chunking runner would make from the same Markdown and sections', async () => {
+    const { prepareDocument, sectionIdOf } = await import('../src/ingest/prepare.ts');
+    const { chunkDocument } = await import('../src/ingest/chunk-document.ts');
+    const input = { bytes: new TextEncoder().encode(`# One\n\n${body(60)}\n\n## Two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`), filename: 'a.md', documentId: 'doc-1' };
+    const prepared = await prepareDocument(registry, { ...input, chunking });
+    const spans = prepared.sections.map((s) => ({ id: sectionIdOf('doc-1', s.position), position: s.position, start: s.start, end: s.end }));
+    const expected = chunkDocument({ documentId: 'doc-1', markdown: prepared.markdown, sections: spans, chunkSize: 32, chunkOverlap: 4 });
+    expect(expected.length).toBeGreaterThan(2);
+    expect(prepared.chunks).toEqual(expected);
+    expect(prepared.chunks?.some((c) => c.table)).toBe(true);
+  });
+
+  it('leaves Markdown larger than maxBytes, and a call without chunking, to the chunking runner', async () => {
+    const { prepareDocument } = await import('../src/ingest/prepare.ts');
+    const large = { bytes: new TextEncoder().encode(`# Big\n\n${body(600)}\n`), filename: 'big.md', documentId: 'doc-2' };
+    expect((await prepareDocument(registry, { ...large, chunking })).chunks).toBeUndefined();
+    const small = { bytes: new TextEncoder().encode('# Small\n\nshort\n'), filename: 's.md', documentId: 'doc-3' };
+    expect((await prepareDocument(registry, small)).chunks).toBeUndefined();
+  });
+});

@@ -22,7 +22,7 @@ import {
   toChunkRecord,
   toSectionRecord,
 } from './schema.ts';
-import { GroupCommit } from './group-commit.ts';
+import { type CommitPacing, DEFAULT_COMMIT_PACING, GroupCommit } from './group-commit.ts';
 import { type MaintenancePolicy, type OptimizeOutcome, RETAIN_MS, TableMaintenance } from './maintenance.ts';
 import type { LanceRecord, LanceTable } from './sdk.ts';
 import { inList, listValue, literal, searchWhere } from './sql.ts';
@@ -50,6 +50,8 @@ export interface LanceChunkIndexOptions {
   vectorIndexMinRows?: number;
   /** Memory of LanceDB's index and metadata caches (default 256 MiB and 64 MiB; see DEFAULT_CACHE_BYTES). */
   cacheBytes?: LanceCacheBytes;
+  /** How often a table commits while upserts keep coming (default: at most every 100 ms, at once past 5,000 rows). */
+  commitPacing?: Partial<CommitPacing>;
 }
 
 /**
@@ -68,7 +70,8 @@ export interface LanceChunkIndex extends ChunkIndex {
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
   const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows, opts.cacheBytes);
   const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), opts.maintenance);
-  const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh));
+  const pacing = { ...DEFAULT_COMMIT_PACING, ...opts.commitPacing };
+  const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh), pacing);
   const upsert = async (h: TableHandle, records: LanceRecord[], fresh?: boolean) => {
     await groups.upsert(h, records, fresh);
     maintenance?.noteWrite(h, records.length);

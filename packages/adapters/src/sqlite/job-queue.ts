@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
 import { sqliteDriver } from './driver.ts';
+import { WriteGroup } from './write-group.ts';
 
 /** The slice of better-sqlite3 this adapter uses; the module itself is loaded only when a queue is opened. */
 interface Statement {
@@ -14,6 +16,7 @@ interface Database {
   prepare(source: string): Statement;
   transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R };
   close(): void;
+  readonly inTransaction: boolean;
 }
 type DatabaseConstructor = new (filename: string) => Database;
 
@@ -202,7 +205,8 @@ function enqueueIn(db: Database, st: Statements): (job: NewJob) => string {
 
 /**
  * Durable job queue in its own SQLite file (WAL). Every transition is one statement or one IMMEDIATE
- * transaction, so several processes can share the file. Timing policy lives in core's job runner.
+ * transaction, so several processes can share the file; transitions made in one turn of the event loop are
+ * committed together (WriteGroup), each resolving once it is committed. Timing policy lives in core's job runner.
  */
 export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue {
   const db = openDatabase(opts.filename);
@@ -210,25 +214,24 @@ export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue
   const st = statements(db);
   const enqueue = enqueueIn(db, st);
   const claim = claimIn(db, st);
+  const group = new WriteGroup(db, resolve(opts.filename));
   return {
-    async enqueue(job) {
-      return enqueue(job);
-    },
+    enqueue: (job) => group.write(() => enqueue(job)),
     async claim(types, owner, leaseMs) {
       if (types.length === 0) return null;
-      const row = claim(types, owner, leaseMs);
+      const row = await group.write(() => claim(types, owner, leaseMs));
       return row ? toJob(row) : null;
     },
-    async heartbeat(jobId, owner, leaseMs) {
+    heartbeat(jobId, owner, leaseMs) {
       const now = Date.now();
-      return st.heartbeat.run(now + leaseMs, now, jobId, owner).changes === 1;
+      return group.write(() => st.heartbeat.run(now + leaseMs, now, jobId, owner).changes === 1);
     },
     async complete(jobId, owner) {
-      st.complete.run(Date.now(), jobId, owner);
+      await group.write(() => st.complete.run(Date.now(), jobId, owner));
     },
     async fail(jobId, owner, error, retryAt) {
       const state: JobState = retryAt ? 'queued' : 'failed';
-      st.fail.run(state, retryAt?.getTime() ?? null, error, Date.now(), jobId, owner);
+      await group.write(() => st.fail.run(state, retryAt?.getTime() ?? null, error, Date.now(), jobId, owner));
     },
     async get(jobId) {
       const row = st.get.get(jobId) as JobRow | undefined;
@@ -245,6 +248,7 @@ export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue
       return row?.at == null ? null : new Date(row.at);
     },
     async close() {
+      await group.settled();
       db.close();
     },
   };

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { MetadataStore } from '@dossier/core';
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, type SqliteDatabase } from 'kysely';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
 import { sqliteDriver } from './driver.ts';
+import { type GroupedDatabase, GroupedSqliteDialect } from './grouped-dialect.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
 
 export interface SqliteMetadataStoreOptions {
@@ -16,15 +17,18 @@ export interface SqliteMetadataStoreOptions {
 }
 
 /** The part of better-sqlite3 this adapter uses: Kysely's statement API plus pragmas. */
-interface BetterSqliteDatabase extends SqliteDatabase {
+interface BetterSqliteDatabase extends GroupedDatabase {
   pragma(source: string): unknown;
 }
 type BetterSqliteConstructor = new (filename: string) => BetterSqliteDatabase;
 
+/** A private in-memory database (':memory:', or '' for a temporary one): no file, no other connection. */
+const inMemory = (filename: string): boolean => filename === ':memory:' || filename === '';
+
 /** Load better-sqlite3 only when the store first connects, so importing the adapters costs nothing. */
 async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSqliteDatabase> {
   const Sqlite = sqliteDriver<BetterSqliteConstructor>();
-  if (opts.filename !== ':memory:' && opts.filename !== '') mkdirSync(dirname(opts.filename), { recursive: true });
+  if (!inMemory(opts.filename)) mkdirSync(dirname(opts.filename), { recursive: true });
   const db = new Sqlite(opts.filename);
   // WAL lets readers in other processes (CLI, workers) proceed during writes; NORMAL sync is durable under WAL.
   db.pragma('journal_mode = WAL');
@@ -52,13 +56,21 @@ function withStatementCache(db: BetterSqliteDatabase): BetterSqliteDatabase {
     if (!hit) cache.set(sql, stmt);
     return stmt;
   };
-  return { prepare, close: () => db.close(), pragma: (source: string) => db.pragma(source) };
+  return {
+    prepare,
+    close: () => db.close(),
+    pragma: (source: string) => db.pragma(source),
+    exec: (source: string) => db.exec(source),
+    get inTransaction() {
+      return db.inTransaction;
+    },
+  };
 }
 
 /** A MetadataStore in one SQLite file (better-sqlite3 through Kysely). Call migrate() before use. */
 export function createSqliteMetadataStore(opts: SqliteMetadataStoreOptions): MetadataStore {
   const db = new Kysely<MetadataDatabase>({
-    dialect: new SqliteDialect({ database: () => openDatabase(opts) }),
+    dialect: new GroupedSqliteDialect(() => openDatabase(opts), inMemory(opts.filename) ? ':memory:' : resolve(opts.filename)),
   });
   return createKyselyMetadataStore(
     { db, dialect: sqliteMetadataDialect },

@@ -4,21 +4,24 @@ import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
-import { stableId } from '../util/ids.ts';
 import { storeImages } from './images.ts';
+import { type StepCarry, SMALL_MARKDOWN_BYTES } from './carry.ts';
+import { sectionIdOf } from './prepare.ts';
 
-/** Section id derived from the document and position, so a re-run rewrites the same rows. */
-export const sectionIdOf = (documentId: string, position: number): string => stableId(documentId, 'section', position);
-
-/** Convert the stored file (in the worker pool), store Markdown and images, and build the section manifest. */
-export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false): Promise<Partial<DocumentRecord>> {
+/**
+ * Convert the stored file (in the worker pool), store Markdown and images, and build the section manifest. A small
+ * document is chunked by the same worker task; its Markdown, sections and chunks are left in `carry` for the embed
+ * step of the same job.
+ */
+export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
   const storageKey = doc.storageKey;
   const { prepared, contentHash } = await ctx.conversionSlot(async () => {
     const bytes = await ctx.blobs.get(storageKey);
     // A file uploaded straight to the blob store (presigned S3 PUT) is hashed here, by the worker that reads it anyway.
     const hash = doc.contentHash ?? `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-    return { prepared: await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id }), contentHash: hash };
+    const chunking = { chunkSize: doc.chunkSize, chunkOverlap: doc.chunkOverlap, maxBytes: SMALL_MARKDOWN_BYTES };
+    return { prepared: await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id, chunking }), contentHash: hash };
   });
   if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
   const key = markdownKey(c, doc.id);
@@ -40,6 +43,7 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     markdownOffsetEnd: d.end,
   }));
   await ctx.store.replaceSections(doc.id, sections);
+  Object.assign(carry, { markdown, sections, chunks: prepared.chunks });
   const images = await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p));
   await ctx.store.replaceImages(doc.id, images);
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run

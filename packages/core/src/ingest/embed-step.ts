@@ -4,13 +4,18 @@ import type { Collection, DocumentRecord, SectionRecord, TableChunkRecord } from
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
+import type { StepCarry } from './carry.ts';
+import type { DraftChunkRow } from './chunk-document.ts';
 
 const UPSERT_BATCH = 2000;
 /** Chunk drafts turned into rows between two turns of the event loop. */
 const DRAFT_SLICE = 1000;
 
-/** Chunk rows of every section (vectors not yet set), tokenized in the chunking runner (a worker thread). */
-async function chunkSections(ctx: DossierContext, doc: DocumentRecord, markdown: Uint8Array, sections: SectionRecord[]): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
+/** The document's chunk drafts: those the conversion worker made, else tokenized in the chunking runner (a worker thread). */
+async function draftsOf(ctx: DossierContext, doc: DocumentRecord, carry: StepCarry): Promise<{ drafts: DraftChunkRow[]; sections: SectionRecord[] }> {
+  const sections = carry.sections ?? (await ctx.store.listSections(doc.id));
+  if (carry.chunks) return { drafts: carry.chunks, sections };
+  const markdown = carry.markdown ?? (await ctx.blobs.get(doc.markdownStorageKey ?? ''));
   const drafts = await ctx.chunk({
     documentId: doc.id,
     markdown,
@@ -18,6 +23,11 @@ async function chunkSections(ctx: DossierContext, doc: DocumentRecord, markdown:
     chunkSize: doc.chunkSize,
     chunkOverlap: doc.chunkOverlap,
   });
+  return { drafts, sections };
+}
+
+/** Chunk rows of every section (vectors not yet set), with the table chunks among them. */
+async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], sections: SectionRecord[]): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
   const pairs = metadataPairs(doc.metadata);
   const positionOf = new Map(sections.map((s) => [s.id, s.position]));
   const byId = new Map(sections.map((s) => [s.id, s]));
@@ -56,10 +66,9 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 }
 
 /** Chunk each section, embed the chunks, and write them to the index (replacing rows of any earlier run). */
-export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false): Promise<Partial<DocumentRecord>> {
-  const markdown = await ctx.blobs.get(doc.markdownStorageKey ?? '');
-  const sections = await ctx.store.listSections(doc.id);
-  const { rows, tables } = await chunkSections(ctx, doc, markdown, sections);
+export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+  const { drafts, sections } = await draftsOf(ctx, doc, carry);
+  const { rows, tables } = await chunkSections(doc, drafts, sections);
   const embedder = await embedderFor(ctx, c);
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be

@@ -4,6 +4,7 @@ import type { Collection, DocumentRecord, DocumentStatus } from '../domain/types
 import { enqueueDuplicateCheck } from '../duplicates/service.ts';
 import { enqueueAfterReady } from '../enrich/jobs.ts';
 import type { Job } from '../ports/job-queue.ts';
+import type { StepCarry } from './carry.ts';
 import { embedAndIndex } from './embed-step.ts';
 import { convertAndSection } from './convert-step.ts';
 
@@ -35,8 +36,11 @@ interface StepSpec {
   from: DocumentStatus[];
   to: DocumentStatus;
   next: Step | null;
-  /** `firstAttempt`: this job runs for the first time, so no earlier run of the step can have left rows. */
-  run: (ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean) => Promise<Partial<DocumentRecord>>;
+  /**
+   * `firstAttempt`: this job runs for the first time, so no earlier run of the step can have left rows. `carry`: what
+   * the previous step of this job left in memory for this one.
+   */
+  run: (ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry) => Promise<Partial<DocumentRecord>>;
 }
 
 const STEPS: Record<Step, StepSpec> = {
@@ -72,6 +76,7 @@ async function runStep(ctx: DossierContext, first: Step, job: Job, signal?: Abor
   if (!doc || !c || c.deletedAt) return; // deleted meanwhile: nothing to do
   // Rows may be appended without a merge only while every step so far ran on this job's first attempt.
   let fresh = job.attempts === 1;
+  const carry: StepCarry = {};
   for (let step: Step | null = first; step; step = STEPS[step].next) {
     // The lease was lost (another worker runs the job now): stop before the next step writes anything.
     if (signal?.aborted) return;
@@ -80,7 +85,7 @@ async function runStep(ctx: DossierContext, first: Step, job: Job, signal?: Abor
       // A document already past this step (a re-run after a crash) goes on with the next one.
       const ran = STEPS[step].from.includes(before.status);
       fresh &&= ran;
-      const after = ran ? await runOne(ctx, step, before, c, fresh) : before;
+      const after = ran ? await runOne(ctx, step, before, c, fresh, carry) : before;
       if (!after) return; // deleted while the step ran
       doc = after;
       if (step === 'finalize' && doc.status === 'ready') await afterReady(ctx, c, doc.id); // at least once, deduplicated
@@ -95,10 +100,10 @@ async function runStep(ctx: DossierContext, first: Step, job: Job, signal?: Abor
 }
 
 /** One step: the status it works from, what it does, the status it ends in; null when the document was deleted meanwhile. */
-async function runOne(ctx: DossierContext, step: Step, doc: DocumentRecord, c: Collection, fresh: boolean): Promise<DocumentRecord | null> {
+async function runOne(ctx: DossierContext, step: Step, doc: DocumentRecord, c: Collection, fresh: boolean, carry: StepCarry): Promise<DocumentRecord | null> {
   try {
     const current = doc.status === 'uploading' ? await setDocumentStatus(ctx, doc, 'processing', {}, c) : doc;
-    const patch = await STEPS[step].run(ctx, current, c, fresh);
+    const patch = await STEPS[step].run(ctx, current, c, fresh, carry);
     return await setDocumentStatus(ctx, current, STEPS[step].to, patch, c);
   } catch (err) {
     // The status update found no row: the document was deleted while the step ran.

@@ -1,4 +1,5 @@
 import type { ConverterRegistry } from './converters/registry.ts';
+import { chunkDocument, type DraftChunkRow } from './chunk-document.ts';
 import { sectionMarkdown, type DraftSection } from './sectioner.ts';
 import { stableId } from '../util/ids.ts';
 
@@ -20,6 +21,16 @@ export interface PreparedDocument {
   sections: DraftSection[];
   images: PreparedImage[];
   pageOffsets?: number[];
+  /** The chunks, when the input asked for them and the Markdown was small enough (see PrepareInput.chunking). */
+  chunks?: DraftChunkRow[];
+}
+
+/** Chunk settings for chunking a small document where it was converted, saving the chunking runner a round trip. */
+export interface PrepareChunking {
+  chunkSize: number;
+  chunkOverlap: number;
+  /** Largest Markdown (UTF-8 bytes) chunked here; a larger one is chunked by the embed step's runner. */
+  maxBytes: number;
 }
 
 /** What preparation needs: the stored bytes, the upload's name, and the document id (for stable image URLs). */
@@ -27,7 +38,11 @@ export interface PrepareInput {
   bytes: Uint8Array;
   filename: string;
   documentId: string;
+  chunking?: PrepareChunking;
 }
+
+/** Section id derived from the document and position, so a re-run rewrites the same rows. */
+export const sectionIdOf = (documentId: string, position: number): string => stableId(documentId, 'section', position);
 
 /** Images larger than this are dropped from a document (the text still converts). */
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
@@ -54,7 +69,16 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
     const section = at < 0 ? undefined : sections.find((s) => at >= s.start && at < s.end);
     return { id, placeholder: img.placeholder, mimeType: img.mimeType, bytes: img.bytes, sectionPosition: section?.position ?? null };
   });
-  return { markdown: new TextEncoder().encode(markdown), detectedType: result.detectedType, sections, images, pageOffsets };
+  const bytes = new TextEncoder().encode(markdown);
+  return { markdown: bytes, detectedType: result.detectedType, sections, images, pageOffsets, chunks: chunkSmall(input, bytes, sections) };
+}
+
+/** The chunks of a document whose Markdown is at most `chunking.maxBytes`, else undefined. */
+function chunkSmall(input: PrepareInput, markdown: Uint8Array, sections: DraftSection[]): DraftChunkRow[] | undefined {
+  const chunking = input.chunking;
+  if (!chunking || markdown.length > chunking.maxBytes) return undefined;
+  const spans = sections.map((s) => ({ id: sectionIdOf(input.documentId, s.position), position: s.position, start: s.start, end: s.end }));
+  return chunkDocument({ documentId: input.documentId, markdown, sections: spans, chunkSize: chunking.chunkSize, chunkOverlap: chunking.chunkOverlap });
 }
 
 /** Replace every `(placeholder)` in one pass, moving page offsets by the length change of the replacements before them. */

@@ -1,0 +1,21 @@
+import type { SectionRecord } from '../domain/types.ts';
+import type { DraftChunkRow } from './chunk-document.ts';
+
+/**
+ * What one pipeline step leaves in memory for the next step of the same job, so the embed step that follows a
+ * conversion neither reads the Markdown back from the blob store nor sends it to the chunking runner. A job that
+ * starts at a later step (a re-run after a crash) has an empty carry and reads everything from storage.
+ */
+export interface StepCarry {
+  markdown?: Uint8Array;
+  sections?: SectionRecord[];
+  /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
+  chunks?: DraftChunkRow[];
+}
+
+/**
+ * Markdown up to this size is chunked by the conversion worker in the same task (about 2 ms of tokenizing at most),
+ * larger Markdown by the chunking runner, so a long tokenization never holds a conversion thread that small
+ * uploads wait for.
+ */
+export const SMALL_MARKDOWN_BYTES = 64 * 1024;
