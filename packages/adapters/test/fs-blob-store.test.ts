@@ -42,6 +42,18 @@ describe('filesystem BlobStore confinement', () => {
     expect(await filesUnder(root)).toEqual([join('a', 'b.txt')]);
   });
 
+  it('writes into a folder removed behind its back, and after deletePrefix, by making the folder again', async () => {
+    const root = join(base, 'removed');
+    const store = createFsBlobStore({ root });
+    await store.put('c/docs/one.md', new Uint8Array([1]));
+    await rm(join(root, 'c'), { recursive: true }); // another process (or an operator) removed it
+    await store.put('c/docs/two.md', new Uint8Array([2]));
+    await store.deletePrefix('c/');
+    await store.put('c/docs/three.md', new Uint8Array([3]));
+    expect(await filesUnder(root)).toEqual([join('c', 'docs', 'three.md')]);
+    expect(await store.get('c/docs/three.md')).toEqual(new Uint8Array([3]));
+  });
+
   it('accepts a relative root and resolves it once', async () => {
     const store = createFsBlobStore({ root: join(base, 'rel', '..', 'rel2') });
     await store.put('x', new Uint8Array([7]));

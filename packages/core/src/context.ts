@@ -80,10 +80,11 @@ export const CONVERSIONS_AT_ONCE = 4;
 
 /**
  * Pipeline jobs run at once in a process (the server's --workers). Most of a small document's time is spent
- * waiting (storage commits, file syncs, the worker pools), so many run at once; measured on SciFact on 2 cores
- * (bench/ingest): 8 → 155, 16 → 208, 32 → 265, 64 → 225 documents/s through the library.
+ * waiting (paced index commits, grouped SQLite commits, file syncs, the worker pools), so many run at once;
+ * measured on SciFact on 2 cores (bench/ingest, 2026-11-27, two runs each): 32 → 182–193, 64 → 196–216,
+ * 96 → 162–167 documents/s through the library with one uploader.
  */
-export const DEFAULT_PIPELINE_CONCURRENCY = 32;
+export const DEFAULT_PIPELINE_CONCURRENCY = 64;
 
 /** EventBus topic of a collection's document events. */
 export const documentTopic = (collectionId: string): string => `documents:${collectionId}`;

@@ -13,14 +13,18 @@ export function createFsBlobStore(opts: { root: string }): BlobStore {
   const root = resolve(opts.root);
   const fileOf = (key: string): string => within(root, checkBlobKey(key));
   const dirOf = (prefix: string): string => within(root, checkBlobPrefix(prefix));
+  const dirs = new KnownDirs();
   // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
   return {
-    put: async (key, data) => writeAtomic(fileOf(key), (fh) => fh.writeFile(data)),
-    putStream: async (key, source, maxBytes) => putStream(fileOf(key), key, source, maxBytes),
+    put: async (key, data) => writeAtomic(fileOf(key), dirs, (fh) => fh.writeFile(data)),
+    putStream: async (key, source, maxBytes) => putStream(fileOf(key), dirs, key, source, maxBytes),
     get: async (key) => readObject(fileOf(key), key),
     stat: async (key) => statObject(fileOf(key)),
     delete: async (key) => deleteObject(fileOf(key)),
-    deletePrefix: async (prefix) => rm(dirOf(prefix), { recursive: true, force: true }),
+    deletePrefix: async (prefix) => {
+      dirs.forget();
+      await rm(dirOf(prefix), { recursive: true, force: true });
+    },
     sizeOfPrefix: async (prefix) => sizeOfDir(dirOf(prefix)),
   };
 }
@@ -32,12 +36,42 @@ function within(root: string, segments: string[]): string {
   return full;
 }
 
+/**
+ * Folders this store created or found, so that a write into one skips its mkdir (a file-system call on the libuv
+ * pool, two per ingested document). A folder removed behind the store's back is made again when a write finds it
+ * missing.
+ */
+class KnownDirs {
+  private readonly known = new Set<string>();
+
+  /** Opens `file` for writing, creating its folder first unless it is known to exist. */
+  async create(file: string): Promise<FileHandle> {
+    const dir = dirname(file);
+    if (this.known.has(dir)) {
+      try {
+        return await open(file, 'wx', 0o600);
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+        this.known.delete(dir);
+      }
+    }
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const fh = await open(file, 'wx', 0o600); // stored files are the owner's only (issue 9)
+    this.known.add(dir);
+    return fh;
+  }
+
+  /** Forget every folder (a prefix of them is being removed). */
+  forget(): void {
+    this.known.clear();
+  }
+}
+
 /** Writes through `fill` into a temp file beside `file`, syncs it, then renames it over `file`. */
-async function writeAtomic<T>(file: string, fill: (fh: FileHandle) => Promise<T>): Promise<T> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+async function writeAtomic<T>(file: string, dirs: KnownDirs, fill: (fh: FileHandle) => Promise<T>): Promise<T> {
   // A sibling keeps the rename on one filesystem, hence atomic; the name stays short of NAME_MAX.
   const temp = join(dirname(file), `.tmp-${randomUUID()}`);
-  const fh = await open(temp, 'wx', 0o600); // stored files are the owner's only (issue 9)
+  const fh = await dirs.create(temp);
   try {
     const result = await fill(fh);
     await fh.sync();
@@ -51,8 +85,8 @@ async function writeAtomic<T>(file: string, fill: (fh: FileHandle) => Promise<T>
   }
 }
 
-async function putStream(file: string, key: string, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
-  return writeAtomic(file, async (fh) => {
+async function putStream(file: string, dirs: KnownDirs, key: string, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+  return writeAtomic(file, dirs, async (fh) => {
     let written = 0;
     for await (const chunk of source) {
       written += chunk.byteLength;
