@@ -77,12 +77,13 @@ const depthList = (values: Record<ResearchDepth, number>, unit: (v: number) => s
 const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`);
 
 /**
- * Pipeline jobs a server runs at once by default. Fewer than the library's DEFAULT_PIPELINE_CONCURRENCY: the server's
- * event loop also answers API callers. Measured (bench/ingest/responsiveness.ts, 2,000 SciFact documents over HTTP,
- * 8 uploaders, 2 cores): 8 → 123 docs/s; 16 → 142–150 docs/s with event-loop p99 14–17 ms and GET /v1/collections
- * p99 27–40 ms; 24 → 136; 32 → 96 docs/s with event-loop p99 24 ms (past the 20 ms goal).
+ * Pipeline jobs a server runs at once by default. Measured (bench/ingest/responsiveness.ts, 2,000 SciFact documents
+ * over HTTP, 8 uploaders, 2 cores, 2026-11-27, with paced index commits and grouped SQLite commits): 16 → 87 docs/s;
+ * 32 → 114; 48 → 108–110 (event-loop p99 18–19 ms); 64 → 120–164 (event-loop p99 16–20 ms, GET /v1/collections p99
+ * 27–32 ms); 96 → 92 (p99 22 ms, past the 20 ms goal). Paced commits make each document wait longer for its commit,
+ * so fewer jobs at once than this leave the pipeline idle; before pacing, 16 was best (142–150 docs/s).
  */
-export const SERVER_PIPELINE_CONCURRENCY = 16;
+export const SERVER_PIPELINE_CONCURRENCY = 64;
 
 export const SETTINGS: readonly SettingDoc[] = [
   { key: 'role', env: 'DOSSIER_ROLE', flag: '--role', default: 'all', meaning: `What this process does: ${SERVER_ROLES.map((r) => `\`${r}\``).join(', ')}. \`api\` serves the HTTP API and enqueues pipeline jobs but never runs one; \`worker\` claims and runs jobs (ingestion, post-ready jobs, webhook deliveries) and serves only \`GET /health\`; \`all\` does both. \`api\` and \`worker\` need a shared store and DOSSIER_REDIS_URL (see Running on several machines).` },
@@ -96,7 +97,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'modelsDir', env: 'DOSSIER_MODELS_DIR', flag: '--models-dir', default: '(unset)', meaning: 'Folder of local model files (`<modelsDir>/<org>/<model>/`), checked before the cache and the hub.' },
   { key: 'allowModelDownload', env: 'DOSSIER_ALLOW_MODEL_DOWNLOAD', flag: '--allow-model-download', default: 'true', meaning: 'Whether missing models may be downloaded from the Hugging Face hub on first use.' },
   { key: 'ollamaUrl', env: 'DOSSIER_OLLAMA_URL', flag: '--ollama-url', default: 'http://127.0.0.1:11434', meaning: 'Base URL of the Ollama server for `ollama:` models.' },
-  { key: 'workers', env: 'DOSSIER_WORKERS', flag: '--workers', default: String(SERVER_PIPELINE_CONCURRENCY), meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (group commit); conversions run at most ${CONVERSIONS_AT_ONCE} at once whatever this is. Half the library's default (${DEFAULT_PIPELINE_CONCURRENCY}), since the server's event loop also answers its callers.` },
+  { key: 'workers', env: 'DOSSIER_WORKERS', flag: '--workers', default: String(SERVER_PIPELINE_CONCURRENCY), meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (index commits paced to 10 a second per table, SQLite writes of one event-loop turn committed together); conversions run at most ${CONVERSIONS_AT_ONCE} at once whatever this is. The library's default is ${DEFAULT_PIPELINE_CONCURRENCY}.` },
   { key: 'jobLeaseMs', env: 'DOSSIER_JOB_LEASE_MS', flag: '--job-lease-ms', default: '30000', meaning: 'Lease of a running pipeline job; a crashed worker\'s job is taken over after this long (heartbeats renew it every third).' },
   { key: 'adminEmail', env: 'DOSSIER_ADMIN_EMAIL', flag: '--admin-email', default: 'admin@localhost', meaning: 'E-mail of the admin account created on first start.' },
   { key: 'adminPassword', env: 'DOSSIER_ADMIN_PASSWORD', flag: null, default: '(random, printed once)', meaning: 'Password of the admin account created on first start. Environment only.' },
