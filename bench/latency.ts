@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as lancedb from '@lancedb/lancedb';
 import { createDossier, createLanceChunkIndex, type LanceChunkIndex } from '@dossier/adapters';
-import { type ChunkRow, DEFAULT_RETRIEVAL, DEFAULT_RM3, type Embedder, rm3Weights, weightedQueryText } from '@dossier/core';
+import { type ChunkRow, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RM3, type Embedder, rm3Weights, weightedQueryText } from '@dossier/core';
 import { percentile } from './beir/metrics.ts';
 import { extraEmbedders } from './beir/pipeline.ts';
 import { commandLine, fixed, interleaved, latencyRows, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     'sections-per-doc': { type: 'string', default: '10' },
     queries: { type: 'string', default: '200' },
     'embedding-model': { type: 'string', default: 'none' },
-    concurrency: { type: 'string', default: '8' },
+    concurrency: { type: 'string', default: String(DEFAULT_PIPELINE_CONCURRENCY) },
     'bulk-chunks': { type: 'string', default: '0' },
     out: { type: 'string' },
   },
