@@ -45,7 +45,11 @@ export function isTableChunk(content: string): boolean {
  * indexing, pure and synchronous, so it runs in a worker thread (a ChunkingRunner) and never on the event loop.
  */
 export function chunkDocument(input: ChunkInput): DraftChunkRow[] {
-  const markdown = new TextDecoder().decode(input.markdown);
+  return chunkMarkdown(new TextDecoder().decode(input.markdown), input);
+}
+
+/** chunkDocument over Markdown already decoded (the conversion worker holds it as a string). */
+export function chunkMarkdown(markdown: string, input: Omit<ChunkInput, 'markdown'>): DraftChunkRow[] {
   return input.sections.flatMap((s) =>
     chunkText(markdown.slice(s.start, s.end), input.chunkSize, input.chunkOverlap).map((ch) => ({
       id: chunkIdOf(input.documentId, s.position, ch.position),

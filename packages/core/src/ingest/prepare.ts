@@ -1,5 +1,5 @@
 import type { ConverterRegistry } from './converters/registry.ts';
-import { chunkDocument, type DraftChunkRow } from './chunk-document.ts';
+import { chunkMarkdown, type DraftChunkRow } from './chunk-document.ts';
 import { sectionMarkdown, type DraftSection } from './sectioner.ts';
 import { stableId } from '../util/ids.ts';
 
@@ -70,15 +70,16 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
     return { id, placeholder: img.placeholder, mimeType: img.mimeType, bytes: img.bytes, sectionPosition: section?.position ?? null };
   });
   const bytes = new TextEncoder().encode(markdown);
-  return { markdown: bytes, detectedType: result.detectedType, sections, images, pageOffsets, chunks: chunkSmall(input, bytes, sections) };
+  const chunks = chunkSmall(input, markdown, bytes.length, sections);
+  return { markdown: bytes, detectedType: result.detectedType, sections, images, pageOffsets, chunks };
 }
 
-/** The chunks of a document whose Markdown is at most `chunking.maxBytes`, else undefined. */
-function chunkSmall(input: PrepareInput, markdown: Uint8Array, sections: DraftSection[]): DraftChunkRow[] | undefined {
+/** The chunks of a document whose Markdown is at most `chunking.maxBytes` (UTF-8), else undefined. */
+function chunkSmall(input: PrepareInput, markdown: string, byteLength: number, sections: DraftSection[]): DraftChunkRow[] | undefined {
   const chunking = input.chunking;
-  if (!chunking || markdown.length > chunking.maxBytes) return undefined;
+  if (!chunking || byteLength > chunking.maxBytes) return undefined;
   const spans = sections.map((s) => ({ id: sectionIdOf(input.documentId, s.position), position: s.position, start: s.start, end: s.end }));
-  return chunkDocument({ documentId: input.documentId, markdown, sections: spans, chunkSize: chunking.chunkSize, chunkOverlap: chunking.chunkOverlap });
+  return chunkMarkdown(markdown, { documentId: input.documentId, sections: spans, chunkSize: chunking.chunkSize, chunkOverlap: chunking.chunkOverlap });
 }
 
 /** Replace every `(placeholder)` in one pass, moving page offsets by the length change of the replacements before them. */
