@@ -101,7 +101,7 @@ export class WriteGroup {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
-  /** The flush that came while the transaction was open returned without committing: schedule another. */
+  /** After the last open transaction ends, commit the group (a flush that came while it was open did nothing). */
   private endTransaction(): void {
     this.transactions--;
     if (this.transactions === 0 && this.open) setImmediate(() => this.flush());
@@ -110,10 +110,7 @@ export class WriteGroup {
   /** Commits the group, unless an explicit transaction is still open (its end schedules the flush again). */
   private flush(): void {
     if (!this.open || this.transactions > 0) return;
-    this.open = false;
-    openGroups.delete(this);
-    const waiters = this.waiters;
-    this.waiters = [];
+    const waiters = this.close();
     try {
       this.db.exec('COMMIT');
     } catch (err) {
@@ -127,11 +124,16 @@ export class WriteGroup {
   /** A statement error that rolled back the whole transaction (SQLite does so for I/O and full-disk errors) fails the group. */
   private lostIfRolledBack(err: unknown): void {
     if (!this.open || this.db.inTransaction) return;
+    this.transactions = 0;
+    for (const w of this.close()) w.reject(err);
+  }
+
+  /** Marks the group closed (no longer holding the write lock) and hands over its waiters. */
+  private close(): Waiter[] {
     this.open = false;
     openGroups.delete(this);
-    this.transactions = 0;
     const waiters = this.waiters;
     this.waiters = [];
-    for (const w of waiters) w.reject(err);
+    return waiters;
   }
 }
