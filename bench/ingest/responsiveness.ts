@@ -82,7 +82,11 @@ async function uploadOne(f) {
   let counts = {};
   for (;;) {
     const res = await fetch(url + '/v1/collections/' + collectionId + '/stats', { headers: auth });
-    counts = (await res.json()).statusCounts;
+    const stats = await res.json();
+    // The uploads may have spent the key's rate limit: a 429 or 503 here means ask again, as an upload does.
+    if (res.status === 429 || res.status === 503) { await new Promise((r) => setTimeout(r, 250)); continue; }
+    if (!stats.statusCounts) throw new Error('stats: HTTP ' + res.status + ' ' + JSON.stringify(stats));
+    counts = stats.statusCounts;
     if (Object.keys(counts).every((s) => s === 'ready' || s === 'error')) break;
     await new Promise((r) => setTimeout(r, 250));
   }
