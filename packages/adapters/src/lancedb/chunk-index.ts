@@ -1,4 +1,5 @@
 import { DossierError, invalid } from '@dossier/core';
+import type * as Arrow from 'apache-arrow';
 import type {
   ChunkHitRow,
   ChunkIndex,
@@ -22,6 +23,7 @@ import {
   toChunkRecord,
   toSectionRecord,
 } from './schema.ts';
+import { recordsToArrowTable } from './columnar.ts';
 import { type CommitPacing, DEFAULT_COMMIT_PACING, GroupCommit } from './group-commit.ts';
 import { type MaintenancePolicy, type OptimizeOutcome, RETAIN_MS, TableMaintenance } from './maintenance.ts';
 import type { LanceRecord, LanceTable } from './sdk.ts';
@@ -199,16 +201,14 @@ const ARROW_SLICE = 64;
 
 /** Records as one Arrow table, built slice by slice so no conversion holds the event loop for long. */
 async function toArrowTable(tables: LanceTables, h: TableHandle, records: LanceRecord[]): Promise<unknown> {
-  const { lancedb } = await tables.sdk();
-  if (records.length <= ARROW_SLICE) return lancedb.makeArrowTable(records, { schema: h.schema });
-  const parts: { batches: unknown[] }[] = [];
+  const arrow = (await tables.sdk()).arrow as unknown as typeof Arrow;
+  const schema = h.schema as Arrow.Schema;
+  const batches: Arrow.RecordBatch[] = [];
   for (let i = 0; i < records.length; i += ARROW_SLICE) {
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    parts.push(lancedb.makeArrowTable(records.slice(i, i + ARROW_SLICE), { schema: h.schema }) as { batches: unknown[] });
+    batches.push(...recordsToArrowTable(arrow, schema, records.slice(i, i + ARROW_SLICE)).batches);
   }
-  // LanceDB loads its own copy of Arrow; its Table class (the parts' constructor) is the one that recognises their batches.
-  const Table = parts[0]!.constructor as new (batches: unknown[]) => unknown;
-  return new Table(parts.flatMap((p) => p.batches));
+  return new arrow.Table(batches);
 }
 
 /**

@@ -2,6 +2,7 @@
  * The slice of `@lancedb/lancedb` and `apache-arrow` this adapter uses, typed by hand and loaded lazily so
  * that importing the adapters package (or core) never loads the native LanceDB binding.
  */
+import { createRequire } from 'node:module';
 
 /** An Arrow schema as LanceDB returns it; only the fields are read. */
 export interface ArrowSchemaLike {
@@ -93,7 +94,6 @@ export type LanceSession = object;
 export interface LanceModule {
   connect(uri: string, options?: { readConsistencyInterval?: number }, session?: LanceSession): Promise<LanceConnection>;
   Session: new (indexCacheSizeBytes?: bigint, metadataCacheSizeBytes?: bigint) => LanceSession;
-  makeArrowTable(rows: Record<string, unknown>[], options: { schema: unknown }): unknown;
   Index: {
     fts(options: FtsOptions): unknown;
     bitmap(): unknown;
@@ -124,10 +124,19 @@ let loaded: Promise<Sdk> | undefined;
 
 /** Imports LanceDB and Arrow once, on first use. */
 export function loadSdk(): Promise<Sdk> {
-  loaded ??= Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]).then(([lancedb, arrow]) => ({
+  loaded ??= import('@lancedb/lancedb').then((lancedb) => ({
     // The real classes have wider, overloaded signatures; these casts narrow them to the slice above.
     lancedb: lancedb as unknown as LanceModule,
-    arrow: arrow as unknown as ArrowModule,
+    arrow: lanceArrow() as ArrowModule,
   }));
   return loaded;
+}
+
+/**
+ * Arrow as LanceDB itself loads it (`require`, from LanceDB's own folder). An `import` loads Arrow's ESM build, a
+ * second copy of every class: LanceDB does not recognise the types of tables built with it ("Unrecognized type").
+ */
+function lanceArrow(): unknown {
+  const fromHere = createRequire(import.meta.url);
+  return createRequire(fromHere.resolve('@lancedb/lancedb'))('apache-arrow');
 }
