@@ -157,7 +157,10 @@ describe('signed deliveries', () => {
     await until('failed attempts while down', async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => d.attempts >= 1).length >= 1000, 60_000);
     await receiver.up();
     await until('every event delivered', async () => new Set(receiver.received.map((r) => r.id)).size >= 1000, 90_000);
-    const deliveries = (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => String(d.data.collectionId).startsWith('outage-'));
+    // The receiver answers before the sender records the success: wait for the records too.
+    const outage = async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => String(d.data.collectionId).startsWith('outage-'));
+    await until('every delivery recorded', async () => (await outage()).every((d) => d.status === 'success'), 10_000);
+    const deliveries = await outage();
     expect(deliveries).toHaveLength(1000);
     expect(deliveries.every((d) => d.status === 'success' && d.attempts >= 2)).toBe(true);
     const attempts = await store.listWebhookAttempts(deliveries.map((d) => d.id));
