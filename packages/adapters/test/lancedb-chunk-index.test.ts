@@ -9,7 +9,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { axisVector, chunkIndexSuite, chunkRow } from '@dossier/core/testing';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
 import { chunkSchema } from '../src/lancedb/schema.ts';
-import type { ArrowModule } from '../src/lancedb/sdk.ts';
 
 const base = await mkdtemp(join(tmpdir(), 'dossier-lance-'));
 
@@ -115,7 +114,7 @@ describe('LanceDB ChunkIndex on a table of the older layout', () => {
     const dir = join(base, 'older');
     const col = randomUUID();
     const db = await connect(dir);
-    const current = chunkSchema(arrow as unknown as ArrowModule, null) as Schema;
+    const current = chunkSchema(arrow, null);
     await db.createEmptyTable(`chunks_${col.replaceAll('-', '')}`, new Schema(current.fields.filter((f) => f.name !== 'section_level')));
     db.close();
     const index = createLanceChunkIndex({ dir });

@@ -11,10 +11,10 @@ import { loadSdk } from '../src/lancedb/sdk.ts';
 /** Arrow as the adapter loads it: LanceDB's own copy. */
 let arrow: typeof Arrow;
 beforeAll(async () => {
-  arrow = (await loadSdk()).arrow as unknown as typeof Arrow;
+  arrow = (await loadSdk()).arrow;
 });
 
-const schemaOf = (dimension: number | null) => chunkSchema(arrow as never, dimension) as Arrow.Schema;
+const schemaOf = (dimension: number | null) => chunkSchema(arrow, dimension);
 const asJson = (table: { toArray(): { toJSON(): unknown }[] }) => JSON.stringify(table.toArray().map((row) => row.toJSON()));
 
 /** Chunk records with every awkward value: multi-byte text, empty strings and lists, a null level, false flags. */
@@ -47,7 +47,7 @@ describe('recordsToArrowTable', () => {
     const records = [0, 1, 2].map((i) =>
       toSectionRecord({ id: `s${i}`, documentId: 'd', title: `Über ${i}`, summary: i ? 'a summary' : '', level: i + 1, tags: ['t'], metadataPairs: [], canonical: true }),
     );
-    const schema = sectionSchema(arrow as never) as Arrow.Schema;
+    const schema = sectionSchema(arrow);
     expect(asJson(recordsToArrowTable(arrow, schema, records))).toBe(asJson(lancedb.makeArrowTable(records, { schema: schema as never }) as unknown as Arrow.Table));
   });
 

@@ -201,7 +201,7 @@ const ARROW_SLICE = 64;
 
 /** Records as one Arrow table, built slice by slice so no conversion holds the event loop for long. */
 async function toArrowTable(tables: LanceTables, h: TableHandle, records: LanceRecord[]): Promise<unknown> {
-  const arrow = (await tables.sdk()).arrow as unknown as typeof Arrow;
+  const { arrow } = await tables.sdk();
   const schema = h.schema as Arrow.Schema;
   const batches: Arrow.RecordBatch[] = [];
   for (let i = 0; i < records.length; i += ARROW_SLICE) {

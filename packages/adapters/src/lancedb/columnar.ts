@@ -1,6 +1,9 @@
 import type * as Arrow from 'apache-arrow';
 import type { LanceRecord } from './sdk.ts';
 
+/** A column's validity: its null count and, when there are nulls, the bitmap of the valid values. */
+type Validity = { nullCount: number; nullBitmap?: Uint8Array };
+
 /**
  * Records as an Arrow table of the given schema, built a column at a time: each string column is written into one
  * buffer, value after value, with no per-value builder. LanceDB's `makeArrowTable` (Arrow's builders underneath) took
@@ -29,7 +32,7 @@ function columnData(arrow: typeof Arrow, field: Arrow.Field, values: unknown[]):
 }
 
 /** Validity of a column: none when it has no null (Arrow's "all valid"); a null in a non-nullable field is an error. */
-function nullBitmap(values: unknown[], field: Arrow.Field): { nullCount: number; nullBitmap?: Uint8Array } {
+function nullBitmap(values: unknown[], field: Arrow.Field): Validity {
   const nullCount = values.reduce<number>((n, v) => (v === null || v === undefined ? n + 1 : n), 0);
   if (nullCount === 0) return { nullCount };
   if (!field.nullable) throw new Error(`recordsToArrowTable: column ${field.name} is not nullable but has ${nullCount} null values`);
@@ -57,12 +60,12 @@ function encodeStrings(strings: (string | null)[]): { offsets: Int32Array; bytes
   return { offsets, bytes: new Uint8Array(buffer.buffer, buffer.byteOffset, at) };
 }
 
-function utf8Data(arrow: typeof Arrow, values: (string | null)[], nulls: { nullCount: number; nullBitmap?: Uint8Array }): Arrow.Data {
+function utf8Data(arrow: typeof Arrow, values: (string | null)[], nulls: Validity): Arrow.Data {
   const { offsets, bytes } = encodeStrings(values);
   return arrow.makeData({ type: new arrow.Utf8(), length: values.length, ...nulls, valueOffsets: offsets, data: bytes });
 }
 
-function utf8ListData(arrow: typeof Arrow, type: Arrow.List, values: (Iterable<string> | null)[], nulls: { nullCount: number; nullBitmap?: Uint8Array }): Arrow.Data {
+function utf8ListData(arrow: typeof Arrow, type: Arrow.List, values: (Iterable<string> | null)[], nulls: Validity): Arrow.Data {
   const lists = values.map((v) => (v ? [...v] : []));
   const items = lists.flat();
   const listOffsets = new Int32Array(lists.length + 1);
@@ -73,7 +76,7 @@ function utf8ListData(arrow: typeof Arrow, type: Arrow.List, values: (Iterable<s
   return arrow.makeData({ type, length: values.length, ...nulls, valueOffsets: listOffsets, child });
 }
 
-function vectorData(arrow: typeof Arrow, type: Arrow.FixedSizeList, values: (ArrayLike<number> | null)[], nulls: { nullCount: number; nullBitmap?: Uint8Array }): Arrow.Data {
+function vectorData(arrow: typeof Arrow, type: Arrow.FixedSizeList, values: (ArrayLike<number> | null)[], nulls: Validity): Arrow.Data {
   const size = type.listSize;
   const flat = new Float32Array(values.length * size);
   values.forEach((vector, i) => {

@@ -1,4 +1,5 @@
 import type { ChunkHitRow, ChunkRow, SectionRow } from '@dossier/core';
+import type { Field, List, Schema } from 'apache-arrow';
 import type { ArrowModule, ArrowSchemaLike, ArrowTableLike, LanceRecord } from './sdk.ts';
 
 /**
@@ -26,7 +27,7 @@ export function columnsOf(schema: ArrowSchemaLike, columns: string[]): string[] 
 export const SECTION_COLUMNS = ['id', 'document_id', 'title', 'summary', 'level', 'tags', 'metadata_pairs', 'canonical'];
 
 /** Arrow schema of a chunk table; the vector column exists only when `dimension` is not null. */
-export function chunkSchema(a: ArrowModule, dimension: number | null): unknown {
+export function chunkSchema(a: ArrowModule, dimension: number | null): Schema {
   const vector =
     dimension === null ? [] : [new a.Field(VECTOR, new a.FixedSizeList(dimension, new a.Field('item', new a.Float32(), true)), false)];
   return new a.Schema([
@@ -41,7 +42,7 @@ export function chunkSchema(a: ArrowModule, dimension: number | null): unknown {
 }
 
 /** Arrow schema of a section table. */
-export function sectionSchema(a: ArrowModule): unknown {
+export function sectionSchema(a: ArrowModule): Schema {
   return new a.Schema([
     ...['id', 'document_id', 'title', 'summary', TEXT].map((n) => new a.Field(n, new a.Utf8(), false)),
     new a.Field('level', new a.Int32(), false),
@@ -50,8 +51,8 @@ export function sectionSchema(a: ArrowModule): unknown {
 }
 
 /** The denormalised document attributes every row carries for in-index filtering. */
-function attributeFields(a: ArrowModule): unknown[] {
-  const list = (): unknown => new a.List(new a.Field('item', new a.Utf8(), true));
+function attributeFields(a: ArrowModule): Field[] {
+  const list = (): List => new a.List(new a.Field('item', new a.Utf8(), true));
   return [new a.Field('tags', list(), false), new a.Field('metadata_pairs', list(), false), new a.Field('canonical', new a.Bool(), false)];
 }
 

@@ -3,6 +3,7 @@
  * that importing the adapters package (or core) never loads the native LanceDB binding.
  */
 import { createRequire } from 'node:module';
+import type * as Arrow from 'apache-arrow';
 
 /** An Arrow schema as LanceDB returns it; only the fields are read. */
 export interface ArrowSchemaLike {
@@ -101,19 +102,8 @@ export interface LanceModule {
   };
 }
 
-/** Arrow data-type constructors; instances are opaque here and handed back to LanceDB. */
-type Ctor<Args extends unknown[] = []> = new (...args: Args) => unknown;
-
-export interface ArrowModule {
-  Schema: Ctor<[fields: unknown[]]>;
-  Field: Ctor<[name: string, type: unknown, nullable: boolean]>;
-  Utf8: Ctor;
-  Int32: Ctor;
-  Float32: Ctor;
-  Bool: Ctor;
-  List: Ctor<[child: unknown]>;
-  FixedSizeList: Ctor<[size: number, child: unknown]>;
-}
+/** Apache Arrow, typed by its own declarations (a type-only import: nothing is loaded until loadSdk runs). */
+export type ArrowModule = typeof Arrow;
 
 export interface Sdk {
   lancedb: LanceModule;
@@ -127,7 +117,7 @@ export function loadSdk(): Promise<Sdk> {
   loaded ??= import('@lancedb/lancedb').then((lancedb) => ({
     // The real classes have wider, overloaded signatures; these casts narrow them to the slice above.
     lancedb: lancedb as unknown as LanceModule,
-    arrow: lanceArrow() as ArrowModule,
+    arrow: lanceArrow(),
   }));
   return loaded;
 }
@@ -136,7 +126,7 @@ export function loadSdk(): Promise<Sdk> {
  * Arrow as LanceDB itself loads it (`require`, from LanceDB's own folder). An `import` loads Arrow's ESM build, a
  * second copy of every class: LanceDB does not recognise the types of tables built with it ("Unrecognized type").
  */
-function lanceArrow(): unknown {
+function lanceArrow(): ArrowModule {
   const fromHere = createRequire(import.meta.url);
-  return createRequire(fromHere.resolve('@lancedb/lancedb'))('apache-arrow');
+  return createRequire(fromHere.resolve('@lancedb/lancedb'))('apache-arrow') as ArrowModule;
 }
