@@ -169,7 +169,10 @@ async function main(): Promise<void> {
   }
   const patho: Phase = { name: 'pathological', files: pathologicalFiles(Number(values.scale)) };
   const dir = await mkdtemp(join(tmpdir(), 'dossier-responsiveness-'));
-  const config = { ...loadConfig(values.workers ? ['--workers', values.workers] : [], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const };
+  // The key's rate limit is raised (still checked on every request) as an operator would for a bulk import: at the
+  // default 6,000/min, the corpus's uploads and status polls spend it and the pathological phase's probes got 429s.
+  const rateLimitKey = { points: 1_000_000, durationMs: 60_000, burst: 0 };
+  const config = { ...loadConfig(values.workers ? ['--workers', values.workers] : [], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, rateLimitKey };
   const rss = sampleRss(100);
   const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
   const key = server.bootstrap!.liveKey;
