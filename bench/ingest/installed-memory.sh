@@ -2,7 +2,7 @@
 # Issue 11's memory figure as a user meets it: build and pack @dossier/core and @dossier/adapters, npm-install the
 # tarballs into a temporary app, and ingest a BEIR corpus (default SciFact, read in place) with plain node, once with
 # the default allocator, once with MALLOC_ARENA_MAX=2, and once with jemalloc preloaded when the machine has it.
-# Prints one JSON line per run (documents/s, peak RSS, peak JS heap).
+# Prints one JSON line per run (documents/s, peak RSS, peak JS heap, and the bare LanceDB load of the same rows).
 #   bash bench/ingest/installed-memory.sh [corpus.jsonl] [runs per allocator, default 1]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"

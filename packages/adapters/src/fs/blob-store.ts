@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Dirent } from 'node:fs';
+import { closeSync, type Dirent, fstatSync, fsync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, DossierError, invalid, notFound } from '@dossier/core';
+
+const fsyncFd = promisify(fsync);
+
+/**
+ * Objects up to this size are written and read with synchronous calls on the calling thread, all but the fsync: on a
+ * local disk each call is a few microseconds of page-cache work, while each asynchronous one costs a turn on libuv's
+ * four-thread pool (where it waits behind other uploads' fsyncs) and about 0.1 ms of dispatch on the event loop.
+ * Profiled on SciFact, the ten such calls of a small document (its original written and read back, its Markdown
+ * written) were a third of the event loop's work. Larger objects keep the asynchronous path, so a big file never
+ * holds the event loop while it is copied.
+ */
+export const SYNC_IO_MAX_BYTES = 64 * 1024;
 
 
 /**
@@ -16,7 +29,11 @@ export function createFsBlobStore(opts: { root: string }): BlobStore {
   const dirs = new KnownDirs();
   // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
   return {
-    put: async (key, data) => writeAtomic(fileOf(key), dirs, (fh) => fh.writeFile(data)),
+    put: async (key, data) => {
+      const file = fileOf(key);
+      if (data.byteLength <= SYNC_IO_MAX_BYTES) return writeSmall(file, dirs, data);
+      await writeAtomic(file, dirs, (fh) => fh.writeFile(data));
+    },
     putStream: async (key, source, maxBytes) => putStream(fileOf(key), dirs, key, source, maxBytes),
     get: async (key) => readObject(fileOf(key), key),
     stat: async (key) => statObject(fileOf(key)),
@@ -43,6 +60,23 @@ function within(root: string, segments: string[]): string {
  */
 class KnownDirs {
   private readonly known = new Set<string>();
+
+  /** As create(), with synchronous calls: returns a file descriptor. */
+  createSync(file: string): number {
+    const dir = dirname(file);
+    if (this.known.has(dir)) {
+      try {
+        return openSync(file, 'wx', 0o600);
+      } catch (err) {
+        if (!isMissing(err)) throw err;
+        this.known.delete(dir);
+      }
+    }
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const fd = openSync(file, 'wx', 0o600);
+    this.known.add(dir);
+    return fd;
+  }
 
   /** Opens `file` for writing, creating its folder first unless it is known to exist. */
   async create(file: string): Promise<FileHandle> {
@@ -85,6 +119,24 @@ async function writeAtomic<T>(file: string, dirs: KnownDirs, fill: (fh: FileHand
   }
 }
 
+/** writeAtomic for a small object (SYNC_IO_MAX_BYTES): synchronous calls, except the fsync, which waits on the pool. */
+async function writeSmall(file: string, dirs: KnownDirs, data: Uint8Array): Promise<void> {
+  const temp = join(dirname(file), `.tmp-${randomUUID()}`);
+  const fd = dirs.createSync(temp);
+  let open = true;
+  try {
+    for (let written = 0; written < data.byteLength; ) written += writeSync(fd, data, written);
+    await fsyncFd(fd);
+    open = false;
+    closeSync(fd);
+    renameSync(temp, file);
+  } catch (err) {
+    if (open) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
 async function putStream(file: string, dirs: KnownDirs, key: string, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
   return writeAtomic(file, dirs, async (fh) => {
     let written = 0;
@@ -101,11 +153,29 @@ async function putStream(file: string, dirs: KnownDirs, key: string, source: Asy
 
 async function readObject(file: string, key: string): Promise<Uint8Array> {
   try {
+    const small = readSmall(file);
+    if (small) return small;
     const buf = await readFile(file);
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   } catch (err) {
     if (isMissing(err)) throw notFound(`blob ${key}`);
     throw err;
+  }
+}
+
+/** The whole file when it holds at most SYNC_IO_MAX_BYTES, read with synchronous calls; null when it is larger. */
+function readSmall(file: string): Uint8Array | null {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size > SYNC_IO_MAX_BYTES) return null;
+    // One byte more than the size: a file that grew since the fstat is read whole by the asynchronous path instead.
+    const buf = new Uint8Array(size + 1);
+    let read = 0;
+    for (let n = -1; n !== 0 && read < buf.byteLength; read += n) n = readSync(fd, buf, read, buf.byteLength - read, null);
+    return read > size ? null : buf.subarray(0, read);
+  } finally {
+    closeSync(fd);
   }
 }
 
