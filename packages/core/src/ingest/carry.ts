@@ -1,4 +1,5 @@
-import type { SectionRecord } from '../domain/types.ts';
+import type { SectionRecord, TableChunkRecord } from '../domain/types.ts';
+import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
 
 /**
@@ -11,6 +12,8 @@ export interface StepCarry {
   sections?: SectionRecord[];
   /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
   chunks?: DraftChunkRow[];
+  /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */
+  indexing?: Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[]; sections: SectionRecord[] }>;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.
 import { metadataPairs } from '../util/canonical-json.ts';
 import { storeImages } from './images.ts';
 import { type StepCarry, SMALL_MARKDOWN_BYTES } from './carry.ts';
+import { startLexicalIndexing } from './embed-step.ts';
 import { sectionIdOf } from './prepare.ts';
 
 /**
@@ -50,6 +51,7 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
   // has none, and a crashed first run re-creates the same ids (stable ids), which the upserts replace.
   const converted = doc.markdownStorageKey !== null;
   if (converted) await ctx.index.deleteDocument(c.id, doc.id);
+  startLexicalIndexing(ctx, doc, c, firstAttempt, carry);
   const pairs = metadataPairs(doc.metadata);
   await ctx.index.upsertSections(
     c.id,

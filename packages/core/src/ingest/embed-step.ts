@@ -65,8 +65,15 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
   }
 }
 
-/** Chunk each section, embed the chunks, and write them to the index (replacing rows of any earlier run). */
-export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+/** Rows of one document's chunks, written to the index (replacing rows of any earlier run). */
+interface IndexedChunks {
+  rows: ChunkRow[];
+  tables: TableChunkRecord[];
+  sections: SectionRecord[];
+}
+
+/** Chunk each section, embed the chunks when the collection has a model, and write them to the index. */
+async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): Promise<IndexedChunks> {
   const { drafts, sections } = await draftsOf(ctx, doc, carry);
   const { rows, tables } = await chunkSections(doc, drafts, sections);
   const embedder = await embedderFor(ctx, c);
@@ -74,6 +81,26 @@ export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c:
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be
   // appended; a re-run after a crash writes the same ids again, replacing them, so no duplicates and no leftovers.
   for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt });
+  return { rows, tables, sections };
+}
+
+/**
+ * Called by the conversion step once the index holds no rows of an earlier run: when the collection has no embedding
+ * model and the conversion worker chunked the document, its chunk rows start on their way to the index now, beside the
+ * section rows, instead of after the `sectioned` status (each index write waits up to one commit interval, and a
+ * small document waited for two in turn). The embed step waits for them. Rows written early are harmless if the job
+ * stops before the embed step: a re-run writes the same ids again, and search answers only from ready documents.
+ */
+export function startLexicalIndexing(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): void {
+  if (c.embeddingModel !== 'none' || !carry.chunks || !carry.sections) return;
+  const indexing = indexChunks(ctx, doc, c, firstAttempt, carry);
+  indexing.catch(() => {}); // awaited (and its error reported) by the embed step; a stopped job never gets there
+  carry.indexing = indexing;
+}
+
+/** The embed step: the chunk rows in the index, with each section's chunk count and the document's table chunks. */
+export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+  const { rows, tables, sections } = await (carry.indexing ?? indexChunks(ctx, doc, c, firstAttempt, carry));
   const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
   for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
   await ctx.store.setSectionChunkCounts(counts);
