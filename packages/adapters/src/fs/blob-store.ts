@@ -62,38 +62,30 @@ function within(root: string, segments: string[]): string {
 class KnownDirs {
   private readonly known = new Set<string>();
 
-  /** As create(), as a plain file descriptor (for the synchronous writes of writeSmall). */
-  async createFd(file: string): Promise<number> {
-    const dir = dirname(file);
-    if (this.known.has(dir)) {
-      try {
-        return await openFd(file, 'wx', 0o600);
-      } catch (err) {
-        if (!isMissing(err)) throw err;
-        this.known.delete(dir);
-      }
-    }
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const fd = await openFd(file, 'wx', 0o600);
-    this.known.add(dir);
-    return fd;
+  /** Opens `file` for writing, creating its folder first unless it is known to exist. */
+  create(file: string): Promise<FileHandle> {
+    return this.createWith(file, (path) => open(path, 'wx', 0o600)); // stored files are the owner's only (issue 9)
   }
 
-  /** Opens `file` for writing, creating its folder first unless it is known to exist. */
-  async create(file: string): Promise<FileHandle> {
+  /** As create(), as a plain file descriptor (for the synchronous writes of writeSmall). */
+  createFd(file: string): Promise<number> {
+    return this.createWith(file, (path) => openFd(path, 'wx', 0o600));
+  }
+
+  private async createWith<T>(file: string, openNew: (path: string) => Promise<T>): Promise<T> {
     const dir = dirname(file);
     if (this.known.has(dir)) {
       try {
-        return await open(file, 'wx', 0o600);
+        return await openNew(file);
       } catch (err) {
         if (!isMissing(err)) throw err;
         this.known.delete(dir);
       }
     }
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const fh = await open(file, 'wx', 0o600); // stored files are the owner's only (issue 9)
+    const opened = await openNew(file);
     this.known.add(dir);
-    return fh;
+    return opened;
   }
 
   /** Forget every folder (a prefix of them is being removed). */
