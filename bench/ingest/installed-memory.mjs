@@ -1,7 +1,8 @@
 // Peak resident memory and documents/s of a BEIR corpus ingested through the *installed* package, one upload at a
 // time: plain JavaScript, no tsx in the process or its worker threads (tsx's loader adds memory to every thread, and
 // its esbuild service and loader hooks CPU to the run). Then, in the same run, the bare LanceDB load of the same rows
-// (bench/ingest/bare-load.ts's). Run by installed-memory.sh, which builds, packs and installs the packages first.
+// (bare-load.mjs, shared with the other ingestion benches). Run by installed-memory.sh, which builds, packs and
+// installs the packages first.
 //   node installed-memory.mjs <corpus.jsonl>
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createDossier } from '@dossier/adapters';
+// Copied beside this file by installed-memory.sh; LanceDB comes with the installed adapters (hoisted by npm).
+import { bareLanceLoad } from './bare-load.mjs';
 
 const corpus = process.argv[2];
 if (!corpus) throw new Error('usage: node installed-memory.mjs <corpus.jsonl>');
@@ -43,25 +46,3 @@ try {
 }
 const bareSeconds = await bareLanceLoad(documents.map((d) => ({ id: d.id, text: d.markdown })));
 console.log(JSON.stringify({ documents: documents.length, seconds: Number(seconds.toFixed(1)), docsPerSecond: Number((documents.length / seconds).toFixed(1)), peakRssMiB: mib(peak), peakHeapMiB: mib(peakHeap), bareLanceSeconds: Number(bareSeconds.toFixed(2)) }));
-
-/** The bare engine, as bench/ingest/bare-load.ts: rows 1,000 at a time into one LanceDB table, then its FTS index. */
-async function bareLanceLoad(rows) {
-  // LanceDB comes with the installed adapters (a dependency of theirs, hoisted by npm).
-  const lancedb = await import('@lancedb/lancedb');
-  const dir = await mkdtemp(join(tmpdir(), 'dossier-bare-'));
-  const db = await lancedb.connect(dir);
-  try {
-    const started = performance.now();
-    let table = null;
-    for (let i = 0; i < rows.length; i += 1000) {
-      if (table) await table.add(rows.slice(i, i + 1000));
-      else table = await db.createTable('bare', rows.slice(i, i + 1000));
-    }
-    await table?.createIndex('text', { config: lancedb.Index.fts() });
-    table?.close();
-    return (performance.now() - started) / 1000;
-  } finally {
-    db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-}

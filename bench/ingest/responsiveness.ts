@@ -21,7 +21,7 @@ import { batches, readCorpus, toMarkdown } from '../beir/dataset.ts';
 import { percentile } from '../beir/metrics.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from '../beir/report.ts';
 import { sampleRss } from '../beir/rss.ts';
-import { bareLanceLoad } from './bare-load.ts';
+import { bareLanceLoad } from './bare-load.mjs';
 import { pathologicalFiles } from './pathological.ts';
 
 const { values } = parseArgs({

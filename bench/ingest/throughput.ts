@@ -18,7 +18,7 @@ import { DEFAULT_DATASET } from '../beir/args.ts';
 import { readCorpus, toMarkdown } from '../beir/dataset.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from '../beir/report.ts';
 import { sampleRss } from '../beir/rss.ts';
-import { bareLanceLoad } from './bare-load.ts';
+import { bareLanceLoad } from './bare-load.mjs';
 
 const { values } = parseArgs({
   options: {

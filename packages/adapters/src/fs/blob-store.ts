@@ -18,7 +18,6 @@ const openFd = promisify(openCallback);
  */
 export const SYNC_IO_MAX_BYTES = 64 * 1024;
 
-
 /**
  * BlobStore on the local filesystem: key `a/b.pdf` is the file `<root>/a/b.pdf`. Writes go to a temp file in
  * the target folder and are renamed into place, so a reader sees the old object or the new one, never a mix.

@@ -13,7 +13,14 @@ export interface StepCarry {
   /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
   chunks?: DraftChunkRow[];
   /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */
-  indexing?: Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[]; sections: SectionRecord[] }>;
+  indexing?: Promise<IndexedChunks>;
+}
+
+/** One document's chunk rows as written to the index, with its table chunks and the sections they belong to. */
+export interface IndexedChunks {
+  rows: ChunkRow[];
+  tables: TableChunkRecord[];
+  sections: SectionRecord[];
 }
 
 /**

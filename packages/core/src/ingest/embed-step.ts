@@ -4,7 +4,7 @@ import type { Collection, DocumentRecord, SectionRecord, TableChunkRecord } from
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
-import type { StepCarry } from './carry.ts';
+import type { IndexedChunks, StepCarry } from './carry.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
 
 const UPSERT_BATCH = 2000;
@@ -63,13 +63,6 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
       r.vector = vectors[j] ?? null;
     });
   }
-}
-
-/** Rows of one document's chunks, written to the index (replacing rows of any earlier run). */
-interface IndexedChunks {
-  rows: ChunkRow[];
-  tables: TableChunkRecord[];
-  sections: SectionRecord[];
 }
 
 /** Chunk each section, embed the chunks when the collection has a model, and write them to the index. */
