@@ -5,9 +5,12 @@
  *
  * The burst comes from a child process (its own event loop, as a stranger's client would be), so the server's
  * figures do not include the cost of making a thousand requests; it sends them as a flood tool would, on raw sockets,
- * so that on this 2-core machine the attacker's own CPU takes as little as it can from the server (printed).
+ * so that on this 2-core machine the attacker's own CPU takes as little as it can from the server (printed). It sends
+ * from an address of its own (127.0.0.2 by default: every 127/8 address is local on Linux), as a stranger's client
+ * would: from project B's address, the burst would also count against B's connections per address.
  *
- *   node --import tsx bench/access-burst.ts [--burst 1000] [--docs 200] [--owner-queries 300] [--out bench/RESULTS.md]
+ *   node --import tsx bench/access-burst.ts [--burst 1000] [--docs 200] [--owner-queries 300] [--owner-concurrency 4]
+ *     [--attacker-address 127.0.0.2] [--out bench/RESULTS.md]
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -28,6 +31,8 @@ const { values, positionals } = parseArgs({
     docs: { type: 'string', default: '200' },
     'owner-queries': { type: 'string', default: '300' },
     'owner-concurrency': { type: 'string', default: '4' },
+    /** The local address the burst is sent from ('' : the system's choice, the same as B's). */
+    'attacker-address': { type: 'string', default: process.platform === 'linux' ? '127.0.0.2' : '' },
     out: { type: 'string' },
     /** Internal: run as the attacking child process against this URL and collection id (`<url> <collectionId>`). */
     attack: { type: 'string' },
@@ -40,6 +45,7 @@ const BURST = Number(values.burst);
 const DOCS = Number(values.docs);
 const OWNER_QUERIES = Number(values['owner-queries']);
 const OWNER_CONCURRENCY = Number(values['owner-concurrency']);
+const ATTACKER_ADDRESS = values['attacker-address'] || undefined;
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river forest harbour engine ledger'.split(' ');
 const text = (seed: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 13) % WORDS.length]).join(' ');
@@ -102,7 +108,7 @@ async function ownerQueries(url: string, key: string, cid: string, count: number
 function rawRequest(target: URL, bytes: Buffer): Promise<{ status: number; retryAfter: string | null }> {
   return new Promise((resolve) => {
     const received: Buffer[] = [];
-    const socket = connect(Number(target.port), target.hostname, () => socket.write(bytes));
+    const socket = connect({ port: Number(target.port), host: target.hostname, localAddress: ATTACKER_ADDRESS }, () => socket.write(bytes));
     socket.on('data', (data) => received.push(data));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -210,7 +216,7 @@ if (values.tenant) {
 async function round(url: string, tenant: ReturnType<typeof child>, publicId: string) {
   tenant.send(`run ${OWNER_QUERIES}`);
   const quiet = JSON.parse(await tenant.line()) as OwnerResult;
-  const attacker = child(['--burst', String(BURST), '--attack', url, publicId]);
+  const attacker = child(['--burst', String(BURST), '--attacker-address', ATTACKER_ADDRESS ?? '', '--attack', url, publicId]);
   await attacker.line(); // go
   tenant.send('until-stop 0');
   await tenant.line(); // started
@@ -231,7 +237,8 @@ try {
   const privateId = await seedCollection(server, b.key, b.projectId, 'private');
   // Index maintenance (optimize) runs 1.5 s after writes go quiet; the figure is about the burst, so let it finish.
   await new Promise((resolve) => setTimeout(resolve, 5000));
-  const tenant = child(['--tenant', server.url, b.key, privateId]);
+  // The tenant process reads its concurrency from its own arguments.
+  const tenant = child(['--owner-concurrency', String(OWNER_CONCURRENCY), '--tenant', server.url, b.key, privateId]);
   await tenant.line(); // ready
   tenant.send('run 100'); // warm-up
   await tenant.line();
@@ -260,7 +267,7 @@ try {
     const heading = 'Access — anonymous burst against a public collection, another project querying';
     const notes = [
       `Default limits, plus a cap of connections per address (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory; ${config.connectionsPerAddress || 'no cap on'} connections per address); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
-      `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address by a third process`,
+      `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address (${ATTACKER_ADDRESS ?? "the system's choice"}) by a third process`,
     ];
     await upsertSection(values.out, heading, section(heading, commandLine('bench/access-burst.ts', process.argv.slice(2)), notes, table));
   }
