@@ -39,7 +39,7 @@ async function flood(port) {
 /** One flood against a fresh server; resolves with the server's and the flood's figures. */
 function oneRun() {
   const body = JSON.stringify({ error: 'Too many requests' });
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '60', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
+import { acceptBeforeServing } from './http/accept-first.ts';
 import { capConnectionsPerAddress } from './http/connection-gate.ts';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -111,12 +112,15 @@ function loadPlans(file: string | null): PlanBook | undefined {
 const LISTEN_BACKLOG = 4096;
 
 /**
- * The HTTP API; requests of a caller already refused by a limit are answered before Koa, and connections beyond an
- * address's cap before Node's HTTP parser (not behind a trusted proxy, where one address is every client).
+ * The HTTP API; requests of a caller already refused by a limit are answered before Koa, connections beyond an
+ * address's cap before Node's HTTP parser, and a flood's connections are accepted before they are served (neither
+ * behind a trusted proxy, where one address is every client).
  */
 function apiServer(app: ReturnType<typeof createApp>, config: Readonly<ServerConfig>, log: Logger): Server {
   const http = createHttpServer((req, res) => void app.handler(req, res));
-  if (config.connectionsPerAddress > 0 && !config.trustProxy) capConnectionsPerAddress(http, config.connectionsPerAddress, log);
+  if (config.trustProxy) return http;
+  if (config.connectionsPerAddress > 0) capConnectionsPerAddress(http, config.connectionsPerAddress, log);
+  acceptBeforeServing(http);
   return http;
 }
 

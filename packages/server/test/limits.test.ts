@@ -242,3 +242,44 @@ describe('limits shared through Redis', () => {
     expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
   });
 });
+
+describe('a flood of new connections', () => {
+  /** One request on a fresh connection from `localAddress`; `connected` resolves once the handshake is done, `answered` with the response. */
+  function floodConnection(url: string, localAddress: string) {
+    const { hostname, port } = new URL(url);
+    let response = '';
+    let onConnected!: () => void;
+    const connected = new Promise<void>((resolve) => (onConnected = resolve));
+    const answered = new Promise<string>((resolve) => {
+      const socket = connect({ port: Number(port), host: hostname, localAddress }, () => {
+        onConnected();
+        socket.write('GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      socket.on('data', (chunk) => (response += chunk.toString()));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(response));
+    });
+    return { connected, answered };
+  }
+
+  // 127.0.0.2 is a second local address on Linux only.
+  it.runIf(process.platform === 'linux')('serves another address\'s new connection ahead of a flood already queued from one address, then answers the whole flood', async () => {
+    const t = await startTestServer();
+    try {
+      let floodAnswered = 0;
+      const flood = Array.from({ length: 200 }, () => floodConnection(t.url, '127.0.0.2'));
+      for (const one of flood) void one.answered.then(() => floodAnswered++);
+      await Promise.all(flood.map((one) => one.connected)); // all 200 are in the server's accept queue or beyond
+      const probe = await fetch(`${t.url}/v1/health`, { headers: { connection: 'close' } });
+      const answeredBeforeProbe = floodAnswered;
+      expect(probe.status).toBe(200);
+      // libuv accepts one connection per event-loop turn: served as they are accepted, the flood would be answered
+      // (nearly) whole before the probe's connection is even accepted; here only its first connections of the second are.
+      expect(answeredBeforeProbe).toBeLessThan(100);
+      const responses = await Promise.all(flood.map((one) => one.answered));
+      expect(responses.every((response) => /^HTTP\/1\.1 (200|429) /.test(response))).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});

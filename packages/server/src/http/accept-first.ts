@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** New connections an address opens in a second that are served as soon as they are accepted. */
+const SERVED_AT_ONCE_PER_SECOND = 32;
+/** Waiting connections served in one event-loop turn once the server has stopped accepting. */
+const SERVED_PER_TURN = 8;
+/** A waiting connection is served after this long even while others keep arriving (a flood that never pauses). */
+const LONGEST_WAIT_MS = 1_000;
+/** Waiting connections beyond this are closed at once: the flood has outrun any answer. */
+const MOST_WAITING = 4_096;
+
+/**
+ * Accept a flood's connections before serving them (issue 9), so another caller's new connection is not queued
+ * behind it. libuv accepts one connection per event-loop turn, and a turn also runs the work of every connection
+ * it already holds, so while a thousand connections from one address sat in the kernel's accept queue, a new
+ * connection from anyone else waited until all of them had been answered: 0.6–1.4 s in bench/access-burst.ts, and
+ * 0.6–1.1 s for a bare Node server (measured beside bench/http-refusal-floor.mjs). Here an address's first
+ * connections of a second are served at once; its later ones are accepted without being read and wait until a turn
+ * accepts nothing (the accept queue has drained), then are served a few per turn, in order, each within about
+ * LONGEST_WAIT_MS. Connections from other addresses are served at once throughout, and open keep-alive connections
+ * never wait. Counted by socket address: behind a reverse proxy every connection is the proxy's, so the caller
+ * leaves this off there.
+ */
+export function acceptBeforeServing(http: Server): void {
+  const serveConnection = http.listeners('connection') as ((socket: Socket) => void)[];
+  http.removeAllListeners('connection');
+  // Accepted connections are not read until served, so a waiting one costs a turn nothing (net.Server reads this
+  // option's property on every connection; http.createServer does not take it as an option).
+  (http as Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
+  // A waiting connection has no listener of the HTTP server's yet: an error on it (a reset) just closes it.
+  const dropOnError = function (this: Socket) {
+    this.destroy();
+  };
+  const serve = (socket: Socket) => {
+    socket.off('error', dropOnError);
+    for (const listener of serveConnection) listener.call(http, socket);
+    socket.resume();
+  };
+  const opened = new Map<string, { count: number; since: number }>();
+  const waiting: { socket: Socket; since: number }[] = [];
+  let acceptedSinceRelease = 0;
+  let scheduled = false;
+  const release = () => {
+    scheduled = false;
+    const overdue = waiting.length > 0 && Date.now() - waiting[0]!.since > LONGEST_WAIT_MS;
+    if (acceptedSinceRelease === 0 || overdue) {
+      for (const next of waiting.splice(0, SERVED_PER_TURN)) if (!next.socket.destroyed) serve(next.socket);
+    }
+    acceptedSinceRelease = 0;
+    if (waiting.length > 0) schedule();
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(release);
+  };
+  const close = http.close.bind(http);
+  http.close = (callback) => {
+    for (const next of waiting.splice(0)) next.socket.destroy();
+    return close(callback);
+  };
+  http.on('connection', (socket: Socket) => {
+    acceptedSinceRelease++;
+    const now = Date.now();
+    const address = socket.remoteAddress ?? '';
+    const earlier = opened.get(address);
+    const seen = earlier && now - earlier.since <= 1_000 ? earlier : { count: 0, since: now };
+    opened.set(address, seen);
+    seen.count++;
+    if (seen.count <= SERVED_AT_ONCE_PER_SECOND) return serve(socket);
+    if (waiting.length >= MOST_WAITING) return void socket.destroy();
+    socket.on('error', dropOnError);
+    waiting.push({ socket, since: now });
+    schedule();
+  });
+  // Forget the counts of addresses quiet for a while, so the map does not grow forever.
+  const forget = setInterval(() => {
+    for (const [address, seen] of opened) if (Date.now() - seen.since > 10_000) opened.delete(address);
+  }, 10_000).unref();
+  http.once('close', () => clearInterval(forget));
+}
