@@ -182,6 +182,15 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     }
     const all = new Set(ids);
     await stream.until((events) => readyCount(events, all) >= DOCUMENTS / 5, 120_000, `${DOCUMENTS / 5} documents to be ready`);
+    // Killed while it holds ingestion jobs (their leases running out and the jobs running again is what this checks);
+    // the lease owner starts with the worker's host and pid.
+    const heldByWorker1 = async () =>
+      Number((await database().query<{ n: string }>("select count(*) as n from jobs where state = 'running' and type like 'ingest.%' and lease_owner like $1", [`%:${worker1!.child.pid}:%`]))[0]!.n);
+    const holdingSince = Date.now();
+    while ((await heldByWorker1()) === 0) {
+      if (Date.now() - holdingSince > 60_000) throw new Error('worker 1 never held an ingestion job');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const readyAtKill = readyCount(stream.events, all);
     await stopNode(worker1!, 'SIGKILL');
     expect(readyAtKill).toBeLessThan(DOCUMENTS);
