@@ -8,7 +8,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapOf, type Deployment, type NodeProcess, nodeEnvironment, startNode, stopNode } from '../../../examples/multi-node/topology.ts';
 import { databaseForTests } from '../../adapters/test/fixtures/postgres-database.ts';
-import type { Json } from './helpers.ts';
+import { type Json, waitFor } from './helpers.ts';
 
 /**
  * Issue 13's demonstration, in the normal test command: two API processes and two worker processes (real child
@@ -186,11 +186,7 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     // the lease owner starts with the worker's host and pid.
     const heldByWorker1 = async () =>
       Number((await database().query<{ n: string }>("select count(*) as n from jobs where state = 'running' and type like 'ingest.%' and lease_owner like $1", [`%:${worker1!.child.pid}:%`]))[0]!.n);
-    const holdingSince = Date.now();
-    while ((await heldByWorker1()) === 0) {
-      if (Date.now() - holdingSince > 60_000) throw new Error('worker 1 never held an ingestion job');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(async () => (await heldByWorker1()) > 0, 'worker 1 to hold an ingestion job', 60_000, 20);
     const readyAtKill = readyCount(stream.events, all);
     await stopNode(worker1!, 'SIGKILL');
     expect(readyAtKill).toBeLessThan(DOCUMENTS);

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { takeConnections } from './take-connections.ts';
 
 /** New connections an address opens in a second that are served as soon as they are accepted. */
 const SERVED_AT_ONCE_PER_SECOND = 32;
@@ -23,8 +24,6 @@ const MOST_WAITING = 4_096;
  * leaves this off there.
  */
 export function acceptBeforeServing(http: Server): void {
-  const serveConnection = http.listeners('connection') as ((socket: Socket) => void)[];
-  http.removeAllListeners('connection');
   // Accepted connections are not read until served, so a waiting one costs a turn nothing (net.Server reads this
   // option's property on every connection; http.createServer does not take it as an option).
   (http as Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
@@ -34,7 +33,7 @@ export function acceptBeforeServing(http: Server): void {
   };
   const serve = (socket: Socket) => {
     socket.off('error', dropOnError);
-    for (const listener of serveConnection) listener.call(http, socket);
+    serveByHttp(socket);
     socket.resume();
   };
   const opened = new Map<string, { count: number; since: number }>();
@@ -55,12 +54,7 @@ export function acceptBeforeServing(http: Server): void {
     scheduled = true;
     setImmediate(release);
   };
-  const close = http.close.bind(http);
-  http.close = (callback) => {
-    for (const next of waiting.splice(0)) next.socket.destroy();
-    return close(callback);
-  };
-  http.on('connection', (socket: Socket) => {
+  const serveByHttp = takeConnections(http, (socket) => {
     acceptedSinceRelease++;
     const now = Date.now();
     const address = socket.remoteAddress ?? '';
@@ -73,7 +67,7 @@ export function acceptBeforeServing(http: Server): void {
     socket.on('error', dropOnError);
     waiting.push({ socket, since: now });
     schedule();
-  });
+  }, () => waiting.splice(0).map((next) => next.socket));
   // Forget the counts of addresses quiet for a while, so the map does not grow forever.
   const forget = setInterval(() => {
     for (const [address, seen] of opened) if (Date.now() - seen.since > 10_000) opened.delete(address);

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '@dossier/core';
 import { refusalHeaders, refusalTally } from './refusals.ts';
+import { takeConnections } from './take-connections.ts';
 
 /** What a refused connection is told: a 429 like the limits' own, as raw HTTP/1.1 bytes built once. */
 function refusal(retryAfterSeconds: number): Buffer {
@@ -26,20 +27,13 @@ const REFUSED_LINGER_MS = 5_000;
  * them: they are dropped when the server closes.
  */
 export function capConnectionsPerAddress(http: Server, perAddress: number, log?: Logger, retryAfterSeconds = 1): void {
-  const serveConnection = http.listeners('connection') as ((socket: Socket) => void)[];
   const open = new Map<string, number>();
   const answer = refusal(retryAfterSeconds);
   // One line a second while it refuses, never the address.
   const note = refusalTally((reason, count) => log?.warn('connections refused', { status: 429, reason, count }));
+  // A refused connection lingering for its request must not hold up close().
   const refused = new Set<Socket>();
-  http.removeAllListeners('connection');
-  // close() waits for every accepted socket; a refused one lingering for its request must not hold it up.
-  const close = http.close.bind(http);
-  http.close = (callback) => {
-    for (const socket of refused) socket.destroy();
-    return close(callback);
-  };
-  http.on('connection', (socket: Socket) => {
+  const serve = takeConnections(http, (socket) => {
     const address = socket.remoteAddress ?? '';
     const count = open.get(address) ?? 0;
     if (count >= perAddress) {
@@ -55,8 +49,8 @@ export function capConnectionsPerAddress(http: Server, perAddress: number, log?:
       if (left > 0) open.set(address, left);
       else open.delete(address);
     });
-    for (const serve of serveConnection) serve.call(http, socket);
-  });
+    serve(socket);
+  }, () => refused);
 }
 
 /**
