@@ -115,6 +115,15 @@ export async function setDocumentStatus(
 }
 
 /**
+ * Publish a document's current status again. A worker stopped between saving a status and publishing its event (killed,
+ * or the bus unreachable) leaves that event unsent; the next attempt of the document's job publishes it first, so a
+ * stream sees every status a document settles in at least once (after a crash, possibly twice).
+ */
+export async function republishDocumentStatus(ctx: DossierContext, doc: DocumentRecord): Promise<void> {
+  await ctx.events.publish(documentTopic(doc.collectionId), documentStreamEvent(doc, doc.status));
+}
+
+/**
  * Wake webhook delivery after a state change was saved together with its events (the store methods that take
  * `events` write both in one transaction).
  */
