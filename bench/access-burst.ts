@@ -10,7 +10,7 @@
  * would: from project B's address, the burst would also count against B's connections per address.
  *
  *   node --import tsx bench/access-burst.ts [--burst 1000] [--docs 200] [--owner-queries 300] [--owner-concurrency 4]
- *     [--attacker-address 127.0.0.2] [--out bench/RESULTS.md]
+ *     [--attacker-address 127.0.0.2] [--server-flags "--anonymous-concurrency 2"] [--out bench/RESULTS.md]
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -31,8 +31,12 @@ const { values, positionals } = parseArgs({
     docs: { type: 'string', default: '200' },
     'owner-queries': { type: 'string', default: '300' },
     'owner-concurrency': { type: 'string', default: '4' },
+    /** Bursts, each from an address of its own (the next one up), B's latencies pooled over them. */
+    rounds: { type: 'string', default: '5' },
     /** The local address the burst is sent from ('' : the system's choice, the same as B's). */
     'attacker-address': { type: 'string', default: process.platform === 'linux' ? '127.0.0.2' : '' },
+    /** The server's own flags, for comparing settings (`--server-flags "--anonymous-concurrency 2"`). */
+    'server-flags': { type: 'string', default: '' },
     out: { type: 'string' },
     /** Internal: run as the attacking child process against this URL and collection id (`<url> <collectionId>`). */
     attack: { type: 'string' },
@@ -46,6 +50,14 @@ const DOCS = Number(values.docs);
 const OWNER_QUERIES = Number(values['owner-queries']);
 const OWNER_CONCURRENCY = Number(values['owner-concurrency']);
 const ATTACKER_ADDRESS = values['attacker-address'] || undefined;
+const ROUNDS = Number(values.rounds);
+
+/** Round r's attacking address: a stranger each round (127.0.0.2, .3, …), so each burst meets fresh per-address limits. */
+function attackerAddress(r: number): string | undefined {
+  const parts = ATTACKER_ADDRESS?.split('.').map(Number);
+  if (!parts || parts.length !== 4 || r === 0) return ATTACKER_ADDRESS;
+  return [...parts.slice(0, 3), parts[3]! + r].join('.');
+}
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river forest harbour engine ledger'.split(' ');
 const text = (seed: number, n: number) => Array.from({ length: n }, (_, i) => WORDS[(seed * 7 + i * 13) % WORDS.length]).join(' ');
@@ -82,8 +94,11 @@ async function secondProject(server: RunningServer): Promise<{ projectId: string
 }
 
 /** Latencies (ms) of B's queries, `concurrency` at a time, from `begin` until `stop()` holds and at least `count` ran. */
-async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, stop = () => true): Promise<{ ms: number[]; failures: number[] }> {
+async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, stop = () => true): Promise<{ ms: number[]; startedAtMs: number[]; failures: number[] }> {
   const ms: number[] = [];
+  /** When each query was sent, ms after the first (to place the slow ones against the burst). */
+  const startedAtMs: number[] = [];
+  const begun = performance.now();
   /** The status of each query not answered 200. */
   const failures: number[] = [];
   let next = 0;
@@ -93,11 +108,12 @@ async function ownerQueries(url: string, key: string, cid: string, count: number
       const started = performance.now();
       const res = await call(url, key, `/v1/collections/${cid}/query`, { method: 'POST', json: { q: text(i, 3), limit: 10 } });
       ms.push(performance.now() - started);
+      startedAtMs.push(started - begun);
       if (res.status !== 200) failures.push(res.status);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { ms, failures };
+  return { ms, startedAtMs, failures };
 }
 
 /**
@@ -212,11 +228,11 @@ if (values.tenant) {
   process.exit(0);
 }
 
-/** One round: B alone, then B while the burst lands; B's figures come from its own process. */
-async function round(url: string, tenant: ReturnType<typeof child>, publicId: string) {
+/** One round: B alone, then B while the burst lands from `address`; B's figures come from its own process. */
+async function round(url: string, tenant: ReturnType<typeof child>, publicId: string, address: string | undefined) {
   tenant.send(`run ${OWNER_QUERIES}`);
   const quiet = JSON.parse(await tenant.line()) as OwnerResult;
-  const attacker = child(['--burst', String(BURST), '--attacker-address', ATTACKER_ADDRESS ?? '', '--attack', url, publicId]);
+  const attacker = child(['--burst', String(BURST), '--attacker-address', address ?? '', '--attack', url, publicId]);
   await attacker.line(); // go
   tenant.send('until-stop 0');
   await tenant.line(); // started
@@ -227,8 +243,36 @@ async function round(url: string, tenant: ReturnType<typeof child>, publicId: st
   return { quiet, burst, loaded };
 }
 
+/** The table: the bursts' answers summed over the rounds, B's latencies pooled, and when B's slowest queries ran. */
+function resultRows(rounds: { quiet: OwnerResult; burst: BurstResult; loaded: OwnerResult }[], metered: number): Row[] {
+  const sum = (pick: (b: BurstResult) => number) => rounds.reduce((total, r) => total + pick(r.burst), 0);
+  const quiet = rounds.flatMap((r) => r.quiet.ms);
+  const loaded = rounds.flatMap((r) => r.loaded.ms);
+  const failures = rounds.flatMap((r) => r.loaded.failures);
+  const slowest = rounds
+    .flatMap((r, index) => r.loaded.ms.map((ms, q) => ({ index, ms, at: r.loaded.startedAtMs[q]! })))
+    .sort((x, y) => y.ms - x.ms)
+    .slice(0, 5);
+  return [
+    ['rounds × anonymous burst queries', `${rounds.length} × ${BURST}`],
+    ['burst answered 200, each round', rounds.map((r) => r.burst.ok).join(', ')],
+    ['burst answered 429', String(sum((b) => b.limited))],
+    ['429s with Retry-After ≥ 1 s', String(sum((b) => b.withRetryAfter))],
+    ['burst other statuses', String(sum((b) => b.other))],
+    ['largest Retry-After (s)', fixed(Math.max(...rounds.map((r) => r.burst.retryAfterMax)), 0)],
+    ['burst wall clock (s), each round', rounds.map((r) => fixed(r.burst.seconds, 2)).join(', ')],
+    ["the attacker's CPU for a burst (s, same machine), each round", rounds.map((r) => fixed(r.burst.cpuSeconds, 2)).join(', ')],
+    ["queries metered to A's owner by the bursts", String(metered)],
+    ...lat('project B alone', quiet),
+    ...lat('project B during the bursts', loaded),
+    ["project B's slowest query during each burst (ms)", rounds.map((r) => fixed(Math.max(...r.loaded.ms), 1)).join(', ')],
+    ["project B's five slowest: round, sent ms after B began (the burst is sent ~100 ms in), ms", slowest.map((q) => `${q.index + 1}: ${fixed(q.at, 0)} → ${fixed(q.ms, 1)}`).join('; ')],
+    ['project B queries during the bursts (non-200, their statuses)', `${loaded.length} (${failures.length}${failures.length ? `: ${failures.join(', ')}` : ''})`],
+  ];
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'dossier-access-burst-'));
-const config = { ...loadConfig([], {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2, connectionsPerAddress: 256 };
+const config = { ...loadConfig(values['server-flags'].split(' ').filter(Boolean), {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2, connectionsPerAddress: 256 };
 const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
 try {
   const a = server.bootstrap!;
@@ -243,31 +287,19 @@ try {
   tenant.send('run 100'); // warm-up
   await tenant.line();
   const ownerUsageBefore = (await call(server.url, a.liveKey, '/v1/usage')).body.meters.queries.used as number;
-  const { quiet, burst, loaded } = await round(server.url, tenant, publicId);
+  const rounds: Awaited<ReturnType<typeof round>>[] = [];
+  for (let r = 0; r < ROUNDS; r++) rounds.push(await round(server.url, tenant, publicId, attackerAddress(r)));
   const ownerUsageAfter = (await call(server.url, a.liveKey, '/v1/usage')).body.meters.queries.used as number;
   tenant.send('exit');
   await tenant.exited;
-  const rows: Row[] = [
-    ['anonymous burst queries', String(BURST)],
-    ['burst answered 200', String(burst.ok)],
-    ['burst answered 429', String(burst.limited)],
-    ['429s with Retry-After ≥ 1 s', String(burst.withRetryAfter)],
-    ['burst other statuses', String(burst.other)],
-    ['largest Retry-After (s)', fixed(burst.retryAfterMax, 0)],
-    ['burst wall clock (s)', fixed(burst.seconds, 2)],
-    ["the attacker's CPU for the burst (s, same machine)", fixed(burst.cpuSeconds, 2)],
-    ["queries metered to A's owner by the burst", String(ownerUsageAfter - ownerUsageBefore)],
-    ...lat('project B alone', quiet.ms),
-    ...lat('project B during the burst', loaded.ms),
-    ['project B queries during the burst (non-200, their statuses)', `${loaded.ms.length} (${loaded.failures.length}${loaded.failures.length ? `: ${loaded.failures.join(', ')}` : ''})`],
-  ];
+  const rows = resultRows(rounds, ownerUsageAfter - ownerUsageBefore);
   const table = markdownTable(rows);
   process.stdout.write(`\n${table}\n`);
   if (values.out) {
     const heading = 'Access — anonymous burst against a public collection, another project querying';
     const notes = [
       `Default limits, plus a cap of connections per address (anonymous ${config.rateLimitAnonymous ? `${config.rateLimitAnonymous.points}/min + ${config.rateLimitAnonymous.burst} burst` : 'off'} per address, in memory; ${config.connectionsPerAddress || 'no cap on'} connections per address); lexical retrieval with the default RM3 expansion, no embeddings; ${DOCS} documents per collection`,
-      `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address (${ATTACKER_ADDRESS ?? "the system's choice"}) by a third process`,
+      `Project B: ${OWNER_QUERIES} queries (limit 10) at concurrency ${OWNER_CONCURRENCY} from its own process, first alone, then while the ${BURST} anonymous queries are sent at once from one address by a third process; ${ROUNDS} rounds, each burst from an address of its own (${attackerAddress(0) ?? "the system's choice"}, then the next ones up), B's latencies pooled over the rounds`,
     ];
     await upsertSection(values.out, heading, section(heading, commandLine('bench/access-burst.ts', process.argv.slice(2)), notes, table));
   }

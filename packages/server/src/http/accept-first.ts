@@ -6,7 +6,14 @@ import { takeConnections } from './take-connections.ts';
 const SERVED_AT_ONCE_PER_SECOND = 32;
 /** Waiting connections served in one event-loop turn once the server has stopped accepting. */
 const SERVED_PER_TURN = 8;
-/** A waiting connection is served after this long even while others keep arriving (a flood that never pauses). */
+/**
+ * Waiting connections served a millisecond, at most, on average. A refusal costs this 2-core machine 0.1–0.3 ms of
+ * CPU, so a flood's refusals take at most about a third of a core while other callers are served: answered as fast
+ * as they came (~0.25 s for 1,000), they took both cores and another project's queries waited 80–160 ms; paced, at
+ * most ~80 ms, mostly less (bench/access-burst.ts, 2026-11-27).
+ */
+const SERVED_PER_MS = 1;
+/** Waiting connections are served after this long even while others keep arriving (a flood that never pauses). */
 const LONGEST_WAIT_MS = 1_000;
 /** Waiting connections beyond this are closed at once: the flood has outrun any answer. */
 const MOST_WAITING = 4_096;
@@ -18,8 +25,8 @@ const MOST_WAITING = 4_096;
  * connection from anyone else waited until all of them had been answered: 0.6–1.4 s in bench/access-burst.ts, and
  * 0.6–1.1 s for a bare Node server (measured beside bench/http-refusal-floor.mjs). Here an address's first
  * connections of a second are served at once; its later ones are accepted without being read and wait until a turn
- * accepts nothing (the accept queue has drained), then are served a few per turn, in order, each within about
- * LONGEST_WAIT_MS. Connections from other addresses are served at once throughout, and open keep-alive connections
+ * accepts nothing (the accept queue has drained), or LONGEST_WAIT_MS at most, then are served in order, a few per
+ * turn and about one a millisecond. Connections from other addresses are served at once throughout, and open keep-alive connections
  * never wait. Counted by socket address: behind a reverse proxy every connection is the proxy's, so the caller
  * leaves this off there.
  */
@@ -40,19 +47,27 @@ export function acceptBeforeServing(http: Server): void {
   const waiting: { socket: Socket; since: number }[] = [];
   let acceptedSinceRelease = 0;
   let scheduled = false;
+  let tokens = SERVED_PER_TURN;
+  let accruedAt = performance.now();
   const release = () => {
     scheduled = false;
+    const now = performance.now();
+    tokens = Math.min(SERVED_PER_TURN, tokens + (now - accruedAt) * SERVED_PER_MS);
+    accruedAt = now;
     const overdue = waiting.length > 0 && Date.now() - waiting[0]!.since > LONGEST_WAIT_MS;
     if (acceptedSinceRelease === 0 || overdue) {
-      for (const next of waiting.splice(0, SERVED_PER_TURN)) if (!next.socket.destroyed) serve(next.socket);
+      const count = Math.floor(tokens);
+      tokens -= count;
+      for (const next of waiting.splice(0, count)) if (!next.socket.destroyed) serve(next.socket);
     }
     acceptedSinceRelease = 0;
-    if (waiting.length > 0) schedule();
+    if (waiting.length > 0) schedule(tokens < 1);
   };
-  const schedule = () => {
+  const schedule = (later = false) => {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(release);
+    if (later) setTimeout(release, 1);
+    else setImmediate(release);
   };
   const serveByHttp = takeConnections(http, (socket) => {
     acceptedSinceRelease++;
