@@ -304,10 +304,26 @@ describe('POST /v1/collections/:id/documents/search (filename search)', () => {
   });
 });
 
+describe('a Markdown file uploaded as it is', () => {
+  it('is stored once: its original is its Markdown, for the markdown and section endpoints and the storage figures', async () => {
+    const c = await t.createCollection({ name: 'Stored once' });
+    const text = '# Once\n\nA single stored copy of this narwhal file.\n\n## Second\n\nMore narwhal text.\n';
+    const doc = await t.ingest(c.id, 'once.md', text);
+    expect(filesUnder(docFolder(c.id, doc.id))).toEqual(['original']);
+    expect(doc.markdownStorageKey).toMatch(/\/original$/);
+    expect((await t.request('GET', `/v1/documents/${doc.id}/markdown`)).body).toBe(text);
+    const sections = (await t.request('GET', `/v1/documents/${doc.id}/sections`)).body as { id: string; title: string }[];
+    const second = (await t.request('GET', `/v1/sections/${sections.find((s) => s.title === 'Second')!.id}`)).body;
+    expect(second.content).toBe('## Second\n\nMore narwhal text.\n');
+    const stats = (await t.request('GET', `/v1/collections/${c.id}/stats`)).body;
+    expect(stats.storageBytes).toBe(new TextEncoder().encode(text).byteLength);
+  });
+});
+
 describe('deleting documents', () => {
   it('deletes a document with 204 and removes its stored files from the data directory', async () => {
     const c = await t.createCollection({ name: 'Delete one' });
-    const doc = await t.ingest(c.id, 'gone.md', '# Gone\n\nsoon deleted unicorn\n');
+    const doc = await t.ingest(c.id, 'gone.html', '<h1>Gone</h1><p>soon deleted unicorn</p>');
     const folder = docFolder(c.id, doc.id);
     expect(filesUnder(folder).sort()).toEqual(['document.md', 'original']);
     expect((await t.request('POST', `/v1/collections/${c.id}/query`, { json: { q: 'unicorn' } })).body).toHaveLength(1);

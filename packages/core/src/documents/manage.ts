@@ -1,5 +1,5 @@
 import { forgetDuplicate } from '../duplicates/service.ts';
-import { type Access, collectionPrefix, markdownKey, requireCollection, requireDocument } from '../access.ts';
+import { type Access, collectionPrefix, requireCollection, requireDocument } from '../access.ts';
 import { type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentEvent, DocumentRecord, Metadata, SectionRecord } from '../domain/types.ts';
@@ -74,9 +74,9 @@ export function documentService(ctx: DossierContext) {
       return documentView(await waitForTerminal(ctx, doc, timeoutMs, signal));
     },
     async markdown(access: Access, id: string): Promise<string> {
-      const { doc, collection } = await requireDocument(ctx, access, id, 'read');
+      const { doc } = await requireDocument(ctx, access, id, 'read');
       if (!doc.markdownStorageKey) throw notFound('Markdown (processing is not complete)');
-      return new TextDecoder().decode(await ctx.blobs.get(markdownKey(collection, doc.id)));
+      return new TextDecoder().decode(await ctx.blobs.get(doc.markdownStorageKey));
     },
     /** Sections in order; for paged documents each also says which pages it spans. */
     async sections(access: Access, id: string): Promise<(SectionView & Partial<PageSpan>)[]> {

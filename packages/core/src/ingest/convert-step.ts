@@ -25,9 +25,10 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     return { prepared: await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id, chunking }), contentHash: hash };
   });
   if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
-  const key = markdownKey(c, doc.id);
   const markdown = prepared.markdown;
-  await ctx.blobs.put(key, markdown);
+  // The Markdown of a Markdown file uploaded as it is, is that file: one write (an inode and an fsync) fewer.
+  const key = prepared.markdownIsOriginal ? storageKey : markdownKey(c, doc.id);
+  if (!prepared.markdownIsOriginal) await ctx.blobs.put(key, markdown);
   const pages = prepared.pageOffsets?.length ? new TextEncoder().encode(JSON.stringify(prepared.pageOffsets)) : null;
   if (pages) await ctx.blobs.put(pagesKey(c, doc.id), pages);
   const sections: SectionRecord[] = prepared.sections.map((d) => ({
@@ -59,6 +60,6 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
   // Stats and the usage meter add these up (no file listing); they are saved with the status change.
-  const derivedBytes = markdown.length + (pages?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
+  const derivedBytes = (prepared.markdownIsOriginal ? 0 : markdown.length) + (pages?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
   return { markdownStorageKey: key, derivedBytes, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null, contentHash };
 }

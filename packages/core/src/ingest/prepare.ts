@@ -17,6 +17,8 @@ export interface PreparedImage {
 export interface PreparedDocument {
   /** The Markdown as UTF-8, encoded where it was made (a worker thread), so the event loop never encodes a large one. */
   markdown: Uint8Array;
+  /** The Markdown is byte for byte the uploaded file (a Markdown or text file converted as it was): stored once. */
+  markdownIsOriginal: boolean;
   detectedType: string;
   sections: DraftSection[];
   images: PreparedImage[];
@@ -71,7 +73,8 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   });
   const bytes = new TextEncoder().encode(markdown);
   const chunks = chunkSmall(input, markdown, bytes.length, sections);
-  return { markdown: bytes, detectedType: result.detectedType, sections, images, pageOffsets, chunks };
+  const markdownIsOriginal = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(input.bytes);
+  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, chunks };
 }
 
 /** The chunks of a document whose Markdown is at most `chunking.maxBytes` (UTF-8), else undefined. */

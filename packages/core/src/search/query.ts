@@ -173,7 +173,9 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
     },
     async section(access: Access, sectionId: string) {
       const { section, collection } = await sectionWithAccess(ctx, access, sectionId);
-      const markdown = new TextDecoder().decode(await ctx.blobs.get(markdownKey(collection, section.documentId)));
+      // A Markdown upload's Markdown is its original file (see convert-step): the document says where it is.
+      const doc = await ctx.store.getDocument(section.documentId);
+      const markdown = new TextDecoder().decode(await ctx.blobs.get(doc?.markdownStorageKey ?? markdownKey(collection, section.documentId)));
       const offsets = await pageOffsetsOf(ctx, collection, section.documentId);
       const { collectionId: _c, ...view } = section;
       const pages: Partial<PageSpan> = offsets ? pageSpan(offsets, section.markdownOffsetStart, section.markdownOffsetEnd) : {};
