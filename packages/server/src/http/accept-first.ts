@@ -9,8 +9,8 @@ const SERVED_PER_TURN = 8;
 /**
  * Waiting connections served a millisecond, at most, on average. A refusal costs this 2-core machine 0.1–0.3 ms of
  * CPU, so a flood's refusals take at most about a third of a core while other callers are served: answered as fast
- * as they came (~0.25 s for 1,000), they took both cores and another project's queries waited 80–160 ms; paced, at
- * most ~80 ms, mostly less (bench/access-burst.ts, 2026-11-27).
+ * as they came (~0.25 s for 1,000), they took both cores and another project's query p99 was 101–149 ms; paced,
+ * 51–67 ms (bench/access-burst.ts, five bursts pooled, 2026-11-27).
  */
 const SERVED_PER_MS = 1;
 /** Waiting connections are served after this long even while others keep arriving (a flood that never pauses). */
