@@ -115,11 +115,12 @@ export async function setDocumentStatus(
 }
 
 /**
- * Publish a document's current status again. A worker stopped between saving a status and publishing its event (killed,
- * or the bus unreachable) leaves that event unsent; the next attempt of the document's job publishes it first, so a
- * stream sees every status a document settles in at least once (after a crash, possibly twice).
+ * Publish a document's current status, as saved: for a document inserted straight in a status (a direct upload),
+ * and again by a job's next attempt, since a worker stopped between saving a status and publishing its event
+ * (killed, or the bus unreachable) leaves that event unsent; so a stream sees every status a document settles in at
+ * least once (after a crash, possibly twice).
  */
-export async function republishDocumentStatus(ctx: DossierContext, doc: DocumentRecord): Promise<void> {
+export async function publishDocumentStatus(ctx: DossierContext, doc: DocumentRecord): Promise<void> {
   await ctx.events.publish(documentTopic(doc.collectionId), documentStreamEvent(doc, doc.status));
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Access, originalKey, requireCollection, uploadStagingKey } from '../access.ts';
-import { type DossierContext, setDocumentStatus } from '../context.ts';
+import { type DossierContext, publishDocumentStatus, setDocumentStatus } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, Metadata } from '../domain/types.ts';
 import { enqueueIngest } from '../ingest/pipeline.ts';
@@ -200,7 +200,9 @@ export function uploadService(ctx: DossierContext) {
       // Same rules as tags and metadata sent as JSON (upload-url, confirm, PATCH), so an uploaded document can be patched back.
       const { tags, metadata } = parseInput(confirmSchema, { tags: file.tags, metadata: file.metadata });
       await requireQuotaRoom(ctx, c, { documents: 1, bytes: file.bytes.length });
+      // Inserted as `uploading` once its file is stored (one write instead of an insert and a status change).
       const doc = newDocument(c, file.filename, {
+        status: 'uploading',
         contentType: file.contentType ?? null,
         fileSizeBytes: file.bytes.length,
         // The server hashes a body as it arrives; a library caller's bytes are hashed here.
@@ -212,7 +214,9 @@ export function uploadService(ctx: DossierContext) {
       doc.storageKey = originalKey(c, doc.id);
       await ctx.blobs.put(doc.storageKey, file.bytes);
       await ctx.store.insertDocument(doc);
-      return documentView(await startPipeline(ctx, doc));
+      await publishDocumentStatus(ctx, doc);
+      await enqueueIngest(ctx, doc.id);
+      return documentView(doc);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type DossierContext, republishDocumentStatus, setDocumentStatus } from '../context.ts';
+import { type DossierContext, publishDocumentStatus, setDocumentStatus } from '../context.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, DocumentStatus } from '../domain/types.ts';
 import { enqueueDuplicateCheck } from '../duplicates/service.ts';
@@ -75,7 +75,7 @@ async function runStep(ctx: DossierContext, first: Step, job: Job, signal?: Abor
   const c = doc ? await ctx.store.getCollection(doc.collectionId) : null;
   if (!doc || !c || c.deletedAt) return; // deleted meanwhile: nothing to do
   // An earlier attempt may have saved a status and stopped before publishing it (a killed worker's `ready`, say).
-  if (job.attempts > 1) await republishDocumentStatus(ctx, doc);
+  if (job.attempts > 1) await publishDocumentStatus(ctx, doc);
   // Rows may be appended without a merge only while every step so far ran on this job's first attempt.
   let fresh = job.attempts === 1;
   const carry: StepCarry = {};
