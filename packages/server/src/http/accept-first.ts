@@ -26,9 +26,9 @@ const MOST_WAITING = 4_096;
  * 0.6–1.1 s for a bare Node server (measured beside bench/http-refusal-floor.mjs). Here an address's first
  * connections of a second are served at once; its later ones are accepted without being read and wait until a turn
  * accepts nothing (the accept queue has drained), or LONGEST_WAIT_MS at most, then are served in order, a few per
- * turn and about one a millisecond. Connections from other addresses are served at once throughout, and open keep-alive connections
- * never wait. Counted by socket address: behind a reverse proxy every connection is the proxy's, so the caller
- * leaves this off there.
+ * turn and about one a millisecond. Connections from other addresses are served at once throughout, and open
+ * keep-alive connections never wait. Counted by socket address: behind a reverse proxy every connection is the
+ * proxy's, so the caller leaves this off there.
  */
 export function acceptBeforeServing(http: Server): void {
   // Accepted connections are not read until served, so a waiting one costs a turn nothing (net.Server reads this
