@@ -14,8 +14,8 @@ import { type Json, waitFor } from './helpers.ts';
  * Issue 13's demonstration, in the normal test command: two API processes and two worker processes (real child
  * processes) on Postgres (a database this file creates and drops), Redis and a local S3 server (s3rver), sharing one
  * chunk-index directory. A document uploaded through API node A is followed, status by status, by an SSE client of
- * API node B; one worker is killed with SIGKILL while 200 documents are being ingested, and every document still
- * reaches `ready` with exactly its chunks once; search on both API nodes finds every document.
+ * API node B; the worker is killed with SIGKILL while 200 documents are being ingested, a second worker started, and
+ * every document still reaches `ready` with exactly its chunks once; search on both API nodes finds every document.
  */
 const REDIS_URL = process.env.DOSSIER_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DOCUMENTS = 200;
@@ -148,7 +148,9 @@ describe.skipIf(!available)('several API and worker nodes', () => {
   it('follow one upload across nodes, survive a worker killed mid-ingestion, and serve every document from both API nodes', { timeout: 240_000 }, async () => {
     const nodeA = await start('api-a', 'api');
     const { liveKey: key, projectId } = bootstrapOf(nodeA)!;
-    const [nodeB, worker1] = await Promise.all([start('api-b', 'api'), start('worker-1', 'worker'), start('worker-2', 'worker')]);
+    // Worker 2 starts only once worker 1 is killed, so worker 1 is sure to hold ingestion jobs when it dies (with both
+    // running, a fast machine once had every document ingested before worker 1 was seen holding one).
+    const [nodeB, worker1] = await Promise.all([start('api-b', 'api'), start('worker-1', 'worker')]);
     const call = async (node: NodeProcess, method: string, path: string, body?: unknown) => {
       const init: RequestInit = { method, headers: { authorization: `Bearer ${key}` } };
       if (body instanceof FormData) init.body = body;
@@ -171,7 +173,7 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     await stream.until((events) => statusesOf(events, started.documentId).includes('ready'), 60_000, 'the watched document to be ready on node B');
     expect(statusesOf(stream.events, started.documentId)).toEqual(['uploading', 'processing', 'sectioned', 'embedded', 'ready']);
 
-    // 2. 200 documents through A; worker 1 is killed once a fifth of them are ready.
+    // 2. 200 documents through A; worker 1 is killed once a fifth of them are ready, and worker 2 takes over.
     const ids: string[] = [];
     for (let batch = 0; batch < DOCUMENTS; batch += 100) {
       const form = new FormData();
@@ -189,6 +191,7 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     await waitFor(async () => (await heldByWorker1()) > 0, 'worker 1 to hold an ingestion job', 60_000, 20);
     const readyAtKill = readyCount(stream.events, all);
     await stopNode(worker1!, 'SIGKILL');
+    await start('worker-2', 'worker');
     expect(readyAtKill).toBeLessThan(DOCUMENTS);
     await stream.until((events) => readyCount(events, all) === DOCUMENTS, 150_000, `all ${DOCUMENTS} documents to be ready after the kill`).catch(async (timeout: Error) => {
       throw new Error(`${timeout.message}\n${await diagnosis(nodeB, key, collection.id, stream.events, all)}`);
