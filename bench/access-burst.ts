@@ -10,7 +10,7 @@
  * would: from project B's address, the burst would also count against B's connections per address.
  *
  *   node --import tsx bench/access-burst.ts [--burst 1000] [--docs 200] [--owner-queries 300] [--owner-concurrency 4]
- *     [--attacker-address 127.0.0.2] [--server-flags "--anonymous-concurrency 2"] [--out bench/RESULTS.md]
+ *     [--rounds 5] [--attacker-address 127.0.0.2] [--server-flags=--anonymous-concurrency=2] [--out bench/RESULTS.md]
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
@@ -35,7 +35,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '5' },
     /** The local address the burst is sent from ('' : the system's choice, the same as B's). */
     'attacker-address': { type: 'string', default: process.platform === 'linux' ? '127.0.0.2' : '' },
-    /** The server's own flags, for comparing settings (`--server-flags "--anonymous-concurrency 2"`). */
+    /** The server's own flags, space-separated, for comparing settings (`--server-flags=--anonymous-concurrency=2`). */
     'server-flags': { type: 'string', default: '' },
     out: { type: 'string' },
     /** Internal: run as the attacking child process against this URL and collection id (`<url> <collectionId>`). */

@@ -109,14 +109,14 @@ export async function setDocumentStatus(
   const updated = events.length > 0
     ? await ctx.store.updateDocumentWithEvents(doc.id, change, events)
     : await ctx.store.updateDocument(doc.id, change);
-  await ctx.events.publish(documentTopic(doc.collectionId), documentStreamEvent(updated, status));
+  await publishDocumentStatus(ctx, updated);
   if (events.length > 0) ctx.eventsRecorded();
   return updated;
 }
 
 /**
- * Publish a document's current status, as saved: for a document inserted straight in a status (a direct upload),
- * and again by a job's next attempt, since a worker stopped between saving a status and publishing its event
+ * Publish a document's current status, as saved: after every status change, for a document inserted straight in a
+ * status (a direct upload), and again by a job's next attempt, since a worker stopped between saving a status and publishing its event
  * (killed, or the bus unreachable) leaves that event unsent; so a stream sees every status a document settles in at
  * least once (after a crash, possibly twice).
  */
