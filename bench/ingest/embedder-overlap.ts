@@ -3,7 +3,8 @@
  * model; no weights can be downloaded here), does the rest of ingestion overlap embedding? Measures, in one run:
  *   1. the embedder alone: every chunk text of the corpus embedded in batches, chunks/s;
  *   2. end to end: the same corpus through `createDossier()` with that embedder as the collection's model, chunks/s;
- * and prints end-to-end ÷ alone (goal ≥ 90 %).
+ * and prints end-to-end ÷ alone (goal ≥ 90 %). The end-to-end clock starts once the library has started (a few documents
+ * ingested into a collection of their own first, warm-up.mjs), as the embedder's own figure leaves out its start.
  *
  * The stand-in runs in one worker thread (as a single ONNX session would): per text it spins the CPU for the given
  * time, then returns a deterministic 384-wide vector of the text's hashed words, so search still works.
@@ -22,6 +23,7 @@ import type { Embedder } from '@dossier/core';
 import { DEFAULT_DATASET } from '../beir/args.ts';
 import { readCorpus, toMarkdown } from '../beir/dataset.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from '../beir/report.ts';
+import { warmUp } from './warm-up.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -94,11 +96,12 @@ async function embedderAlone(texts: string[], msPerChunk: number): Promise<numbe
 }
 
 /** Ingest the corpus end to end with the stand-in as the collection's model: chunks made and chunks/s. */
-async function endToEnd(docs: { id: string; text: string }[], msPerChunk: number): Promise<{ chunks: number; chunksPerSecond: number; seconds: number; uploadSeconds: number }> {
+async function endToEnd(docs: { id: string; text: string }[], msPerChunk: number): Promise<{ chunks: number; chunksPerSecond: number; seconds: number; uploadSeconds: number; startSeconds: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'dossier-embed-overlap-'));
   const dossier = await createDossier({ dataDir: dir, embeddingModel: MODEL, allowModelDownload: false, embedders: [busyEmbedder(msPerChunk)] });
   try {
     const local = await dossier.local();
+    const startSeconds = await warmUp(dossier, local, docs.map((d) => d.text), MODEL);
     const collection = await local.collections.create({ name: 'overlap', embeddingModel: MODEL });
     const started = performance.now();
     let next = 0;
@@ -110,7 +113,7 @@ async function endToEnd(docs: { id: string; text: string }[], msPerChunk: number
     await dossier.idle();
     const seconds = (performance.now() - started) / 1000;
     const { totalChunks: chunkCount } = await local.collections.stats(collection.id);
-    return { chunks: chunkCount, chunksPerSecond: chunkCount / seconds, seconds, uploadSeconds };
+    return { chunks: chunkCount, chunksPerSecond: chunkCount / seconds, seconds, uploadSeconds, startSeconds };
   } finally {
     await dossier.close();
     await rm(dir, { recursive: true, force: true });
@@ -130,6 +133,7 @@ async function main(): Promise<void> {
     ['documents / chunks', `${docs.length} / ${e2e.chunks}`],
     ['embedder alone (chunks/s)', fixed(alone, 1)],
     ['uploads at once', values.uploaders!],
+    ['library start: createDossier() to 8 warm-up documents ready (s)', fixed(e2e.startSeconds, 1)],
     ['end to end: uploads done / idle (s)', `${fixed(e2e.uploadSeconds, 1)} / ${fixed(e2e.seconds, 1)}`],
     ['end to end (chunks/s)', fixed(e2e.chunksPerSecond, 1)],
     ['end to end ÷ embedder alone', `${fixed((100 * e2e.chunksPerSecond) / alone, 0)} %`],

@@ -18,7 +18,7 @@ npm install --prefer-offline --no-audit --no-fund "$work"/packs/*.tgz >/dev/null
 # npm may skip better-sqlite3's install script; build it from source then (offline, with this Node's headers).
 node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null ||
   npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm rebuild better-sqlite3 >/dev/null
-cp "$root/bench/ingest/installed-memory.mjs" "$root/bench/ingest/bare-load.mjs" .
+cp "$root/bench/ingest/installed-memory.mjs" "$root/bench/ingest/bare-load.mjs" "$root/bench/ingest/warm-up.mjs" .
 jemalloc="$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1 || true)"
 for run in $(seq "$runs"); do
   echo "default allocator: $(node installed-memory.mjs "$corpus")"
