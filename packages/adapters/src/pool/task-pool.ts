@@ -58,8 +58,8 @@ export async function createTaskPool<I, O extends object>(
     minThreads: limits.threads,
     maxThreads: limits.maxThreads,
     idleTimeout: 30_000,
-    // A young generation of 16 MB (V8 lets it grow to 64 on its own): the threads' parse garbage is short-lived, and the
-    // larger nurseries cost 50-60 MiB of peak RSS ingesting SciFact with no measurable gain in speed (issue 11).
+    // A young generation of 16 MB (it was 64): the threads' parse garbage is short-lived, and the larger nursery cost
+    // 50-60 MiB of peak RSS ingesting SciFact for at most a few per cent of speed, within this machine's noise (issue 11).
     resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   const run = async (input: I, transferList?: ArrayBuffer[]): Promise<O> => {

@@ -11,11 +11,11 @@ export async function meterUsage(ctx: DossierContext, owner: { projectId: string
 }
 
 /**
- * Count one query without making its caller wait for the count's commit. The write is queued now on the store's
- * connection (SQLite: one connection, first come first served), so this process's later reads (the quota check of
- * the next query, `GET …/usage`) count it; its commit comes after the answer, off the query's latency (a third of a
- * millisecond a query, measured beside bench/latency.ts). A failed count is logged; the query it counts was answered
- * and is not undone.
+ * Count one query without making its caller wait for the count's commit, which comes after the answer, off the
+ * query's latency (a third of a millisecond a query on SQLite; bench/RESULTS.md, 2026-11-27 21:30). With SQLite the
+ * write is queued now on the one connection, first come first served, so this process's later reads (the next
+ * query's quota check, `GET …/usage`) count it; with Postgres it lands within a round trip. A failed count is logged;
+ * the query it counts was answered and is not undone.
  */
 function meterInBackground(ctx: DossierContext, owner: { projectId: string; env: Env }): void {
   meterUsage(ctx, owner, 'queries', 1).catch((err) => ctx.log.warn('query not metered', { projectId: owner.projectId, error: String(err) }));
