@@ -116,9 +116,9 @@ export async function setDocumentStatus(
 
 /**
  * Publish a document's current status, as saved: after every status change, for a document inserted straight in a
- * status (a direct upload), and again by a job's next attempt, since a worker stopped between saving a status and publishing its event
- * (killed, or the bus unreachable) leaves that event unsent; so a stream sees every status a document settles in at
- * least once (after a crash, possibly twice).
+ * status (a direct upload), and again by a job's next attempt, since a worker stopped between saving a status and
+ * publishing its event (killed, or the bus unreachable) leaves that event unsent; so a stream sees every status a
+ * document settles in at least once (after a crash, possibly twice).
  */
 export async function publishDocumentStatus(ctx: DossierContext, doc: DocumentRecord): Promise<void> {
   await ctx.events.publish(documentTopic(doc.collectionId), documentStreamEvent(doc, doc.status));

@@ -1,8 +1,8 @@
 import { type ChunkInput, chunkDocument, type DraftChunkRow } from '@dossier/core';
-import type { TaskReply } from './task-pool.ts';
+import { type TaskReply, WARM_UP_MARKDOWN } from './task-pool.ts';
 
 // The tokenizer's set-up paid while the thread starts (see convert-worker.ts), not by the first large document.
-const warmUp = new TextEncoder().encode('# Warm-up\n\nA few words to tokenize.\n');
+const warmUp = new TextEncoder().encode(WARM_UP_MARKDOWN);
 chunkDocument({ documentId: 'warm-up', markdown: warmUp, sections: [{ id: 'warm-up', position: 0, start: 0, end: warmUp.byteLength }], chunkSize: 64, chunkOverlap: 8 });
 
 /** Tokenize and window one document inside a worker thread. */

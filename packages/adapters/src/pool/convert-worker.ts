@@ -1,6 +1,6 @@
 import { isDossierError, type PreparedDocument, type PrepareInput, prepareDocument } from '@dossier/core';
 import { createConverterRegistry } from '../converters/index.ts';
-import type { TaskReply } from './task-pool.ts';
+import { type TaskReply, WARM_UP_MARKDOWN } from './task-pool.ts';
 
 /** What the worker sends back: the prepared document, or the error as plain data (errors lose fields across threads). */
 export type ConvertReply = TaskReply<PreparedDocument>;
@@ -15,7 +15,7 @@ const registry = createConverterRegistry();
  * it is done within the module's load either way.
  */
 prepareDocument(registry, {
-  bytes: new TextEncoder().encode('# Warm-up\n\nA few words to tokenize.\n'),
+  bytes: new TextEncoder().encode(WARM_UP_MARKDOWN),
   filename: 'warm-up.md',
   documentId: 'warm-up',
   chunking: { chunkSize: 64, chunkOverlap: 8, maxBytes: 1024 },

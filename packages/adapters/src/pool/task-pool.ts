@@ -13,6 +13,9 @@ export interface TaskPoolOptions {
   maxMemoryMb?: number;
 }
 
+/** The document a pool thread converts or chunks as it starts, so that its parsers and tokenizer are set up then. */
+export const WARM_UP_MARKDOWN = '# Warm-up\n\nA few words to tokenize.\n';
+
 /** V8 young-generation size of a pool thread, in MB. */
 const YOUNG_GENERATION_MB = 16;
 
