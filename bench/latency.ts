@@ -109,11 +109,8 @@ async function embedderThroughput(dir: string, table: string, embedder: Embedder
 
 async function pipeline(dataDir: string, target: number, queries: string[]): Promise<Row[]> {
   const embedder = extraEmbedders(model)[0] ?? null;
-  const open = (concurrency = Number(values.concurrency), queryExpansion = DEFAULT_RETRIEVAL.queryExpansion) =>
-    createDossier({
-      dataDir, embeddingModel: model, embedders: embedder ? [embedder] : [], workers: { concurrency, pollMs: 20 },
-      retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion },
-    });
+  const open = (concurrency = Number(values.concurrency)) =>
+    createDossier({ dataDir, embeddingModel: model, embedders: embedder ? [embedder] : [], workers: { concurrency, pollMs: 20 } });
   const sections = Number(values['sections-per-doc']);
   const docs = markdownDocs(Math.ceil(target / (sections * 2)), sections);
   const rss = sampleRss();
@@ -132,24 +129,21 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
   await index.optimize(col.id); // what background maintenance does once writes go quiet
   const settleS = (performance.now() - t1) / 1000;
   await dossier.close();
+  // One library, as a user runs it: the default expansion's queries interleaved with the same-shape bare ones, then
+  // the collection set to `none` and its queries interleaved with theirs. (Two libraries open on one data directory,
+  // as this bench had, share the SQLite file between two connections and were not what a deployment runs.)
   dossier = await open(0);
-  const plainDossier = await open(0, 'none');
   const scoped = await dossier.local();
-  const plain = await plainDossier.local();
   const lanceDir = join(dataDir, 'lancedb');
   const table = `chunks_${col.id.replaceAll('-', '')}`;
   const bare = await bareQueries(lanceDir, table, embedder);
-  const lat = await interleaved(queries, {
-    core: (q) => scoped.search.query(col.id, { q }),
-    coreNone: (q) => plain.search.query(col.id, { q }),
-    bare: bare.hybrid,
-    shaped: bare.shaped(DEFAULT_RETRIEVAL.queryExpansion ?? 'none'),
-    shapedNone: bare.shaped('none'),
-    ...(bare.deep ? { deep: bare.deep } : {}),
-  });
+  const query = (q: string) => scoped.search.query(col.id, { q });
+  const lat = await interleaved(queries, { core: query, shaped: bare.shaped(DEFAULT_RETRIEVAL.queryExpansion ?? 'none') });
+  await scoped.collections.update(col.id, { queryExpansion: 'none' });
+  const latNone = await interleaved(queries, { coreNone: query, shapedNone: bare.shaped('none'), bare: bare.hybrid, ...(bare.deep ? { deep: bare.deep } : {}) });
+  Object.assign(lat, latNone);
   bare.close();
   await dossier.close();
-  await plainDossier.close();
   const label = embedder ? `hybrid (${model})` : 'lexical';
   const expansion = DEFAULT_RETRIEVAL.queryExpansion ?? 'none';
   const ratio = (a: number[], b: number[], p: number) => fixed(percentile(a, p) / percentile(b, p), 2);

@@ -14,8 +14,11 @@ export const latencyRows = (label: string, samples: readonly number[], percentil
   percentiles.map((p) => [`${label} p${p} (ms)`, fixed(percentile([...samples], p), digits)] as Row);
 
 /**
- * Each query through every contender in turn, after `warmUp` queries through all of them, so every contender sees
- * the same machine state: the milliseconds of each call, by contender.
+ * Each query through every contender, after `warmUp` queries through all of them, so every contender sees the same
+ * machine state: the milliseconds of each call, by contender. The contenders take each query in a shuffled order
+ * (seeded, so runs repeat), so each follows every other equally often: a call right after a heavy one can be slowed
+ * by work LanceDB finishes after answering (measured at 100k chunks: the same `none` query 21 % slower right after
+ * an RM3 query than after a plain one), and a fixed order charged that to whichever contender came next.
  */
 export async function interleaved(
   queries: readonly string[],
@@ -24,14 +27,32 @@ export async function interleaved(
 ): Promise<Record<string, number[]>> {
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (const query of queries.slice(0, warmUp)) for (const call of Object.values(contenders)) await call(query);
+  const shuffle = seededShuffle(7);
   for (const query of queries) {
-    for (const [name, call] of Object.entries(contenders)) {
+    for (const [name, call] of shuffle(Object.entries(contenders))) {
       const started = performance.now();
       await call(query);
       samples[name]!.push(performance.now() - started);
     }
   }
   return samples;
+}
+
+/** Fisher–Yates with a linear congruential generator: the same orders for the same seed. */
+function seededShuffle(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  return <T>(items: readonly T[]): T[] => {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
 }
 
 /** The quality rows every runner prints. */

@@ -208,7 +208,8 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
   const core = createDossierCore(
     {
       store, queue, embedders,
-      index: opts.index ?? createLanceChunkIndex({ dir: join(dataDir, 'lancedb') }),
+      // A shared database means other processes (nodes) may write this index too (see sharedWithOtherProcesses).
+      index: opts.index ?? createLanceChunkIndex({ dir: join(dataDir, 'lancedb'), sharedWithOtherProcesses: opts.databaseUrl !== undefined }),
       blobs: opts.blobs ?? createFsBlobStore({ root: join(dataDir, 'blobs') }),
       events: opts.events ?? new InProcessEventBus(),
       secrets,

@@ -109,6 +109,70 @@ describe('LanceDB ChunkIndex specifics', () => {
   });
 });
 
+describe('LanceDB ChunkIndex: rows its full-text index has not absorbed yet', () => {
+  const padding = 'plain filler words '.repeat(30);
+  const weak = (n: number, documentId = 'weak') =>
+    Array.from({ length: n }, (_, i) => chunkRow({ documentId, content: `${padding} one numbat mention ${i}`, vector: null }));
+
+  /**
+   * The ids of a limit-3 search, checked to score as the top 3 of a search deep enough to take every row (the weak
+   * rows tie): a flat scan of unindexed rows cut at a count too low would return the first matches it met instead.
+   */
+  async function top3(index: ReturnType<typeof createLanceChunkIndex>, col: string): Promise<string[]> {
+    const hits = await index.searchText(col, 'numbat', { limit: 3 });
+    const all = await index.searchText(col, 'numbat', { limit: 1000 });
+    expect(hits.map((h) => h.score)).toEqual(all.slice(0, 3).map((h) => h.score));
+    return hits.map((h) => h.row.id);
+  }
+
+  /** The full-text index's unindexed rows, as LanceDB itself counts them. */
+  async function lanceUnindexed(dir: string, col: string): Promise<number> {
+    const db = await connect(dir);
+    const stats = await (await db.openTable(`chunks_${col.replaceAll('-', '')}`)).indexStats('text_idx');
+    db.close();
+    return stats?.numUnindexedRows ?? 0;
+  }
+
+  it('counts them from its own appends, merges, edits, deletes and optimize, so a small limit returns the best rows after each', async () => {
+    const dir = join(base, 'unindexed');
+    const index = createLanceChunkIndex({ dir, optimizeInBackground: false });
+    const col = randomUUID();
+    await index.createCollection(col, null);
+    expect(await index.searchText(col, 'numbat', { limit: 3 })).toEqual([]); // count known from here on: 0
+    await index.upsertChunks(col, weak(30), { fresh: true });
+    const strong = chunkRow({ documentId: 'strong', content: 'numbat numbat habitat', vector: null });
+    await index.upsertChunks(col, [strong]); // a merge by id
+    expect(await top3(index, col)).toContain(strong.id);
+    expect(await lanceUnindexed(dir, col)).toBe(31);
+    await index.updateDocumentAttributes(col, 'strong', { tags: ['edited'] }); // rewrites the row outside the index
+    expect(await top3(index, col)).toContain(strong.id);
+    await index.optimize(col);
+    expect(await lanceUnindexed(dir, col)).toBe(0);
+    expect(await top3(index, col)).toContain(strong.id);
+    const stronger = chunkRow({ documentId: 'stronger', content: 'numbat numbat numbat', vector: null });
+    await index.upsertChunks(col, [...weak(20, 'weak-2'), stronger], { fresh: true });
+    expect(await top3(index, col)).toContain(stronger.id);
+    await index.deleteDocument(col, 'stronger');
+    expect(await top3(index, col)).not.toContain(stronger.id);
+    await index.close();
+  });
+
+  it('shared with other processes, asks LanceDB on every search, so rows another writer added rank too', async () => {
+    const dir = join(base, 'unindexed-shared');
+    const reader = createLanceChunkIndex({ dir, optimizeInBackground: false, sharedWithOtherProcesses: true });
+    const col = randomUUID();
+    await reader.createCollection(col, null);
+    expect(await reader.searchText(col, 'numbat', { limit: 3 })).toEqual([]);
+    const writer = createLanceChunkIndex({ dir, optimizeInBackground: false });
+    const strong = chunkRow({ content: 'numbat numbat habitat', vector: null });
+    await writer.upsertChunks(col, weak(30), { fresh: true });
+    await writer.upsertChunks(col, [strong], { fresh: true });
+    await writer.close();
+    expect(await top3(reader, col)).toContain(strong.id);
+    await reader.close();
+  });
+});
+
 describe('LanceDB ChunkIndex on a table of the older layout', () => {
   it('writes and reads a chunk table created before rows carried the section level, reading the level as null', async () => {
     const dir = join(base, 'older');

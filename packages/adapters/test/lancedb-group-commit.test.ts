@@ -14,7 +14,7 @@ let dir: string;
 let tables: LanceTables;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dossier-group-commit-'));
-  tables = new LanceTables(dir, 0);
+  tables = new LanceTables(dir, 0, false);
 });
 afterAll(async () => {
   await tables.close();

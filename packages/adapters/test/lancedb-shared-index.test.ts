@@ -36,7 +36,7 @@ describe('a chunk index shared by several processes', () => {
   it('keeps every row of two writer processes exactly once through racing edits and compactions, and a reader opened before them sees all of it', async () => {
     const dir = join(base, 'index');
     const collection = randomUUID();
-    const reader = createLanceChunkIndex({ dir, optimizeInBackground: false });
+    const reader = createLanceChunkIndex({ dir, optimizeInBackground: false, sharedWithOtherProcesses: true });
     try {
       await reader.createCollection(collection, 4);
       expect(await reader.countChunks(collection)).toBe(0); // the reader's table handle is now cached

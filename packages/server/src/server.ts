@@ -187,7 +187,11 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     // Postgres holds the metadata and the job queue when configured (issue 13); unset, SQLite files in the data directory.
     databaseUrl: config.databaseUrl ?? undefined,
     // Nodes share one index directory; the nodes that write rows (workers) also keep it optimized (see DOSSIER_INDEX_DIR).
-    index: createLanceChunkIndex({ dir: config.indexDir ?? join(config.dataDir, 'lancedb'), optimizeInBackground: config.role !== 'api' }),
+    index: createLanceChunkIndex({
+      dir: config.indexDir ?? join(config.dataDir, 'lancedb'),
+      optimizeInBackground: config.role !== 'api',
+      sharedWithOtherProcesses: config.role !== 'all' || config.databaseUrl !== null || config.indexDir !== null,
+    }),
     ...(config.s3Url ? { blobs: s3BlobStoreFromUrl(config.s3Url) } : {}),
     // With Redis, document events cross nodes: an SSE stream on one node follows work done on another (issue 13).
     ...(config.redisUrl ? { events: await createRedisEventBus(config.redisUrl, config.redisPrefix) } : {}),

@@ -205,7 +205,7 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     const listed = (await call(nodeB, 'GET', `/v1/collections/${collection.id}/documents?limit=500`)).body.documents as { id: string; status: string; chunkCount: number; filename: string }[];
     expect(listed).toHaveLength(DOCUMENTS + 1);
     expect(listed.every((d) => d.status === 'ready' && d.chunkCount > 0)).toBe(true);
-    const index = createLanceChunkIndex({ dir: deployment.indexDir, optimizeInBackground: false });
+    const index = createLanceChunkIndex({ dir: deployment.indexDir, optimizeInBackground: false, sharedWithOtherProcesses: true });
     try {
       for (const d of listed) expect(await index.countChunks(collection.id, d.id), d.filename).toBe(d.chunkCount);
       expect(await index.countChunks(collection.id)).toBe(listed.reduce((sum, d) => sum + d.chunkCount, 0));

@@ -40,6 +40,12 @@ export interface LanceChunkIndexOptions {
    * latency beyond noise. LanceDB's own default (never check) leaves other processes' handles stale.
    */
   readConsistencySeconds?: number;
+  /**
+   * Whether other processes write this directory too (scale-out nodes sharing one index directory). Default false:
+   * this process is its one writer, and a search takes the count of rows the full-text index has not absorbed yet
+   * from this process's own commits; shared, it asks LanceDB before every search (see UnindexedRows).
+   */
+  sharedWithOtherProcesses?: boolean;
   /** When background optimize runs (default: after 1.5 s without writes, or every 1,000 writes or 20,000 rows). */
   maintenance?: MaintenancePolicy;
   /**
@@ -70,7 +76,7 @@ export interface LanceChunkIndex extends ChunkIndex {
 }
 
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
-  const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.vectorIndexMinRows, opts.cacheBytes);
+  const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.sharedWithOtherProcesses ?? false, opts.vectorIndexMinRows, opts.cacheBytes);
   const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), opts.maintenance);
   const pacing = { ...DEFAULT_COMMIT_PACING, ...opts.commitPacing };
   const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh), pacing);
@@ -126,10 +132,10 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
     },
     searchText: async (collectionId, query, o) => {
       const h = await chunks(collectionId);
-      return searchText(h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
+      return searchText(tables, h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
     },
     searchSections: async (collectionId, query, o) =>
-      searchText(await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
+      searchText(tables, await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
     searchVector: async (collectionId, vector, o) => searchVector(collectionId, await chunks(collectionId), vector, o),
     chunksOfSection: async (collectionId, sectionId) => {
       const rows = await readChunks(await chunks(collectionId), `section_id = ${literal(sectionId)}`);
@@ -218,7 +224,9 @@ async function toArrowTable(tables: LanceTables, h: TableHandle, records: LanceR
  * 660 appending).
  */
 async function writeRecords(tables: LanceTables, h: TableHandle, records: LanceRecord[], fresh: boolean): Promise<void> {
-  const data = await toArrowTable(tables, h, lastById(records));
+  const rows = lastById(records);
+  const data = await toArrowTable(tables, h, rows);
+  tables.appending(h, rows.length); // a merge too: a row it updates is rewritten into the new fragment
   if (fresh) await h.table.add(data);
   else await h.table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
 }
@@ -240,6 +248,7 @@ async function optimizeTable(tables: LanceTables, h: TableHandle, retainMs = RET
 }
 
 async function searchText<Row>(
+  tables: LanceTables,
   h: TableHandle,
   query: string,
   opts: IndexSearchOptions,
@@ -252,7 +261,7 @@ async function searchText<Row>(
   // limit 8). Asking for limit + unindexed rows lets every unindexed match through; the top `limit` of the
   // sorted union is then exact. With the index caught up (writes quiet) this is the plain limit. (Reading the
   // count beside the search instead of before it once returned a row twice from a table other processes wrote.)
-  const unindexed = (await h.table.indexStats(FTS_INDEX))?.numUnindexedRows ?? 0;
+  const unindexed = await tables.unindexedRows(h);
   const records = recordsOf(
     await h.table
       .query()
@@ -267,9 +276,6 @@ async function searchText<Row>(
   const hits = records.map((r) => ({ row: fromRecord(r), score: Number(r._score) }));
   return hits.sort((a, b) => b.score - a.score).slice(0, opts.limit);
 }
-
-/** LanceDB's name for the full-text index on `text`. */
-const FTS_INDEX = `${TEXT}_idx`;
 
 const VECTOR_NPROBES = 20;
 const VECTOR_REFINE = 5;

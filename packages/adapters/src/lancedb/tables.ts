@@ -1,8 +1,11 @@
 import { DossierError, isDossierError } from '@dossier/core';
 import { dimensionOf, TEXT, VECTOR } from './schema.ts';
 import { type ArrowSchemaLike, type FtsOptions, type LanceConnection, type LanceTable, loadSdk, type Sdk } from './sdk.ts';
+import { UnindexedRows } from './unindexed-rows.ts';
 
 const CANONICAL = 'canonical';
+/** LanceDB's name for the full-text index on `text`. */
+const FTS_INDEX = `${TEXT}_idx`;
 /** Rows from which a vector column gets an ANN index (LanceDB: brute force is fine up to about 100k rows). */
 export const VECTOR_INDEX_MIN_ROWS = 100_000;
 
@@ -68,13 +71,19 @@ export class LanceTables {
   private readonly withVectorIndex = new WeakSet<TableHandle>();
   /** Commits made through the current connection (see RENEW_AFTER_COMMITS). */
   private commits = 0;
+  /** Rows each table's full-text index has not absorbed yet (see UnindexedRows). */
+  private readonly unindexed: UnindexedRows;
 
+  /** `shared`: other processes write this directory too. */
   constructor(
     private readonly dir: string,
     private readonly readConsistencySeconds: number,
+    shared: boolean,
     private readonly vectorIndexMinRows: number = VECTOR_INDEX_MIN_ROWS,
     private readonly cacheBytes: LanceCacheBytes = DEFAULT_CACHE_BYTES,
-  ) {}
+  ) {
+    this.unindexed = new UnindexedRows(shared);
+  }
 
   sdk(): Promise<Sdk> {
     return loadSdk();
@@ -111,6 +120,7 @@ export class LanceTables {
     return this.serial(name, async () => {
       const cached = this.handles.get(name);
       this.handles.delete(name);
+      this.unindexed.forget(name);
       if (cached) await cached.then((h) => h.table.close()).catch(() => {});
       const conn = await this.connection();
       if ((await conn.tableNames()).includes(name)) await conn.dropTable(name);
@@ -131,13 +141,23 @@ export class LanceTables {
     if (++this.commits >= RENEW_AFTER_COMMITS) this.renewConnection();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.serial(h.name, () => fn(h.table));
+        return await this.serial(h.name, () => this.unindexed.commit(h.name, () => fn(h.table)));
       } catch (err) {
         if (!isCommitConflict(err)) throw err;
         if (attempt >= COMMIT_ATTEMPTS) throw new DossierError('conflict', `concurrent write to ${h.name}; retry`, { cause: err, retryable: true });
         await new Promise((resolve) => setTimeout(resolve, (25 << attempt) * (0.5 + Math.random())));
       }
     }
+  }
+
+  /** Rows of the table its full-text index has not absorbed yet (searched by a flat scan). */
+  unindexedRows(h: TableHandle): Promise<number> {
+    return this.unindexed.of(h.name, async () => (await h.table.indexStats(FTS_INDEX))?.numUnindexedRows ?? 0);
+  }
+
+  /** Called by a commit running in write() that only appends `rows` new rows (an add, or a merge by id). */
+  appending(h: TableHandle, rows: number): void {
+    this.unindexed.appending(h.name, rows);
   }
 
   /** Creates the full-text index on `text` and the `canonical` filter index when missing (checked once per open table). */
