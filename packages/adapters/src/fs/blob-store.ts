@@ -29,10 +29,11 @@ export function createFsBlobStore(opts: { root: string }): BlobStore {
   const dirs = new KnownDirs();
   // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
   return {
-    put: async (key, data) => {
+    put: async (key, data, options) => {
       const file = fileOf(key);
-      if (data.byteLength <= SYNC_IO_MAX_BYTES) return writeSmall(file, dirs, data);
-      await writeAtomic(file, dirs, (fh) => fh.writeFile(data));
+      const flush = options?.flush ?? true;
+      if (data.byteLength <= SYNC_IO_MAX_BYTES) return writeSmall(file, dirs, data, flush);
+      await writeAtomic(file, dirs, (fh) => fh.writeFile(data), flush);
     },
     putStream: async (key, source, maxBytes) => putStream(fileOf(key), dirs, key, source, maxBytes),
     get: async (key) => readObject(fileOf(key), key),
@@ -93,14 +94,14 @@ class KnownDirs {
   }
 }
 
-/** Writes through `fill` into a temp file beside `file`, syncs it, then renames it over `file`. */
-async function writeAtomic<T>(file: string, dirs: KnownDirs, fill: (fh: FileHandle) => Promise<T>): Promise<T> {
+/** Writes through `fill` into a temp file beside `file`, syncs it (unless not to `flush`), then renames it over `file`. */
+async function writeAtomic<T>(file: string, dirs: KnownDirs, fill: (fh: FileHandle) => Promise<T>, flush = true): Promise<T> {
   // A sibling keeps the rename on one filesystem, hence atomic; the name stays short of NAME_MAX.
   const temp = join(dirname(file), `.tmp-${randomUUID()}`);
   const fh = await dirs.create(temp);
   try {
     const result = await fill(fh);
-    await fh.sync();
+    if (flush) await fh.sync();
     await fh.close();
     await rename(temp, file);
     return result;
@@ -112,13 +113,13 @@ async function writeAtomic<T>(file: string, dirs: KnownDirs, fill: (fh: FileHand
 }
 
 /** writeAtomic for a small object (see SYNC_IO_MAX_BYTES): two calls on the pool (create, fsync), the rest synchronous. */
-async function writeSmall(file: string, dirs: KnownDirs, data: Uint8Array): Promise<void> {
+async function writeSmall(file: string, dirs: KnownDirs, data: Uint8Array, flush: boolean): Promise<void> {
   const temp = join(dirname(file), `.tmp-${randomUUID()}`);
   const fd = await dirs.createFd(temp);
   let open = true;
   try {
     for (let written = 0; written < data.byteLength; ) written += writeSync(fd, data, written);
-    await fsyncFd(fd);
+    if (flush) await fsyncFd(fd);
     open = false;
     closeSync(fd);
     renameSync(temp, file);

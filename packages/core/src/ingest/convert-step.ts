@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { markdownKey, pagesKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
@@ -9,6 +8,9 @@ import { type StepCarry, SMALL_MARKDOWN_BYTES } from './carry.ts';
 import { startLexicalIndexing } from './embed-step.ts';
 import { sectionIdOf } from './prepare.ts';
 
+const storedFileDiffers = (uploaded: number, stored: number) =>
+  new DossierError('conversion_failed', `The stored file has ${stored} bytes, not the ${uploaded} uploaded (lost in a power cut?); upload it again`);
+
 /**
  * Convert the stored file (in the worker pool), store Markdown and images, and build the section manifest. A small
  * document is chunked by the same worker task; its Markdown, sections and chunks are left in `carry` for the embed
@@ -17,13 +19,16 @@ import { sectionIdOf } from './prepare.ts';
 export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
   const storageKey = doc.storageKey;
-  const { prepared, contentHash } = await ctx.conversionSlot(async () => {
+  const prepared = await ctx.conversionSlot(async () => {
     const bytes = await ctx.blobs.get(storageKey);
-    // A file uploaded straight to the blob store (presigned S3 PUT) is hashed here, by the worker that reads it anyway.
-    const hash = doc.contentHash ?? `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    // An upload's original is stored without waiting for the disk (see uploads.ts): one a power cut cut short is
+    // found here, by the size recorded with the document.
+    if (doc.fileSizeBytes !== null && bytes.length !== doc.fileSizeBytes) throw storedFileDiffers(doc.fileSizeBytes, bytes.length);
     const chunking = { chunkSize: doc.chunkSize, chunkOverlap: doc.chunkOverlap, maxBytes: SMALL_MARKDOWN_BYTES };
-    return { prepared: await ctx.convert({ bytes, filename: doc.filename, documentId: doc.id, chunking }), contentHash: hash };
+    return ctx.convert({ bytes, filename: doc.filename, documentId: doc.id, chunking });
   });
+  // A file not hashed at upload (uploaded straight to the blob store, or a large one) is hashed by the pool thread.
+  const contentHash = doc.contentHash ?? prepared.contentHash;
   if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
   const markdown = prepared.markdown;
   // The Markdown of a Markdown file uploaded as it is, is that file: one write (an inode and an fsync) fewer.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ConverterRegistry } from './converters/registry.ts';
 import { chunkMarkdown, type DraftChunkRow } from './chunk-document.ts';
 import { sectionMarkdown, type DraftSection } from './sectioner.ts';
@@ -25,6 +26,8 @@ export interface PreparedDocument {
   pageOffsets?: number[];
   /** The chunks, when the input asked for them and the Markdown was small enough (see PrepareInput.chunking). */
   chunks?: DraftChunkRow[];
+  /** `sha256:<hex>` of the input bytes, hashed where they were converted (a worker thread, for a file of any size). */
+  contentHash: string;
 }
 
 /** Chunk settings for chunking a small document where it was converted, saving the chunking runner a round trip. */
@@ -74,7 +77,8 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const bytes = new TextEncoder().encode(markdown);
   const chunks = chunkSmall(input, markdown, bytes.length, sections);
   const markdownIsOriginal = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(input.bytes);
-  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, chunks };
+  const contentHash = `sha256:${createHash('sha256').update(input.bytes).digest('hex')}`;
+  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, chunks, contentHash };
 }
 
 /** The chunks of a document whose Markdown is at most `chunking.maxBytes` (UTF-8), else undefined. */

@@ -14,13 +14,23 @@ export interface ClientUploads {
   move(fromKey: string, toKey: string): Promise<void>;
 }
 
+/** How an object is written. */
+export interface PutOptions {
+  /**
+   * Default true: put() returns once the bytes are on the disk (a local store flushes them). False: it may return once
+   * the operating system holds them: safe from a crash of this process, not from a power cut until the system writes
+   * them back (seconds). For objects whose size is recorded beside them and checked where they are read.
+   */
+  flush?: boolean;
+}
+
 /**
  * Opaque byte storage keyed by relative, slash-separated keys.
  * Keys never escape the store: `..`, absolute paths, NUL and backslashes are rejected with an error.
  */
 export interface BlobStore {
   /** Write (or overwrite) an object atomically. */
-  put(key: string, data: Uint8Array): Promise<void>;
+  put(key: string, data: Uint8Array, options?: PutOptions): Promise<void>;
   /** Stream an object into storage atomically, stopping with an error once maxBytes is exceeded. Returns bytes written. */
   putStream(key: string, source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number>;
   /** Read an object; throws a not_found error when missing. */
@@ -38,4 +48,4 @@ export interface BlobStore {
 }
 
 /** Version of the BlobStore contract that `blobStoreSuite` checks (major: every adapter must change; minor: more checks). */
-export const BLOB_STORE_SPEC_VERSION = '1.0.0';
+export const BLOB_STORE_SPEC_VERSION = '1.1.0';

@@ -41,6 +41,14 @@ function objectTests(get: () => BlobStore): void {
     expect(await get().stat('docs/a.txt')).toEqual({ size: 5 });
   });
 
+  it('returns an object put without a flush to the disk at once, whole, and replaces one the same way', async () => {
+    const large = new Uint8Array(300 * 1024).fill(7);
+    await get().put('docs/unflushed.bin', large, { flush: false });
+    expect(await get().get('docs/unflushed.bin')).toEqual(large);
+    await get().put('docs/unflushed.bin', bytes('small'), { flush: false });
+    expect(text(await get().get('docs/unflushed.bin'))).toBe('small');
+  });
+
   it('stores binary data byte for byte, including empty objects', async () => {
     const all = Uint8Array.from({ length: 256 }, (_, i) => i);
     await get().put('bin', all);
