@@ -51,10 +51,15 @@ describe("a library upload's original file", () => {
     const worker = await createDossier({ dataDir, embeddingModel: 'none', workers: { concurrency: 1, pollMs: 20 } });
     try {
       await worker.idle();
-      expect(await (await worker.local()).documents.get(doc.id)).toMatchObject({
+      const workerLocal = await worker.local();
+      expect(await workerLocal.documents.get(doc.id)).toMatchObject({
         status: 'error',
         errorMessage: `The stored file has 6 bytes, not the ${doc.fileSizeBytes} uploaded (lost in a power cut?); upload it again`,
       });
+      // A retry takes the stored file as it is now, with its size and hash.
+      await workerLocal.documents.retry(doc.id);
+      await worker.idle();
+      expect(await workerLocal.documents.get(doc.id)).toMatchObject({ status: 'ready', fileSizeBytes: 6, contentHash: sha256(new TextEncoder().encode('# Cut\n')) });
     } finally {
       await worker.close();
     }

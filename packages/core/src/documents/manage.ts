@@ -49,11 +49,15 @@ export function documentService(ctx: DossierContext) {
     await ctx.store.deleteDocument(doc.id);
   }
 
+  /**
+   * Runs the pipeline again on the stored file as it is now: one an operator replaced (or a power cut cut short, see
+   * convert-step.ts) is taken with its new size, and hashed again when converted.
+   */
   async function requeue(doc: DocumentRecord, status: 'processing' | 'uploading'): Promise<DocumentRecord> {
-    if (!doc.storageKey || !(await ctx.blobs.stat(doc.storageKey))) {
-      throw new DossierError('invalid_input', `Document ${doc.id} has no stored file to retry; upload it again`);
-    }
-    const updated = await setDocumentStatus(ctx, doc, status, { errorMessage: null });
+    const stored = doc.storageKey ? await ctx.blobs.stat(doc.storageKey) : null;
+    if (!stored) throw new DossierError('invalid_input', `Document ${doc.id} has no stored file to retry; upload it again`);
+    const replaced = stored.size !== doc.fileSizeBytes ? { fileSizeBytes: stored.size, contentHash: null } : {};
+    const updated = await setDocumentStatus(ctx, doc, status, { errorMessage: null, ...replaced });
     await enqueueIngest(ctx, doc.id);
     return updated;
   }
