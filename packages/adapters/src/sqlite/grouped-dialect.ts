@@ -51,7 +51,6 @@ class GroupedDriver implements Driver {
   private group: WriteGroup | undefined;
   /** The tail of the queue of connection holders. */
   private held: Promise<void> = Promise.resolve();
-  private readonly statements = new PreparedStatements();
 
   constructor(
     private readonly database: () => Promise<GroupedDatabase>,
@@ -70,7 +69,7 @@ class GroupedDriver implements Driver {
       release = resolve;
     });
     await previous;
-    return new GroupedConnection(this.db!, this.statements, this.group!, release);
+    return new GroupedConnection(this.db!, this.group!, release);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -98,13 +97,12 @@ class GroupedConnection implements DatabaseConnection {
 
   constructor(
     private readonly db: GroupedDatabase,
-    private readonly statements: PreparedStatements,
     private readonly group: WriteGroup,
     private readonly unlock: () => void,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.statements.get(this.db, query.sql);
+    const stmt = this.db.prepare(query.sql) as ReturnType<SqliteDatabase['prepare']> & { readonly: boolean };
     const params = query.parameters as unknown[];
     // A write with RETURNING is a reader too; only a read-only statement may answer before the group commits.
     const execute = (): QueryResult<R> => (stmt.reader ? { rows: stmt.all(params) as R[] } : resultOf(stmt.run(params)));
@@ -140,29 +138,6 @@ class GroupedConnection implements DatabaseConnection {
     if (this.released) return;
     this.released = true;
     this.unlock();
-  }
-}
-
-type Statement = ReturnType<SqliteDatabase['prepare']> & { readonly: boolean };
-
-/** Statements kept prepared, by SQL text (least recently used dropped first). */
-const PREPARED_STATEMENTS = 500;
-
-/**
- * The connection's prepared statements, reused: preparing is SQLite parsing and planning the SQL again, about
- * 0.1 ms of the event loop per statement, and a query runs two or three (the collection, its documents, the meter).
- * A statement prepared before a schema change is prepared again by SQLite itself when it next runs.
- */
-class PreparedStatements {
-  private readonly bySql = new Map<string, Statement>();
-
-  get(db: GroupedDatabase, sql: string): Statement {
-    let stmt = this.bySql.get(sql);
-    if (stmt) this.bySql.delete(sql);
-    else stmt = db.prepare(sql) as Statement;
-    this.bySql.set(sql, stmt);
-    if (this.bySql.size > PREPARED_STATEMENTS) this.bySql.delete(this.bySql.keys().next().value!);
-    return stmt;
   }
 }
 
