@@ -25,10 +25,10 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     // found here, by the size recorded with the document.
     if (doc.fileSizeBytes !== null && bytes.length !== doc.fileSizeBytes) throw storedFileDiffers(doc.fileSizeBytes, bytes.length);
     const chunking = { chunkSize: doc.chunkSize, chunkOverlap: doc.chunkOverlap, maxBytes: SMALL_MARKDOWN_BYTES };
-    return ctx.convert({ bytes, filename: doc.filename, documentId: doc.id, chunking });
+    // A file not hashed at upload (uploaded straight to the blob store, or a large one) is hashed by the pool thread.
+    return ctx.convert({ bytes, filename: doc.filename, documentId: doc.id, chunking, hash: doc.contentHash === null });
   });
-  // A file not hashed at upload (uploaded straight to the blob store, or a large one) is hashed by the pool thread.
-  const contentHash = doc.contentHash ?? prepared.contentHash;
+  const contentHash = doc.contentHash ?? prepared.contentHash ?? null;
   if (prepared.sections.length === 0) throw new DossierError('conversion_failed', 'The document contains no text');
   const markdown = prepared.markdown;
   // The Markdown of a Markdown file uploaded as it is, is that file: one write (an inode and an fsync) fewer.

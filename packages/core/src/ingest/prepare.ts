@@ -26,8 +26,8 @@ export interface PreparedDocument {
   pageOffsets?: number[];
   /** The chunks, when the input asked for them and the Markdown was small enough (see PrepareInput.chunking). */
   chunks?: DraftChunkRow[];
-  /** `sha256:<hex>` of the input bytes, hashed where they were converted (a worker thread, for a file of any size). */
-  contentHash: string;
+  /** `sha256:<hex>` of the input bytes when the input asked for it (PrepareInput.hash), hashed in the worker thread. */
+  contentHash?: string;
 }
 
 /** Chunk settings for chunking a small document where it was converted, saving the chunking runner a round trip. */
@@ -44,6 +44,8 @@ export interface PrepareInput {
   filename: string;
   documentId: string;
   chunking?: PrepareChunking;
+  /** Hash the bytes too: a file not hashed as it was uploaded (a large library upload, a presigned S3 PUT). */
+  hash?: boolean;
 }
 
 /** Section id derived from the document and position, so a re-run rewrites the same rows. */
@@ -77,7 +79,7 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const bytes = new TextEncoder().encode(markdown);
   const chunks = chunkSmall(input, markdown, bytes.length, sections);
   const markdownIsOriginal = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(input.bytes);
-  const contentHash = `sha256:${createHash('sha256').update(input.bytes).digest('hex')}`;
+  const contentHash = input.hash ? `sha256:${createHash('sha256').update(input.bytes).digest('hex')}` : undefined;
   return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, chunks, contentHash };
 }
 
