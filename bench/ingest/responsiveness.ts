@@ -32,6 +32,8 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     /** Pipeline jobs at once (the server's --workers); default: the server's default. */
     workers: { type: 'string' },
+    /** Direct uploads stored at once (the server's --upload-concurrency); default: the server's default. */
+    'upload-concurrency': { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -172,7 +174,7 @@ async function main(): Promise<void> {
   // The key's rate limit is raised (still checked on every request) as an operator would for a bulk import: at the
   // default 6,000/min, the corpus's uploads and status polls spend it and the pathological phase's probes got 429s.
   const rateLimitKey = { points: 1_000_000, durationMs: 60_000, burst: 0 };
-  const config = { ...loadConfig(values.workers ? ['--workers', values.workers] : [], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, rateLimitKey };
+  const config = { ...loadConfig([...(values.workers ? ['--workers', values.workers] : []), ...(values['upload-concurrency'] ? ['--upload-concurrency', values['upload-concurrency']] : [])], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, rateLimitKey };
   const rss = sampleRss(100);
   const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
   const key = server.bootstrap!.liveKey;

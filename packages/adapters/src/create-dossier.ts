@@ -60,6 +60,8 @@ export interface DossierOptions {
   rerankerSpec?: string;
   retrieval?: RetrievalSettings;
   workers?: DossierDeps['workers'];
+  /** Direct uploads stored at once (default: core's DEFAULT_UPLOAD_CONCURRENCY; 0: no cap). */
+  uploads?: DossierDeps['uploads'];
   /** Limits of the document conversion worker pool. */
   conversion?: ConversionPoolOptions;
   /** Limits of the chunking (tokenization) worker pool. */
@@ -219,6 +221,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       convert: conversion.run,
       chunk: chunking.run,
       workers: opts.workers,
+      uploads: opts.uploads,
       plans: opts.plans,
       gate: opts.gate,
       webhooks: {

@@ -55,12 +55,14 @@ export interface DossierDeps {
   gate?: ConcurrencyGate;
   /** Pipeline workers in this process (0 disables them, for API-only nodes). */
   workers?: { concurrency?: number; leaseMs?: number; pollMs?: number };
+  /** Direct uploads stored at once in this process (default DEFAULT_UPLOAD_CONCURRENCY; 0: no cap). */
+  uploads?: { concurrency?: number };
   /** Outbound webhook calls (absent: every delivery attempt fails as not configured) and their settings. */
   webhooks?: { sender: WebhookSender; settings?: Partial<WebhookSettings>; allowHttpLoopback?: boolean };
 }
 
 /** Shared state of one Dossier instance, handed to every service. */
-export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 'workers' | 'webhooks'>> {
+export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 'workers' | 'webhooks' | 'uploads'>> {
   /** Always present: an unconfigured resolver when DossierDeps.models is absent. */
   models: ModelResolver;
   reranker: Reranker | null;
@@ -73,10 +75,21 @@ export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 
    * so many pipeline jobs at once hold at most that many originals in memory while the conversion pool works.
    */
   conversionSlot: LimitFunction;
+  /** Stores a direct upload when one of the process's upload slots is free (see DEFAULT_UPLOAD_CONCURRENCY). */
+  uploadSlot: LimitFunction;
 }
 
 /** Conversions in progress at once per process: enough to keep a two-thread conversion pool fed. */
 export const CONVERSIONS_AT_ONCE = 4;
+
+/**
+ * Direct uploads stored at once in a process; more wait their turn, in order. Storing one is a few milliseconds of the
+ * event loop (the file written, its row inserted, its job queued): eight at once made turns of the loop long enough to
+ * delay every other caller, and stored no more a second. Measured on SciFact over HTTP with 8 uploaders on 2 cores
+ * (bench/ingest/responsiveness.ts, 2026-11-28): no cap, event-loop delay p99 24-34 ms at 155-171 documents/s; 2 at
+ * once, 15 ms at 206-219 documents/s.
+ */
+export const DEFAULT_UPLOAD_CONCURRENCY = 2;
 
 /**
  * Pipeline jobs run at once in a process (the server's --workers). Most of a small document's time is spent

@@ -14,7 +14,7 @@ import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
 import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
-import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
+import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
 import { DossierError } from './domain/errors.ts';
 import type { Dossier } from './dossier-api.ts';
@@ -64,6 +64,7 @@ function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => vo
     wakeWorkers: wake,
     eventsRecorded,
     conversionSlot: pLimit(CONVERSIONS_AT_ONCE),
+    uploadSlot: pLimit(deps.uploads?.concurrency === 0 ? Number.POSITIVE_INFINITY : (deps.uploads?.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY)),
   };
 }
 

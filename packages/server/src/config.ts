@@ -1,5 +1,5 @@
 import { checkDatabaseUrl, parseRerankerSpec } from '@dossier/adapters';
-import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
 
 /** One configuration setting: where it comes from and what it means. The README table is generated from this list. */
 export interface SettingDoc {
@@ -60,6 +60,7 @@ export interface ServerConfig {
   rateLimitKey: RateSpec | null;
   rateLimitAnonymous: RateSpec | null;
   anonymousConcurrency: number;
+  uploadConcurrency: number;
   connectionsPerAddress: number;
   loginLimitAccount: RateSpec | null;
   authFailureLimitAddress: RateSpec | null;
@@ -127,6 +128,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'rateLimitKey', env: 'DOSSIER_RATE_LIMIT_KEY', flag: '--rate-limit-key', default: '6000/1m+600', meaning: 'Requests per API key or token: `<n>/<window>` (window `s`, `m`, `h`, e.g. `10s`) with an optional `+<burst>` reserve refilled over ten windows; `off` for none. Beyond: 429 with Retry-After.' },
   { key: 'rateLimitAnonymous', env: 'DOSSIER_RATE_LIMIT_ANONYMOUS', flag: '--rate-limit-anonymous', default: '60/1m+30', meaning: 'Requests without credentials (public collection reads), per client address; same syntax. Anonymous reads are never metered to, or limited by, the collection owner\'s plan.' },
   { key: 'anonymousConcurrency', env: 'DOSSIER_ANONYMOUS_CONCURRENCY', flag: '--anonymous-concurrency', default: '8', meaning: 'Anonymous requests this node serves at once, all addresses together (0: no cap); beyond: 429 with Retry-After 1. Keeps a crowd of strangers from slowing the projects that pay for the node.' },
+  { key: 'uploadConcurrency', env: 'DOSSIER_UPLOAD_CONCURRENCY', flag: '--upload-concurrency', default: String(DEFAULT_UPLOAD_CONCURRENCY), meaning: 'Direct uploads (multipart, single or batch) this node stores at once, after their bodies are received (0: no cap); more wait their turn, in order. Storing a file is a few milliseconds of the event loop, so many at once delay every other caller: with 8 uploaders on 2 cores, no cap read 24-34 ms of event-loop delay at p99 and 2 read 15 ms, storing more documents a second (bench/ingest/responsiveness.ts).' },
   { key: 'connectionsPerAddress', env: 'DOSSIER_CONNECTIONS_PER_ADDRESS', flag: '--connections-per-address', default: '0', meaning: 'Connections one client address may hold open at once (0: no cap, the default). A connection beyond it is answered 429 with Retry-After 1 and closed before its request is parsed, so a flood of connections from one address costs the server little and other callers keep their latency (256 in bench/access-burst.ts). Off by default: under a steady 50 queries/s from one address, 256 turned a short stall into seconds of refusals (bench/sustained-load.ts). Ignored behind a reverse proxy (DOSSIER_TRUST_PROXY), where every connection comes from the proxy.' },
   { key: 'loginLimitAccount', env: 'DOSSIER_LOGIN_LIMIT_ACCOUNT', flag: '--login-limit-account', default: '10/15m', meaning: 'Failed logins per account (e-mail) before login is refused with 429 for the rest of the window; a successful login clears the count.' },
   { key: 'authFailureLimitAddress', env: 'DOSSIER_AUTH_FAILURE_LIMIT_ADDRESS', flag: '--auth-failure-limit-address', default: '30/15m', meaning: 'Failed logins and requests with an invalid key or token per client address before that address is refused with 429 for the rest of the window.' },
@@ -180,12 +182,13 @@ function coerce(s: SettingDoc, raw: string): unknown {
   switch (s.key) {
     case 'port':
     case 'anonymousConcurrency':
+    case 'uploadConcurrency':
     case 'connectionsPerAddress':
     case 'workers':
     case 'jobLeaseMs':
     case 'maxUploadBytes': {
       const n = Number(raw);
-      const min = ['port', 'workers', 'anonymousConcurrency', 'connectionsPerAddress'].includes(s.key) ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
+      const min = ['port', 'workers', 'anonymousConcurrency', 'uploadConcurrency', 'connectionsPerAddress'].includes(s.key) ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
       if (!Number.isInteger(n) || n < min || (s.key === 'port' && n > 65535)) fail(s, `expected an integer, got '${raw}'`);
       return n;
     }
@@ -297,6 +300,7 @@ const DEFAULTS = {
   rateLimitKey: { points: 6000, durationMs: 60_000, burst: 600 },
   rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
   anonymousConcurrency: 8,
+  uploadConcurrency: DEFAULT_UPLOAD_CONCURRENCY,
   connectionsPerAddress: 0,
   loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
   authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },

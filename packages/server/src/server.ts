@@ -206,6 +206,7 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     ollamaUrl: config.ollamaUrl,
     embedders: opts.embedders,
     workers: workersOf(config),
+    uploads: { concurrency: config.uploadConcurrency },
     providers: providerOptions(config),
     modelProviders: opts.modelProviders,
     rerankerSpec: config.reranker,

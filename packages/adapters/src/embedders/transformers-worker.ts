@@ -6,6 +6,10 @@
 import { workerData } from 'node:worker_threads';
 // The subpath, not the '@dossier/core' index: a worker thread loads only what it runs.
 import { FeatureHashingEmbedder, featureHashingDimension } from '@dossier/core/feature-hashing';
+import { lowerThisThreadsPriority } from '../pool/lower-priority.ts';
+
+// Embedding is background work too: requests are served first when every core is busy.
+lowerThisThreadsPriority();
 
 /** What the pool passes as workerData. */
 export interface EmbedWorkerConfig {

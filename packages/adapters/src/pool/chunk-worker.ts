@@ -1,5 +1,8 @@
 import { type ChunkInput, chunkDocument, type DraftChunkRow } from '@dossier/core';
+import { lowerThisThreadsPriority } from './lower-priority.ts';
 import { type TaskReply, WARM_UP_MARKDOWN } from './task-pool.ts';
+
+lowerThisThreadsPriority();
 
 // The tokenizer's set-up paid while the thread starts (see convert-worker.ts), not by the first large document.
 const warmUp = new TextEncoder().encode(WARM_UP_MARKDOWN);

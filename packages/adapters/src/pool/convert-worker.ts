@@ -1,6 +1,9 @@
 import { isDossierError, type PreparedDocument, type PrepareInput, prepareDocument } from '@dossier/core';
 import { createConverterRegistry } from '../converters/index.ts';
+import { lowerThisThreadsPriority } from './lower-priority.ts';
 import { type TaskReply, WARM_UP_MARKDOWN } from './task-pool.ts';
+
+lowerThisThreadsPriority();
 
 /** What the worker sends back: the prepared document, or the error as plain data (errors lose fields across threads). */
 export type ConvertReply = TaskReply<PreparedDocument>;
