@@ -6,6 +6,7 @@ import type { Embedder } from '../ports/embedder.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 import type { IndexedChunks, StepCarry } from './carry.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
+import { batcherOf } from './embed-batcher.ts';
 
 const UPSERT_BATCH = 2000;
 /** Chunk drafts turned into rows between two turns of the event loop. */
@@ -54,11 +55,12 @@ export async function embedderFor(ctx: DossierContext, c: Collection): Promise<E
   return embedder;
 }
 
-/** Embed rows in the embedder's batch size, in place. */
+/** Embed rows in the embedder's batch size, in place; other documents' rows may share the calls (EmbedBatcher). */
 export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<void> {
+  const batcher = batcherOf(embedder);
   for (let i = 0; i < rows.length; i += embedder.maxBatchSize) {
     const batch = rows.slice(i, i + embedder.maxBatchSize);
-    const vectors = await embedder.embedDocuments(batch.map((r) => (r.sectionTitle ? `${r.sectionTitle}\n${r.content}` : r.content)));
+    const vectors = await batcher.embed(batch.map((r) => (r.sectionTitle ? `${r.sectionTitle}\n${r.content}` : r.content)));
     batch.forEach((r, j) => {
       r.vector = vectors[j] ?? null;
     });
