@@ -1,5 +1,5 @@
 import type { DocumentImageRecord, TableChunkRecord } from '@dossier/core';
-import { batches } from './batches.ts';
+import { writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 
 /** Images and table chunks of documents. */
@@ -13,7 +13,7 @@ export async function replaceImages({ db }: StoreContext, documentId: string, im
   }));
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('document_images').where('document_id', '=', documentId).execute();
-    for (const batch of batches(rows, INSERT_BATCH)) await trx.insertInto('document_images').values(batch).execute();
+    await writeInSlices(rows, INSERT_BATCH, (slice) => trx.insertInto('document_images').values(slice).execute());
   });
 }
 
@@ -32,7 +32,7 @@ export async function replaceTableChunks({ db }: StoreContext, documentId: strin
   }));
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('table_chunks').where('document_id', '=', documentId).execute();
-    for (const batch of batches(rows, INSERT_BATCH)) await trx.insertInto('table_chunks').values(batch).execute();
+    await writeInSlices(rows, INSERT_BATCH, (slice) => trx.insertInto('table_chunks').values(slice).execute());
   });
 }
 

@@ -1,6 +1,6 @@
 import { invalid, type SectionRecord } from '@dossier/core';
 import { sql } from 'kysely';
-import { batches } from './batches.ts';
+import { batches, writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 import { sectionFromRow, sectionToRow } from './rows.ts';
 
@@ -19,7 +19,7 @@ export async function replaceSections(
   const rows = sections.map((s) => sectionToRow(s, dialect));
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('sections').where('document_id', '=', documentId).execute();
-    for (const batch of batches(rows, INSERT_BATCH)) await trx.insertInto('sections').values(batch).execute();
+    await writeInSlices(rows, INSERT_BATCH, (slice) => trx.insertInto('sections').values(slice).execute());
   });
 }
 
@@ -28,11 +28,11 @@ const COUNT_BATCH = 200;
 
 export async function setSectionChunkCounts({ db }: StoreContext, counts: Record<string, number>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const batch of batches(Object.entries(counts), COUNT_BATCH)) {
+    await writeInSlices(Object.entries(counts), COUNT_BATCH, (slice) => {
       // Counts are integers, inlined as literals so both dialects type the CASE alike.
-      const cases = sql.join(batch.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`), sql` `);
-      await trx.updateTable('sections').set({ chunk_count: sql<number>`case id ${cases} end` }).where('id', 'in', batch.map(([id]) => id)).execute();
-    }
+      const cases = sql.join(slice.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`), sql` `);
+      return trx.updateTable('sections').set({ chunk_count: sql<number>`case id ${cases} end` }).where('id', 'in', slice.map(([id]) => id)).execute();
+    });
   });
 }
 
