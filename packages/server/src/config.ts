@@ -189,7 +189,7 @@ function coerce(s: SettingDoc, raw: string): unknown {
     case 'maxUploadBytes': {
       const n = Number(raw);
       const min = ['port', 'workers', 'anonymousConcurrency', 'uploadConcurrency', 'connectionsPerAddress'].includes(s.key) ? 0 : s.key === 'jobLeaseMs' ? 100 : 1;
-      if (!Number.isInteger(n) || n < min || (s.key === 'port' && n > 65535)) fail(s, `expected an integer, got '${raw}'`);
+      if (!Number.isInteger(n) || n < min || (s.key === 'port' && n > 65535)) fail(s, `expected an integer ${s.key === 'port' ? 'from 0 to 65535' : `of at least ${min}`}, got '${raw}'`);
       return n;
     }
     case 'rrfK':
