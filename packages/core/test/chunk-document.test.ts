@@ -1,9 +1,27 @@
 import { get_encoding } from 'tiktoken';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, chunkIdOf } from '../src/ingest/chunk-document.ts';
-import { countTokens, encodeBounded, MAX_BPE_WORD } from '../src/ingest/chunker.ts';
+import { chunkText, countTokens, encodeBounded, MAX_BPE_WORD } from '../src/ingest/chunker.ts';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
+const decodeTokens = (tokens: ArrayLike<number>): string => {
+  const enc = get_encoding('cl100k_base');
+  try {
+    return new TextDecoder().decode(enc.decode(Uint32Array.from(tokens)));
+  } finally {
+    enc.free();
+  }
+};
+
+/** Texts of every kind a document brings: prose, CJK, emoji, bidi controls, special-token text, code, a table. */
+const VARIED = [
+  'The quick brown fox jumps over the lazy dog. Ünïcödé, 日本語 and emoji 🎉 too.',
+  'Résumé 日本 — naïve café; \u202Eright-to-left\u202C and ZWJ 👩‍👩‍👧 families.\n\n  indented\tcode();',
+  'Text with <|endoftext|> and <|im_start|> inside, as ordinary text.',
+  'Numbers 1234567 3.14159 and $1,000,000; URLs https://example.org/a?b=c&d=e#f.',
+  '| name | value |\n|---|---|\n| alpha | 1 |\n| beta | 2 |',
+  '한국어 텍스트와 العربية و עברית mixed with English.\r\nWindows line ends.\r\n',
+];
 
 describe('encodeBounded', () => {
   it('tokenizes ordinary text exactly as one encode would', () => {
@@ -12,20 +30,33 @@ describe('encodeBounded', () => {
     expect(encodeBounded(text).length).toBeGreaterThan(10);
   });
 
+  it("gives the tokens of tiktoken's cl100k_base, by which chunk sizes were set", () => {
+    const enc = get_encoding('cl100k_base');
+    for (const text of VARIED) expect(Array.from(encodeBounded(text))).toEqual(Array.from(enc.encode_ordinary(text)));
+    enc.free();
+  });
+
+  it("windows a text into chunks whose bytes are the text's, a cut multi-byte character dropped at the edges", () => {
+    const text = VARIED.join('\n\n').repeat(20);
+    const chunks = chunkText(text, 7, 2);
+    const enc = get_encoding('cl100k_base');
+    const tokens = enc.encode_ordinary(text);
+    enc.free();
+    expect(chunks[0]!.content).toBe(decodeTokens(tokens.subarray(0, 7)).replace(/^\uFFFD+|\uFFFD+$/g, '').trim());
+    for (const chunk of chunks) expect(text.includes(chunk.content.replace(/^\uFFFD+|\uFFFD+$/g, ''))).toBe(true);
+    expect(chunks.length).toBeGreaterThanOrEqual(Math.floor(tokens.length / 5) - 1);
+  });
+
   it('encodes a word far longer than MAX_BPE_WORD slice by slice, keeping every character', () => {
     const word = 'qwertyuiopasdfghjklzxcvbnm'.repeat(4000); // 104,000 characters, no space
     const tokens = encodeBounded(`start ${word} end`);
     expect(tokens.length).toBeGreaterThan(word.length / MAX_BPE_WORD);
-    const enc = get_encoding('cl100k_base');
-    expect(new TextDecoder().decode(enc.decode(tokens))).toBe(`start ${word} end`);
-    enc.free();
+    expect(decodeTokens(tokens)).toBe(`start ${word} end`);
   });
 
   it('never cuts a surrogate pair when slicing a long run of emoji', () => {
     const run = '🎉'.repeat(MAX_BPE_WORD * 3);
-    const enc = get_encoding('cl100k_base');
-    expect(new TextDecoder().decode(enc.decode(encodeBounded(run)))).toBe(run);
-    enc.free();
+    expect(decodeTokens(encodeBounded(run))).toBe(run);
   });
 });
 

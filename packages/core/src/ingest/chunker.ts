@@ -1,4 +1,4 @@
-import { get_encoding, type Tiktoken } from 'tiktoken';
+import { createRequire } from 'node:module';
 
 /** A token window of a section's text. */
 export interface DraftChunk {
@@ -7,14 +7,51 @@ export interface DraftChunk {
   tokenCount: number;
 }
 
-let encoder: Tiktoken | null = null;
-/** The cl100k_base tokenizer, created once per thread (WASM). */
-const enc = (): Tiktoken => {
-  encoder ??= get_encoding('cl100k_base');
-  return encoder;
+/** The part of gpt-tokenizer's cl100k_base encoding used here. */
+interface JsCl100k {
+  encode(text: string, options: { allowedSpecial: Set<string>; disallowedSpecial: Set<string> }): number[];
+}
+/** The part of tiktoken's WASM encoder used here. */
+interface WasmCl100k {
+  encode_ordinary(text: string): Uint32Array;
+}
+
+/** What every JS encode passes: special-token text (`<|endoftext|>`) is ordinary text in a document, as in encode_ordinary. */
+const ORDINARY = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * Two builds of the same cl100k_base tokenizer (the same tokens), each where it is fastest, each loaded on first use
+ * (about 40–60 MB and 150 ms a thread; a thread that never tokenizes pays nothing):
+ * - gpt-tokenizer (plain JavaScript) for ordinary text: with its cache of words already merged it ran 2.5–4× the
+ *   WASM build on SciFact and on generated prose (bench/RESULTS.md, 2026-11-28);
+ * - tiktoken (WASM) for a text holding a run longer than MAX_BPE_WORD, where the JavaScript merge loop is about 4×
+ *   slower (a 20 MB line of random letters: about 14 s against 57 s).
+ */
+let jsCl100k: JsCl100k | null = null;
+const wordTokenizer = (): JsCl100k => {
+  jsCl100k ??= requireHere('gpt-tokenizer/encoding/cl100k_base') as JsCl100k;
+  return jsCl100k;
+};
+let wasmCl100k: WasmCl100k | null = null;
+const longRunTokenizer = (): WasmCl100k => {
+  wasmCl100k ??= (requireHere('tiktoken') as { get_encoding(name: 'cl100k_base'): WasmCl100k }).get_encoding('cl100k_base');
+  return wasmCl100k;
 };
 
+/** Each cl100k token's length in UTF-8 bytes, by rank (from gpt-tokenizer's rank table). */
+let tokenByteLengths: Uint8Array | null = null;
+function byteLengths(): Uint8Array {
+  if (tokenByteLengths) return tokenByteLengths;
+  const ranks = (requireHere('gpt-tokenizer/bpeRanks/cl100k_base') as { default: (string | number[])[] }).default;
+  tokenByteLengths = new Uint8Array(ranks.length);
+  for (const [rank, token] of ranks.entries()) tokenByteLengths[rank] = typeof token === 'string' ? Buffer.byteLength(token, 'utf8') : token.length;
+  return tokenByteLengths;
+}
+
 const decoder = new TextDecoder('utf-8', { fatal: false });
+const encoder = new TextEncoder();
 
 /**
  * Longest run of non-space characters handed to BPE in one piece. BPE time grows faster than linearly with a
@@ -42,11 +79,11 @@ function longWordCuts(text: string): number[] {
 }
 
 /** cl100k tokens of a text, with words longer than MAX_BPE_WORD encoded slice by slice. */
-export function encodeBounded(text: string): Uint32Array {
+export function encodeBounded(text: string): ArrayLike<number> {
   const cuts = longWordCuts(text);
-  if (cuts.length === 0) return enc().encode_ordinary(text);
+  if (cuts.length === 0) return wordTokenizer().encode(text, ORDINARY);
   const bounds = [0, ...cuts, text.length];
-  const parts = bounds.slice(1).map((end, i) => enc().encode_ordinary(text.slice(bounds[i], end)));
+  const parts = bounds.slice(1).map((end, i) => longRunTokenizer().encode_ordinary(text.slice(bounds[i], end)));
   const out = new Uint32Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const p of parts) {
@@ -54,6 +91,14 @@ export function encodeBounded(text: string): Uint32Array {
     offset += p.length;
   }
   return out;
+}
+
+/** Where each token starts in the text's UTF-8 bytes, plus the end (a text's tokens, end to end, are its bytes). */
+function byteOffsets(tokens: ArrayLike<number>): Uint32Array {
+  const lengths = byteLengths();
+  const offsets = new Uint32Array(tokens.length + 1);
+  for (let i = 0; i < tokens.length; i++) offsets[i + 1] = offsets[i]! + lengths[tokens[i]!]!;
+  return offsets;
 }
 
 /** Number of cl100k tokens in a text. */
@@ -65,13 +110,16 @@ type Piece = Omit<DraftChunk, 'position'>;
 /** Windows of `size` tokens overlapping by `overlap` over a text, each prefixed with `prefix` (its tokens not counted in `size`). */
 function tokenWindows(text: string, size: number, overlap: number, prefix = ''): Piece[] {
   const tokens = encodeBounded(text);
+  const bytes = encoder.encode(text);
+  const offsets = byteOffsets(tokens);
   const prefixTokens = prefix ? countTokens(prefix) : 0;
   const step = Math.max(1, size - Math.min(overlap, size - 1));
   const out: Piece[] = [];
   for (let start = 0; start < tokens.length; start += step) {
-    const window = tokens.subarray(start, Math.min(start + size, tokens.length));
-    const content = decoder.decode(enc().decode(window)).replace(/^\uFFFD+|\uFFFD+$/g, '').trim();
-    if (content) out.push({ content: prefix + content, tokenCount: prefixTokens + window.length });
+    const end = Math.min(start + size, tokens.length);
+    const window = bytes.subarray(offsets[start], offsets[end]);
+    const content = decoder.decode(window).replace(/^\uFFFD+|\uFFFD+$/g, '').trim();
+    if (content) out.push({ content: prefix + content, tokenCount: prefixTokens + end - start });
     if (start + size >= tokens.length) break;
   }
   return out;
