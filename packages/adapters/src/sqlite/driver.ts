@@ -2,22 +2,27 @@ import { createRequire } from 'node:module';
 import { isMissingPackage } from '../optional.ts';
 
 /**
- * The better-sqlite3 build for this Node. On Node 22 and later: better-sqlite3 13 (installed under the alias
- * `better-sqlite3-napi`), a Node-API build. better-sqlite3 12 subclasses `node::ObjectWrap`, whose destructor on
- * Node 24.19 and later asserts that an Environment is current, and a statement collected at another moment aborts
+ * Where the better-sqlite3 build for this Node is installed. On Node 22 and later: better-sqlite3 13 (installed under
+ * the alias `better-sqlite3-napi`), a Node-API build. better-sqlite3 12 subclasses `node::ObjectWrap`, whose destructor
+ * on Node 24.19 and later asserts that an Environment is current, and a statement collected at another moment aborts
  * the process (`Assertion failed: (env) != nullptr`, seen in this repository's consumer test on 24.21; upstream:
  * nodejs/node#65446). On Node 20 better-sqlite3 13 crashes at once (it requires Node 22), so 20 keeps 12.
  */
-export function sqliteDriver<T>(): T {
+export function sqliteDriverPath(): string {
   const require = createRequire(import.meta.url);
   if (Number(process.versions.node.split('.')[0]) >= NAPI_BUILD_FROM_NODE) {
     try {
-      return require('better-sqlite3-napi') as T;
+      return require.resolve('better-sqlite3-napi');
     } catch (err) {
       if (!isMissingPackage(err, 'better-sqlite3-napi')) throw err;
     }
   }
-  return require('better-sqlite3') as T;
+  return require.resolve('better-sqlite3');
+}
+
+/** The better-sqlite3 module for this Node (see sqliteDriverPath). */
+export function sqliteDriver<T>(): T {
+  return createRequire(import.meta.url)(sqliteDriverPath()) as T;
 }
 
 /** The first Node major that runs better-sqlite3 13 (its engines field: >= 22). */

@@ -86,7 +86,7 @@ class GroupedDriver implements Driver {
   }
   async destroy(): Promise<void> {
     await this.group?.settled();
-    this.db?.close();
+    await this.db?.close();
   }
 }
 

@@ -5,6 +5,7 @@ import { Kysely, type SqliteDatabase } from 'kysely';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
+import { FOREGROUND_CHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './checkpointer.ts';
 import { sqliteDriver } from './driver.ts';
 import { type GroupedDatabase, GroupedSqliteDialect } from './grouped-dialect.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
@@ -35,7 +36,9 @@ async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSql
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
-  return withStatementCache(db);
+  if (inMemory(opts.filename)) return withStatementCache(db, null);
+  db.pragma(`wal_autocheckpoint = ${FOREGROUND_CHECKPOINT_PAGES}`);
+  return withStatementCache(db, startWalCheckpointer(resolve(opts.filename)));
 }
 
 /** Distinct SQL texts whose prepared statements are kept; past it the cache starts over. */
@@ -46,7 +49,7 @@ const STATEMENT_CACHE_SIZE = 1000;
  * compile step was the largest single cost of a small document's ingestion on the event loop (profiled on SciFact).
  * A statement still iterating (busy) is never handed out twice.
  */
-function withStatementCache(db: BetterSqliteDatabase): BetterSqliteDatabase {
+function withStatementCache(db: BetterSqliteDatabase, checkpointer: WalCheckpointer | null): BetterSqliteDatabase {
   const cache = new Map<string, ReturnType<SqliteDatabase['prepare']> & { busy?: boolean }>();
   const prepare = (sql: string) => {
     const hit = cache.get(sql);
@@ -58,7 +61,11 @@ function withStatementCache(db: BetterSqliteDatabase): BetterSqliteDatabase {
   };
   return {
     prepare,
-    close: () => db.close(),
+    // The checkpointer first: the connection closed last checkpoints what is left and removes the log.
+    close: async () => {
+      await checkpointer?.stop();
+      db.close();
+    },
     pragma: (source: string) => db.pragma(source),
     exec: (source: string) => db.exec(source),
     get inTransaction() {

@@ -1,0 +1,78 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startWalCheckpointer } from '../src/sqlite/checkpointer.ts';
+import { sqliteDriver } from '../src/sqlite/driver.ts';
+import { createSqliteJobQueue } from '../src/sqlite/job-queue.ts';
+
+interface Db {
+  pragma(source: string): unknown;
+  exec(source: string): unknown;
+  prepare(source: string): { run(...params: unknown[]): unknown };
+  close(): void;
+}
+const Database = sqliteDriver<new (file: string) => Db>();
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dossier-wal-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A WAL database whose own connection never checkpoints: only another connection can move pages into the file. */
+function openWithoutCheckpoints(file: string): Db {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)');
+  return db;
+}
+
+/** 60 commits of a 4 KB row each: about 240 KB that stay in the log until a checkpoint copies them. */
+function writeRows(db: Db): void {
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  for (let i = 0; i < 60; i++) insert.run(Buffer.alloc(4096, i));
+}
+
+async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) if (await condition()) return true;
+  return condition();
+}
+
+describe('WAL checkpointer', () => {
+  it('copies the pages a writer commits into the database file from its own thread, without the writer checkpointing', async () => {
+    const file = join(dir, 'a.db');
+    const db = openWithoutCheckpoints(file);
+    const before = (await stat(file)).size;
+    const checkpointer = startWalCheckpointer(file, 20);
+    writeRows(db);
+    expect(await waitFor(async () => (await stat(file)).size > before + 200_000, 5000)).toBe(true);
+    await checkpointer.stop();
+    await checkpointer.stop(); // twice is harmless
+    db.close();
+  });
+
+  it('leaves the log alone when nobody starts one (the control for the test above)', async () => {
+    const file = join(dir, 'b.db');
+    const db = openWithoutCheckpoints(file);
+    const before = (await stat(file)).size;
+    writeRows(db);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await stat(file)).size).toBe(before);
+    db.close();
+  });
+
+  it('runs beside a file-backed job queue and stops with its close, which removes the log', async () => {
+    const file = join(dir, 'jobs.db');
+    const queue = createSqliteJobQueue({ filename: file });
+    for (let i = 0; i < 200; i++) await queue.enqueue({ type: 'noop', payload: { i, pad: 'x'.repeat(2000) } });
+    // 400 KB of jobs reach the database file, far below the queue's own checkpoint threshold (FOREGROUND_CHECKPOINT_PAGES).
+    expect(await waitFor(async () => (await stat(file)).size > 300_000, 5000)).toBe(true);
+    await queue.close();
+    // The last connection closed checkpointed the rest and removed the log.
+    await expect(stat(`${file}-wal`)).rejects.toThrow();
+  });
+});
