@@ -1,6 +1,9 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWalCheckpointer } from '../src/sqlite/checkpointer.ts';
 import { sqliteDriver } from '../src/sqlite/driver.ts';
@@ -74,5 +77,20 @@ describe('WAL checkpointer', () => {
     await queue.close();
     // The last connection closed checkpointed the rest and removed the log.
     await expect(stat(`${file}-wal`)).rejects.toThrow();
+  });
+
+  it('keeps a script that awaits close() alive until the file is closed (nothing else pending: exit 13 before)', async () => {
+    const queueModule = fileURLToPath(new URL('../src/sqlite/job-queue.ts', import.meta.url));
+    const script = join(dir, 'close.mjs');
+    await writeFile(
+      script,
+      `import { createSqliteJobQueue } from ${JSON.stringify(queueModule)};
+const queue = createSqliteJobQueue({ filename: ${JSON.stringify(join(dir, 'script-jobs.db'))} });
+await queue.enqueue({ type: 'noop', payload: {} });
+await queue.close();
+console.log('closed');`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 60_000 });
+    expect(stdout.trim()).toBe('closed');
   });
 });

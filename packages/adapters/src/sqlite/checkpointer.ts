@@ -60,6 +60,7 @@ export function startWalCheckpointer(file: string, intervalMs = CHECKPOINT_INTER
   return {
     stop() {
       stopping ??= (async () => {
+        worker.ref(); // a caller awaiting close() must keep the process alive until the thread has closed the file
         worker.postMessage('stop');
         await exited;
       })();
