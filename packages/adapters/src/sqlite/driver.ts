@@ -25,5 +25,8 @@ export function sqliteDriver<T>(): T {
   return createRequire(import.meta.url)(sqliteDriverPath()) as T;
 }
 
+/** A private in-memory database (':memory:', or '' for a temporary one): no file, no other connection. */
+export const isInMemory = (filename: string): boolean => filename === ':memory:' || filename === '';
+
 /** The first Node major that runs better-sqlite3 13 (its engines field: >= 22). */
 const NAPI_BUILD_FROM_NODE = 22;

@@ -6,7 +6,7 @@ import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
 import { FOREGROUND_CHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './checkpointer.ts';
-import { sqliteDriver } from './driver.ts';
+import { isInMemory, sqliteDriver } from './driver.ts';
 import { type GroupedDatabase, GroupedSqliteDialect } from './grouped-dialect.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
 
@@ -23,20 +23,18 @@ interface BetterSqliteDatabase extends GroupedDatabase {
 }
 type BetterSqliteConstructor = new (filename: string) => BetterSqliteDatabase;
 
-/** A private in-memory database (':memory:', or '' for a temporary one): no file, no other connection. */
-const inMemory = (filename: string): boolean => filename === ':memory:' || filename === '';
 
 /** Load better-sqlite3 only when the store first connects, so importing the adapters costs nothing. */
 async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSqliteDatabase> {
   const Sqlite = sqliteDriver<BetterSqliteConstructor>();
-  if (!inMemory(opts.filename)) mkdirSync(dirname(opts.filename), { recursive: true });
+  if (!isInMemory(opts.filename)) mkdirSync(dirname(opts.filename), { recursive: true });
   const db = new Sqlite(opts.filename);
   // WAL lets readers in other processes (CLI, workers) proceed during writes; NORMAL sync is durable under WAL.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
-  if (inMemory(opts.filename)) return withStatementCache(db, null);
+  if (isInMemory(opts.filename)) return withStatementCache(db, null);
   db.pragma(`wal_autocheckpoint = ${FOREGROUND_CHECKPOINT_PAGES}`);
   return withStatementCache(db, startWalCheckpointer(resolve(opts.filename)));
 }
@@ -77,7 +75,7 @@ function withStatementCache(db: BetterSqliteDatabase, checkpointer: WalCheckpoin
 /** A MetadataStore in one SQLite file (better-sqlite3 through Kysely). Call migrate() before use. */
 export function createSqliteMetadataStore(opts: SqliteMetadataStoreOptions): MetadataStore {
   const db = new Kysely<MetadataDatabase>({
-    dialect: new GroupedSqliteDialect(() => openDatabase(opts), inMemory(opts.filename) ? ':memory:' : resolve(opts.filename)),
+    dialect: new GroupedSqliteDialect(() => openDatabase(opts), isInMemory(opts.filename) ? ':memory:' : resolve(opts.filename)),
   });
   return createKyselyMetadataStore(
     { db, dialect: sqliteMetadataDialect },
