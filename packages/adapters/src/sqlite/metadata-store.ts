@@ -23,7 +23,6 @@ interface BetterSqliteDatabase extends GroupedDatabase {
 }
 type BetterSqliteConstructor = new (filename: string) => BetterSqliteDatabase;
 
-
 /** Load better-sqlite3 only when the store first connects, so importing the adapters costs nothing. */
 async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSqliteDatabase> {
   const Sqlite = sqliteDriver<BetterSqliteConstructor>();
