@@ -1,4 +1,4 @@
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 
 /**
  * Packages only some installs need (model SDKs, OCR data, shared-state engines) are optional peer dependencies

@@ -1,4 +1,4 @@
-import { ConverterRegistry, type Converter, defaultConverters } from '@dossier/core';
+import { ConverterRegistry, type Converter, defaultConverters } from '@dossier/core/conversion';
 import { officeConverters } from './office/index.ts';
 import { pdfConverters } from './pdf/index.ts';
 

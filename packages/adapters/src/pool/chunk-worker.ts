@@ -1,6 +1,6 @@
-import { type ChunkInput, chunkDocument, type DraftChunkRow } from '@dossier/core';
+import { type ChunkInput, chunkDocument, type DraftChunkRow } from '@dossier/core/chunking';
 import { lowerThisThreadsPriority } from './lower-priority.ts';
-import { type TaskReply, WARM_UP_MARKDOWN } from './task-pool.ts';
+import { type TaskReply, WARM_UP_MARKDOWN } from './worker-protocol.ts';
 
 lowerThisThreadsPriority();
 

@@ -5,8 +5,9 @@ import { createTaskPool, type TaskPoolOptions } from './task-pool.ts';
 export type ConversionPoolOptions = TaskPoolOptions;
 
 /**
- * A ConversionRunner backed by a piscina pool. A second thread starts while every thread is busy, so one slow
- * conversion (OCR of a scanned PDF) does not hold the small documents uploaded after it.
+ * A ConversionRunner backed by a piscina pool. A second thread starts once a conversion has run for a second (see
+ * TaskGate), so one slow conversion (OCR of a scanned PDF) does not hold the small documents uploaded after it, and a
+ * bulk upload of quick ones does not pay for a second thread's memory.
  */
 export async function createConversionPool(opts: ConversionPoolOptions = {}): Promise<{ run: ConversionRunner; close(): Promise<void> }> {
   const pool = await createTaskPool<PrepareInput, PreparedDocument>(

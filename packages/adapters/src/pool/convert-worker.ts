@@ -1,7 +1,7 @@
-import { isDossierError, type PreparedDocument, type PrepareInput, prepareDocument } from '@dossier/core';
+import { isDossierError, type PreparedDocument, type PrepareInput, prepareDocument } from '@dossier/core/conversion';
 import { createConverterRegistry } from '../converters/index.ts';
 import { lowerThisThreadsPriority } from './lower-priority.ts';
-import { type TaskReply, WARM_UP_MARKDOWN } from './task-pool.ts';
+import { type TaskReply, WARM_UP_MARKDOWN } from './worker-protocol.ts';
 
 lowerThisThreadsPriority();
 

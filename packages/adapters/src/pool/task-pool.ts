@@ -1,26 +1,27 @@
 import { DossierError } from '@dossier/core';
+import { TaskGate } from './task-gate.ts';
+import type { TaskReply } from './worker-protocol.ts';
 import { siblingWorkerUrl, workerOptions } from './worker-file.ts';
 
 /** Limits of a worker pool: every task runs in a worker thread with a time and a memory limit. */
 export interface TaskPoolOptions {
   /** Worker threads kept running (default 1). */
   threads?: number;
-  /** Threads started when every running one is busy, stopped again when idle (default `threads`). */
+  /**
+   * Threads started while a running task has taken longer than `spareAfterMs`, stopped again when idle (default
+   * `threads`: no spare).
+   */
   maxThreads?: number;
+  /** How long a task runs before the task behind it may take a spare thread (default 1 s). */
+  spareAfterMs?: number;
   /** Wall-clock limit per task (default 5 minutes). */
   timeoutMs?: number;
   /** V8 heap limit per worker in MB (default 1024). */
   maxMemoryMb?: number;
 }
 
-/** The document a pool thread converts or chunks as it starts, so that its parsers and tokenizer are set up then. */
-export const WARM_UP_MARKDOWN = '# Warm-up\n\nA few words to tokenize.\n';
-
 /** V8 young-generation size of a pool thread, in MB. */
 const YOUNG_GENERATION_MB = 16;
-
-/** A task's outcome as plain data (errors lose their fields across threads). */
-export type TaskReply<T> = ({ ok: true } & T) | { ok: false; code: 'unsupported_format' | 'conversion_failed'; message: string };
 
 interface Pool {
   run(task: unknown, opts?: { signal?: AbortSignal; transferList?: ArrayBuffer[] }): Promise<TaskReply<object>>;
@@ -53,7 +54,14 @@ export async function createTaskPool<I, O extends object>(
   opts: TaskPoolOptions = {},
 ): Promise<{ run: (input: I, transferList?: ArrayBuffer[]) => Promise<O>; close(): Promise<void> }> {
   const threads = opts.threads ?? 1;
-  const limits = { threads, maxThreads: Math.max(threads, opts.maxThreads ?? threads), timeoutMs: opts.timeoutMs ?? 300_000, maxMemoryMb: opts.maxMemoryMb ?? 1024 };
+  const limits = {
+    threads,
+    maxThreads: Math.max(threads, opts.maxThreads ?? threads),
+    spareAfterMs: opts.spareAfterMs ?? 1_000,
+    timeoutMs: opts.timeoutMs ?? 300_000,
+    maxMemoryMb: opts.maxMemoryMb ?? 1024,
+  };
+  const gate = new TaskGate(limits.threads, limits.maxThreads, limits.spareAfterMs);
   const { Piscina } = await import('piscina');
   const pool: Pool = new Piscina({
     ...workerOptions(siblingWorkerUrl(spec.worker, spec.callerUrl)),
@@ -66,6 +74,7 @@ export async function createTaskPool<I, O extends object>(
     resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
   const run = async (input: I, transferList?: ArrayBuffer[]): Promise<O> => {
+    const ticket = await gate.enter();
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -79,6 +88,7 @@ export async function createTaskPool<I, O extends object>(
       throw workerFailure(err, timedOut, limits, spec.label);
     } finally {
       clearTimeout(timer);
+      gate.leave(ticket);
     }
     if (!reply.ok) throw new DossierError(reply.code, reply.message);
     const { ok: _ok, ...out } = reply;

@@ -1,4 +1,4 @@
-import type { Converter } from '@dossier/core';
+import type { Converter } from '@dossier/core/conversion';
 import { decodeUnknownText } from './encoding.ts';
 import { guarded } from './guard.ts';
 import { blocks, fence, headingText } from './markdown.ts';

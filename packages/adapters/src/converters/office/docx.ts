@@ -1,4 +1,4 @@
-import { type Converter, DossierError, htmlToMarkdown } from '@dossier/core';
+import { type Converter, DossierError, htmlToMarkdown } from '@dossier/core/conversion';
 import { guarded } from './guard.ts';
 import { mathToLatex } from './omml.ts';
 import { ImageCollector, relationships } from './opc.ts';

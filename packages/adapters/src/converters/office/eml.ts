@@ -1,4 +1,4 @@
-import { type ConvertResult, type Converter, DossierError, htmlToMarkdown } from '@dossier/core';
+import { type ConvertResult, type Converter, DossierError, htmlToMarkdown } from '@dossier/core/conversion';
 import type { Address, Attachment, Email } from 'postal-mime';
 import { decodeUnknownText } from './encoding.ts';
 import { guarded } from './guard.ts';

@@ -1,4 +1,4 @@
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 
 /**
  * Run a converter body so that every failure is a DossierError: our own (precise) ones pass

@@ -1,4 +1,4 @@
-import type { Converter } from '@dossier/core';
+import type { Converter } from '@dossier/core/conversion';
 import { codeConverter } from './code.ts';
 import { csvConverter } from './csv.ts';
 import { dataConverter } from './data.ts';

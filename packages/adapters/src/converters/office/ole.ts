@@ -1,4 +1,4 @@
-import { type Converter, DossierError } from '@dossier/core';
+import { type Converter, DossierError } from '@dossier/core/conversion';
 
 /** UTF-16LE name of the stream that Office's password protection adds (MS-OFFCRYPTO §2.3.4). */
 const ENCRYPTION_INFO = new Uint8Array([...'EncryptionInfo'].flatMap((c) => [c.charCodeAt(0), 0]));

@@ -1,4 +1,4 @@
-import type { ExtractedImage } from '@dossier/core';
+import type { ExtractedImage } from '@dossier/core/conversion';
 import { parseXml, elements } from './xml.ts';
 import type { ZipArchive } from './zip.ts';
 

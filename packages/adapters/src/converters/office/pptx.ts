@@ -1,5 +1,5 @@
-import type { ConvertResult, Converter } from '@dossier/core';
-import { DossierError } from '@dossier/core';
+import type { ConvertResult, Converter } from '@dossier/core/conversion';
+import { DossierError } from '@dossier/core/conversion';
 import { bodyMarkdown, bodyParagraphs, chartMarkdown, tableMarkdown } from './drawingml.ts';
 import { guarded } from './guard.ts';
 import { blocks, headingText } from './markdown.ts';

@@ -1,5 +1,5 @@
-import type { ConvertResult, Converter } from '@dossier/core';
-import { DossierError } from '@dossier/core';
+import type { ConvertResult, Converter } from '@dossier/core/conversion';
+import { DossierError } from '@dossier/core/conversion';
 import { guarded } from './guard.ts';
 import { blocks, gridSection } from './markdown.ts';
 import { type Relationship, relationships } from './opc.ts';

@@ -1,4 +1,4 @@
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 import { SaxesParser } from 'saxes';
 
 /**

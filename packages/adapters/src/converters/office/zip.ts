@@ -1,5 +1,5 @@
 import { crc32, inflateRawSync } from 'node:zlib';
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 
 /**
  * An in-memory ZIP reader for Office files (DOCX, PPTX, XLSX) that never trusts the archive.

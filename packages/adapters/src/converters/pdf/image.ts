@@ -1,4 +1,4 @@
-import { type ConvertInput, type ConvertResult, DossierError } from '@dossier/core';
+import { type ConvertInput, type ConvertResult, DossierError } from '@dossier/core/conversion';
 import { toBlocks } from './blocks.ts';
 import { layoutPage } from './layout.ts';
 import { renderPages } from './markdown.ts';

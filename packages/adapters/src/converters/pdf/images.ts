@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ExtractedImage } from '@dossier/core';
+import type { ExtractedImage } from '@dossier/core/conversion';
 import { encodePng } from './canvas.ts';
 import type { ResolvedPdfOptions } from './options.ts';
 import type { PaintedImage } from './page-read.ts';

@@ -1,4 +1,4 @@
-import type { Converter } from '@dossier/core';
+import type { Converter } from '@dossier/core/conversion';
 import { convertImage } from './image.ts';
 import { type PdfOptions, resolvePdfOptions } from './options.ts';
 import { convertPdf } from './pdf.ts';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 import type { Run } from './types.ts';
 import { importOptional, withOptional } from '../../optional.ts';
 

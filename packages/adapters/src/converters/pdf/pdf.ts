@@ -1,4 +1,4 @@
-import { type ConvertInput, type ConvertResult, DossierError } from '@dossier/core';
+import { type ConvertInput, type ConvertResult, DossierError } from '@dossier/core/conversion';
 import { toBlocks } from './blocks.ts';
 import { dropFurniture } from './furniture.ts';
 import { IMAGE_RESOLVE_MS, ImageCollector, imageData } from './images.ts';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 
 /** The text item of pdf.js `getTextContent` (marked-content items have no `str`). */
 export interface PdfTextItem {

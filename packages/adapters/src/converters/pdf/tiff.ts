@@ -1,4 +1,4 @@
-import { DossierError } from '@dossier/core';
+import { DossierError } from '@dossier/core/conversion';
 import { encodePng } from './canvas.ts';
 
 /** One image file directory of a TIFF, as utif2 returns it (tags are `t<number>` arrays). */

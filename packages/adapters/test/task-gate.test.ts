@@ -1,0 +1,76 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { type GateTicket, TaskGate } from '../src/pool/task-gate.ts';
+
+/** Asks the gate for a ticket and records when it came. */
+function ask(gate: TaskGate, admitted: string[], name: string): Promise<GateTicket> {
+  return gate.enter().then((ticket) => {
+    admitted.push(name);
+    return ticket;
+  });
+}
+
+describe('TaskGate: kept threads, and a spare one only beside a slow task', () => {
+  it('runs a stream of quick tasks one at a time, in the order they asked, without a spare thread', async () => {
+    const gate = new TaskGate(1, 2, 200);
+    const admitted: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map(async (name) => {
+        const ticket = await ask(gate, admitted, name);
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await sleep(5);
+        running--;
+        gate.leave(ticket);
+      }),
+    );
+    expect(admitted).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it('lets the task behind a slow one take the spare thread once the slow one has run spareAfterMs', async () => {
+    const gate = new TaskGate(1, 2, 60);
+    const admitted: string[] = [];
+    const slow = await ask(gate, admitted, 'slow');
+    const startedAt = performance.now();
+    const quick = ask(gate, admitted, 'quick');
+    await sleep(20);
+    expect(admitted).toEqual(['slow']); // not yet: the slow task has run only 20 ms
+    const ticket = await quick;
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(55);
+    expect(admitted).toEqual(['slow', 'quick']);
+    // The spare thread goes on serving the queue while the slow task runs.
+    gate.leave(ticket);
+    gate.leave(await ask(gate, admitted, 'next'));
+    expect(admitted).toEqual(['slow', 'quick', 'next']);
+    gate.leave(slow);
+  });
+
+  it('never runs more than maxThreads at once, and admits the next task as soon as one ends', async () => {
+    const gate = new TaskGate(1, 2, 10);
+    const admitted: string[] = [];
+    const first = await ask(gate, admitted, 'first');
+    const second = await ask(gate, admitted, 'second'); // spare, once the first has run 10 ms
+    const third = ask(gate, admitted, 'third');
+    await sleep(50); // both running tasks are slow now, and both threads are taken
+    expect(admitted).toEqual(['first', 'second']);
+    gate.leave(first);
+    gate.leave(await third);
+    gate.leave(second);
+    expect(admitted).toEqual(['first', 'second', 'third']);
+  });
+
+  it('with no spare thread (threads = maxThreads), queues behind even a slow task', async () => {
+    const gate = new TaskGate(1, 1, 5);
+    const admitted: string[] = [];
+    const slow = await ask(gate, admitted, 'slow');
+    const behind = ask(gate, admitted, 'behind');
+    await sleep(30);
+    expect(admitted).toEqual(['slow']);
+    gate.leave(slow);
+    gate.leave(await behind);
+    expect(admitted).toEqual(['slow', 'behind']);
+  });
+});
