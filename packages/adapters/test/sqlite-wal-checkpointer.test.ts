@@ -58,6 +58,30 @@ describe('WAL checkpointer', () => {
     db.close();
   });
 
+  it('serves several files from its one thread: stopping one leaves the others checkpointed, and a later file starts it again', async () => {
+    const files = ['one.db', 'two.db', 'three.db'].map((name) => join(dir, name));
+    const [one, two] = files.slice(0, 2).map(openWithoutCheckpoints) as [Db, Db];
+    const sizes = await Promise.all(files.slice(0, 2).map(async (file) => (await stat(file)).size));
+    const first = startWalCheckpointer(files[0]!, 20);
+    const second = startWalCheckpointer(files[1]!, 20);
+    writeRows(one);
+    writeRows(two);
+    expect(await waitFor(async () => (await stat(files[0]!)).size > sizes[0]! + 200_000 && (await stat(files[1]!)).size > sizes[1]! + 200_000, 5000)).toBe(true);
+    await first.stop();
+    const secondBefore = (await stat(files[1]!)).size;
+    writeRows(two);
+    expect(await waitFor(async () => (await stat(files[1]!)).size > secondBefore + 200_000, 5000)).toBe(true);
+    await second.stop();
+    // Every file stopped, the thread has ended; a new file gets a new one.
+    const three = openWithoutCheckpoints(files[2]!);
+    const threeBefore = (await stat(files[2]!)).size;
+    const third = startWalCheckpointer(files[2]!, 20);
+    writeRows(three);
+    expect(await waitFor(async () => (await stat(files[2]!)).size > threeBefore + 200_000, 5000)).toBe(true);
+    await third.stop();
+    for (const db of [one, two, three]) db.close();
+  });
+
   it('leaves the log alone when nobody starts one (the control for the test above)', async () => {
     const file = join(dir, 'b.db');
     const db = openWithoutCheckpoints(file);

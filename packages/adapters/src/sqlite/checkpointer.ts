@@ -17,9 +17,9 @@ export interface WalCheckpointer {
 }
 
 /**
- * The worker: its own connection to the file, a PASSIVE checkpoint every interval (it never waits for a lock and never
- * blocks a writer or a reader), at background niceness on Linux. Plain CommonJS so that it runs the same from source
- * and installed.
+ * The worker: a connection of its own to each file it is given, and a PASSIVE checkpoint of each every interval (it
+ * never waits for a lock and never blocks a writer or a reader), at background niceness on Linux. Plain CommonJS so
+ * that it runs the same from source and installed. A file it cannot open is left to the backstop.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -28,42 +28,86 @@ try {
   if (Number.isInteger(threadId) && threadId !== process.pid) require('node:os').setPriority(threadId, workerData.niceness);
 } catch {}
 const Database = require(workerData.driverPath);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 0');
-const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
-const timer = setInterval(checkpoint, workerData.intervalMs);
-parentPort.once('message', () => {
-  clearInterval(timer);
-  checkpoint();
-  db.close();
-  parentPort.close();
+const open = new Map();
+const checkpoint = (db) => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+parentPort.on('message', (message) => {
+  if (message.add !== undefined) {
+    try {
+      const db = new Database(message.file);
+      db.pragma('busy_timeout = 0');
+      open.set(message.add, { db, timer: setInterval(() => checkpoint(db), message.intervalMs) });
+    } catch {}
+  } else if (message.remove !== undefined) {
+    const file = open.get(message.remove);
+    open.delete(message.remove);
+    if (file) {
+      clearInterval(file.timer);
+      checkpoint(file.db);
+      file.db.close();
+    }
+    parentPort.postMessage({ removed: message.remove });
+  } else if (message.exit) parentPort.close();
 });
 `;
 
+/** The process's checkpointer thread, shared by every file (one thread, not one per database: each costs ~10 MiB). */
+interface CheckpointThread {
+  worker: Worker;
+  files: number;
+  alive: boolean;
+  /** Files being stopped: resolved when the thread has checkpointed and closed them. */
+  stopping: Map<number, () => void>;
+}
+
+let current: CheckpointThread | null = null;
+let nextFileId = 0;
+
+function checkpointThread(): CheckpointThread {
+  if (current) return current;
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath: sqliteDriverPath(), niceness: BACKGROUND_THREAD_NICENESS } });
+  worker.unref(); // a store left open never keeps the process alive
+  const thread: CheckpointThread = { worker, files: 0, alive: true, stopping: new Map() };
+  worker.on('message', ({ removed }: { removed: number }) => {
+    thread.stopping.get(removed)?.();
+    thread.stopping.delete(removed);
+    if (thread.stopping.size === 0) worker.unref();
+  });
+  const gone = () => {
+    thread.alive = false;
+    for (const done of thread.stopping.values()) done(); // a thread that failed or ended leaves the backstop in charge
+    thread.stopping.clear();
+    if (current === thread) current = null;
+  };
+  worker.once('exit', gone);
+  worker.once('error', gone);
+  current = thread;
+  return thread;
+}
+
 /**
- * Checkpoints the write-ahead log of an SQLite file (already in WAL mode) from a thread of its own. A checkpoint
- * copies the log's pages into the database and syncs it; done by whichever commit crosses wal_autocheckpoint, it ran on
- * the event loop, in the longest commits of an ingestion (up to tens of milliseconds, measured beside SciFact). The
- * connections that write set FOREGROUND_CHECKPOINT_PAGES instead, so they checkpoint only if this thread falls behind.
+ * Checkpoints the write-ahead log of an SQLite file (already in WAL mode) from a background thread, one for the
+ * process. A checkpoint copies the log's pages into the database and syncs it; done by whichever commit crosses
+ * wal_autocheckpoint, it ran on the event loop, in the longest commits of an ingestion (up to tens of milliseconds,
+ * measured beside SciFact). The connections that write set FOREGROUND_CHECKPOINT_PAGES instead, so they checkpoint only
+ * if this thread falls behind. The thread starts with the first file and ends once the last one is stopped.
  */
 export function startWalCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL_MS): WalCheckpointer {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { file, intervalMs, driverPath: sqliteDriverPath(), niceness: BACKGROUND_THREAD_NICENESS },
-  });
-  worker.unref(); // a store left open never keeps the process alive
-  const exited = new Promise<void>((resolve) => {
-    worker.once('exit', () => resolve());
-    worker.once('error', () => resolve()); // a checkpointer that failed to start leaves the backstop in charge
-  });
+  const thread = checkpointThread();
+  const id = nextFileId++;
+  thread.files++;
+  thread.worker.postMessage({ add: id, file, intervalMs });
   let stopping: Promise<void> | undefined;
   return {
     stop() {
-      stopping ??= (async () => {
-        worker.ref(); // a caller awaiting close() must keep the process alive until the thread has closed the file
-        worker.postMessage('stop');
-        await exited;
-      })();
+      stopping ??= new Promise<void>((resolve) => {
+        if (!thread.alive) return resolve();
+        thread.stopping.set(id, resolve);
+        thread.worker.ref(); // a caller awaiting close() must keep the process alive until the thread has closed the file
+        thread.worker.postMessage({ remove: id });
+        if (--thread.files > 0) return;
+        thread.worker.postMessage({ exit: true });
+        if (current === thread) current = null;
+      });
       return stopping;
     },
   };
