@@ -1,6 +1,7 @@
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_THREAD_NICENESS } from '../pool/lower-priority.ts';
-import { sqliteDriverPath } from './driver.ts';
+import { isInMemory, sqliteDriverPath } from './driver.ts';
 
 /** How often the background thread copies a database's write-ahead log back into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 200;
@@ -9,7 +10,7 @@ export const CHECKPOINT_INTERVAL_MS = 200;
  * WAL pages at which a committing connection checkpoints by itself (SQLite's wal_autocheckpoint; its default is
  * 1,000). Only a backstop for when the background thread falls behind: a checkpoint in a commit runs on the event loop.
  */
-export const FOREGROUND_CHECKPOINT_PAGES = 16_000;
+const FOREGROUND_CHECKPOINT_PAGES = 16_000;
 
 /** A database file's background checkpointer; `stop` runs a last checkpoint and closes its connection. */
 export interface WalCheckpointer {
@@ -111,4 +112,16 @@ export function startWalCheckpointer(file: string, intervalMs = CHECKPOINT_INTER
       return stopping;
     },
   };
+}
+
+/**
+ * For a file-backed database: raise its connection's own checkpoint threshold to the backstop and start the background
+ * checkpointer. The two go together (a raised threshold without the thread would let the log grow to 16,000 pages).
+ * Null for an in-memory database, which has no log. Stop the checkpointer before closing the connection: the
+ * connection closed last checkpoints what is left and removes the log.
+ */
+export function checkpointInBackground(db: { pragma(source: string): unknown }, filename: string): WalCheckpointer | null {
+  if (isInMemory(filename)) return null;
+  db.pragma(`wal_autocheckpoint = ${FOREGROUND_CHECKPOINT_PAGES}`);
+  return startWalCheckpointer(resolve(filename));
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
-import { FOREGROUND_CHECKPOINT_PAGES, startWalCheckpointer } from './checkpointer.ts';
-import { isInMemory, sqliteDriver } from './driver.ts';
+import { checkpointInBackground } from './checkpointer.ts';
+import { sqliteDriver } from './driver.ts';
 import { WriteGroup } from './write-group.ts';
 
 /** The slice of better-sqlite3 this adapter uses; the module itself is loaded only when a queue is opened. */
@@ -83,7 +83,6 @@ function openDatabase(filename: string): Database {
   db.pragma('busy_timeout = 5000');
   // WAL + NORMAL survives a process crash (only a power loss can drop the last commits).
   db.pragma('synchronous = NORMAL');
-  if (!isInMemory(filename)) db.pragma(`wal_autocheckpoint = ${FOREGROUND_CHECKPOINT_PAGES}`);
   return db;
 }
 
@@ -217,7 +216,7 @@ export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue
   const enqueue = enqueueIn(db, st);
   const claim = claimIn(db, st);
   const group = new WriteGroup(db, resolve(opts.filename));
-  const checkpointer = isInMemory(opts.filename) ? null : startWalCheckpointer(resolve(opts.filename));
+  const checkpointer = checkpointInBackground(db, opts.filename);
   return {
     enqueue: (job) => group.write(() => enqueue(job)),
     async claim(types, owner, leaseMs) {

@@ -5,7 +5,7 @@ import { Kysely, type SqliteDatabase } from 'kysely';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
-import { FOREGROUND_CHECKPOINT_PAGES, startWalCheckpointer, type WalCheckpointer } from './checkpointer.ts';
+import { checkpointInBackground, type WalCheckpointer } from './checkpointer.ts';
 import { isInMemory, sqliteDriver } from './driver.ts';
 import { type GroupedDatabase, GroupedSqliteDialect } from './grouped-dialect.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
@@ -33,9 +33,7 @@ async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSql
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
-  if (isInMemory(opts.filename)) return withStatementCache(db, null);
-  db.pragma(`wal_autocheckpoint = ${FOREGROUND_CHECKPOINT_PAGES}`);
-  return withStatementCache(db, startWalCheckpointer(resolve(opts.filename)));
+  return withStatementCache(db, checkpointInBackground(db, opts.filename));
 }
 
 /** Distinct SQL texts whose prepared statements are kept; past it the cache starts over. */
