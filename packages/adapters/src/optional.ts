@@ -1,3 +1,4 @@
+// The narrow entry point: the OCR converter loads optional packages through here inside conversion threads.
 import { DossierError } from '@dossier/core/conversion';
 
 /**

@@ -58,7 +58,7 @@ export class TaskGate {
   private watch(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.waiting.length === 0 || this.started.size >= this.maxThreads || this.threads === this.maxThreads) return;
+    if (this.waiting.length === 0 || this.started.size >= this.maxThreads) return;
     const now = performance.now();
     const pending = [...this.started.values()].map((since) => since + this.spareAfterMs - now).filter((ms) => ms > 0);
     if (pending.length === 0) return;
