@@ -1336,7 +1336,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply */
+        /** Run a draft agent (admin: a draft is a write): the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); its allow-list is enforced as a saved agent's; run id preview-…, nothing stored, credits and the concurrency cap apply */
         post: operations["previewAgent"];
         delete?: never;
         options?: never;
@@ -8574,6 +8574,15 @@ export interface operations {
             };
             /** @description The project has no provider key for the agent's model (the managed key is never used) */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members invoke saved agents; org keys cannot preview) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -200,6 +200,35 @@ describe('invoking a hosted agent', () => {
     expectError(await jwt('POST', `${base}/not-saved-yet/preview`, { query: 'Try', draft: {} }), 400, /systemPrompt and model/);
   });
 
+  it('lets only org admins preview (issue 33): a member gets 403 and an org key 401, and neither reaches the model', async () => {
+    const agent = await createAgent({ allowedCollectionIds: [reports] });
+    const store = dossierContext(t.server.dossier).store;
+    await t.server.dossier.auth.bootstrap('previewer@example.test', 'previewer long password');
+    const member = (await t.request('POST', '/auth/login', { auth: null, json: { email: 'previewer@example.test', password: 'previewer long password' } })).body;
+    await store.setMembership(t.orgId, member.user.id, 'member');
+    const orgKey = (await jwt('POST', `/v1/orgs/${t.orgId}/api-keys`, { name: 'previewer' })).body.key;
+    const model = useScript([{ toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'hiring' } }] }, { text: 'Memos read.' }]);
+    const widened = { query: 'Hiring?', draft: { systemPrompt: 'Read everything.', allowedCollectionIds: null } };
+    for (const slug of [agent.slug, 'unsaved-draft']) {
+      const draft = slug === agent.slug ? widened : { ...widened, draft: { ...widened.draft, model: 'scripted' } };
+      expectError(await t.request('POST', `${base}/${slug}/preview`, { auth: member.token, json: draft }), 403, /admin role/);
+      expectError(await t.request('POST', `${base}/${slug}/preview`, { auth: orgKey, json: draft }), 401);
+    }
+    expect(model.calls).toHaveLength(0);
+    // Invoking the saved agent stays open to members, within its allow-list.
+    const invoked = await t.request('POST', `${base}/${agent.slug}/invoke/sync`, { auth: member.token, json: { query: 'Hiring?' } });
+    expect(invoked.status, JSON.stringify(invoked.body)).toBe(200);
+    const steps = await jwt('GET', `${base}/${agent.slug}/runs/${invoked.body.runId}/steps`);
+    expect(steps.body[2].content.summary).toMatch(/^Error: Collection .* is not one this agent may read/);
+  });
+
+  it("enforces an admin's draft allow-list on every tool call, as a saved agent's", async () => {
+    const agent = await createAgent({ allowedCollectionIds: null });
+    useScript([{ toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'hiring' } }] }, { text: 'Only reports.' }]);
+    const events = await streamEvents(`${base}/${agent.slug}/preview`, { query: 'Hiring?', draft: { allowedCollectionIds: [reports] } });
+    expect(events.find((e) => e.type === 'tool_result')!.summary).toMatch(/^Error: Collection .* is not one this agent may read/);
+  });
+
   it('answers the pre-stream statuses as HTTP errors: 401, 404, 400 and 402 without a project provider key', async () => {
     const agent = await createAgent();
     useScript([]);

@@ -81,7 +81,7 @@ const ROWS: Record<string, Profile> = {
   [`POST ${ORG}/agents`]: 'jwt-admin', [`GET ${ORG}/agents`]: 'jwt-member', [`GET ${ORG}/agents/:agentId`]: 'jwt-member',
   [`PATCH ${ORG}/agents/:agentId`]: 'jwt-admin', [`DELETE ${ORG}/agents/:agentId`]: 'jwt-admin',
   [`POST ${ORG}/agents/:agentSlug/invoke`]: 'jwt-or-org-key', [`POST ${ORG}/agents/:agentSlug/invoke/sync`]: 'jwt-or-org-key',
-  [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-or-org-key', [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
+  [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-admin', [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
   [`GET ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member', [`GET ${ORG}/agents/:agentSlug/runs/:runId/steps`]: 'jwt-member',
   [`DELETE ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member',
   [`GET ${ORG}/webhooks`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks`]: 'jwt-or-live-key',

@@ -106,6 +106,17 @@ async function callerProject(ctx: DossierContext, caller: AgentCaller, path: { o
   return project;
 }
 
+/**
+ * The project of the path when the caller may preview drafts there. A draft is a write: it runs a prompt, tools and
+ * allow-list of the caller's choosing on the project's provider key, so only an admin of the org may preview (what
+ * an admin previews, they could save). An org key of the project's org is refused with 403, any other caller 404.
+ */
+async function previewerProject(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }): Promise<Project> {
+  if ('session' in caller) return requireProjectRole(ctx, caller.session, path, 'admin', 'Previewing a draft agent');
+  await callerProject(ctx, caller, path);
+  throw new DossierError('forbidden', 'Previewing a draft agent needs a JWT of an org admin: org keys invoke saved agents only');
+}
+
 /** The saved agent of the project by slug (or id); 404 otherwise. */
 export async function agentOf(ctx: DossierContext, projectId: string, idOrSlug: string): Promise<AgentRecord> {
   const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
@@ -123,9 +134,13 @@ export async function planInvocation(ctx: DossierContext, caller: AgentCaller, p
   return settle(ctx, caller, snapshotOf(agent), project.id, input, true);
 }
 
-/** A preview: the draft over the saved agent of that slug, or a new draft (which then needs systemPrompt and model). */
+/**
+ * A preview (org admins only): the draft over the saved agent of that slug, or a new draft (which then needs
+ * systemPrompt and model). The draft's allow-list is checked as saving it would be and enforced on every tool call
+ * as a saved agent's is.
+ */
 export async function planPreview(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
-  const project = await callerProject(ctx, caller, path);
+  const project = await previewerProject(ctx, caller, path);
   const input = parseInput(previewAgentSchema, raw);
   const saved = isUuid(slug) ? await ctx.store.getAgent(slug) : await ctx.store.findAgentBySlug(project.id, slug);
   const base = saved && saved.projectId === project.id ? snapshotOf(saved) : null;

@@ -6,8 +6,8 @@ import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 import { pump } from './research.ts';
 
 /**
- * Hosted agents, invocation and runs (spec: Hosted agents). A JWT of a member of the project's org; invoke and
- * preview also take an org API key. Invoke and preview check
+ * Hosted agents, invocation and runs (spec: Hosted agents). A JWT of a member of the project's org; invoke also
+ * takes an org API key. Preview runs a draft, a write: a JWT of an org admin only (issue 33). Invoke and preview check
  * the provider key (402), credits (422) and the org's concurrency cap (429 with Retry-After) before the stream
  * opens; after that the same conditions arrive as `error` events, and `done` is always last.
  */
@@ -47,9 +47,9 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'post', path: `${base}/preview`, operationId: 'previewAgent', tag: 'agents', auth: 'jwt-or-org-key', longRunning: true, body: schemas.previewAgentSchema,
-      summary: "Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply",
-      responses: { 200: { description: streamShape, contentType: 'text/event-stream' }, ...startErrors },
+      method: 'post', path: `${base}/preview`, operationId: 'previewAgent', tag: 'agents', auth: 'jwt', longRunning: true, body: schemas.previewAgentSchema,
+      summary: "Run a draft agent (admin: a draft is a write): the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); its allow-list is enforced as a saved agent's; run id preview-…, nothing stored, credits and the concurrency cap apply",
+      responses: { 200: { description: streamShape, contentType: 'text/event-stream' }, ...startErrors, 403: 'Needs the admin role in the org (members invoke saved agents; org keys cannot preview)' },
       handle: stream(agents.preview),
     }),
     route({
