@@ -1492,7 +1492,7 @@ export interface paths {
         /** Webhook endpoints of the project, oldest first (never their secrets) */
         get: operations["listWebhooks"];
         put?: never;
-        /** Create an endpoint; the response carries its 64-hex signing `secret`, shown only this once */
+        /** Create an endpoint (admin or the live key); the response carries its 64-hex signing `secret`, shown only this once */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -1510,11 +1510,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the endpoint and its delivery history */
+        /** Delete the endpoint and its delivery history (admin or the live key) */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Update any of url, events, enabled, description (PATCH: fields not sent keep their value); returns the endpoint without secret */
+        /** Update any of url, events, enabled, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -1544,7 +1544,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-run the delivery from scratch: pending, attempts reset to 0, due now (earlier attempts stay in attemptLog) */
+        /** Re-run the delivery from scratch (admin or the live key): pending, attempts reset to 0, due now (earlier attempts stay in attemptLog) */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -9339,6 +9339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Org, project or endpoint not found (or not yours) */
             404: {
                 headers: {
@@ -9381,6 +9390,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9452,6 +9470,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9566,6 +9593,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

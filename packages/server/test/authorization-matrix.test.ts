@@ -32,6 +32,8 @@ type Profile =
   | 'jwt-admin'
   /** A member of the org in the path, or the project's live key (webhook management). */
   | 'jwt-or-live-key'
+  /** An admin of the org in the path, or the project's live key (webhook writes; issue 33: a member gets 403). */
+  | 'jwt-admin-or-live-key'
   /** A member of the org in the path, or an API key of that org (invoking hosted agents). */
   | 'jwt-or-org-key'
   /** Any project API key in its own sandbox, or an OAuth access token of the MCP endpoint (issue 18: /mcp). */
@@ -84,9 +86,9 @@ const ROWS: Record<string, Profile> = {
   [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-admin', [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
   [`GET ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member', [`GET ${ORG}/agents/:agentSlug/runs/:runId/steps`]: 'jwt-member',
   [`DELETE ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member',
-  [`GET ${ORG}/webhooks`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks`]: 'jwt-or-live-key',
-  [`PATCH ${ORG}/webhooks/:endpointId`]: 'jwt-or-live-key', [`DELETE ${ORG}/webhooks/:endpointId`]: 'jwt-or-live-key',
-  [`GET ${ORG}/webhooks/:endpointId/deliveries`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks/:endpointId/deliveries/:id/retry`]: 'jwt-or-live-key',
+  [`GET ${ORG}/webhooks`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks`]: 'jwt-admin-or-live-key',
+  [`PATCH ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key', [`DELETE ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key',
+  [`GET ${ORG}/webhooks/:endpointId/deliveries`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks/:endpointId/deliveries/:id/retry`]: 'jwt-admin-or-live-key',
   [`GET ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys/:keyId/rotate`]: 'jwt-admin',
   [`DELETE ${ORG}/api-keys/:keyId`]: 'jwt-admin',
   'GET /v1/orgs/:orgId/api-keys': 'jwt-admin', 'POST /v1/orgs/:orgId/api-keys': 'jwt-admin', 'DELETE /v1/orgs/:orgId/api-keys/:keyId': 'jwt-admin',
@@ -131,9 +133,10 @@ function expected(profile: Profile, caller: Caller): Expect {
     return 404;
   }
   if (caller === 'none' || caller === 'anonymousPublic') return 401;
-  if (KEYS.includes(caller)) return profile === 'jwt-or-live-key' ? (caller === 'ownLive' ? 'ok' : 404) : 401;
+  const liveKeyToo = profile === 'jwt-or-live-key' || profile === 'jwt-admin-or-live-key';
+  if (KEYS.includes(caller)) return liveKeyToo ? (caller === 'ownLive' ? 'ok' : 404) : 401;
   if (caller === 'outsider') return profile === 'jwt-user' ? 'ok' : 404;
-  if (caller === 'member' && profile === 'jwt-admin') return 403;
+  if (caller === 'member' && (profile === 'jwt-admin' || profile === 'jwt-admin-or-live-key')) return 403;
   return 'ok';
 }
 

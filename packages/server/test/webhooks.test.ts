@@ -126,6 +126,24 @@ describe('signed deliveries', () => {
     expectError(await t.request('POST', `${base()}/${endpoint.id}/deliveries/${crypto.randomUUID()}/retry`), 404);
   });
 
+  it('lets members list endpoints and deliveries but not create, change, retry or delete them (issue 33)', async () => {
+    await t.server.dossier.auth.bootstrap('hook-member@example.test', 'hook member long password');
+    const login = await t.request('POST', '/auth/login', { auth: null, json: { email: 'hook-member@example.test', password: 'hook member long password' } });
+    await dossierContext(t.server.dossier).store.setMembership(t.orgId, login.body.user.id, 'member');
+    const member = login.body.token;
+    const [delivery] = (await t.request('GET', `${base()}/${endpoint.id}/deliveries`, { auth: member })).body;
+    expect(delivery).toBeDefined();
+    expect((await t.request('GET', base(), { auth: member })).body.map((e: Json) => e.id)).toContain(endpoint.id);
+    const attempts = (await t.request('GET', `${base()}/${endpoint.id}/deliveries`, { auth: jwt })).body[0].attempts;
+    expectError(await t.request('POST', base(), { auth: member, json: { url: 'https://attacker.example/hook' } }), 403, /admin role/);
+    expectError(await t.request('PATCH', `${base()}/${endpoint.id}`, { auth: member, json: { url: 'https://attacker.example/hook' } }), 403, /admin role/);
+    expectError(await t.request('POST', `${base()}/${endpoint.id}/deliveries/${delivery.id}/retry`, { auth: member }), 403, /admin role/);
+    expectError(await t.request('DELETE', `${base()}/${endpoint.id}`, { auth: member }), 403, /admin role/);
+    const after = await t.request('GET', base(), { auth: jwt });
+    expect(after.body.map((e: Json) => [e.id, e.url])).toEqual([[endpoint.id, receiver.url]]);
+    expect((await t.request('GET', `${base()}/${endpoint.id}/deliveries`, { auth: jwt })).body[0].attempts).toBe(attempts);
+  });
+
   it('posts duplicates.completed when a detection run ends, from the outbox written with the run', async () => {
     receiver.received.length = 0;
     const subscribed = await t.request('PATCH', `${base()}/${endpoint.id}`, { json: { events: ['document.ready', 'document.error', 'duplicates.completed'] } });

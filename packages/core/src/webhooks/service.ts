@@ -1,5 +1,6 @@
 import type { Access } from '../access.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
+import type { OrgRole } from '../auth/roles.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
@@ -10,7 +11,10 @@ import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { webhookBody } from './delivery.ts';
 import { newSigningSecret } from './signing.ts';
 
-/** Who manages webhooks: a signed-in member of the org (JWT) or the project's own API key (either sandbox). */
+/**
+ * Who manages webhooks: a signed-in member of the org (JWT; members list endpoints and deliveries, admins create,
+ * change, retry and delete) or the project's own live API key.
+ */
 export type WebhookCaller = { session: SessionClaims } | { access: NonNullable<Access> };
 
 /** WebhookEndpoint as the API shows it (spec); `secret` only in the creation response. */
@@ -77,19 +81,24 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
 export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void> }) {
-  /** The project when the caller may manage it; 404 otherwise (nothing is revealed about other tenants). */
-  async function requireProject(caller: WebhookCaller, orgId: string, projectId: string): Promise<Project> {
+  /**
+   * The project when the caller may act on its endpoints with the role `needed` (issue 33: writes need an admin);
+   * 404 for a caller outside it (nothing is revealed about other tenants), 403 for a member who would write.
+   */
+  async function requireProject(caller: WebhookCaller, orgId: string, projectId: string, needed: OrgRole): Promise<Project> {
     const project = isUuid(projectId) && isUuid(orgId) ? await ctx.store.getProject(projectId) : null;
     if (!project || project.orgId !== orgId) throw notFound('Project');
+    const role = 'session' in caller ? await ctx.store.getMembershipRole(orgId, caller.session.accountId) : null;
     const allowed = 'session' in caller
-      ? (await ctx.store.getMembershipRole(orgId, caller.session.accountId)) !== null
+      ? role !== null
       : caller.access.projectId === project.id && caller.access.env === 'live'; // endpoints get live events: a test key cannot manage them
     if (!allowed) throw notFound('Project');
+    if (role === 'member' && needed === 'admin') throw new DossierError('forbidden', 'Managing webhook endpoints needs the admin role in the org (members list endpoints and deliveries)');
     return project;
   }
 
-  async function requireEndpoint(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string): Promise<WebhookEndpointRecord> {
-    const project = await requireProject(caller, orgId, projectId);
+  async function requireEndpoint(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, needed: OrgRole): Promise<WebhookEndpointRecord> {
+    const project = await requireProject(caller, orgId, projectId, needed);
     const endpoint = isUuid(endpointId) ? await ctx.store.getWebhookEndpoint(endpointId) : null;
     if (!endpoint || endpoint.projectId !== project.id) throw notFound('Webhook endpoint');
     return endpoint;
@@ -97,13 +106,13 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
 
   return {
     async list(caller: WebhookCaller, orgId: string, projectId: string): Promise<WebhookEndpointView[]> {
-      const project = await requireProject(caller, orgId, projectId);
+      const project = await requireProject(caller, orgId, projectId, 'member');
       return (await ctx.store.listWebhookEndpoints(project.id)).map(endpointView);
     },
     /** Create an endpoint; the response carries the signing secret, which is never shown again. */
     async create(caller: WebhookCaller, orgId: string, projectId: string, raw: unknown): Promise<WebhookEndpointView & { secret: string }> {
       const input = schemas.parseInput(schemas.createWebhookSchema, raw);
-      const project = await requireProject(caller, orgId, projectId);
+      const project = await requireProject(caller, orgId, projectId, 'admin');
       const secret = newSigningSecret();
       const now = nowIso();
       const endpoint: WebhookEndpointRecord = {
@@ -115,7 +124,7 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
     },
     async update(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, raw: unknown): Promise<WebhookEndpointView> {
       const input = schemas.parseInput(schemas.updateWebhookSchema, raw);
-      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId, 'admin');
       const updated = await ctx.store.updateWebhookEndpoint(endpoint.id, {
         ...(input.url !== undefined ? { url: checkWebhookUrl(input.url, opts.allowHttpLoopback) } : {}),
         ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
@@ -126,20 +135,20 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
       return endpointView(updated);
     },
     async delete(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string): Promise<void> {
-      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId, 'admin');
       await ctx.store.deleteWebhookEndpoint(endpoint.id);
     },
     /** The endpoint's newest deliveries (limit ≤ 100, default 50), newest first, each with its attempt log. */
     async deliveries(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, rawQuery: unknown = {}): Promise<WebhookDeliveryView[]> {
       const { limit } = schemas.parseInput(schemas.webhookDeliveriesQuerySchema, rawQuery);
-      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId, 'member');
       const rows = await ctx.store.listWebhookDeliveries(endpoint.id, limit ?? DEFAULT_DELIVERY_LIMIT);
       const log = await ctx.store.listWebhookAttempts(rows.map((d) => d.id));
       return rows.map((d) => deliveryView(d, log));
     },
     /** Manual retry: the delivery starts over (pending, 0 attempts, due now); its earlier attempts stay in the log. */
     async retry(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView> {
-      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId);
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId, 'admin');
       const delivery = isUuid(deliveryId) ? await ctx.store.getWebhookDelivery(deliveryId) : null;
       if (!delivery || delivery.endpointId !== endpoint.id) throw notFound('Delivery');
       const reset = await ctx.store.resetWebhookDelivery(delivery.id, nowIso());

@@ -4,10 +4,13 @@ import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 const BASE = '/v1/orgs/:orgId/projects/:projectId/webhooks';
 const DENIED = { 401: 'Missing or invalid JWT / API key', 404: 'Org, project or endpoint not found (or not yours)' };
+/** Writes: an org admin or the project's live key (issue 33: members read). */
+const WRITE_DENIED = { ...DENIED, 403: 'Needs the admin role in the org (members list endpoints and deliveries)' };
 
 /**
- * Webhook endpoints and their delivery log (spec: Events and webhooks). A JWT of an org member or the
- * project's API key. Update is PATCH (the spec says "see note"): only the fields sent change.
+ * Webhook endpoints and their delivery log (spec: Events and webhooks). A JWT of the org (members read, admins
+ * create, change, retry and delete) or the project's live API key. Update is PATCH (the spec says "see note"): only
+ * the fields sent change.
  */
 export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
   const hooks = dossier.webhooks;
@@ -20,24 +23,24 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'post', path: BASE, operationId: 'createWebhook', tag: 'webhooks', auth: 'jwt-or-key',
-      summary: 'Create an endpoint; the response carries its 64-hex signing `secret`, shown only this once',
+      summary: 'Create an endpoint (admin or the live key); the response carries its 64-hex signing `secret`, shown only this once',
       body: schemas.createWebhookSchema,
-      responses: { 201: { description: 'The endpoint with its signing secret (shown only here)', schema: responses.webhookEndpoint }, 400: 'Invalid input (e.g. not an HTTPS URL)', ...DENIED },
+      responses: { 201: { description: 'The endpoint with its signing secret (shown only here)', schema: responses.webhookEndpoint }, 400: 'Invalid input (e.g. not an HTTPS URL)', ...WRITE_DENIED },
       handle: async (ctx, { body, reply }) =>
         reply(201, await hooks.create(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, body)),
     }),
     route({
       method: 'patch', path: `${BASE}/:endpointId`, operationId: 'updateWebhook', tag: 'webhooks', auth: 'jwt-or-key',
-      summary: 'Update any of url, events, enabled, description (PATCH: fields not sent keep their value); returns the endpoint without secret',
+      summary: 'Update any of url, events, enabled, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret',
       body: schemas.updateWebhookSchema,
-      responses: { 200: { description: 'The endpoint', schema: responses.webhookEndpoint }, 400: 'Invalid input', ...DENIED },
+      responses: { 200: { description: 'The endpoint', schema: responses.webhookEndpoint }, 400: 'Invalid input', ...WRITE_DENIED },
       handle: async (ctx, { body, reply }) =>
         reply(200, await hooks.update(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, body)),
     }),
     route({
       method: 'delete', path: `${BASE}/:endpointId`, operationId: 'deleteWebhook', tag: 'webhooks', auth: 'jwt-or-key',
-      summary: 'Delete the endpoint and its delivery history',
-      responses: { 204: 'Deleted', ...DENIED },
+      summary: 'Delete the endpoint and its delivery history (admin or the live key)',
+      responses: { 204: 'Deleted', ...WRITE_DENIED },
       handle: async (ctx) => {
         await hooks.delete(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId);
         noContent(ctx);
@@ -53,8 +56,8 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'post', path: `${BASE}/:endpointId/deliveries/:id/retry`, operationId: 'retryWebhookDelivery', tag: 'webhooks', auth: 'jwt-or-key',
-      summary: 'Re-run the delivery from scratch: pending, attempts reset to 0, due now (earlier attempts stay in attemptLog)',
-      responses: { 202: { description: 'The delivery as reset (status pending, attempts 0)', schema: responses.webhookDelivery }, ...DENIED },
+      summary: 'Re-run the delivery from scratch (admin or the live key): pending, attempts reset to 0, due now (earlier attempts stay in attemptLog)',
+      responses: { 202: { description: 'The delivery as reset (status pending, attempts 0)', schema: responses.webhookDelivery }, ...WRITE_DENIED },
       handle: async (ctx, { reply }) =>
         reply(202, await hooks.retry(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, ctx.params.id)),
     }),
