@@ -1372,7 +1372,7 @@ export interface paths {
         get: operations["getAgentRun"];
         put?: never;
         post?: never;
-        /** Delete a run with its steps */
+        /** Delete a run with its steps (members their own runs, admins any run) */
         delete: operations["deleteAgentRun"];
         options?: never;
         head?: never;
@@ -8761,6 +8761,15 @@ export interface operations {
             };
             /** @description JWT required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was started by someone else: deleting it needs the admin role in the org */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

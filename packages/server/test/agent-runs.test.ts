@@ -50,6 +50,17 @@ async function createAgent(over: Record<string, unknown> = {}): Promise<Json> {
   return res.body;
 }
 
+/** A second account of the org with the member role: its login answer ({token, user}). */
+async function memberLogin(): Promise<Json> {
+  const credentials = { email: 'member@example.test', password: 'member long password' };
+  await t.server.dossier.auth.bootstrap(credentials.email, credentials.password);
+  const member = (await t.request('POST', '/auth/login', { auth: null, json: credentials })).body;
+  await dossierContext(t.server.dossier).store.setMembership(t.orgId, member.user.id, 'member');
+  return member;
+}
+
+const newOrgKey = async (): Promise<string> => (await jwt('POST', `/v1/orgs/${t.orgId}/api-keys`, { name: 'agent caller' })).body.key;
+
 /** POST for an SSE stream; returns the `data:` events in order. */
 async function streamEvents(path: string, body: unknown, signal?: AbortSignal): Promise<Json[]> {
   const res = await fetch(`${t.url}${path}`, {
@@ -202,11 +213,8 @@ describe('invoking a hosted agent', () => {
 
   it('lets only org admins preview (issue 33): a member gets 403 and an org key 401, and neither reaches the model', async () => {
     const agent = await createAgent({ allowedCollectionIds: [reports] });
-    const store = dossierContext(t.server.dossier).store;
-    await t.server.dossier.auth.bootstrap('previewer@example.test', 'previewer long password');
-    const member = (await t.request('POST', '/auth/login', { auth: null, json: { email: 'previewer@example.test', password: 'previewer long password' } })).body;
-    await store.setMembership(t.orgId, member.user.id, 'member');
-    const orgKey = (await jwt('POST', `/v1/orgs/${t.orgId}/api-keys`, { name: 'previewer' })).body.key;
+    const member = await memberLogin();
+    const orgKey = await newOrgKey();
     const model = useScript([{ toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'hiring' } }] }, { text: 'Memos read.' }]);
     const widened = { query: 'Hiring?', draft: { systemPrompt: 'Read everything.', allowedCollectionIds: null } };
     for (const slug of [agent.slug, 'unsaved-draft']) {
@@ -227,6 +235,28 @@ describe('invoking a hosted agent', () => {
     useScript([{ toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'hiring' } }] }, { text: 'Only reports.' }]);
     const events = await streamEvents(`${base}/${agent.slug}/preview`, { query: 'Hiring?', draft: { allowedCollectionIds: [reports] } });
     expect(events.find((e) => e.type === 'tool_result')!.summary).toMatch(/^Error: Collection .* is not one this agent may read/);
+  });
+
+  it("lets a member delete only the runs they started, an admin any run (issue 33)", async () => {
+    const agent = await createAgent();
+    const member = await memberLogin();
+    const orgKey = await newOrgKey();
+    const runAs = async (auth: string) => {
+      useScript([{ text: 'Done.' }]);
+      const res = await t.request('POST', `${base}/${agent.slug}/invoke/sync`, { auth, json: { query: 'Go' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.runId as string;
+    };
+    const [admins, members, keys] = [await runAs(token), await runAs(member.token), await runAs(orgKey)];
+    const asMember = (method: string, runId: string) => t.request(method, `${base}/${agent.slug}/runs/${runId}`, { auth: member.token });
+    expectError(await asMember('DELETE', admins), 403, /someone else started needs the admin role/);
+    expectError(await asMember('DELETE', keys), 403, /admin role/);
+    expect((await asMember('GET', admins)).status).toBe(200);
+    expect((await jwt('GET', `${base}/${agent.slug}/runs/${admins}/steps`)).body.length).toBeGreaterThan(0);
+    expect((await asMember('DELETE', members)).status).toBe(204);
+    expect((await jwt('DELETE', `${base}/${agent.slug}/runs/${keys}`)).status).toBe(204);
+    expect((await jwt('DELETE', `${base}/${agent.slug}/runs/${admins}`)).status).toBe(204);
+    expect((await jwt('GET', `${base}/${agent.slug}/runs`)).body.runs).toEqual([]);
   });
 
   it('answers the pre-stream statuses as HTTP errors: 401, 404, 400 and 402 without a project provider key', async () => {

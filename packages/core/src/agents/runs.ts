@@ -6,6 +6,7 @@ import type { ResearchSettings } from '../research/run.ts';
 import { parseInput } from '../schemas.ts';
 import type { SearchService } from '../search/query.ts';
 import { isUuid } from '../util/ids.ts';
+import { requireOrgRole } from '../auth/roles.ts';
 import { requireProjectRole } from './access.ts';
 import type { AgentProgress, AgentStreamEvent, AgentSyncResult } from './events.ts';
 import { type AgentCaller, agentOf, planInvocation, planPreview } from './invocation.ts';
@@ -86,8 +87,14 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
       const page = await ctx.store.listAgentRunSteps(run.id, parseInput(listStepsQuerySchema, rawQuery ?? {}));
       return page.steps.map(({ runId: _r, ...step }): AgentRunStepView => step);
     },
+    /**
+     * Delete a run with its steps (issue 33): members delete the runs they started, admins any run (also those of
+     * other members and of org keys), so a member cannot erase what others did.
+     */
     async deleteRun(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<void> {
-      await ctx.store.deleteAgentRun((await runOf(claims, path, slug, runId)).id);
+      const run = await runOf(claims, path, slug, runId);
+      if (run.createdBy !== claims.accountId) await requireOrgRole(ctx, claims, path.orgId, 'admin', 'Deleting a run someone else started');
+      await ctx.store.deleteAgentRun(run.id);
     },
     /** End runs a crashed process left `running` (called at start). */
     async failStaleRuns(): Promise<number> {

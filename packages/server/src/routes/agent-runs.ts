@@ -70,8 +70,8 @@ export function agentRunRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { query, reply }) => reply(200, await agents.listSteps(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId, query)),
     }),
     route({
-      method: 'delete', path: `${base}/runs/:runId`, operationId: 'deleteAgentRun', tag: 'agents', auth: 'jwt', summary: 'Delete a run with its steps',
-      responses: { 204: 'Deleted', ...denied },
+      method: 'delete', path: `${base}/runs/:runId`, operationId: 'deleteAgentRun', tag: 'agents', auth: 'jwt', summary: 'Delete a run with its steps (members their own runs, admins any run)',
+      responses: { 204: 'Deleted', ...denied, 403: 'The run was started by someone else: deleting it needs the admin role in the org' },
       handle: async (ctx) => {
         await agents.deleteRun(requireSession(ctx), path(ctx), ctx.params.agentSlug, ctx.params.runId);
         noContent(ctx);
