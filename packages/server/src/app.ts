@@ -6,6 +6,7 @@ import Koa, { type Middleware } from 'koa';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { queryObject, readJson } from './http/body.ts';
 import { authenticate, giveHostPrincipal } from './http/auth.ts';
+import { authorizeRole, checkRoleDeclaration } from './http/roles.ts';
 import { oauthUrls } from './http/oauth-urls.ts';
 import { errorMiddleware } from './http/errors.ts';
 import { withIdempotency } from './http/idempotency.ts';
@@ -59,12 +60,14 @@ const notWired = (): McpEndpoint => {
 };
 
 /**
- * Authenticate the caller as the route declares (before the body is read), validate the body and query against the
- * route's schemas, then run its handler, within the time limit.
+ * Authenticate the caller as the route declares and check the role it declares (both before the body is read),
+ * validate the body and query against the route's schemas, then run its handler, within the time limit.
  */
 function mount(router: Router, dossier: Dossier, r: RouteDef, timeoutMs: number, publicUrl: () => string): void {
+  checkRoleDeclaration(r);
   router[r.method](r.path, async (ctx) => {
-    await authenticate(dossier, ctx, r.auth, { queryKey: r.queryKey, urls: oauthUrls(publicUrl()) });
+    const caller = await authenticate(dossier, ctx, r.auth, { queryKey: r.queryKey, urls: oauthUrls(publicUrl()) });
+    await authorizeRole(dossier, ctx, r, caller);
     const run = async () => {
       const body = r.body ? schemas.parseInput(r.body, await readJson(ctx, r.maxBodyBytes)) : undefined;
       const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;

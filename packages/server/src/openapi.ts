@@ -81,6 +81,7 @@ function commonErrors(r: AnyRoute): Responses {
   const errors: Responses = {};
   if (r.body || r.query || r.bodyType) errors[400] = 'Invalid input';
   if (r.auth !== 'none') errors[401] = 'Missing or invalid credentials';
+  if (r.role === 'admin') errors[403] = 'Needs the admin role in the org (members read and invoke, admins write)';
   errors[429] = 'Too many requests (Retry-After says when to retry)';
   return errors;
 }
@@ -102,11 +103,19 @@ function operation(schemas: SchemaCollector, r: AnyRoute) {
     summary: r.summary,
     tags: [r.tag],
     security: SECURITY[r.auth],
+    ...(r.role ? { 'x-dossier-role': r.role } : {}),
     parameters: [...pathParams, ...(r.query ? queryParameters(schemas, r.query) : []), ...(r.idempotent ? [IDEMPOTENCY_HEADER] : [])],
     ...(requestBody ? { requestBody } : {}),
     responses,
   };
 }
+
+/** The document's description: what the service is, and where the access table is (issue 33). */
+const ACCESS_NOTE = [
+  'Document retrieval and research service.',
+  'Who may do what: project keys act in their own sandbox, org keys invoke saved agents, and a signed-in user needs the role in the org of the path that the operation names in `x-dossier-role` (`member`: reads and invoking saved agents; `admin`: every write, agent drafts and previews included; `account`: any signed-in account).',
+  'The full table of caller kinds and actions is docs/access.md in the source repository.',
+].join(' ');
 
 /** The OpenAPI 3.1 document, built from the same route list and schemas that validate requests. */
 export function buildOpenApi(routes: AnyRoute[], version: string, serverUrl = '/') {
@@ -119,7 +128,7 @@ export function buildOpenApi(routes: AnyRoute[], version: string, serverUrl = '/
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Dossier API', version, description: 'Document retrieval and research service' },
+    info: { title: 'Dossier API', version, description: ACCESS_NOTE },
     servers: [{ url: serverUrl, description: 'This server' }],
     paths,
     components: {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../src/app.ts';
-import type { RouteDef } from '../src/routes/define.ts';
+import { checkRoleDeclaration } from '../src/http/roles.ts';
+import type { AnyRoute, RouteDef, RouteRole } from '../src/routes/define.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 import { tokensFor } from './oauth-client.ts';
 import { dossierContext } from '@dossier/core/testing';
@@ -101,6 +102,18 @@ const ROWS: Record<string, Profile> = {
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
 };
+
+/**
+ * The role column (issue 33): the role a signed-in caller needs on each route, as its row's profile states it. Every
+ * route must declare the same role (RouteDef.role, checked by the router for every JWT caller): `admin` for the
+ * management plane's writes (drafts and previews included), `member` for reads and invoking, `account` for a user's
+ * own account; routes that take no JWT declare none.
+ */
+function roleOf(profile: Profile): RouteRole | undefined {
+  if (profile === 'jwt-admin' || profile === 'jwt-admin-or-live-key') return 'admin';
+  if (profile === 'jwt-member' || profile === 'jwt-or-live-key' || profile === 'jwt-or-org-key') return 'member';
+  return profile === 'jwt-user' ? 'account' : undefined;
+}
 
 const CALLERS = [
   'none', 'malformed', 'unknownKey', 'revokedKey', 'forgedJwt', 'otherLive', 'otherTest', 'ownTest', 'ownLive', 'orgKey', 'otherOrgKey',
@@ -252,6 +265,36 @@ describe('authorization matrix', () => {
     const declared = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits }).map((r) => `${r.method.toUpperCase()} ${r.path}`);
     expect(declared.filter((key) => !(key in ROWS)), 'routes without a row in ROWS').toEqual([]);
     expect(Object.keys(ROWS).filter((key) => !declared.includes(key)), 'rows of routes that do not exist').toEqual([]);
+  });
+
+  it('declares on every route the role its matrix row states (issue 33)', () => {
+    const routes = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits });
+    const wrong = routes
+      .map((route) => ({ key: `${route.method.toUpperCase()} ${route.path}`, declared: route.role }))
+      .filter(({ key, declared }) => declared !== roleOf(ROWS[key]!))
+      .map(({ key, declared }) => `${key}: declares ${declared ?? 'no role'}, the matrix says ${roleOf(ROWS[key]!) ?? 'no role'}`);
+    expect(wrong).toEqual([]);
+    // The writes the outside security test found open to members (issue 33) are admin routes now.
+    const admin = routes.filter((route) => route.role === 'admin').map((route) => route.operationId);
+    expect(admin).toEqual(expect.arrayContaining(['previewAgent', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'retryWebhookDelivery', 'createAgent']));
+  });
+
+  it('refuses to mount a route that takes a JWT without a role, or an org role without :orgId in its path', () => {
+    const base = { method: 'post', path: '/v1/orgs/:orgId/things', summary: 's', tag: 't', responses: {}, handle: async () => {} } as const;
+    expect(() => checkRoleDeclaration({ ...base, auth: 'jwt' } as unknown as AnyRoute)).toThrow(/declares no role/);
+    expect(() => checkRoleDeclaration({ ...base, auth: 'key', role: 'admin' } as unknown as AnyRoute)).toThrow(/accepts no JWT/);
+    expect(() => checkRoleDeclaration({ ...base, path: '/v1/things', auth: 'jwt', role: 'admin' })).toThrow(/no :orgId/);
+    expect(() => checkRoleDeclaration({ ...base, auth: 'jwt-or-key', role: 'admin' })).not.toThrow();
+  });
+
+  it("answers a member exactly 403 on every admin route, whatever the body (issue 33: a member can do no admin's action)", async () => {
+    const routes = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits });
+    const wrong: string[] = [];
+    for (const route of routes.filter((r) => ROWS[`${r.method.toUpperCase()} ${r.path}`] && roleOf(ROWS[`${r.method.toUpperCase()} ${r.path}`]!) === 'admin')) {
+      const { status } = await call(route, 'member', false);
+      if (status !== 403) wrong.push(`${route.method.toUpperCase()} ${route.path} as member: ${status}, expected 403`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('answers every caller of every route as its profile says', async () => {

@@ -6,7 +6,7 @@ import { changePasswordSchema, memberSchema, nameSchema, parseInput } from '../s
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import type { SessionClaims } from './jwt.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { requireOrgRole, requireProjectRole } from './roles.ts';
+import { type OrgRole, requireOrgRole, requireProjectRole } from './roles.ts';
 import type { AuthService } from './service.ts';
 
 /** A new project with its two keys, shown once. */
@@ -34,6 +34,13 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
   }
 
   return {
+    /**
+     * The caller's role in the org (issue 33: the server's role gate asks it for every JWT caller of a route with an
+     * org in its path); 404 when the caller is not a member, so other orgs' ids reveal nothing.
+     */
+    async roleIn(claims: SessionClaims, orgId: string): Promise<OrgRole> {
+      return requireOrgRole(ctx, claims, orgId, 'member');
+    },
     /** A new org; its creator is its admin. */
     async createOrg(claims: SessionClaims, raw: unknown): Promise<Org> {
       const { name } = parseInput(nameSchema, raw);

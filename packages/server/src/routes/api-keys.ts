@@ -16,24 +16,24 @@ export function apiKeyRoutes({ dossier }: RouteDeps): RouteDef[] {
   const denied = { 401: 'JWT required', 403: 'Needs the admin role in the org', 404: 'Org, project or key not found (also when the account is not a member)' };
   return [
     route({
-      method: 'get', path: project, operationId: 'listProjectApiKeys', tag: 'api-keys', auth: 'jwt', summary: "The project's API keys, revoked ones too, newest first (never the keys themselves)",
+      method: 'get', path: project, operationId: 'listProjectApiKeys', tag: 'api-keys', auth: 'jwt', role: 'admin', summary: "The project's API keys, revoked ones too, newest first (never the keys themselves)",
       responses: { 200: { description: 'The project\'s keys', schema: responses.apiKey.array() }, ...denied },
       handle: async (ctx, { reply }) => reply(200, await keys.listProjectKeys(requireSession(ctx), path(ctx))),
     }),
     route({
-      method: 'post', path: project, operationId: 'createProjectApiKey', tag: 'api-keys', auth: 'jwt', body: schemas.createProjectKeySchema,
+      method: 'post', path: project, operationId: 'createProjectApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin', body: schemas.createProjectKeySchema,
       summary: 'Create a live or test key; the key is in this response only',
       responses: { 201: { description: 'The new key, with the key itself', schema: responses.createdApiKey }, 400: 'Invalid env or name', ...denied },
       handle: async (ctx, { body, reply }) => reply(201, await keys.createProjectKey(requireSession(ctx), path(ctx), body)),
     }),
     route({
-      method: 'post', path: `${project}/:keyId/rotate`, operationId: 'rotateProjectApiKey', tag: 'api-keys', auth: 'jwt',
+      method: 'post', path: `${project}/:keyId/rotate`, operationId: 'rotateProjectApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin',
       summary: 'Replace a key: a new key for the same sandbox and name (in this response only); the old one is revoked at once',
       responses: { 201: { description: 'The replacement key, with the key itself', schema: responses.createdApiKey }, ...denied },
       handle: async (ctx, { reply }) => reply(201, await keys.rotateProjectKey(requireSession(ctx), path(ctx), ctx.params.keyId)),
     }),
     route({
-      method: 'delete', path: `${project}/:keyId`, operationId: 'revokeProjectApiKey', tag: 'api-keys', auth: 'jwt',
+      method: 'delete', path: `${project}/:keyId`, operationId: 'revokeProjectApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin',
       summary: 'Revoke a key: its requests get 401 from now on and event streams opened with it close',
       responses: { 204: 'Revoked', ...denied },
       handle: async (ctx) => {
@@ -42,18 +42,18 @@ export function apiKeyRoutes({ dossier }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: org, operationId: 'listOrgApiKeys', tag: 'api-keys', auth: 'jwt', summary: "The org's keys (they invoke the org's hosted agents), newest first",
+      method: 'get', path: org, operationId: 'listOrgApiKeys', tag: 'api-keys', auth: 'jwt', role: 'admin', summary: "The org's keys (they invoke the org's hosted agents), newest first",
       responses: { 200: { description: 'The org\'s keys', schema: responses.apiKey.array() }, ...denied },
       handle: async (ctx, { reply }) => reply(200, await keys.listOrgKeys(requireSession(ctx), ctx.params.orgId)),
     }),
     route({
-      method: 'post', path: org, operationId: 'createOrgApiKey', tag: 'api-keys', auth: 'jwt', body: schemas.createOrgKeySchema,
+      method: 'post', path: org, operationId: 'createOrgApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin', body: schemas.createOrgKeySchema,
       summary: 'Create an org key (dsk_org_…); the key is in this response only',
       responses: { 201: { description: 'The new key, with the key itself', schema: responses.createdApiKey }, 400: 'Invalid name', ...denied },
       handle: async (ctx, { body, reply }) => reply(201, await keys.createOrgKey(requireSession(ctx), ctx.params.orgId, body)),
     }),
     route({
-      method: 'delete', path: `${org}/:keyId`, operationId: 'revokeOrgApiKey', tag: 'api-keys', auth: 'jwt', summary: 'Revoke an org key',
+      method: 'delete', path: `${org}/:keyId`, operationId: 'revokeOrgApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin', summary: 'Revoke an org key',
       responses: { 204: 'Revoked', ...denied },
       handle: async (ctx) => {
         await keys.revokeOrgKey(requireSession(ctx), ctx.params.orgId, ctx.params.keyId);

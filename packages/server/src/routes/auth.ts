@@ -16,12 +16,12 @@ export function authRoutes({ dossier, limits }: RouteDeps): RouteDef[] {
         handle: async (ctx, { body, reply }) => reply(200, await limits.login(ctx.ip, body.email, () => a.login(body))),
       }),
       route({
-        method: 'get', path: `${prefix}/orgs`, operationId: `listOrgs${alias}`, tag: 'auth', auth: 'jwt', summary: 'Orgs of the account',
+        method: 'get', path: `${prefix}/orgs`, operationId: `listOrgs${alias}`, tag: 'auth', auth: 'jwt', role: 'account', summary: 'Orgs of the account',
         responses: { 200: { description: 'The orgs', schema: responses.org.array() } },
         handle: async (ctx, { reply }) => reply(200, await a.listOrgs(requireSession(ctx))),
       }),
       route({
-        method: 'get', path: `${prefix}/orgs/:orgId/projects`, operationId: `listProjects${alias}`, tag: 'auth', auth: 'jwt', summary: 'Projects of an org',
+        method: 'get', path: `${prefix}/orgs/:orgId/projects`, operationId: `listProjects${alias}`, tag: 'auth', auth: 'jwt', role: 'member', summary: 'Projects of an org',
         responses: { 200: { description: 'The projects', schema: responses.project.array() }, 404: 'Not a member' },
         handle: async (ctx, { reply }) => reply(200, await a.listProjects(requireSession(ctx), ctx.params.orgId)),
       }),

@@ -28,12 +28,12 @@ function apiRoutes({ dossier }: RouteDeps): RouteDef[] {
   const denied = { 401: 'JWT required', 403: 'Needs the admin role in the org', 404: 'Org, project or connection not found (also when the account is not a member)' };
   return [
     {
-      method: 'get', path, operationId: 'listMcpClients', tag: 'mcp-clients', auth: 'jwt', summary: "The project's connected MCP clients (OAuth connections neither revoked nor lapsed), newest first",
+      method: 'get', path, operationId: 'listMcpClients', tag: 'mcp-clients', auth: 'jwt', role: 'admin', summary: "The project's connected MCP clients (OAuth connections neither revoked nor lapsed), newest first",
       responses: { 200: { description: `array of ${view}`, schema: z.array(CONNECTED_CLIENT) }, ...denied },
       handle: async (ctx) => send(ctx, 200, await dossier.oauth.connections.list(requireSession(ctx), target(ctx))),
     },
     {
-      method: 'delete', path: `${path}/:connectionId`, operationId: 'revokeMcpClient', tag: 'mcp-clients', auth: 'jwt',
+      method: 'delete', path: `${path}/:connectionId`, operationId: 'revokeMcpClient', tag: 'mcp-clients', auth: 'jwt', role: 'admin',
       summary: 'Disconnect a client: its access and refresh tokens stop working at once',
       responses: { 204: 'Revoked', ...denied },
       handle: async (ctx) => {

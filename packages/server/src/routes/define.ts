@@ -8,6 +8,36 @@ import type { McpEndpoint } from '../mcp/endpoint.ts';
 /** How a route authenticates (documented in the OpenAPI document). */
 export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'jwt-or-org-key' | 'key-or-oauth' | 'none' | 'upload-url';
 
+/** The modes that accept a signed-in user (a JWT): their routes declare the role a user needs (RouteRole). */
+export type UserAuthMode = 'jwt' | 'jwt-or-key' | 'jwt-or-org-key';
+
+/**
+ * The role a signed-in caller needs to go through a route (issue 33; docs/access.md). The router checks it for every
+ * JWT caller after authenticating and before the body is read (http/roles.ts):
+ * - `admin`: the admin role in the org of the path: every write of the management plane (orgs, projects, members,
+ *   keys, agents, webhook endpoints, connected clients), agent drafts and previews included;
+ * - `member`: any role in the org of the path: reads, invoking saved agents, deleting one's own runs;
+ * - `account`: any signed-in account, with no org in the path (the caller's own orgs, a new org, its password).
+ * Callers that are not people (project keys, org keys, OAuth tokens, anonymous readers) hold no org role: the route's
+ * auth mode and their own project, sandbox or grant bound them.
+ */
+export type RouteRole = 'admin' | 'member' | 'account';
+
+/** Who may call a route: its auth mode, and with a mode that takes a JWT, the role a user needs. */
+export type RouteAccess =
+  | {
+      /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
+      auth: UserAuthMode;
+      /** The role a signed-in caller needs (enforced centrally by the router: http/roles.ts). */
+      role: RouteRole;
+    }
+  | {
+      /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
+      auth: Exclude<AuthMode, UserAuthMode>;
+      /** No JWT is accepted, so no org role applies. */
+      role?: undefined;
+    };
+
 /** A JSON response: what the route sends with this status, described by the zod schema that types the handler's reply. */
 export interface JsonResponse<S extends z.ZodType = z.ZodType> {
   description: string;
@@ -42,16 +72,14 @@ export interface RouteInput<B, Q, R> {
   reply: Reply<R>;
 }
 
-/** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
-export interface RouteDef<B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, R extends Responses = Responses> {
+/** A route's declaration besides its access (RouteAccess). */
+interface RouteFields<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends Responses> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   /** Stable camelCase name of the operation, unique across the API (generated clients name their methods by it). */
   operationId?: string;
   summary: string;
   tag: string;
-  /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
-  auth: AuthMode;
   /** Also accept the API key as `?key=` (event streams: a browser EventSource cannot set headers). */
   queryKey?: true;
   /** A creating route that honours `Idempotency-Key` (http/idempotency.ts). */
@@ -81,6 +109,10 @@ export interface RouteDef<B extends z.ZodType | undefined = z.ZodType | undefine
   /** Produces the response: `input.reply(status, body)`, or sets ctx.status and ctx.body itself (streams, bytes). */
   handle: (ctx: Context, input: RouteInput<B, Q, R>) => Promise<void>;
 }
+
+/** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
+export type RouteDef<B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, R extends Responses = Responses> =
+  RouteFields<B, Q, R> & RouteAccess;
 
 /** A route of any schemas, as the router and the OpenAPI document see it. */
 export type AnyRoute = RouteDef<z.ZodType | undefined, z.ZodType | undefined, Responses>;

@@ -166,11 +166,11 @@ const TOKEN_FIELDS = {
 };
 
 function metadataRoutes(deps: RouteDeps): RouteDef[] {
-  const resourceMetadata: Omit<RouteDef, 'path'> = {
-    method: 'get', tag: 'oauth', auth: 'none', summary: 'Protected resource metadata of the MCP endpoint (RFC 9728): its authorization server and scopes',
+  const resourceMetadata = (path: string, operationId: string): RouteDef => ({
+    method: 'get', path, operationId, tag: 'oauth', auth: 'none', summary: 'Protected resource metadata of the MCP endpoint (RFC 9728): its authorization server and scopes',
     responses: { 200: { description: 'The MCP resource and its authorization server', schema: RESOURCE_METADATA } },
     handle: async (ctx) => send(ctx, 200, protectedResourceMetadata(oauthUrls(deps.publicUrl()))),
-  };
+  });
   return [
     {
       method: 'get', path: '/.well-known/oauth-authorization-server', operationId: 'oauthAuthorizationServerMetadata', tag: 'oauth', auth: 'none', summary: 'Authorization server metadata (RFC 8414)',
@@ -178,8 +178,8 @@ function metadataRoutes(deps: RouteDeps): RouteDef[] {
       handle: async (ctx) => send(ctx, 200, authorizationServerMetadata(oauthUrls(deps.publicUrl()))),
     },
     // RFC 9728 §3.1 puts the resource's path after the well-known name; clients also try the bare name.
-    { ...resourceMetadata, path: '/.well-known/oauth-protected-resource/mcp', operationId: 'oauthProtectedResourceMetadata' },
-    { ...resourceMetadata, path: '/.well-known/oauth-protected-resource', operationId: 'oauthProtectedResourceMetadataAtRoot' },
+    resourceMetadata('/.well-known/oauth-protected-resource/mcp', 'oauthProtectedResourceMetadata'),
+    resourceMetadata('/.well-known/oauth-protected-resource', 'oauthProtectedResourceMetadataAtRoot'),
   ];
 }
 
