@@ -28,7 +28,7 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'patch', path: `${BASE}/:endpointId`, operationId: 'updateWebhook', tag: 'webhooks', auth: 'jwt-or-key',
-      summary: 'Update any of url, events, enabled, description (PATCH: fields not sent keep their value); returns the endpoint without secret',
+      summary: 'Update any of url, events, enabled, receiveTestEvents, description (PATCH: fields not sent keep their value); returns the endpoint without secret',
       body: schemas.updateWebhookSchema,
       responses: { 200: { description: 'The endpoint', schema: responses.webhookEndpoint }, 400: 'Invalid input', ...DENIED },
       handle: async (ctx, { body, reply }) =>
