@@ -33,7 +33,7 @@ const projectId = local.access.projectId;
 const project = await dossierContext(dossier).store.getProject(projectId);
 await dossier.webhooks.create({ access: local.access }, project!.orgId, projectId, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
 const events: ServiceEvent[] = Array.from({ length: total }, (_, i) => ({
-  type: 'document.ready', projectId, data: { documentId: `doc-${i}`, collectionId: 'bench', projectId },
+  type: 'document.ready', projectId, env: 'live', data: { documentId: `doc-${i}`, collectionId: 'bench', projectId },
 }));
 const started = performance.now();
 for (let i = 0; i < total; i += 100) await dossierContext(dossier).store.recordEvents(events.slice(i, i + 100));

@@ -34,8 +34,11 @@ export type DuplicateRun = Schemas['DuplicateRun'];
 export type { ResearchEvent };
 /** A claim on the claim map (spec: ClaimMapItem), as the claim map stream's `done` event carries it. */
 export type ClaimMapItem = z.output<typeof responses.claimMapItem>;
-/** A document status event (spec: DocumentEvent). */
-export type DocumentEvent = CoreDocumentEvent;
+/**
+ * A document status event (spec: DocumentEvent). `env` (the collection's sandbox) is optional here: servers before
+ * issue 33 do not send it, and a status the CLI reads back after a reconnect has none.
+ */
+export type DocumentEvent = Omit<CoreDocumentEvent, 'env'> & Partial<Pick<CoreDocumentEvent, 'env'>>;
 
 /** The generated QueryHit and core's are one shape (a compile error here means the document drifted from core). */
 export const QUERY_HIT_MATCHES_CORE: [QueryHit] extends [CoreQueryHit] ? ([CoreQueryHit] extends [QueryHit] ? true : never) : never = true;

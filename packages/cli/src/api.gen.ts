@@ -1514,7 +1514,7 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Update any of url, events, enabled, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret */
+        /** Update any of url, events, enabled, receiveTestEvents, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -2111,6 +2111,11 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description The sandbox the event came from
+                 * @enum {string}
+                 */
+                env: "live" | "test";
                 id: string;
                 /** @enum {string} */
                 type: "document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
@@ -2127,6 +2132,8 @@ export interface components {
             enabled: boolean;
             events: string[];
             id: string;
+            /** @description Whether events of the project's test sandbox are delivered too (live events always are) */
+            receiveTestEvents: boolean;
             /** @description The signing secret: only in the creation response */
             secret?: string;
             /** @description ISO 8601 date-time (UTC) */
@@ -4927,7 +4934,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description DocumentEvent {documentId, collectionId, status, sectionCount?} per message */
+            /** @description DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection's sandbox, live or test) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9315,6 +9322,8 @@ export interface operations {
                     description?: string | null;
                     /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
                     events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
+                    receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
                     url: string;
                 };
@@ -9453,6 +9462,8 @@ export interface operations {
                     enabled?: boolean;
                     /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
                     events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
+                    receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
                     url?: string;
                 };

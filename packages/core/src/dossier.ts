@@ -16,6 +16,7 @@ import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
 import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
+import { type DocumentStatusMessage, documentEventIn } from './events/catalogue.ts';
 import { DossierError } from './domain/errors.ts';
 import type { Dossier } from './dossier-api.ts';
 import { type ScopedDossier, scopedDossier } from './scoped.ts';
@@ -184,7 +185,7 @@ export function createDossierCore(
       /** Receive the collection's DocumentEvents until the returned function is called (live when this resolves). */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {
         const c = await requireCollection(ctx, access, collectionId, 'read');
-        const unsubscribe = ctx.events.subscribe(documentTopic(c.id), (e) => handler(e as DocumentEvent));
+        const unsubscribe = ctx.events.subscribe(documentTopic(c.id), (e) => handler(documentEventIn(c.env, e as DocumentStatusMessage)));
         // A stream that says it is connected must see every later event, whichever node publishes it.
         await ctx.events.settled?.();
         return unsubscribe;

@@ -11,7 +11,7 @@ import { AGENT_RUN_STATUSES, AGENT_STEP_KINDS, AGENT_TOOLS } from './domain/agen
 import { CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from './domain/claims.ts';
 import { DUPLICATE_RELATIONSHIPS, DUPLICATE_RUN_STATUSES } from './domain/duplicates.ts';
 import type { DuplicateGroupView, DuplicateRunView } from './duplicates/service.ts';
-import type { Org, Project, ResearchSource, RunUsage } from './domain/types.ts';
+import { ENVS, type Org, type Project, type ResearchSource, type RunUsage } from './domain/types.ts';
 import type { SectionView } from './documents/manage.ts';
 import type { ImageView } from './documents/images.ts';
 import type { PageSpan } from './documents/pages.ts';
@@ -346,6 +346,7 @@ export const webhookEndpoint = z
     url: z.string(),
     events: z.array(z.string()),
     enabled: z.boolean(),
+    receiveTestEvents: z.boolean().describe("Whether events of the project's test sandbox are delivered too (live events always are)"),
     description: z.string().optional(),
     secret: z.string().optional().describe('The signing secret: only in the creation response'),
     createdAt: timestamp,
@@ -357,7 +358,9 @@ export const webhookDelivery = z
     id: z.string(),
     endpointId: z.string(),
     eventType: z.string(),
-    payload: z.object({ id: z.string(), type: z.enum(EVENT_TYPES), created: z.number().int(), data: z.record(z.string(), z.unknown()) }),
+    payload: z.object({
+      id: z.string(), type: z.enum(EVENT_TYPES), env: z.enum(ENVS).describe('The sandbox the event came from'), created: z.number().int(), data: z.record(z.string(), z.unknown()),
+    }),
     status: z.enum(['pending', 'success', 'failed']),
     attempts: z.number().int(),
     lastAttemptAt: timestamp.optional(),

@@ -229,10 +229,13 @@ export * from './agents/schemas.ts';
 const webhookEventsSchema = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length)
   .describe(`Subscribed event types (${EVENT_TYPES.join(', ')}); empty or omitted: all`);
 const webhookUrlSchema = z.string().trim().min(1).max(2048).describe('HTTPS URL receiving the POSTs');
+const receiveTestEventsSchema = z.boolean()
+  .describe("Also deliver events of the project's test sandbox (body `env: \"test\"`); default false: live events only");
 
 export const createWebhookSchema = z.strictObject({
   url: webhookUrlSchema,
   events: webhookEventsSchema.optional(),
+  receiveTestEvents: receiveTestEventsSchema.optional(),
   description: z.string().max(500).nullable().optional(),
 });
 export type CreateWebhookInput = z.input<typeof createWebhookSchema>;
@@ -241,6 +244,7 @@ export const updateWebhookSchema = z.strictObject({
   url: webhookUrlSchema.optional(),
   events: webhookEventsSchema.optional(),
   enabled: z.boolean().optional(),
+  receiveTestEvents: receiveTestEventsSchema.optional(),
   description: z.string().max(500).nullable().optional(),
 });
 export type UpdateWebhookInput = z.input<typeof updateWebhookSchema>;

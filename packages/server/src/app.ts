@@ -85,7 +85,8 @@ function mount(router: Router, dossier: Dossier, r: RouteDef, timeoutMs: number,
  */
 function logResponseErrors(app: Koa, log: Logger): void {
   app.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    // HPE_INVALID_EOF_STATE: the client closed its side before the body it announced was complete (a cancelled upload).
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'HPE_INVALID_EOF_STATE') return;
     log.error('response failed', { error: err.stack ?? String(err) });
   });
 }

@@ -21,6 +21,7 @@ interface DocumentEvent {
   collectionId: string;
   status: string;
   sectionCount?: number;
+  env: string;
 }
 
 const eventsUrl = (collectionId = cid) => `${t.url}/v1/collections/${collectionId}/documents/events`;
@@ -49,11 +50,12 @@ describe('GET /v1/collections/:id/documents/events (SSE)', () => {
     expect(events.map((e) => e.status)).toEqual(['uploading', 'processing', 'sectioned', 'embedded', 'ready']);
     for (const e of events) {
       expect(e.collectionId).toBe(cid);
+      expect(e.env).toBe('live');
       if (e.status === 'sectioned') {
-        expect(Object.keys(e).sort()).toEqual(['collectionId', 'documentId', 'sectionCount', 'status']);
+        expect(Object.keys(e).sort()).toEqual(['collectionId', 'documentId', 'env', 'sectionCount', 'status']);
         expect(e.sectionCount).toBe(3);
       } else {
-        expect(Object.keys(e).sort()).toEqual(['collectionId', 'documentId', 'status']);
+        expect(Object.keys(e).sort()).toEqual(['collectionId', 'documentId', 'env', 'status']);
       }
     }
     expect(stream.comments).toContain('connected');

@@ -88,7 +88,8 @@ describe('signed deliveries', () => {
       expect(r.signatureValid).toBe(true);
       expect(r.headers['content-type']).toBe('application/json');
       expect(r.headers['x-service-event-id']).toBe(r.body.id);
-      expect(Object.keys(r.body)).toEqual(['id', 'type', 'created', 'data']);
+      expect(Object.keys(r.body)).toEqual(['id', 'type', 'env', 'created', 'data']);
+      expect(r.body.env).toBe('live');
       expect(r.body.created).toBeGreaterThan(1.7e9);
       expect(r.body.created).toBeLessThan(Date.now() / 1000 + 1);
     }
@@ -165,7 +166,7 @@ describe('signed deliveries', () => {
     await receiver.down();
     const store = dossierContext(t.server.dossier).store;
     const events: ServiceEvent[] = Array.from({ length: 1000 }, (_, i) => ({
-      type: 'document.ready', projectId: t.projectId,
+      type: 'document.ready', projectId: t.projectId, env: 'live',
       data: { documentId: crypto.randomUUID(), collectionId: `outage-${i}`, projectId: t.projectId },
     }));
     for (let i = 0; i < events.length; i += 100) {

@@ -23,6 +23,8 @@ export interface ColumnTypes {
   json: ColumnDataType;
   /** The default value `true` of a bool column. */
   true: 1 | true;
+  /** The default value `false` of a bool column. */
+  false: 0 | false;
   /** An integer primary key the database numbers. */
   autoIncrementKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
 }
@@ -33,6 +35,7 @@ export const SQLITE_COLUMN_TYPES: ColumnTypes = {
   bool: 'integer',
   json: 'text',
   true: 1,
+  false: 0,
   autoIncrementKey: (column) => column.primaryKey().autoIncrement(),
 };
 
@@ -42,6 +45,7 @@ export const POSTGRES_COLUMN_TYPES: ColumnTypes = {
   bool: 'boolean',
   json: 'jsonb',
   true: true,
+  false: false,
   autoIncrementKey: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
 };
 
@@ -535,6 +539,11 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   },
   '0017_webhooks': async (db, t) => {
     await createWebhookTables(db, t);
+  },
+  '0033_webhook_env': async (db, t) => {
+    // Issue 33: events carry their sandbox; an endpoint receives test-sandbox events only when it asks for them.
+    await db.schema.alterTable('webhook_endpoints').addColumn('receive_test_events', t.bool, (c) => c.notNull().defaultTo(t.false)).execute();
+    await db.schema.alterTable('webhook_deliveries').addColumn('env', 'text', (c) => c.notNull().defaultTo('live')).execute();
   },
 };
 

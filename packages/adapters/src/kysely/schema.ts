@@ -464,6 +464,8 @@ export interface WebhookEndpointsTable {
   /** JSON array of event types. */
   events: string;
   enabled: DbBool;
+  /** Deliver test-sandbox events too (0033_webhook_env; default false). */
+  receive_test_events: DbBool;
   description: string | null;
   secret_encrypted: string;
   created_at: string;
@@ -475,6 +477,8 @@ export interface WebhookDeliveriesTable {
   endpoint_id: string;
   project_id: string;
   event_type: string;
+  /** Sandbox of the event, `live` or `test` (0033_webhook_env; rows before it are live). */
+  env: string;
   created: number;
   /** JSON object: the body's `data`. */
   data: string;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   DocumentPatch,
   DocumentRecord,
+  Env,
   EventType,
   ServiceEvent,
   WebhookAttemptOutcome,
@@ -11,7 +12,7 @@ import type {
   WebhookEndpointPatch,
   WebhookEndpointRecord,
 } from '@dossier/core';
-import { notFound } from '@dossier/core';
+import { endpointReceives, notFound } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import { batches } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
@@ -22,26 +23,30 @@ import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.ts'
 
 const endpointFromRow = (r: Selectable<WebhookEndpointsTable>): WebhookEndpointRecord => ({
   id: r.id, projectId: r.project_id, url: r.url, events: JSON.parse(r.events) as EventType[], enabled: Boolean(r.enabled),
-  description: r.description, secretEncrypted: r.secret_encrypted, createdAt: r.created_at, updatedAt: r.updated_at,
+  receiveTestEvents: Boolean(r.receive_test_events), description: r.description, secretEncrypted: r.secret_encrypted, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 const deliveryFromRow = (r: Selectable<WebhookDeliveriesTable>): WebhookDeliveryRecord => ({
-  id: r.id, endpointId: r.endpoint_id, projectId: r.project_id, eventType: r.event_type as EventType, created: Number(r.created),
+  id: r.id, endpointId: r.endpoint_id, projectId: r.project_id, eventType: r.event_type as EventType, env: r.env as Env, created: Number(r.created),
   data: JSON.parse(r.data) as Record<string, unknown>, status: r.status as WebhookDeliveryStatus, attempts: Number(r.attempts),
   lastAttemptAt: r.last_attempt_at, responseStatus: r.response_status === null ? null : Number(r.response_status),
   responseBody: r.response_body, nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
 });
 
-/** Fan events out to the enabled, subscribed endpoints of their projects: one pending delivery each, due now. */
+/**
+ * Fan events out to the enabled, subscribed endpoints of their projects (a test-sandbox event only to those that
+ * receive test events): one pending delivery each, due now.
+ */
 export async function insertEvents({ db, dialect }: StoreContext, events: ServiceEvent[]): Promise<void> {
   const now = new Date();
   for (const event of events) {
     const endpoints = await db.selectFrom('webhook_endpoints').selectAll()
       .where('project_id', '=', event.projectId).where('enabled', '=', dialect.bool(true)).execute();
-    const subscribed = endpoints.map(endpointFromRow).filter((e) => e.events.length === 0 || e.events.includes(event.type));
+    const subscribed = endpoints.map(endpointFromRow)
+      .filter((e) => (e.events.length === 0 || e.events.includes(event.type)) && endpointReceives(e, event.env));
     if (subscribed.length === 0) continue;
     await db.insertInto('webhook_deliveries').values(subscribed.map((endpoint) => ({
-      id: randomUUID(), endpoint_id: endpoint.id, project_id: event.projectId, event_type: event.type,
+      id: randomUUID(), endpoint_id: endpoint.id, project_id: event.projectId, event_type: event.type, env: event.env,
       created: Math.floor(now.getTime() / 1000), data: JSON.stringify(event.data), status: 'pending', attempts: 0,
       last_attempt_at: null, response_status: null, response_body: null, next_attempt_at: now.toISOString(),
       queued_attempt: 0, queued_at: null, created_at: now.toISOString(),
@@ -74,7 +79,7 @@ export async function updateDocumentWithEvents(ctx: StoreContext, id: string, pa
 export async function insertWebhookEndpoint({ db, dialect }: StoreContext, e: WebhookEndpointRecord): Promise<void> {
   await db.insertInto('webhook_endpoints').values({
     id: e.id, project_id: e.projectId, url: e.url, events: JSON.stringify(e.events), enabled: dialect.bool(e.enabled),
-    description: e.description, secret_encrypted: e.secretEncrypted, created_at: e.createdAt, updated_at: e.updatedAt,
+    receive_test_events: dialect.bool(e.receiveTestEvents), description: e.description, secret_encrypted: e.secretEncrypted, created_at: e.createdAt, updated_at: e.updatedAt,
   }).execute();
 }
 
@@ -94,6 +99,7 @@ export async function updateWebhookEndpoint(ctx: StoreContext, id: string, patch
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
     ...(patch.enabled !== undefined ? { enabled: ctx.dialect.bool(patch.enabled) } : {}),
+    ...(patch.receiveTestEvents !== undefined ? { receive_test_events: ctx.dialect.bool(patch.receiveTestEvents) } : {}),
     ...(patch.description !== undefined ? { description: patch.description } : {}),
     ...(patch.updatedAt !== undefined ? { updated_at: patch.updatedAt } : {}),
   };

@@ -198,7 +198,7 @@ async function flagsOf(ctx: DossierContext, sources: AgentRunSource[]): Promise<
 async function save(ctx: DossierContext, plan: AgentInvocation, state: RunState, outcome: AgentRunOutcome, started: string): Promise<void> {
   const run = { ...runRecord(plan, state, outcome.status, started, nowIso()), ...outcome, warnings: state.warnings, error: state.ended?.error ?? null };
   const steps = state.steps.map((step) => ({ ...step, runId: plan.runId }));
-  const completed = [serviceEvent('agent.run.completed', plan.projectId, {
+  const completed = [serviceEvent('agent.run.completed', agentSandbox(plan.projectId), {
     runId: plan.runId, agentId: plan.agent.id, agentSlug: plan.agent.slug, projectId: plan.projectId, status: outcome.status,
     iterationsUsed: outcome.iterationsUsed, sourceCount: outcome.sources.length, error: run.error,
   })];

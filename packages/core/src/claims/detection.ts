@@ -54,7 +54,7 @@ async function detect(ctx: DossierContext, collection: Collection, run: Contradi
 
 /** The `contradictions.completed` event of a run that ended (error null when it completed). */
 const runEvent = (collection: Collection, runId: string, found: number | null, error: string | null): ServiceEvent =>
-  serviceEvent('contradictions.completed', collection.projectId, {
+  serviceEvent('contradictions.completed', collection, {
     runId, collectionId: collection.id, projectId: collection.projectId, status: error === null ? 'completed' : 'failed', contradictionsFound: found, error,
   });
 

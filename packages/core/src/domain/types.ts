@@ -196,6 +196,8 @@ export interface DocumentEvent {
   collectionId: string;
   status: DocumentStatus;
   sectionCount?: number;
+  /** The sandbox of the document's collection (`live` or `test`). */
+  env: Env;
 }
 
 // --- Research sessions and usage meters (spec: ResearchSource, ResearchSession, Usage meters) ---

@@ -107,7 +107,7 @@ function completedEvent(
   counters: { duplicatesDetected: number | null; duplicateGroupsCreated: number | null },
   error: string | null,
 ): ServiceEvent {
-  return serviceEvent('duplicates.completed', collection.projectId, {
+  return serviceEvent('duplicates.completed', collection, {
     runId, collectionId: collection.id, projectId: collection.projectId, status: error === null ? 'completed' : 'failed', ...counters, error,
   });
 }

@@ -1,4 +1,5 @@
-import type { DocumentEvent, DocumentRecord, DocumentStatus } from '../domain/types.ts';
+import type { DocumentEvent, DocumentRecord, DocumentStatus, Env } from '../domain/types.ts';
+import type { Sandbox } from '../usage/quotas.ts';
 
 /**
  * The one catalogue of service events. Webhooks deliver these types; the SSE document stream publishes the
@@ -40,14 +41,20 @@ export interface EventData {
   };
 }
 
-/** An event to record in the outbox together with the state change that caused it. */
-export type ServiceEvent = { [T in EventType]: { type: T; projectId: string; data: EventData[T] } }[EventType];
+/**
+ * An event to record in the outbox together with the state change that caused it. `env` is the sandbox it came
+ * from: test-sandbox events reach only the endpoints that asked for them (`receiveTestEvents`), so a test key
+ * cannot make a live endpoint receive authentic-looking production events.
+ */
+export type ServiceEvent = { [T in EventType]: { type: T; projectId: string; env: Env; data: EventData[T] } }[EventType];
 
 /** The JSON body posted to a webhook endpoint (spec: Webhooks, body shape). */
 export interface WebhookBody {
   /** The delivery id, also sent as X-Service-Event-Id; stable across retries. */
   id: string;
   type: EventType;
+  /** The sandbox the event came from: `live`, or `test` (sent only to endpoints with receiveTestEvents). */
+  env: Env;
   /** Unix time in seconds when the event was recorded. */
   created: number;
   data: Record<string, unknown>;
@@ -55,26 +62,38 @@ export interface WebhookBody {
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
-/** A typed event (the compiler checks `data` against the type). */
-export const serviceEvent = <T extends EventType>(type: T, projectId: string, data: EventData[T]): ServiceEvent =>
-  ({ type, projectId, data }) as ServiceEvent;
+/** Whether an endpoint gets an event of this sandbox: live events always, test events only when it opted in. */
+export const endpointReceives = (endpoint: { receiveTestEvents: boolean }, env: Env): boolean => env === 'live' || endpoint.receiveTestEvents;
 
-/** The SSE DocumentEvent of a document status change (`sectionCount` only with `sectioned`). */
-export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount'>, status: DocumentStatus): DocumentEvent {
-  const event: DocumentEvent = { documentId: doc.id, collectionId: doc.collectionId, status };
+/** A typed event of a sandbox (the compiler checks `data` against the type). */
+export const serviceEvent = <T extends EventType>(type: T, sandbox: Sandbox, data: EventData[T]): ServiceEvent =>
+  ({ type, projectId: sandbox.projectId, env: sandbox.env, data }) as ServiceEvent;
+
+/** What the event bus carries for a document status change: the DocumentEvent without its sandbox. */
+export type DocumentStatusMessage = Omit<DocumentEvent, 'env'>;
+
+/** The bus message of a document status change (`sectionCount` only with `sectioned`). */
+export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount'>, status: DocumentStatus): DocumentStatusMessage {
+  const event: DocumentStatusMessage = { documentId: doc.id, collectionId: doc.collectionId, status };
   if (status === 'sectioned') event.sectionCount = doc.sectionCount ?? 0;
   return event;
 }
 
+/**
+ * The SSE DocumentEvent of a bus message, stamped with the sandbox of its collection (a stream follows one
+ * collection, whose sandbox never changes, so the stamp costs no read per event).
+ */
+export const documentEventIn = (env: Env, message: DocumentStatusMessage): DocumentEvent => ({ ...message, env });
+
 /** The webhook events of a document status change: `document.ready` and `document.error` (others emit none). */
 export function documentWebhookEvents(
   doc: Pick<DocumentRecord, 'id' | 'collectionId'>,
-  projectId: string,
+  sandbox: Sandbox,
   status: DocumentStatus,
   errorMessage: string | null,
 ): ServiceEvent[] {
-  const ids = { documentId: doc.id, collectionId: doc.collectionId, projectId };
-  if (status === 'ready') return [serviceEvent('document.ready', projectId, ids)];
-  if (status === 'error') return [serviceEvent('document.error', projectId, { ...ids, error: errorMessage ?? 'Processing failed' })];
+  const ids = { documentId: doc.id, collectionId: doc.collectionId, projectId: sandbox.projectId };
+  if (status === 'ready') return [serviceEvent('document.ready', sandbox, ids)];
+  if (status === 'error') return [serviceEvent('document.error', sandbox, { ...ids, error: errorMessage ?? 'Processing failed' })];
   return [];
 }

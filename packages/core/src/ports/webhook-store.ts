@@ -1,6 +1,6 @@
 import type { EventType, ServiceEvent } from '../events/catalogue.ts';
 import type { DocumentPatch } from './metadata-store.ts';
-import type { DocumentRecord } from '../domain/types.ts';
+import type { DocumentRecord, Env } from '../domain/types.ts';
 
 /** A project's webhook endpoint as stored (the signing secret only encrypted). */
 export interface WebhookEndpointRecord {
@@ -10,6 +10,8 @@ export interface WebhookEndpointRecord {
   /** Subscribed types; empty means every type. */
   events: EventType[];
   enabled: boolean;
+  /** Whether events of the test sandbox are delivered too (default false: live events only). */
+  receiveTestEvents: boolean;
   description: string | null;
   /** The 64-hex signing secret sealed with the SecretBox (AES-256-GCM). */
   secretEncrypted: string;
@@ -17,7 +19,7 @@ export interface WebhookEndpointRecord {
   updatedAt: string;
 }
 
-export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'enabled' | 'description' | 'updatedAt'>>;
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'enabled' | 'receiveTestEvents' | 'description' | 'updatedAt'>>;
 
 export type WebhookDeliveryStatus = 'pending' | 'success' | 'failed';
 
@@ -27,6 +29,8 @@ export interface WebhookDeliveryRecord {
   endpointId: string;
   projectId: string;
   eventType: EventType;
+  /** The sandbox the event came from (the body's `env`). */
+  env: Env;
   /** Unix seconds of the event (the body's `created`). */
   created: number;
   data: Record<string, unknown>;
@@ -60,7 +64,8 @@ export type WebhookAttemptOutcome = Pick<WebhookDeliveryRecord, 'status' | 'next
 /**
  * Webhook endpoints, their delivery outbox and attempt log (part of the MetadataStore).
  * Events are written in the transaction of the state change that causes them: one delivery row per enabled
- * endpoint of the event's project subscribed to its type, status pending, due now.
+ * endpoint of the event's project subscribed to its type (and, for a test-sandbox event, receiving test events),
+ * status pending, due now.
  */
 export interface WebhookStore {
   /** Apply a document patch and record its events, in one transaction (updatedAt is set by the store). */

@@ -124,7 +124,7 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
   };
   try {
     const { projectId, id: collectionId } = plan.collection;
-    const completed = [serviceEvent('research.completed', projectId, { sessionId: session.id, collectionId, projectId, depth: session.depth, sourceCount: session.sources.length })];
+    const completed = [serviceEvent('research.completed', plan.collection, { sessionId: session.id, collectionId, projectId, depth: session.depth, sourceCount: session.sources.length })];
     await ctx.store.insertResearchSession(session, completed);
     eventsSaved(ctx, completed);
     // Credits are spent by runs that answer (spec: per research run); a failed or cancelled run costs none.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DocumentRecord } from '../domain/types.ts';
+import type { DocumentRecord, Env } from '../domain/types.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 import type { WebhookAttemptOutcome, WebhookEndpointRecord } from '../ports/webhook-store.ts';
@@ -33,12 +33,12 @@ async function seed(store: MetadataStore): Promise<{ projectId: string; doc: Doc
 }
 
 const endpoint = (projectId: string, second: number, over: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
-  id: randomUUID(), projectId, url: `https://hooks.example.com/${second}`, events: [], enabled: true, description: null,
+  id: randomUUID(), projectId, url: `https://hooks.example.com/${second}`, events: [], enabled: true, receiveTestEvents: false, description: null,
   secretEncrypted: 'v1:iv:tag:data', createdAt: at(second), updatedAt: at(second), ...over,
 });
 
-const readyEvent = (projectId: string, doc: DocumentRecord) =>
-  serviceEvent('document.ready', projectId, { documentId: doc.id, collectionId: doc.collectionId, projectId });
+const readyEvent = (projectId: string, doc: DocumentRecord, env: Env = 'live') =>
+  serviceEvent('document.ready', { projectId, env }, { documentId: doc.id, collectionId: doc.collectionId, projectId });
 
 const FAR = '2999-01-01T00:00:00.000Z';
 
@@ -76,11 +76,26 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       expect(await store().listDueWebhookDeliveries(FAR, at(0), 100)).toHaveLength(2);
     });
 
+    it('sends test-sandbox events only to endpoints that receive them, and keeps each delivery\'s sandbox', async () => {
+      const { projectId, doc } = await seed(store());
+      const liveOnly = endpoint(projectId, 10);
+      const both = endpoint(projectId, 11, { receiveTestEvents: true });
+      for (const e of [liveOnly, both]) await store().insertWebhookEndpoint(e);
+      expect(await store().getWebhookEndpoint(both.id)).toEqual(both);
+      await store().recordEvents([readyEvent(projectId, doc, 'test')]);
+      const tested = await store().listDueWebhookDeliveries(FAR, at(0), 100);
+      expect(tested.map((d) => [d.endpointId, d.env])).toEqual([[both.id, 'test']]);
+      await store().recordEvents([readyEvent(projectId, doc, 'live')]);
+      const live = (await store().listDueWebhookDeliveries(FAR, at(0), 100)).filter((d) => d.env === 'live');
+      expect(live.map((d) => d.endpointId).sort()).toEqual([liveOnly.id, both.id].sort());
+      expect((await store().updateWebhookEndpoint(both.id, { receiveTestEvents: false })).receiveTestEvents).toBe(false);
+    });
+
     it('saves a run completion with its event in one transaction, and a failing save records no event', async () => {
       const { projectId, doc } = await seed(store());
       await store().insertWebhookEndpoint(endpoint(projectId, 10));
       const collectionId = doc.collectionId;
-      const completed = (runId: string) => [serviceEvent('duplicates.completed', projectId, {
+      const completed = (runId: string) => [serviceEvent('duplicates.completed', { projectId, env: 'live' }, {
         runId, collectionId, projectId, status: 'completed', duplicatesDetected: 1, duplicateGroupsCreated: 1, error: null,
       })];
       const runId = randomUUID();
@@ -90,14 +105,14 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       expect((await store().latestDuplicateRun(collectionId))?.status).toBe('completed');
       const contradictionRunId = randomUUID();
       await store().insertContradictionRun({ ...blank, id: contradictionRunId, collectionId, status: 'running', claimsProcessed: null, clustersAnalyzed: null, contradictionsFound: null, model: null });
-      await store().updateContradictionRun(contradictionRunId, { status: 'failed', error: 'down' }, [serviceEvent('contradictions.completed', projectId, {
+      await store().updateContradictionRun(contradictionRunId, { status: 'failed', error: 'down' }, [serviceEvent('contradictions.completed', { projectId, env: 'live' }, {
         runId: contradictionRunId, collectionId, projectId, status: 'failed', contradictionsFound: null, error: 'down',
       })]);
       const session = {
         id: randomUUID(), collectionId, query: 'q', response: 'a', depth: 'quick' as const, model: 'm', sources: [],
         unresolvedCitations: [], usage: null, createdAt: at(5),
       };
-      const researched = [serviceEvent('research.completed', projectId, { sessionId: session.id, collectionId, projectId, depth: 'quick', sourceCount: 0 })];
+      const researched = [serviceEvent('research.completed', { projectId, env: 'live' }, { sessionId: session.id, collectionId, projectId, depth: 'quick', sourceCount: 0 })];
       await store().insertResearchSession(session, researched);
       const types = async () => (await store().listDueWebhookDeliveries(FAR, at(0), 100)).map((d) => d.eventType).sort();
       expect(await types()).toEqual(['contradictions.completed', 'duplicates.completed', 'research.completed']);

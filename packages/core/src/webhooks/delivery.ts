@@ -30,8 +30,8 @@ export const unconfiguredSender: WebhookSender = {
   send: async () => ({ ok: false, error: 'Webhook delivery is not configured in this process' }),
 };
 
-/** The body posted for a delivery (spec: id, type, created, data). */
-export const webhookBody = (d: WebhookDeliveryRecord): WebhookBody => ({ id: d.id, type: d.eventType, created: d.created, data: d.data });
+/** The body posted for a delivery (spec: id, type, created, data; and env, the sandbox it came from). */
+export const webhookBody = (d: WebhookDeliveryRecord): WebhookBody => ({ id: d.id, type: d.eventType, env: d.env, created: d.created, data: d.data });
 
 /** The signed request of a delivery; the body bytes are the same on every attempt. */
 export function webhookRequest(d: WebhookDeliveryRecord, url: string, secret: string) {

@@ -23,6 +23,7 @@ export interface WebhookEndpointView {
   url: string;
   events: string[];
   enabled: boolean;
+  receiveTestEvents: boolean;
   description?: string;
   secret?: string;
   createdAt: string;
@@ -48,7 +49,7 @@ export interface WebhookDeliveryView {
 export const DEFAULT_DELIVERY_LIMIT = 50;
 
 const endpointView = (e: WebhookEndpointRecord): WebhookEndpointView => ({
-  id: e.id, url: e.url, events: e.events, enabled: e.enabled,
+  id: e.id, url: e.url, events: e.events, enabled: e.enabled, receiveTestEvents: e.receiveTestEvents,
   ...(e.description !== null ? { description: e.description } : {}),
   createdAt: e.createdAt, updatedAt: e.updatedAt,
 });
@@ -117,7 +118,7 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
       const now = nowIso();
       const endpoint: WebhookEndpointRecord = {
         id: newId(), projectId: project.id, url: checkWebhookUrl(input.url, opts.allowHttpLoopback), events: [...new Set(input.events ?? [])],
-        enabled: true, description: input.description ?? null, secretEncrypted: ctx.secrets.encrypt(secret), createdAt: now, updatedAt: now,
+        enabled: true, receiveTestEvents: input.receiveTestEvents ?? false, description: input.description ?? null, secretEncrypted: ctx.secrets.encrypt(secret), createdAt: now, updatedAt: now,
       };
       await ctx.store.insertWebhookEndpoint(endpoint);
       return { ...endpointView(endpoint), secret };
@@ -129,6 +130,7 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
         ...(input.url !== undefined ? { url: checkWebhookUrl(input.url, opts.allowHttpLoopback) } : {}),
         ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(input.receiveTestEvents !== undefined ? { receiveTestEvents: input.receiveTestEvents } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         updatedAt: nowIso(),
       });

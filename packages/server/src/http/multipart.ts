@@ -46,55 +46,95 @@ function applyField(form: MultipartForm, name: string, value: string): void {
   }
 }
 
-/** Parse a multipart body, stopping with 413 as soon as a file passes 25 MB or the request passes its total. */
+/** Refuse, with a 400 naming what is wrong, a Content-Type that is not multipart/form-data with a boundary. */
+function requireBoundary(type: string): void {
+  if (!/^multipart\/form-data\b/i.test(type)) throw new DossierError('invalid_input', 'Expected a multipart/form-data body with a file field');
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+  if (!boundary) throw new DossierError('invalid_input', 'The multipart/form-data Content-Type has no boundary parameter');
+}
+
+/** A parse error of the body, named: busboy's own words ("Unexpected end of form", "Malformed part header"). */
+const malformed = (err: unknown) => new DossierError('invalid_input', `Malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
+
+/** The client went away before the body ended: the error middleware answers nothing (499) and logs no alarm. */
+function disconnected(): Error {
+  return Object.assign(new Error('The client disconnected before the multipart body ended'), { code: 'ECONNRESET' });
+}
+
+/**
+ * Parse a multipart body, stopping with 413 as soon as a file passes 25 MB or the request passes its total. Every
+ * stream involved (the request, the parser, each file) has an error path: a broken body is a 400 naming what was
+ * wrong, never an unhandled 'error' event that would end the process.
+ */
 export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<MultipartForm> {
-  if (!/^multipart\/form-data/i.test(ctx.get('content-type'))) {
-    return Promise.reject(new DossierError('invalid_input', 'Expected a multipart/form-data body with a file field'));
+  try {
+    requireBoundary(ctx.get('content-type'));
+  } catch (err) {
+    return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
     const form: MultipartForm = { files: [] };
-    let total = 0;
     let failed = false;
+    let bb: busboy.Busboy | null = null;
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
-      ctx.req.unpipe(bb);
+      // Unpiped, not destroyed: busboy still touches the file stream after some events ('limit'), and a parser fed
+      // nothing more emits nothing more.
+      if (bb) ctx.req.unpipe(bb);
       ctx.req.resume(); // drain the rest without keeping it
       reject(err);
     };
-    // busboy fires 'limit' when a file *reaches* fileSize; +1 so exactly 25 MB is accepted and only larger is 413 (spec: Limits).
-    const fileSize = DIRECT_UPLOAD_MAX_BYTES + 1;
-    // defParamCharset: browsers, curl and fetch's FormData send the file name as raw UTF-8 bytes in `filename="…"`;
-    // busboy would read them as Latin-1 (`Résumé` → `RÃ©sumÃ©`). `filename*=UTF-8''…` is decoded either way.
-    const bb = busboy({ headers: ctx.req.headers, defParamCharset: 'utf8', limits: { fileSize, files: limits.maxFiles, fields: 20, fieldSize: 1024 * 1024 } });
-    bb.on('file', (name, stream, info) => {
-      if (name !== 'file' && name !== 'files') return fail(new DossierError('invalid_input', `Unknown file field '${name}'; use 'file'`));
-      const parts: Buffer[] = [];
-      const hash = createHash('sha256');
-      stream.on('data', (d: Buffer) => {
-        total += d.length;
-        if (total > limits.maxTotalBytes) return fail(new DossierError('payload_too_large', `Request exceeds ${limits.maxTotalBytes} bytes`));
-        if (failed) return;
-        parts.push(d);
-        hash.update(d);
-      });
-      stream.on('limit', () => fail(new DossierError('payload_too_large', `File '${info.filename}' exceeds the 25 MB limit of direct upload; use upload-url for larger files`)));
-      stream.on('end', () => {
-        if (!failed) form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts), contentHash: `sha256:${hash.digest('hex')}` });
-      });
+    ctx.req.on('error', () => fail(disconnected()));
+    ctx.req.once('close', () => {
+      if (!ctx.req.complete) fail(disconnected());
     });
-    bb.on('field', (name, value) => {
-      try {
-        applyField(form, name, value);
-      } catch (err) {
-        fail(err);
-      }
-    });
-    bb.on('filesLimit', () => fail(new DossierError('invalid_input', `At most ${limits.maxFiles} files per request`)));
-    bb.on('error', () => fail(new DossierError('invalid_input', 'Malformed multipart body')));
+    if (ctx.req.destroyed) return fail(disconnected()); // gone before this handler ran: no 'close' is coming
+    try {
+      bb = parser(ctx, form, limits, fail);
+    } catch (err) {
+      return fail(malformed(err)); // busboy refuses a Content-Type it cannot parse by throwing
+    }
     bb.on('close', () => {
       if (!failed) resolve(form);
     });
     ctx.req.pipe(bb);
   });
+}
+
+/** A busboy parser filling `form`, every failure reported through `fail`. */
+function parser(ctx: Context, form: MultipartForm, limits: MultipartLimits, fail: (err: unknown) => void): busboy.Busboy {
+  // busboy fires 'limit' when a file *reaches* fileSize; +1 so exactly 25 MB is accepted and only larger is 413 (spec: Limits).
+  const fileSize = DIRECT_UPLOAD_MAX_BYTES + 1;
+  // defParamCharset: browsers, curl and fetch's FormData send the file name as raw UTF-8 bytes in `filename="…"`;
+  // busboy would read them as Latin-1 (`Résumé` → `RÃ©sumÃ©`). `filename*=UTF-8''…` is decoded either way.
+  const bb = busboy({ headers: ctx.req.headers, defParamCharset: 'utf8', limits: { fileSize, files: limits.maxFiles, fields: 20, fieldSize: 1024 * 1024 } });
+  let total = 0;
+  bb.on('file', (name, stream, info) => {
+    // First of all: a body that ends inside this file destroys the stream with an error, which must have a listener.
+    stream.on('error', (err) => fail(malformed(err)));
+    if (name !== 'file' && name !== 'files') return fail(new DossierError('invalid_input', `Unknown file field '${name}'; use 'file'`));
+    const parts: Buffer[] = [];
+    const hash = createHash('sha256');
+    stream.on('data', (d: Buffer) => {
+      total += d.length;
+      if (total > limits.maxTotalBytes) return fail(new DossierError('payload_too_large', `Request exceeds ${limits.maxTotalBytes} bytes`));
+      parts.push(d);
+      hash.update(d);
+    });
+    stream.on('limit', () => fail(new DossierError('payload_too_large', `File '${info.filename}' exceeds the 25 MB limit of direct upload; use upload-url for larger files`)));
+    stream.on('end', () => {
+      form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts), contentHash: `sha256:${hash.digest('hex')}` });
+    });
+  });
+  bb.on('field', (name, value) => {
+    try {
+      applyField(form, name, value);
+    } catch (err) {
+      fail(err);
+    }
+  });
+  bb.on('filesLimit', () => fail(new DossierError('invalid_input', `At most ${limits.maxFiles} files per request`)));
+  bb.on('error', (err) => fail(malformed(err)));
+  return bb;
 }

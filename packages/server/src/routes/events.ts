@@ -11,7 +11,7 @@ export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
     {
       method: 'get', path: '/v1/collections/:id/documents/events', operationId: 'streamDocumentEvents', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s); closes within 5 s of its key being revoked',
-      responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?} per message', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found' },
+      responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection\'s sandbox, live or test)', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found' },
       handle: async (ctx) => {
         const access = apiAccess(ctx);
         const caller = principal(ctx);

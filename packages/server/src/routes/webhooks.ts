@@ -31,7 +31,7 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
     }),
     route({
       method: 'patch', path: `${BASE}/:endpointId`, operationId: 'updateWebhook', tag: 'webhooks', auth: 'jwt-or-key', role: 'admin',
-      summary: 'Update any of url, events, enabled, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret',
+      summary: 'Update any of url, events, enabled, receiveTestEvents, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret',
       body: schemas.updateWebhookSchema,
       responses: { 200: { description: 'The endpoint', schema: responses.webhookEndpoint }, 400: 'Invalid input', ...WRITE_DENIED },
       handle: async (ctx, { body, reply }) =>
