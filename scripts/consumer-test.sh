@@ -45,8 +45,11 @@ for tgz in "$packs"/*.tgz; do
   mkdir -p "$dir" && tar xzf "$tgz" -C "$dir"
   "$root/node_modules/.bin/publint" "$dir/package" --strict --pack false >"$work/publint.txt" 2>&1 || { cat "$work/publint.txt"; exit 1; }
   "$root/node_modules/.bin/attw" "$tgz" --profile esm-only --format ascii >"$work/attw.txt" 2>&1 || { cat "$work/attw.txt"; exit 1; }
+  # no declaration a consumer's compiler reads imports an optional peer (issue 36)
+  node "$root/scripts/consumer/optional-peer-types.mjs" "$dir/package"
 done
 echo "publint and Are-the-Types-Wrong: no problems in $(ls "$packs" | wc -l) tarballs"
+echo "published types: no declaration imports an optional peer"
 
 # The node binary of a Node major from the npm registry (cached): prints its bin directory.
 node_bin() {
@@ -140,8 +143,11 @@ cd "$first_app"
 cp "$root/scripts/consumer/consumer.ts" .
 cat >tsconfig.json <<JSON
 { "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "strict": true,
-  "noEmit": true, "skipLibCheck": true, "typeRoots": ["$root/node_modules/@types"], "types": ["node"] },
+  "noEmit": true, "skipLibCheck": false, "typeRoots": ["$root/node_modules/@types"], "types": ["node"] },
   "files": ["consumer.ts"] }
 JSON
+# The app has none of the shared-state engines' packages (optional peers of @dossier/adapters), and the check reads
+# every declaration it reaches (skipLibCheck false), so the published types must compile without them.
+for peer in ioredis pg @aws-sdk/client-s3; do [[ ! -e "node_modules/$peer" ]] || { echo "the consumer app unexpectedly has $peer"; exit 1; }; done
 "$root/node_modules/.bin/tsc" -p . && echo "consumer.ts type-checks (nodenext)"
 echo "consumer test passed"

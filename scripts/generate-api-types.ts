@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig, startServer } from '@dossier/server';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import ts from 'typescript';
 
 export const API_TYPES_FILE = join(import.meta.dirname, '..', 'packages', 'cli', 'src', 'api.gen.ts');
 
@@ -21,17 +20,14 @@ const HEADER = `/**
  * Regenerate with \`node --import tsx scripts/generate-api-types.ts\` after changing a route or a response schema.
  */
 
-/** Any JSON value (components/schemas/JsonValue): a type alias, because TypeScript refuses the recursion inside an interface. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
 `;
 
-/** The TypeScript source of the document's types: \`paths\`, \`components\` and \`operations\`. */
+/**
+ * The TypeScript source of the document's types: \`paths\`, \`components\` and \`operations\`, exactly as
+ * openapi-typescript makes them, with no transform (what a user of the served document gets).
+ */
 export async function apiTypesSource(document: unknown): Promise<string> {
-  const ast = await openapiTS(document as OpenAPI3, {
-    alphabetize: true,
-    transform: (_schema, { path }) => (path === '#/components/schemas/JsonValue' ? ts.factory.createTypeReferenceNode('JsonValue') : undefined),
-  });
+  const ast = await openapiTS(document as OpenAPI3, { alphabetize: true });
   return HEADER + astToString(ast);
 }
 

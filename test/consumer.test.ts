@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Issue 10: Dossier as users install it. scripts/consumer-test.sh builds and packs every package, checks the
- * tarballs with publint and Are-the-Types-Wrong, npm-installs them into a fresh app outside the workspace, ingests
- * and searches a folder with plain node, type-checks a nodenext TypeScript consumer, and runs the installed
+ * tarballs with publint and Are-the-Types-Wrong (and that no declaration imports an optional peer), npm-installs them into a fresh app outside the workspace, ingests
+ * and searches a folder with plain node, type-checks a nodenext TypeScript consumer with skipLibCheck false in an app without the optional peers, and runs the installed
  * `dossier --help` and `dossier serve`. In the suite it runs warm (the previous passing run's node_modules seeds
  * the app, so npm changes only what differs); `npx pnpm@10 run test:consumer` runs it cold, and with
  * DOSSIER_CONSUMER_NODES="22 24" on those Node majors too.
@@ -35,6 +35,7 @@ describe('the packed packages, installed outside the workspace', () => {
     const { code, output } = await runScript();
     expect(code, output).toBe(0);
     expect(output).toMatch(/publint and Are-the-Types-Wrong: no problems in 5 tarballs/);
+    expect(output).toMatch(/published types: no declaration imports an optional peer/);
     expect(output).toMatch(/^\d+\.\d{3} tides\.md/m); // the right file first
     expect(output).toMatch(/consumer\.ts type-checks \(nodenext\)/);
     expect(output).toMatch(/dossier serve: \{"status":"ok"/);

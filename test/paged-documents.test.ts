@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDossier, type Dossier } from '@dossier/adapters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const pdf = join(import.meta.dirname, '../../shared/eval/docs/markitdown__REPAIR-2022-INV-001_multipage.pdf');
+import { threePagePdf } from './fixtures/documents.ts';
 
-describe.skipIf(!existsSync(pdf))('a multi-page PDF through the pipeline', () => {
+describe('a multi-page PDF through the pipeline', () => {
   let dataDir: string;
   let dossier: Dossier;
 
@@ -22,7 +22,7 @@ describe.skipIf(!existsSync(pdf))('a multi-page PDF through the pipeline', () =>
   it('records which pages each section spans, with page boundaries that survive image URL rewriting', async () => {
     const d = await dossier.local();
     const col = await d.collections.create({ name: 'paged' });
-    const doc = await d.documents.add(col.id, { filename: 'repair.pdf', bytes: readFileSync(pdf) });
+    const doc = await d.documents.add(col.id, { filename: 'repair.pdf', bytes: threePagePdf() });
     expect((await d.documents.wait(doc.id, 120_000)).status).toBe('ready');
     const sections = await d.documents.sections(doc.id);
     expect(sections.length).toBeGreaterThan(1);

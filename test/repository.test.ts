@@ -13,11 +13,25 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-describe('the README', () => {
-  it('documents every configuration setting, exactly as the config schema defines it', () => {
-    const readme = read('README.md');
-    const table = /<!-- config-table:start -->\n([\s\S]*?)\n<!-- config-table:end -->/.exec(readme)?.[1];
+describe('the README and docs/', () => {
+  it('documents every configuration setting in docs/configuration.md, exactly as the config schema defines it', () => {
+    const page = read('docs/configuration.md');
+    const table = /<!-- config-table:start -->\n([\s\S]*?)\n<!-- config-table:end -->/.exec(page)?.[1];
     expect(table).toBe(settingsTable());
+  });
+
+  it('keeps the README short enough to read in five minutes, and links every page it names', () => {
+    const readme = read('README.md');
+    expect(Buffer.byteLength(readme)).toBeLessThan(12 * 1024);
+    const links = [...readme.matchAll(/\]\(((?:docs|packages|examples)\/[^)#\s]+)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(5);
+    for (const link of links) expect(() => statSync(join(root, link)), link).not.toThrow();
+  });
+
+  it('lists every page of docs/ in docs/README.md', () => {
+    const index = read('docs/README.md');
+    const pages = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    for (const page of pages) expect(index, page).toContain(`(${page})`);
   });
 
   it('gives exactly two set-up commands, and CI runs the test one verbatim', () => {

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { threePagePdf } from '../fixtures/documents.ts';
 import { makeZip, ooxml } from './zip.ts';
 
 /** One hostile file and what must become of it. */
@@ -13,7 +12,6 @@ export interface HostileFile {
   message?: RegExp;
 }
 
-const docsDir = join(import.meta.dirname, '../../../shared/eval/docs');
 let seed = 42;
 const random = (n: number): Buffer => {
   const b = Buffer.alloc(n);
@@ -73,13 +71,7 @@ function images(): HostileFile[] {
 }
 
 function pdfs(): HostileFile[] {
-  const real = (() => {
-    try {
-      return readFileSync(join(docsDir, 'unstructured__fake-memo.pdf'));
-    } catch {
-      return bytes('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n', random(5000), '\n%%EOF');
-    }
-  })();
+  const real = Buffer.from(threePagePdf());
   const err = /pdf|corrupt|damaged|truncated|invalid|encrypted|password|could not|unsupported/i;
   return [
     { kind: 'PDF header only', filename: 'a.pdf', bytes: bytes('%PDF-1.7\n'), expect: 'error', message: err },

@@ -3,9 +3,6 @@
  * Regenerate with `node --import tsx scripts/generate-api-types.ts` after changing a route or a response schema.
  */
 
-/** Any JSON value (components/schemas/JsonValue): a type alias, because TypeScript refuses the recursion inside an interface. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
 export interface paths {
     "/.well-known/oauth-authorization-server": {
         parameters: {
@@ -1951,7 +1948,14 @@ export interface components {
         Error: {
             error: string;
         };
-        JsonValue: JsonValue;
+        /** @description A JSON array */
+        JsonArray: (string | number | boolean | null | components["schemas"]["JsonObject"] | unknown[])[];
+        /** @description A JSON object */
+        JsonObject: {
+            [key: string]: components["schemas"]["JsonValue"];
+        };
+        /** @description Any JSON value */
+        JsonValue: string | number | boolean | null | components["schemas"]["JsonArray"] | components["schemas"]["JsonObject"];
         Org: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
@@ -4369,7 +4373,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, up to 25 MB; its part's filename becomes the document's filename
+                     */
+                    file: string;
+                    /** @description Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"} */
+                    metadata?: components["schemas"]["JsonObject"];
+                    /** @description Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"] */
+                    tags?: string[];
+                };
             };
         };
         responses: {
@@ -4591,7 +4605,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /** @description The files: the field `file` repeated, 100 files and 100 MB per request */
+                    file: string[];
+                    /** @description Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"} */
+                    metadata?: components["schemas"]["JsonObject"];
+                    /** @description Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"] */
+                    tags?: string[];
+                };
             };
         };
         responses: {

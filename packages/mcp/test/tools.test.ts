@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -6,11 +6,17 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer, fetchToolApi, TOOLS } from '../src/index.ts';
 
-/** The spec's tool table (its first column), read from the interface contract itself. */
-function specToolNames(): string[] {
-  const spec = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'spec', 'service-spec.md'), 'utf8');
+/** The spec's tool table, kept in the repository (spec-tools.json) so the suite runs from a lone clone. */
+const SPEC_TOOLS = JSON.parse(readFileSync(join(import.meta.dirname, 'spec-tools.json'), 'utf8')) as { tools: { name: string; purpose: string }[] };
+const specToolNames = (): string[] => SPEC_TOOLS.tools.map((tool) => tool.name);
+
+/** The specification itself, where a checkout has it beside the repository (CI does). */
+const SPEC_PATH = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'spec', 'service-spec.md');
+
+/** Rows `| svc_… | purpose |` of the spec's tool-server table. */
+function toolRowsOfSpec(spec: string): { name: string; purpose: string }[] {
   const table = spec.slice(spec.indexOf('### Tool-server interface'), spec.indexOf('### Command-line client'));
-  return [...table.matchAll(/^\| (svc_\w+) \|/gm)].map((match) => match[1]!);
+  return [...table.matchAll(/^\| (svc_\w+) \| (.*) \|$/gm)].map((match) => ({ name: match[1]!, purpose: match[2]! }));
 }
 
 /** Tools whose answer is Markdown text rather than data (no outputSchema, no structuredContent). */
@@ -29,6 +35,10 @@ beforeAll(async () => {
 });
 
 describe('the svc_ tool table', () => {
+  it.skipIf(!existsSync(SPEC_PATH))('keeps spec-tools.json equal to the specification\'s table (checked where ../shared/spec is present)', () => {
+    expect(SPEC_TOOLS.tools).toEqual(toolRowsOfSpec(readFileSync(SPEC_PATH, 'utf8')));
+  });
+
   it('has exactly the tools of the spec\'s table, none missing and none extra', () => {
     const expected = specToolNames();
     expect(expected).toHaveLength(30);
@@ -42,8 +52,8 @@ describe('the svc_ tool table', () => {
     expect(TOOLS.find((tool) => tool.name === 'svc_research')!.scope).toBe('svc:full');
   });
 
-  it('is the scope table of the README, tool by tool', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+  it('is the scope table of docs/mcp.md, tool by tool', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'mcp.md'), 'utf8');
     const row = (scope: string) => [...(readme.split('\n').find((line) => line.startsWith(`| \`${scope}\` |`)) ?? '').matchAll(/`(svc_\w+)`/g)].map((m) => m[1]);
     expect(row('svc:read').sort()).toEqual(TOOLS.filter((tool) => tool.scope === 'svc:read').map((tool) => tool.name).sort());
     expect(row('svc:full').sort()).toEqual(TOOLS.filter((tool) => tool.scope === 'svc:full').map((tool) => tool.name).sort());

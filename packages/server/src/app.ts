@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { memoryRateLimiters } from '@dossier/adapters';
-import { type Dossier, type Logger, type Principal, schemas, silentLogger } from '@dossier/core';
+import { type Dossier, type Logger, type OAuthScope, type Principal, schemas, silentLogger } from '@dossier/core';
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { loadConfig, type ServerConfig } from './config.ts';
@@ -193,7 +193,8 @@ function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: Incoming
   const app = new Koa();
   app.proxy = config.trustProxy;
   const inProcess = inProcessApi();
-  const mcp = mcpEndpoint({ api: inProcess, publicUrl, corsOrigins: config.corsOrigins, version: API_VERSION, log });
+  const noteStepUp = (token: string, scope: OAuthScope) => dossier.oauth.noteStepUp(token, scope);
+  const mcp = mcpEndpoint({ api: inProcess, publicUrl, corsOrigins: config.corsOrigins, version: API_VERSION, log, noteStepUp });
   const router = new Router();
   for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
   inProcess.attach(inProcessApp(router, log).callback());

@@ -1,7 +1,7 @@
 import { checkDatabaseUrl, parseRerankerSpec } from '@dossier/adapters';
 import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
 
-/** One configuration setting: where it comes from and what it means. The README table is generated from this list. */
+/** One configuration setting: where it comes from and what it means. The table of docs/configuration.md is generated from this list. */
 export interface SettingDoc {
   key: keyof ServerConfig;
   env: string;
@@ -319,7 +319,7 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
   return Object.freeze(config as unknown as ServerConfig);
 }
 
-/** The README's configuration table, generated from SETTINGS. */
+/** The configuration table of docs/configuration.md, generated from SETTINGS. */
 export function settingsTable(): string {
   const rows = SETTINGS.map((s) => `| \`${s.env}\` | ${s.flag ? `\`${s.flag}\`` : '—'} | \`${s.default}\` | ${s.meaning} |`);
   return ['| Environment variable | Flag | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer } from './server.ts';
@@ -14,7 +16,7 @@ async function main(): Promise<void> {
       `\nDossier is ready at ${server.url}\nFirst start: these credentials are shown once (also saved to ${server.dataDir}/bootstrap-credentials.txt, mode 0600)\n` +
         `  admin:     ${b.email} / ${b.password}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
     );
-  }
+  } else if (server.role !== 'worker') process.stdout.write(restartNotice(server.url, server.dataDir));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -24,6 +26,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** What a restart prints: where the API is, and where the first start left the keys (they are never printed again). */
+function restartNotice(url: string, dataDir: string): string {
+  const file = join(dataDir, 'bootstrap-credentials.txt');
+  const where = existsSync(file)
+    ? `the admin account, project id and API keys made on the first start are in ${file}`
+    : `the first start's credentials file is gone (${file}); sign in as the admin and create keys: dossier keys create`;
+  return `\nDossier is ready at ${url}\n${where}\n\n`;
 }
 
 main().catch((err) => {

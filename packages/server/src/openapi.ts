@@ -52,6 +52,41 @@ function queryParameters(schemas: SchemaCollector, schema: z.ZodType) {
   return Object.entries(js.properties ?? {}).map(([name, s]) => ({ name, in: 'query', required: js.required?.includes(name) ?? false, schema: s }));
 }
 
+/**
+ * A multipart upload's fields: the file (binary; repeated for a batch), and `tags` and `metadata` as JSON-encoded
+ * parts (OpenAPI 3.1 `encoding`), so generated clients type them instead of seeing one opaque string.
+ */
+function uploadForm(files: 'one' | 'many') {
+  const file = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'The file, up to 25 MB; its part\'s filename becomes the document\'s filename' };
+  return {
+    schema: {
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: files === 'one' ? file : { type: 'array', items: file, minItems: 1, maxItems: 100, description: 'The files: the field `file` repeated, 100 files and 100 MB per request' },
+        tags: { type: 'array', items: { type: 'string' }, description: 'Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"]' },
+        metadata: { $ref: '#/components/schemas/JsonObject', description: 'Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"}' },
+      },
+    },
+    encoding: { tags: { contentType: 'application/json' }, metadata: { contentType: 'application/json' } },
+  };
+}
+
+const SCALARS = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }];
+
+/**
+ * Any JSON value, as three components that code generators can follow: `JsonValue` (a scalar, a `JsonArray` or a
+ * `JsonObject`), `JsonObject` (values: `JsonValue`) and `JsonArray`, whose items name `JsonObject` and a plain array
+ * rather than `JsonValue` again. The set of values is the same as zod's self-referencing union; only the cycle
+ * through arrays is cut, because TypeScript cannot type a property as an array of itself (TS2502), which is what
+ * openapi-typescript made of the direct form.
+ */
+const JSON_COMPONENTS = {
+  JsonValue: { anyOf: [...SCALARS, { $ref: '#/components/schemas/JsonArray' }, { $ref: '#/components/schemas/JsonObject' }], description: 'Any JSON value' },
+  JsonArray: { type: 'array', items: { anyOf: [...SCALARS, { $ref: '#/components/schemas/JsonObject' }, { type: 'array', items: {} }] }, description: 'A JSON array' },
+  JsonObject: { type: 'object', additionalProperties: { $ref: '#/components/schemas/JsonValue' }, description: 'A JSON object' },
+};
+
 const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 function response(schemas: SchemaCollector, status: number, spec: Responses[number]) {
@@ -92,9 +127,11 @@ function operation(schemas: SchemaCollector, r: AnyRoute) {
     ? { required: true, content: { 'application/json': { schema: schemas.convert(r.body, 'input') } } }
     : r.rawBody
       ? { required: true, content: { [r.rawBody.type]: { schema: schemas.convert(r.rawBody.schema, 'input') } } }
-      : r.bodyType
-        ? { required: true, content: { [r.bodyType]: { schema: { type: 'string', format: 'binary' } } } }
-        : undefined;
+      : r.uploads
+        ? { required: true, content: { 'multipart/form-data': uploadForm(r.uploads) } }
+        : r.bodyType
+          ? { required: true, content: { [r.bodyType]: { schema: { type: 'string', format: 'binary' } } } }
+          : undefined;
   const responses = Object.fromEntries(
     Object.entries({ ...commonErrors(r), ...r.responses }).map(([status, spec]) => [status, pageResponse(r, spec) ?? response(schemas, Number(status), spec)]),
   );
@@ -142,7 +179,7 @@ export function buildOpenApi(routes: AnyRoute[], version: string, serverUrl = '/
           flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPE_DESCRIPTIONS } },
         },
       },
-      schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, ...schemas.components },
+      schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, ...schemas.components, ...JSON_COMPONENTS },
     },
   };
 }

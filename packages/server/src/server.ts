@@ -13,7 +13,7 @@ import {
   type DossierOptions,
   type LimitStores,
   type ProviderOptions,
-  loadS3Sdk,
+  checkS3Sdk,
   s3BlobStoreFromUrl,
 } from '@dossier/adapters';
 import {
@@ -182,7 +182,7 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
 async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStores: LimitStores, opts: StartOptions): Promise<Dossier> {
   const plans = loadPlans(config.plansFile);
   // S3's SDK is an optional package: a server told to use S3 without it stops at start, saying what to install.
-  if (config.s3Url) await loadS3Sdk();
+  if (config.s3Url) await checkS3Sdk();
   return createDossier({
     // Postgres holds the metadata and the job queue when configured (issue 13); unset, SQLite files in the data directory.
     databaseUrl: config.databaseUrl ?? undefined,

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Doc, evalDoc, expectError, filesUnder, type Section, sha256, startTestServer, type TestServer } from './helpers.ts';
+import { TEXT_DOCUMENTS } from '../../../test/fixtures/documents.ts';
+import { type Doc, expectError, filesUnder, type Section, sha256, startTestServer, type TestServer } from './helpers.ts';
 import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
@@ -113,10 +114,9 @@ describe('direct upload, wait, markdown and sections', () => {
     expect(sections.body).toEqual([]);
   });
 
-  it('ingests an HTML page, a plain-text file and a Markdown file from the evaluation set to ready', async () => {
-    const c = await t.createCollection({ name: 'Eval formats' });
-    const names = ['markitdown__test_blog.html', 'unstructured__book-war-and-peace-1p.txt', 'unstructured__README.md'];
-    const docs = await Promise.all(names.map((n) => t.upload(c.id, n, evalDoc(n))));
+  it('ingests an HTML page, a plain-text file and a Markdown file to ready', async () => {
+    const c = await t.createCollection({ name: 'Text formats' });
+    const docs = await Promise.all(Object.entries(TEXT_DOCUMENTS).map(([name, text]) => t.upload(c.id, name, new TextEncoder().encode(text))));
     for (const doc of docs) {
       const done = await t.waitDone(doc.id);
       expect(done.status, `${doc.filename}: ${done.errorMessage}`).toBe('ready');

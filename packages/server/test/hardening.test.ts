@@ -5,7 +5,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evalDoc, expectError, filesUnder, rawRequest, startTestServer, type TestServer, uploadForm } from './helpers.ts';
+import { docxWithFigureAndTable } from '../../../test/fixtures/documents.ts';
+import { expectError, filesUnder, rawRequest, startTestServer, type TestServer, uploadForm } from './helpers.ts';
 
 /** Nested `{a: {a: …}}` JSON text, `depth` levels deep, without building the object (a deep object overflows JSON.stringify). */
 const nestedJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -129,7 +130,7 @@ describe('hardening', () => {
   });
 
   it('serves images of a private collection Cache-Control: private, of a public one public', async () => {
-    const docx = evalDoc('markitdown__test.docx');
+    const docx = docxWithFigureAndTable();
     const publicId = (await t.createCollection({ name: 'pub', visibility: 'public' })).id;
     for (const [collection, expected] of [[cid, /^private, max-age=\d+, immutable$/], [publicId, /^public, max-age=\d+, immutable$/]] as const) {
       const doc = await t.ingest(collection, 'test.docx', docx);

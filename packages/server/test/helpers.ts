@@ -3,7 +3,7 @@
  * directory, a small JSON client, bounded waits, and an SSE reader built on fetch.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -13,11 +13,6 @@ import { expect } from 'vitest';
 import { loadConfig, type ServerConfig } from '../src/config.ts';
 import { type RunningServer, type StartOptions, startServer } from '../src/server.ts';
 import { checkAgainstContract } from './response-contract.ts';
-
-/** Folder of the shared evaluation documents (HTML, text, Markdown and binary formats). */
-import { EVAL_DOCS } from '../../../test/eval-docs.ts';
-
-export { EVAL_DOCS };
 
 /** Bounded time for a small document to go through the whole pipeline. */
 export const INGEST_TIMEOUT_MS = 30_000;
@@ -124,9 +119,6 @@ function recordingLogger(errors: string[], logged: TestServer['logged']): Logger
 
 /** `sha256:<hex>` of some bytes, as the API writes content hashes. */
 export const sha256 = (bytes: string | Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-
-/** Bytes of one of the shared evaluation documents. */
-export const evalDoc = (name: string): Uint8Array => readFileSync(join(EVAL_DOCS, name));
 
 /** Start a real server in a fresh temp data directory, on port 0, with no embedding model by default. */
 export async function startTestServer(opts: { embedders?: Embedder[]; config?: Partial<ServerConfig>; mcpPrincipal?: StartOptions['mcpPrincipal']; adapters?: StartOptions['adapters']; oauth?: StartOptions['oauth'] } = {}): Promise<TestServer> {

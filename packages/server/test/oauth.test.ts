@@ -56,10 +56,10 @@ describe('metadata', () => {
     }
   });
 
-  it('answers /mcp without a token with 401 and WWW-Authenticate naming the resource metadata', async () => {
+  it('answers /mcp without a token with 401 and WWW-Authenticate naming the scopes and the resource metadata', async () => {
     const res = await call(`${t.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer scope="svc:read svc:full", resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 });
 
@@ -245,7 +245,7 @@ describe('tokens', () => {
     try {
       const res = await asProbe(tokens.access_token);
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or expired access token", resource_metadata="/);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or expired access token", scope="svc:read svc:full", resource_metadata="/);
       const code = await token(t, { grant_type: 'authorization_code', code: late.code, code_verifier: late.verifier, client_id: late.client.client_id });
       expect(code.body).toEqual({ error: 'invalid_grant', error_description: 'The code has expired' });
     } finally {

@@ -94,7 +94,8 @@ describe('GET /v1/openapi.json', () => {
   it('defines named schemas once under components and refers to them there (no $defs)', () => {
     const text = JSON.stringify(doc);
     expect(text).not.toContain('$defs');
-    expect(doc.components.schemas.JsonValue.anyOf).toEqual(expect.arrayContaining([{ type: 'array', items: { $ref: '#/components/schemas/JsonValue' } }]));
+    expect(doc.components.schemas.JsonValue.anyOf).toEqual(expect.arrayContaining([{ $ref: '#/components/schemas/JsonArray' }, { $ref: '#/components/schemas/JsonObject' }]));
+    expect(doc.components.schemas.JsonObject.additionalProperties).toEqual({ $ref: '#/components/schemas/JsonValue' });
     const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
     for (const name of new Set(refs)) expect(doc.components.schemas[name as string], name).toBeDefined();
   });
@@ -127,6 +128,14 @@ describe('GET /v1/openapi.json', () => {
     expect(list).toMatchObject({ in: 'query', required: false, schema: { minimum: 1, maximum: 500, default: 100 } });
     const upload = operationOf('post', '/v1/collections/:id/documents').requestBody.content;
     expect(Object.keys(upload)).toEqual(['multipart/form-data']);
+    const form = upload['multipart/form-data'];
+    expect(form.schema.required).toEqual(['file']);
+    expect(form.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    expect(form.schema.properties.tags).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(form.schema.properties.metadata).toMatchObject({ $ref: '#/components/schemas/JsonObject' });
+    expect(form.encoding).toEqual({ tags: { contentType: 'application/json' }, metadata: { contentType: 'application/json' } });
+    const batch = operationOf('post', '/v1/collections/:id/documents/batch').requestBody.content['multipart/form-data'];
+    expect(batch.schema.properties.file).toMatchObject({ type: 'array', items: { type: 'string', format: 'binary' } });
     const create = operationOf('post', '/v1/collections').requestBody.content['application/json'].schema;
     expect(create.required.sort()).toEqual(['name', 'projectId']);
     expect(create.properties.chunkSize).toMatchObject({ minimum: 64, maximum: 4096 });

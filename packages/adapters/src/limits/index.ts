@@ -5,7 +5,7 @@ import { connectRedis } from './redis.ts';
 
 export { redisConcurrencyGate } from './concurrency-gate.ts';
 export { memoryRateLimiters, redisRateLimiters } from './rate-limiter.ts';
-export { connectRedis, type RedisConnection } from './redis.ts';
+export { connectRedis, type RedisClient, type RedisConnection } from './redis.ts';
 
 /** Where rate limits and concurrency slots are counted. */
 export interface LimitStores {

@@ -14,7 +14,7 @@ export const mcpCommand: Command = {
   description:
     'Speaks the Model Context Protocol on stdin/stdout until the client closes it. The tools (svc_search, svc_research,\n' +
     'svc_list_collections, … 30 in all) call the Dossier API at SERVICE_BASE_URL with SERVICE_API_KEY; new collections go to\n' +
-    'SERVICE_PROJECT_ID (or --project). Configure it in the client as a stdio server; see the README for an example.\n' +
+    'SERVICE_PROJECT_ID (or --project). Configure it in the client as a stdio server; docs/mcp.md has an example.\n' +
     '`mcp clients` lists the MCP clients connected to the project over HTTP (OAuth) and revokes them: it needs the\n' +
     'session of an org admin (`dossier login`) and --org (or SERVICE_ORG_ID).',
   subcommands: [['clients [list]', 'the connected MCP clients of the project'], ['clients revoke <id>', 'disconnect one: its tokens stop at once']],

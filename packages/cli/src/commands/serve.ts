@@ -64,11 +64,11 @@ export const serveCommand: Command = {
   summary: 'Run the Dossier server in this process (the embedded default: SQLite, LanceDB, files)',
   usage: ['serve [--role api|worker|all] [--port n] [--host addr] [--data-dir dir] [server flags…]'],
   description:
-    "Takes the server's own flags and DOSSIER_* environment variables (the Configuration table of the README lists\n" +
+    "Takes the server's own flags and DOSSIER_* environment variables (docs/configuration.md lists\n" +
     'them all: --port, --host, --data-dir, --embedding-model, --workers, --log-level, …). The first start creates an\n' +
     'admin account, a project and its API keys and prints them once. Logs are JSON lines on stderr. Ctrl-C stops it.\n' +
     '--role api serves the API without running pipeline jobs; --role worker runs jobs and serves only /health (both need\n' +
-    'a shared store and DOSSIER_REDIS_URL; see the README, Running on several machines).',
+    'a shared store and DOSSIER_REDIS_URL; see docs/several-machines.md).',
   rawArgs: true,
   examples: ['dossier serve', 'dossier serve --role worker --port 0', 'dossier serve --port 9000 --data-dir ~/dossier-data', 'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn'],
   async run(ctx) {
@@ -77,7 +77,7 @@ export const serveCommand: Command = {
     try {
       config = loadConfig(ctx.argv, ctx.env);
     } catch (err) {
-      throw usageError((err as Error).message, 'run `dossier serve --help`; every flag is in the Configuration table of the README');
+      throw usageError((err as Error).message, 'run `dossier serve --help`; every flag is in docs/configuration.md');
     }
     const server = await startServer(config, { log: createLogger(config.logLevel) }).catch((err: unknown) => {
       throw listenError(err, config.host, config.port);

@@ -15,7 +15,7 @@ export function featureHashingDimension(model: string): number | null {
  * A feature-hashing embedder (the "hashing trick"): each lowercase word of a text is hashed (SHA-1) to one of
  * `dimension` buckets with a sign, and the bucket counts are L2-normalised. It needs no model weights and is
  * deterministic, so texts that share words are close and nothing else is: a lexical signal, not a semantic one.
- * Served under the model id `builtin:hash-<dimension>` (documented in the README); useful for air-gapped installs
+ * Served under the model id `builtin:hash-<dimension>` (documented in docs/configuration.md); useful for air-gapped installs
  * that want the vector path without a model, for tests and for benchmarks of the pipeline itself.
  */
 export class FeatureHashingEmbedder implements Embedder {

@@ -1,4 +1,6 @@
 import type { SessionClaims } from '../auth/jwt.ts';
+import type { OAuthScope } from '../auth/principal.ts';
+import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { DossierContext } from '../context.ts';
 import { type CheckedAuthorization, type ConsentChoice, type OAuthEndpoint, approveAuthorization, checkAuthorization, denyAuthorization } from './authorize.ts';
@@ -15,6 +17,8 @@ import { exchangeCode, principalOfAccessToken, refreshTokens, revokeToken, type 
 const PRUNE_INTERVAL_MS = 3600_000;
 /** A connection's last use is written at most once a minute. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** How long after a call refused for a missing scope the grant's next refresh asks for a new authorization. */
+const STEP_UP_WINDOW_MS = 60_000;
 
 /**
  * The OAuth 2.1 authorization server of the MCP endpoint (issue 18): dynamic registration, the authorization code
@@ -27,6 +31,15 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
   const pages = pageSessions(ctx, settings.pageSessionTtlSeconds);
   let lastPrune = 0;
   const lastTouch = new Map<string, number>();
+  /** Grants one of whose calls was just refused for a scope they lack: the scope, and until when it counts (ms). */
+  const stepUps = new Map<string, { scope: OAuthScope; until: number }>();
+
+  /** The scope a call of this grant was refused for within the last STEP_UP_WINDOW_MS, once. */
+  function takeStepUp(grantId: string): OAuthScope | null {
+    const entry = stepUps.get(grantId);
+    stepUps.delete(grantId);
+    return entry && entry.until > Date.now() ? entry.scope : null;
+  }
 
   function pruneNowAndThen(): void {
     if (Date.now() - lastPrune < PRUNE_INTERVAL_MS) return;
@@ -61,7 +74,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
       const client = await authenticateClient(ctx, { ...credentials, clientId: request.client_id, clientSecret: request.client_secret });
       pruneNowAndThen();
       if (request.grant_type === 'authorization_code') return exchangeCode(ctx, client, request, settings);
-      if (request.grant_type === 'refresh_token') return refreshTokens(ctx, client, request, settings);
+      if (request.grant_type === 'refresh_token') return refreshTokens(ctx, client, request, settings, takeStepUp);
       throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     },
     /** The revocation endpoint (RFC 7009). */
@@ -69,6 +82,17 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
       const request = parseOAuthInput(revocationRequestSchema, raw);
       const client = await authenticateClient(ctx, { ...credentials, clientId: request.client_id, clientSecret: request.client_secret });
       await revokeToken(ctx, client, request.token, settings);
+    },
+    /**
+     * A call made with this access token was refused for lacking `scope` (403 insufficient_scope). A client that then
+     * refreshes without naming a scope (the MCP SDK's auth() does) gets `invalid_grant` once, within a minute, so it
+     * starts a new authorization for `scope` rather than going on with tokens that still lack it.
+     */
+    async noteStepUp(token: string, scope: OAuthScope): Promise<void> {
+      const record = await ctx.store.findOAuthToken(hashSecret(token));
+      if (record?.kind !== 'access') return;
+      for (const [grantId, entry] of stepUps) if (entry.until <= Date.now()) stepUps.delete(grantId);
+      stepUps.set(record.grantId, { scope, until: Date.now() + STEP_UP_WINDOW_MS });
     },
     /** The principal of a bearer access token presented to `resource` (the MCP endpoint's URL). */
     async authenticateAccessToken(token: string, resource: string) {

@@ -93,15 +93,31 @@ async function refreshableGrant(ctx: DossierContext, token: OAuthTokenRecord | n
   return grant;
 }
 
-/** grant_type=refresh_token: the token is spent and replaced (rotation); the grant's scopes stay as consented. */
-export async function refreshTokens(ctx: DossierContext, client: OAuthClientRecord, request: TokenRequest, settings: OAuthSettings): Promise<TokenResponse> {
+/**
+ * grant_type=refresh_token: the token is spent and replaced (rotation); the grant's scopes stay as consented. Asking
+ * for more than the grant is `invalid_scope`. A client that refreshes without naming a scope right after a call of
+ * this grant was refused for a scope it lacks (`pendingStepUp`; the MCP SDK's auth() does this) gets `invalid_grant`
+ * once, which makes it drop these tokens and start a new authorization for that scope: either way the person is asked
+ * again, instead of the client getting tokens that keep the old scope. The refresh token is not spent.
+ */
+export async function refreshTokens(
+  ctx: DossierContext,
+  client: OAuthClientRecord,
+  request: TokenRequest,
+  settings: OAuthSettings,
+  pendingStepUp: (grantId: string) => OAuthScope | null = () => null,
+): Promise<TokenResponse> {
   if (!request.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const now = clockOf(settings).now();
   const tokenHash = hashSecret(request.refresh_token);
   const grant = await refreshableGrant(ctx, await ctx.store.findOAuthToken(tokenHash), client, now);
-  const asked = parseScopes(request.scope);
   const covered = (scope: OAuthScope) => grant.scopes.includes('svc:full') || grant.scopes.includes(scope);
-  if (!asked.every(covered)) throw new OAuthError('invalid_scope', `This authorization grants ${grant.scopes.join(' ')} only`);
+  const more = parseScopes(request.scope).filter((scope) => !covered(scope));
+  if (more.length > 0) throw new OAuthError('invalid_scope', `This authorization grants ${grant.scopes.join(' ')} only; ${more.join(' ')} needs a new authorization`);
+  const stepUp = request.scope === undefined ? pendingStepUp(grant.id) : null;
+  if (stepUp && !covered(stepUp)) {
+    throw invalidGrant(`A call needed ${stepUp}, which this authorization (${grant.scopes.join(' ')}) does not grant: authorize again with scope ${stepUp}`);
+  }
   if (request.resource !== undefined && !sameResource(request.resource, grant.resource)) throw new OAuthError('invalid_target', `The authorization was granted for ${grant.resource}`);
   if (!(await requireStillAllowed(ctx, grant))) throw invalidGrant('The account may no longer grant this access');
   const pair = newTokenPair(grant, settings);

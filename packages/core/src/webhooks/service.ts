@@ -77,6 +77,9 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
   if (url.username || url.password) throw new DossierError('invalid_input', 'url: must not carry credentials');
   const loopbackHost = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol === 'https:' || (url.protocol === 'http:' && allowHttpLoopback && loopbackHost)) return url.toString();
+  if (url.protocol === 'http:' && loopbackHost) {
+    throw new DossierError('invalid_input', 'url: must be an HTTPS URL (a plain-HTTP receiver on loopback is allowed for local development when the server runs with DOSSIER_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true, --webhooks-allow-http-loopback)');
+  }
   throw new DossierError('invalid_input', 'url: must be an HTTPS URL');
 }
 

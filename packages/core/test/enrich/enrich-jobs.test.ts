@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { EVAL_DOCS } from '../../../../test/eval-docs.ts';
+import { docxWithFigureAndTable } from '../../../../test/fixtures/documents.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DossierError } from '../../src/domain/errors.ts';
 import { CAPTION_POSITION } from '../../src/enrich/caption-chunks.ts';
@@ -155,12 +154,11 @@ describe('captions (enrich.captions)', () => {
     expect((await f.local.collections.stats(cid)).captionedCount).toBe(1);
   });
 
-  const DOCX = `${EVAL_DOCS}/markitdown__test.docx`;
-  it.skipIf(!existsSync(DOCX))('captions a document image through a vision request that carries the image as a content part', async () => {
+  it('captions a document image through a vision request that carries the image as a content part', async () => {
     const model = answering({ image: 'A diagram of agents exchanging messages.', table: 'A small table of numbers.' });
     f.useModels(scriptedResolver(model));
     const cid = await f.collection({ enableSummarization: false });
-    const docId = await f.ingest(cid, 'test.docx', readFileSync(DOCX));
+    const docId = await f.ingest(cid, 'test.docx', docxWithFigureAndTable());
     await f.dossier.idle();
 
     const [image] = await f.local.documents.images(docId);
@@ -176,13 +174,13 @@ describe('captions (enrich.captions)', () => {
     expect((await f.local.collections.stats(cid)).captionedCount).toBe(1);
   });
 
-  it.skipIf(!existsSync(DOCX))('still captions tables when the model rejects images, and logs why images stay uncaptioned', async () => {
+  it('still captions tables when the model rejects images, and logs why images stay uncaptioned', async () => {
     const model = new ScriptedModel((req) =>
       promptKind(req) === 'image' ? { error: new DossierError('provider_error', 'this model does not accept images') } : { text: 'A table of small numbers.' },
     );
     f.useModels(scriptedResolver(model));
     const cid = await f.collection({ enableSummarization: false });
-    const docId = await f.ingest(cid, 'test.docx', readFileSync(DOCX));
+    const docId = await f.ingest(cid, 'test.docx', docxWithFigureAndTable());
     await f.dossier.idle();
     expect((await f.local.documents.images(docId)).map((i) => i.caption)).toEqual([null]);
     const tables = await f.local.documents.captions(docId);

@@ -1,4 +1,4 @@
-import { type Access, type AgentCaller, API_KEY_PREFIX, type Dossier, DossierError, envOfApiKey, isDossierError, isOAuthAccessToken, type Principal, type PrincipalKind, sandboxOf, type SessionClaims, type WebhookCaller } from '@dossier/core';
+import { type Access, type AgentCaller, API_KEY_PREFIX, type Dossier, DossierError, envOfApiKey, isDossierError, isOAuthAccessToken, OAUTH_SCOPES, type Principal, type PrincipalKind, sandboxOf, type SessionClaims, type WebhookCaller } from '@dossier/core';
 import type { Context } from 'koa';
 import type { AuthMode } from '../routes/define.ts';
 import { type OAuthUrls, resourceMetadataUrl } from './oauth-urls.ts';
@@ -27,7 +27,7 @@ export const AUTH_RULES: Readonly<Record<AuthMode, { accepts: readonly Principal
 /** Modes whose routes never look at credentials. */
 const UNAUTHENTICATED: ReadonlySet<AuthMode> = new Set(['none', 'upload-url']);
 
-const bearer = (ctx: Context): string | null => {
+export const bearer = (ctx: Context): string | null => {
   const h = ctx.get('authorization');
   const m = /^Bearer\s+(\S+)$/i.exec(h);
   if (h && !m) throw new DossierError('unauthorized', 'Authorization header must be "Bearer <key>"');
@@ -55,13 +55,15 @@ async function principalOf(dossier: Dossier, credential: string | null, rule: (t
 const quoted = (value: string): string => `"${value.replace(/["\\]/g, '\\$&')}"`;
 
 /**
- * The Bearer challenge of the OAuth-protected resource (RFC 6750 §3, RFC 9728 §5.1): where its metadata is, and why
- * a presented token was refused, so an MCP client can start (or restart) the authorization flow.
+ * The Bearer challenge of the OAuth-protected resource (RFC 6750 §3, RFC 9728 §5.1): where its metadata is, why a
+ * presented token was refused, and the scope to ask for (MCP authorization, scope challenge): the one a refused call
+ * needs, or on a 401 every scope of the resource (the person picks on the consent page), so an MCP client can start
+ * (or restart) the authorization flow.
  */
 export function bearerChallenge(urls: OAuthUrls, error?: { code: 'invalid_token' | 'insufficient_scope'; description: string; scope?: string }): string {
   const params = [
     ...(error ? [`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`] : []),
-    ...(error?.scope ? [`scope=${quoted(error.scope)}`] : []),
+    `scope=${quoted(error?.scope ?? OAUTH_SCOPES.join(' '))}`,
     `resource_metadata=${quoted(resourceMetadataUrl(urls))}`,
   ];
   return `Bearer ${params.join(', ')}`;

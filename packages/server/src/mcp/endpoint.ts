@@ -1,8 +1,8 @@
-import { type Logger, sandboxOf } from '@dossier/core';
+import { type Logger, type OAuthScope, sandboxOf } from '@dossier/core';
 import { createMcpServer } from '@dossier/mcp';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
-import { bearerChallenge, principal } from '../http/auth.ts';
+import { bearer, bearerChallenge, principal } from '../http/auth.ts';
 import { oauthUrls } from '../http/oauth-urls.ts';
 import { readJson } from '../http/body.ts';
 import type { InProcessApi } from './in-process.ts';
@@ -21,6 +21,8 @@ export interface McpEndpointDeps {
   corsOrigins: readonly string[];
   version: string;
   log?: Logger;
+  /** Remember that a call with this OAuth access token was refused for lacking `scope` (its next refresh steps up). */
+  noteStepUp?: (accessToken: string, scope: OAuthScope) => Promise<void>;
 }
 
 /** Answer with a JSON-RPC error (the transport's own form for refusals before a session exists). */
@@ -87,7 +89,11 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
       return rpcError(ctx, 400, -32700, `Parse error: ${(err as Error).message}`);
     }
     const refused = refusedCall(principal(ctx), body);
-    if (refused) return insufficientScope(ctx, deps.publicUrl(), refused, body);
+    if (refused) {
+      const token = principal(ctx).kind === 'oauth' ? bearer(ctx) : null;
+      if (token) await deps.noteStepUp?.(token, refused.scope).catch((err) => deps.log?.warn('step-up not recorded', { error: String(err) }));
+      return insufficientScope(ctx, deps.publicUrl(), refused, body);
+    }
     const unknown = unknownToolCall(body);
     if (unknown) return rpcError(ctx, 200, -32602, `Unknown tool: ${unknown.name}`, unknown.id);
     if (!ctx.get('mcp-session-id') && isInitializeRequest(body)) {

@@ -97,6 +97,8 @@ interface RouteFields<B extends z.ZodType | undefined, Q extends z.ZodType | und
   rawBody?: { type: 'application/json' | 'application/x-www-form-urlencoded'; schema: z.ZodType };
   /** Non-JSON request body, for the OpenAPI document. */
   bodyType?: 'multipart/form-data' | 'application/octet-stream';
+  /** The file field of a multipart upload (with `tags` and `metadata` beside it): one file, or the field repeated. */
+  uploads?: 'one' | 'many';
   /** What a 2xx (and a refusal) answer is when it is not JSON: a server-rendered page. */
   produces?: 'text/html';
   /** The responses by status. */

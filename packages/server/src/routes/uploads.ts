@@ -56,7 +56,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       handle: async (ctx, { body, reply }) => reply(200, await d.batchConfirm(requireApiAccess(ctx), ctx.params.id, body)),
     }),
     route({
-      method: 'post', path: '/v1/collections/:id/documents', operationId: 'uploadDocument', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
+      method: 'post', path: '/v1/collections/:id/documents', operationId: 'uploadDocument', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', uploads: 'one', longRunning: true,
       summary: 'Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB',
       responses: { 202: { description: 'The document, processing', schema: responses.document }, 402: 'Document or storage quota reached', 404: 'Not found', 413: 'File exceeds 25 MB' },
       handle: async (ctx, { reply }) => {
@@ -68,7 +68,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       },
     }),
     route({
-      method: 'post', path: '/v1/collections/:id/documents/batch', operationId: 'uploadDocuments', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', longRunning: true,
+      method: 'post', path: '/v1/collections/:id/documents/batch', operationId: 'uploadDocuments', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', uploads: 'many', longRunning: true,
       summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request',
       responses: { 202: { description: 'The documents, processing', schema: responses.documentBatch }, 402: 'Document or storage quota reached', 404: 'Not found', 413: 'A file exceeds 25 MB' },
       handle: async (ctx, { reply }) => {

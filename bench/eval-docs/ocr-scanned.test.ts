@@ -1,15 +1,27 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeOcr } from '../../src/converters/pdf/index.ts';
-import { openPdf } from '../../src/converters/pdf/pdfjs.ts';
-import { renderPage } from '../../src/converters/pdf/render.ts';
-import { convertBytes, pagesOf } from './pdf-helpers.ts';
-import { EVAL_DOCS as DOCS } from '../../../../test/eval-docs.ts';
+import { closeOcr } from '../../packages/adapters/src/converters/pdf/index.ts';
+import { openPdf } from '../../packages/adapters/src/converters/pdf/pdfjs.ts';
+import { renderPage } from '../../packages/adapters/src/converters/pdf/render.ts';
+import { convertBytes, pagesOf } from '../../packages/adapters/test/converters/pdf-helpers.ts';
+import { EVAL_DOCS as DOCS } from './docs.ts';
 
-const present = existsSync(DOCS);
 const load = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DOCS, name)));
-const suite = present ? 'OCR of scanned PDFs and images (tesseract.js, English data from the package)' : `OCR of scanned PDFs and images (skipped: ${DOCS} is missing)`;
+/** Packages of @dossier/adapters (bench/ does not depend on them itself). */
+const fromAdapters = (name: string) => import(pathToFileURL(createRequire(new URL('../../packages/adapters/package.json', import.meta.url)).resolve(name)).href);
+
+/** The part of @napi-rs/canvas this file uses. */
+interface CanvasModule {
+  loadImage(bytes: Buffer): Promise<{ width: number; height: number }>;
+  createCanvas(width: number, height: number): {
+    getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+  };
+}
+
+const suite = 'OCR of scanned PDFs and images (tesseract.js, English data from the package)';
 
 /** A page of a PDF drawn as PNG, standing in for a photo or scan someone uploads. */
 async function pagePng(name: string, dpi: number): Promise<Uint8Array> {
@@ -23,17 +35,17 @@ async function pagePng(name: string, dpi: number): Promise<Uint8Array> {
 
 /** The same picture as an uncompressed TIFF (tesseract.js cannot read TIFF, so this goes through utif2). */
 async function pngToTiff(png: Uint8Array): Promise<Uint8Array> {
-  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const { createCanvas, loadImage } = (await fromAdapters('@napi-rs/canvas')) as CanvasModule;
   const img = await loadImage(Buffer.from(png));
   const canvas = createCanvas(img.width, img.height);
   const ctx = canvas.getContext('2d');
   ctx.drawImage(img, 0, 0);
   const rgba = ctx.getImageData(0, 0, img.width, img.height).data;
-  const utif = (await import('utif2' as string)) as { default: { encodeImage(rgba: Uint8Array, w: number, h: number): ArrayBuffer } };
+  const utif = (await fromAdapters('utif2')) as { default: { encodeImage(rgba: Uint8Array, w: number, h: number): ArrayBuffer } };
   return new Uint8Array(utif.default.encodeImage(new Uint8Array(rgba.buffer), img.width, img.height));
 }
 
-describe.skipIf(!present)(suite, () => {
+describe(suite, () => {
   afterAll(() => closeOcr());
 
   it('OCRs a scanned page into headings, a table and paragraphs, and marks pages past the OCR cap', async () => {

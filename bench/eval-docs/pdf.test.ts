@@ -1,17 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convertBytes, pagesOf } from './pdf-helpers.ts';
-import { EVAL_DOCS as DOCS } from '../../../../test/eval-docs.ts';
+import { convertBytes, pagesOf } from '../../packages/adapters/test/converters/pdf-helpers.ts';
+import { EVAL_DOCS as DOCS } from './docs.ts';
 
-const present = existsSync(DOCS);
 const load = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DOCS, name)));
-const suite = present ? 'the PDF converter on the shared evaluation PDFs with a text layer' : `the PDF converter on the shared evaluation PDFs (skipped: ${DOCS} is missing)`;
+const suite = 'the PDF converter on the shared evaluation PDFs with a text layer';
 
 /** GFM tables of a Markdown text, as blocks. */
 const tables = (md: string): string[] => md.split('\n\n').filter((b) => /^\|.*\|\n\|( --- \|)+/.test(b));
 
-describe.skipIf(!present)(suite, () => {
+describe(suite, () => {
   it('reads the AutoGen paper page: numbered heading, paragraphs with line-end hyphens joined, footnote kept, page number dropped', async () => {
     const r = await convertBytes(load('markitdown__test.pdf'), 'test.pdf');
     expect(r.markdown).toMatch(/^# 1 Introduction\n/);

@@ -1,14 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convert } from './office-helpers.ts';
-import { EVAL_DOCS as DOCS } from '../../../../test/eval-docs.ts';
+import { convert } from '../../packages/adapters/test/converters/office-helpers.ts';
+import { EVAL_DOCS as DOCS } from './docs.ts';
 
-const present = existsSync(DOCS);
 const load = (name: string): Buffer => readFileSync(join(DOCS, name));
-const suite = present ? 'the office converters on the shared evaluation documents' : `the office converters on the shared evaluation documents (skipped: ${DOCS} is missing)`;
+const suite = 'the office converters on the shared evaluation documents';
 
-describe.skipIf(!present)(suite, () => {
+describe(suite, () => {
   it('turns test.docx into headings, a GFM table with its first row as header, and an extracted image', async () => {
     const r = await convert(load('markitdown__test.docx'), 'test.docx');
     expect(r.detectedType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
