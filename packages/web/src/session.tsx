@@ -83,8 +83,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (everywhere) unwrap(await api.POST('/v1/auth/logout-all'));
       await api.DELETE('/v1/dashboard/session');
       connection.csrf = null;
-      queries.clear();
       queries.setQueryData(['session'], null);
+      queries.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
     },
     [queries],
   );

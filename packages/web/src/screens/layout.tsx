@@ -88,7 +88,7 @@ function SandboxPicker() {
     if (!projectId && orgId && firstProject) chooseSandbox({ orgId, projectId: firstProject, env });
   }, [projectId, orgId, firstProject, env, chooseSandbox]);
   return (
-    <nav className="picker" aria-label="Sandbox">
+    <nav className="picker" aria-label="Org, project and sandbox">
       <label htmlFor={ids.org}>Org</label>
       <select id={ids.org} value={orgId} onChange={(e) => chooseSandbox({ orgId: e.target.value, projectId: '', env })}>
         {orgs.data?.map((o) => (
