@@ -9,13 +9,13 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const server = await startServer(config, { log });
   const b = server.bootstrap;
-  process.stdout.write(`\nDashboard: ${server.url}/ (sign in with the admin account's e-mail and password)\n`);
   if (b) {
     process.stdout.write(
       `\nDossier is ready at ${server.url}\nFirst start: these credentials are shown once (also saved to ${server.dataDir}/bootstrap-credentials.txt, mode 0600)\n` +
         `  admin:     ${b.email} / ${b.password}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
     );
   }
+  process.stdout.write(`Dashboard: ${server.url}/ (sign in with the admin account's e-mail and password)\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -22,6 +22,15 @@ export function Highlighted({ text, highlight }: { text: string; highlight?: str
   return <>{parts}</>;
 }
 
+/** Text with the words of a query (three letters or more) marked, as a search result shows its passage. */
+export function QueryTerms({ text, query }: { text: string; query: string }): ReactNode {
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])];
+  if (!words.length) return text;
+  const pattern = new RegExp(`(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'giu');
+  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, in order; the same word may recur
+  return <>{text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark key={`${i}-${part}`}>{part}</mark> : part))}</>;
+}
+
 type Block = { kind: 'heading'; level: number; text: string } | { kind: 'list'; items: string[] } | { kind: 'code'; text: string } | { kind: 'para'; text: string };
 
 /** The blocks of a Markdown text. */

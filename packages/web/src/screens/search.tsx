@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { api, unwrap } from '../api.ts';
-import { Highlighted } from '../markdown.tsx';
+import { QueryTerms } from '../markdown.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
 
@@ -42,7 +42,7 @@ export function SearchPage() {
                   </Link>{' '}
                   <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}</span>
                 </p>
-                <blockquote><Highlighted text={hit.chunk.content} highlight={q.split(/\s+/).length === 1 ? q : undefined} /></blockquote>
+                <blockquote><QueryTerms text={hit.chunk.content} query={q} /></blockquote>
               </li>
             ))}
           </ol>
