@@ -9,15 +9,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, startServer } from '@dossier/server';
+import { chromium } from 'playwright-core';
 
 const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'packages', 'web', 'dist');
-// playwright-core is a dev dependency of the server package (its browser tests).
-const { chromium } = createRequire(join(ROOT, 'packages', 'server', 'package.json'))('playwright-core') as typeof import('playwright-core');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
