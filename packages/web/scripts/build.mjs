@@ -29,6 +29,9 @@ function isStale() {
 }
 
 if (process.argv.includes('--if-stale') && !isStale()) process.exit(0);
+// Always the production build, even when started from a test runner (vitest sets NODE_ENV=test, which would make
+// Vite bundle React's development build).
+process.env.NODE_ENV = 'production';
 const started = performance.now();
 await build({ root, logLevel: 'warn', configFile: join(root, 'vite.config.ts') });
 for (const file of filesOf(dist).filter((f) => /\.(js|css|html|svg|json)$/.test(f))) writeFileSync(`${file}.gz`, gzipSync(readFileSync(file), { level: 9 }));
