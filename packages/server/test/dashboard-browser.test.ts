@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -26,10 +27,13 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024, led by the northern stores.\n\n## Costs\n\nCosts fell by 3 percent.\n';
 
+const MB = 1024 * 1024;
+
 let t: TestServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let folder: string;
 const problems: string[] = [];
 
 /** Serious and critical accessibility violations axe-core finds on the page, as `rule: target` lines. */
@@ -49,8 +53,10 @@ async function screenshot(name: string): Promise<void> {
 describe.runIf(RUN)('the dashboard in a browser', () => {
   beforeAll(async () => {
     if (!CHROMIUM) throw new Error('CI: /usr/bin/chromium is missing (.ci/run installs it)');
+    folder = mkdtempSync(join(tmpdir(), 'dossier-dashboard-files-'));
     execFileSync(process.execPath, [join(ROOT, 'packages', 'web', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
-    t = await startTestServer({ config: { providerRetries: 0 } });
+    // Presigned uploads take up to 21 MB here, so one large file goes through and a larger one is refused.
+    t = await startTestServer({ config: { providerRetries: 0, maxUploadBytes: 21 * MB } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
@@ -60,6 +66,7 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   it('signs in (after a wrong password), keeps the session over a reload, never shows the token to scripts', async () => {
@@ -108,6 +115,21 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     expect(await page.getByRole('alert').textContent()).toMatch(/Why it failed.+\S/);
     expect(await axeViolations()).toEqual([]);
     await page.goBack();
+  });
+
+  it('sends a large file through the presigned path, and shows the server refusing a larger one', async () => {
+    // Files on disk: the browser reads them itself while it sends them (a buffer would cross the DevTools protocol, slowly).
+    const pdf = (name: string, bytes: number) => {
+      writeFileSync(join(folder, name), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(bytes)]));
+      return join(folder, name);
+    };
+    await page.getByLabel('Choose files').setInputFiles([pdf('scan.pdf', 20.5 * MB), pdf('huge.pdf', 22 * MB)]);
+    const upload = (name: string) => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name });
+    await upload('huge.pdf').filter({ hasText: /failed: fileSizeBytes exceeds the limit/ }).waitFor({ timeout: 30_000 });
+    await upload('scan.pdf').filter({ hasText: 'done' }).waitFor({ timeout: 30_000 });
+    // The large file was stored through its upload URL and confirmed: a document like any other (this one fails to convert).
+    await page.getByRole('row').filter({ hasText: 'scan.pdf' }).filter({ hasText: 'error' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('row').filter({ hasText: 'huge.pdf' }).count()).toBe(0);
   });
 
   it('searches with provenance (after a bad query), and opens the hit in its document', async () => {

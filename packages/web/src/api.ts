@@ -88,22 +88,55 @@ export async function readSse(url: string, init: RequestInit, onEvent: (data: un
   }
 }
 
-/** Upload one file (multipart) with progress, an Idempotency-Key of its own, and the session's headers. */
-export function uploadFile(collectionId: string, file: File, name: string, onProgress: (fraction: number) => void): Promise<Doc> {
+/** Files above this go through the presigned path (the direct multipart upload stops at 25 MB). */
+export const PRESIGNED_FROM_BYTES = 20 * 1024 * 1024;
+
+/** Send a body with XMLHttpRequest (the only browser API with upload progress); resolves with the decoded answer. */
+function send(method: string, url: string, body: XMLHttpRequestBodyInit, headers: Record<string, string>, onProgress: (fraction: number) => void): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/v1/collections/${encodeURIComponent(collectionId)}/documents`);
-    for (const [header, value] of Object.entries(sessionHeaders('POST'))) xhr.setRequestHeader(header, value);
-    xhr.setRequestHeader('Idempotency-Key', crypto.randomUUID());
+    xhr.open(method, url);
+    for (const [header, value] of Object.entries(headers)) xhr.setRequestHeader(header, value);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onload = () => {
-      const body = JSON.parse(xhr.responseText || '{}');
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as Doc);
-      else reject(new ApiError(body.error ?? `${xhr.status}`, xhr.status));
+      let answer: { error?: string } = {};
+      try {
+        answer = JSON.parse(xhr.responseText || '{}');
+      } catch {
+        answer = {};
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(answer);
+      else reject(new ApiError(answer.error ?? `${xhr.status} ${xhr.statusText}`, xhr.status));
     };
     xhr.onerror = () => reject(new ApiError('The upload failed (network)', 0));
-    const form = new FormData();
-    form.append('file', file, name);
-    xhr.send(form);
+    xhr.send(body);
   });
+}
+
+/** A large file: create the document and its upload URL, PUT the bytes there, then confirm. */
+async function uploadPresigned(collectionId: string, file: File, name: string, idempotencyKey: string, onProgress: (fraction: number) => void): Promise<Doc> {
+  const path = { id: collectionId };
+  const created = unwrap(
+    await api.POST('/v1/collections/{id}/documents/upload-url', {
+      params: { path },
+      body: { filename: name, fileSizeBytes: file.size, ...(file.type ? { contentType: file.type } : {}) },
+      headers: { 'Idempotency-Key': idempotencyKey },
+    }),
+  );
+  if (!created.uploadUrl) return created.document as Doc; // the same content is already there
+  await send('PUT', created.uploadUrl, file, {}, onProgress);
+  return unwrap(await api.POST('/v1/collections/{id}/documents/{docId}/confirm', { params: { path: { ...path, docId: created.documentId } }, body: {} }));
+}
+
+/**
+ * Upload one file with progress and an Idempotency-Key of its own: multipart up to 20 MB, the presigned path above.
+ * `name` keeps the file's folder path when a folder was dropped.
+ */
+export async function uploadFile(collectionId: string, file: File, name: string, onProgress: (fraction: number) => void): Promise<Doc> {
+  const idempotencyKey = crypto.randomUUID();
+  if (file.size > PRESIGNED_FROM_BYTES) return uploadPresigned(collectionId, file, name, idempotencyKey, onProgress);
+  const form = new FormData();
+  form.append('file', file, name);
+  const headers = { ...sessionHeaders('POST'), 'Idempotency-Key': idempotencyKey };
+  return (await send('POST', `/v1/collections/${encodeURIComponent(collectionId)}/documents`, form, headers, onProgress)) as Doc;
 }
