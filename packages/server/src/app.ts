@@ -27,6 +27,8 @@ import { collectionRoutes } from './routes/collections.ts';
 import { connectedClientRoutes } from './routes/connected-clients.ts';
 import { contradictionRoutes } from './routes/contradictions.ts';
 import { type RouteDef, type RouteDeps, send } from './routes/define.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
+import { dashboardStatic } from './http/dashboard-static.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { duplicateRoutes } from './routes/duplicates.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -48,6 +50,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: ReturnType<typeof buildOpenApi> | null = null;
   const routes: RouteDef[] = [
     ...authRoutes(deps), ...managementRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...agentRunRoutes(deps), ...webhookRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...connectedClientRoutes(deps),
+    ...dashboardRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];
@@ -130,6 +133,11 @@ export interface AppOptions {
    * that cannot log in (the MCP conformance suite). Never set by configuration.
    */
   mcpPrincipal?: () => Principal | null;
+  /**
+   * Serve the dashboard (issue 34) at `/` beside the API: `true` for the build in packages/web/dist, or the folder
+   * of a build. Only without a prefix: the dashboard calls the API at `/v1`. Default: off.
+   */
+  dashboard?: boolean | { dir: string };
 }
 
 /** The API as a Koa application and as handlers another server mounts. */
@@ -164,7 +172,9 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   const hostStates = new WeakMap<IncomingMessage, Record<string, unknown>>();
   const supplied = opts.principal;
   const callerOf = supplied && (async (req: IncomingMessage) => supplied(req, hostStates.get(req)));
-  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal }, callerOf);
+  if (opts.dashboard && prefix) throw new Error('createApp: the dashboard is served only without a prefix (it calls the API at /v1)');
+  const dashboard = opts.dashboard ? (opts.dashboard === true ? {} : opts.dashboard) : null;
+  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard }, callerOf);
   const callback = koa.callback();
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
     const path = unprefixed(req.url ?? '/', prefix);
@@ -185,7 +195,7 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   return { koa, handler, middleware, mcp };
 }
 
-type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal'>;
+type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal'> & { dashboard: { dir?: string } | null };
 
 /** The Koa application itself (middleware outermost first, then the routes) and its MCP endpoint. */
 function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: IncomingMessage) => Promise<Principal | undefined>): { koa: Koa; mcp: McpEndpoint } {
@@ -204,6 +214,7 @@ function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: Incoming
   app.use(securityHeaders);
   app.use(corsAllowList(config.corsOrigins));
   app.use(errorMiddleware(log));
+  if (opts.dashboard) app.use(dashboardStatic(opts.dashboard.dir)); // before the limits: its files are not API calls
   app.use(bodyIdleTimeout(config.bodyIdleTimeoutMs));
   if (callerOf) {
     // Before the limits: a host-supplied caller is limited as a key would be, by its identity.

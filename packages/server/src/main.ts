@@ -17,6 +17,7 @@ async function main(): Promise<void> {
         `  admin:     ${b.email} / ${b.password}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
     );
   } else if (server.role !== 'worker') process.stdout.write(restartNotice(server.url, server.dataDir));
+  if (server.role !== 'worker') process.stdout.write(`Dashboard: ${server.url}/ (sign in with the admin account's e-mail and password)\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

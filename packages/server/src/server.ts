@@ -73,6 +73,8 @@ export interface StartOptions {
   modelProviders?: ModelProviderFactory;
   /** Adapters of your own (issue 10's seam): store, queue, chunk index, blob storage, event bus; the rest are embedded. */
   adapters?: Pick<DossierOptions, 'store' | 'queue' | 'index' | 'blobs' | 'events'>;
+  /** Serve the dashboard at `/` (default: the build in packages/web/dist; false: none). See AppOptions.dashboard. */
+  dashboard?: boolean | { dir: string };
   /** Test-only: /mcp requests without credentials act as this principal (the MCP conformance suite cannot log in). */
   mcpPrincipal?: () => Principal | null;
   /** Lifetimes of the MCP endpoint's OAuth codes and tokens, and their clock (tests move it instead of waiting). */
@@ -161,7 +163,7 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
   const bootstrap = config.role === 'worker' ? null : await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dataDir, bootstrap) });
   let url = '';
-  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal });
+  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard: opts.dashboard ?? true });
   const http = app ? apiServer(app, config, log) : workerHealthServer(() => ({ workers: config.workers }));
   url = await listen(http, config);
   http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits

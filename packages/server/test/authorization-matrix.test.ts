@@ -101,6 +101,8 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
+  // The dashboard's cookie session (issue 34): signing in and out read no credentials; reading it back needs one.
+  'POST /v1/dashboard/session': 'open', 'GET /v1/dashboard/session': 'jwt-user', 'DELETE /v1/dashboard/session': 'open',
 };
 
 /**

@@ -120,6 +120,17 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
       await ctx.store.createProject(project);
       return { email, password, orgId: org.id, projectId: project.id, liveKey: await createKey(project.id, 'live'), testKey: await createKey(project.id, 'test') };
     },
+    /**
+     * The project sandbox a signed-in person acts in from the dashboard (issue 34): any member of the project's org
+     * (the role a JWT needs to list the project); 404 for unknown projects and other orgs' projects, as for JWTs.
+     */
+    async sessionSandbox(claims: SessionClaims, projectId: string, env: Env): Promise<NonNullable<Access>> {
+      const project = isUuid(projectId) ? await ctx.store.getProject(projectId) : null;
+      if (!project) throw notFound('Project');
+      const role = await ctx.store.getMembershipRole(project.orgId, claims.accountId);
+      if (!role) throw notFound('Project');
+      return { projectId: project.id, env };
+    },
     createKey,
     createKeyRecord,
   };

@@ -2,10 +2,12 @@ import { type Access, type AgentCaller, API_KEY_PREFIX, type Dossier, DossierErr
 import type { Context } from 'koa';
 import type { AuthMode } from '../routes/define.ts';
 import { type OAuthUrls, resourceMetadataUrl } from './oauth-urls.ts';
+import { sessionCookie, sessionPrincipal } from './session-cookie.ts';
 
 /**
  * Authentication (issue 9): every route declares an AuthMode; the router resolves the caller's Principal from the
- * Authorization header (or `?key=` where a route allows it) before the body is read, refuses kinds the mode does
+ * Authorization header (or `?key=` where a route allows it, or the dashboard's session cookie: session-cookie.ts)
+ * before the body is read, refuses kinds the mode does
  * not accept with 401, and hands the principal to the handler through these helpers. Nothing else reads
  * credentials.
  */
@@ -105,8 +107,10 @@ export async function authenticate(dossier: Dossier, ctx: Context, mode: AuthMod
   let credential: string | null = null;
   try {
     credential = bearer(ctx) ?? (opts.queryKey && typeof ctx.query.key === 'string' ? ctx.query.key : null);
-    const principal = await principalOf(dossier, credential, rule, opts.urls);
-    if (principal.kind === 'project_key' || principal.kind === 'org_key') ctx.state.keyId = principal.keyId; // the access log names the key's id
+    const cookie = credential ? null : sessionCookie(ctx);
+    const fromCookie = cookie ? await sessionPrincipal(dossier, ctx, cookie, rule.accepts) : null;
+    const principal = fromCookie ?? (await principalOf(dossier, credential, rule, opts.urls));
+    if ((principal.kind === 'project_key' || principal.kind === 'org_key') && !fromCookie) ctx.state.keyId = principal.keyId; // the access log names the key's id
     if (!rule.accepts.includes(principal.kind)) throw new DossierError('unauthorized', rule.needs);
     ctx.state.principal = principal;
     return principal;

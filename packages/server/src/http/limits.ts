@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import type { ServerConfig } from '../config.ts';
 import { givenPrincipal } from './auth.ts';
 import { refusalHeaders, refusalTally } from './refusals.ts';
+import { sessionCookieOf } from './session-cookie.ts';
 
 /** Paths no limit applies to: health checks (monitors poll them) and the API description. */
 const UNLIMITED_PATHS = new Set(['/health', '/v1/health', '/v1/openapi.json']);
@@ -15,11 +16,15 @@ const UNLIMITED_PATHS = new Set(['/health', '/v1/health', '/v1/openapi.json']);
 const isUnlimited = (method: string | undefined, path: string): boolean =>
   UNLIMITED_PATHS.has(path) || method === 'OPTIONS' || (method === 'PUT' && path.startsWith('/v1/uploads/'));
 
-/** The credential a request presents (Bearer header, or `?key=` as the events stream allows), unchecked. */
+/**
+ * The credential a request presents (Bearer header, or `?key=` as the events stream allows, or the dashboard's
+ * session cookie), unchecked.
+ */
 export function presentedCredential(ctx: Context): string | null {
   const header = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
   if (header?.[1]) return header[1];
-  return typeof ctx.query.key === 'string' && ctx.query.key ? ctx.query.key : null;
+  if (typeof ctx.query.key === 'string' && ctx.query.key) return ctx.query.key;
+  return sessionCookieOf(ctx.get('cookie'));
 }
 
 /** A bucket name for a caller the host application supplied (createApp's `principal`), limited like a key. */
@@ -30,11 +35,12 @@ function hostIdentity(ctx: Context): string | null {
 }
 
 /** The credential of a raw request, as presentedCredential reads it from a Koa context. */
-function rawCredential(authorization: string | undefined, url: string): string | null {
+function rawCredential(authorization: string | undefined, url: string, cookie: string | undefined): string | null {
   const header = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (header?.[1]) return header[1];
   const query = url.indexOf('?');
-  return query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('key') || null;
+  const key = query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('key') || null;
+  return key ?? sessionCookieOf(cookie);
 }
 
 /** The client's address as Koa's `ctx.ip` gives it (the first X-Forwarded-For entry behind a trusted proxy). */
@@ -136,7 +142,7 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     const url = req.url ?? '/';
     const path = url.split('?', 1)[0]!;
     if (isUnlimited(req.method, path)) return false;
-    const credential = rawCredential(req.headers.authorization, url);
+    const credential = rawCredential(req.headers.authorization, url, req.headers.cookie);
     const bucket = credential ? hashSecret(credential) : clientAddress(req, config.trustProxy);
     const until = refusedUntil.get(bucket);
     const now = Date.now();

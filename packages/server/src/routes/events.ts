@@ -1,4 +1,5 @@
 import { apiAccess, principal, suppliedByHost } from '../http/auth.ts';
+import { fromSessionCookie } from '../http/session-cookie.ts';
 import { openSse } from '../http/sse.ts';
 import type { RouteDef, RouteDeps } from './define.ts';
 
@@ -19,8 +20,9 @@ export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
         const unsubscribe = await dossier.events.subscribe(access, ctx.params.id, (e) => stream?.send(e));
         stream = openSse(ctx);
         const opened = stream;
-        // A key Dossier resolved is re-checked; a caller the host application supplied is the host's to end.
-        const check = caller.kind === 'project_key' && !suppliedByHost(ctx)
+        // A key Dossier resolved is re-checked; a caller the host application supplied is the host's to end, and a
+        // dashboard session (no key behind it) ends with the page.
+        const check = caller.kind === 'project_key' && !suppliedByHost(ctx) && !fromSessionCookie(ctx)
           ? setInterval(() => {
               dossier.auth.isKeyActive(caller.keyId).then((active) => active || opened.close(), () => {});
             }, STREAM_KEY_CHECK_MS)

@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers.ts';
+
+/**
+ * The dashboard in a real browser (issue 34): Debian's Chromium, driven by Playwright, against a real server
+ * (SQLite, LanceDB, files) serving the built app under its CSP. One person's day, in order: sign in (a wrong
+ * password first), keep the session over a reload, create a collection, upload files (one the server refuses, one
+ * that fails to convert) and watch them change status live, read why one failed, search with provenance (a bad
+ * query first), research with a citation that opens its passage, sign out. Every screen is checked with axe-core
+ * (no serious or critical violation), and the forms are driven by the keyboard.
+ *
+ * Skipped when Chromium is missing, except in CI (CI=true), where .ci/run installs it and a skip would hide a failure.
+ * DOSSIER_SCREENSHOTS=1 also writes the screenshots of docs/dashboard-*.png.
+ */
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
+const RUN = Boolean(CHROMIUM) || Boolean(process.env.CI);
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024, led by the northern stores.\n\n## Costs\n\nCosts fell by 3 percent.\n';
+
+const MB = 1024 * 1024;
+
+let t: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let folder: string;
+const problems: string[] = [];
+
+/** Serious and critical accessibility violations axe-core finds on the page, as `rule: target` lines. */
+async function axeViolations(): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (the page itself stays under it).
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate<string[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
+}
+
+async function screenshot(name: string): Promise<void> {
+  if (!process.env.DOSSIER_SCREENSHOTS) return;
+  mkdirSync(join(ROOT, 'docs'), { recursive: true });
+  await page.screenshot({ path: join(ROOT, 'docs', `dashboard-${name}.png`), fullPage: false });
+}
+
+describe.runIf(RUN)('the dashboard in a browser', () => {
+  beforeAll(async () => {
+    if (!CHROMIUM) throw new Error('CI: /usr/bin/chromium is missing (.ci/run installs it)');
+    folder = mkdtempSync(join(tmpdir(), 'dossier-dashboard-files-'));
+    execFileSync(process.execPath, [join(ROOT, 'packages', 'web', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
+    // Presigned uploads take up to 21 MB here, so one large file goes through and a larger one is refused.
+    t = await startTestServer({ config: { providerRetries: 0, maxUploadBytes: 21 * MB } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text()));
+    page.on('pageerror', (err) => problems.push(String(err)));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('signs in (after a wrong password), keeps the session over a reload, never shows the token to scripts', async () => {
+    await page.goto(t.url);
+    await page.getByLabel('E-mail').fill(t.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid email or password');
+    expect(await axeViolations()).toEqual([]);
+    await page.getByLabel('Password').fill(t.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Collections' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Collections' }).waitFor();
+    expect(await page.evaluate<string>('document.cookie')).not.toContain('dossier_session');
+    expect(await page.getByRole('status').filter({ hasText: 'Test sandbox' }).count()).toBe(1);
+    expect(await page.getByLabel('Sandbox', { exact: true }).inputValue()).toBe('test');
+  });
+
+  it('creates a collection by keyboard, in the sandbox the picker shows', async () => {
+    await page.getByLabel('Name').fill('Reports');
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'Reports' }).waitFor();
+    const inTest = await t.request('GET', '/v1/collections', { auth: t.testKey });
+    expect(inTest.body.map((c: { name: string }) => c.name)).toEqual(['Reports']);
+    expect((await t.request('GET', '/v1/collections')).body).toEqual([]); // not in live
+    expect(await axeViolations()).toEqual([]);
+    await screenshot('collections');
+  });
+
+  it('uploads files, shows their status live, and says why one failed', async () => {
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { name: /Documents/ }).waitFor();
+    await page.getByLabel('Choose files').setInputFiles([
+      { name: 'report.md', mimeType: 'text/markdown', buffer: Buffer.from(REPORT) },
+      { name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7 this is not really a PDF') },
+    ]);
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    // Ready and error arrive through the SSE stream: the page never polls.
+    await row('report.md').filter({ hasText: 'ready' }).waitFor({ timeout: 30_000 });
+    await row('broken.pdf').filter({ hasText: 'error' }).waitFor({ timeout: 30_000 });
+    expect(await axeViolations()).toEqual([]);
+    await screenshot('documents');
+    await row('broken.pdf').getByRole('link').click();
+    await page.getByRole('heading', { name: 'Why it failed' }).waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/Why it failed.+\S/);
+    expect(await axeViolations()).toEqual([]);
+    await page.goBack();
+  });
+
+  it('sends a large file through the presigned path, and shows the server refusing a larger one', async () => {
+    // Files on disk: the browser reads them itself while it sends them (a buffer would cross the DevTools protocol, slowly).
+    const pdf = (name: string, bytes: number) => {
+      writeFileSync(join(folder, name), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(bytes)]));
+      return join(folder, name);
+    };
+    await page.getByLabel('Choose files').setInputFiles([pdf('scan.pdf', 20.5 * MB), pdf('huge.pdf', 22 * MB)]);
+    const upload = (name: string) => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name });
+    await upload('huge.pdf').filter({ hasText: /failed: fileSizeBytes exceeds the limit/ }).waitFor({ timeout: 30_000 });
+    await upload('scan.pdf').filter({ hasText: 'done' }).waitFor({ timeout: 30_000 });
+    // The large file was stored through its upload URL and confirmed: a document like any other (this one fails to convert).
+    await page.getByRole('row').filter({ hasText: 'scan.pdf' }).filter({ hasText: 'error' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('row').filter({ hasText: 'huge.pdf' }).count()).toBe(0);
+  });
+
+  it('searches with provenance (after a bad query), and opens the hit in its document', async () => {
+    await page.getByRole('link', { name: 'Search' }).first().click();
+    await page.getByRole('button', { name: 'Search' }).click(); // an empty query: the server's 400, shown
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Query').fill('revenue growth');
+    await page.keyboard.press('Enter');
+    const hit = page.getByRole('link', { name: /report\.md › Revenue/ });
+    await hit.waitFor();
+    expect(await page.getByText(/score \d\.\d{3}/).count()).toBeGreaterThan(0);
+    expect(await axeViolations()).toEqual([]);
+    await screenshot('search');
+    await hit.click();
+    await page.locator('section.target mark').first().waitFor();
+    expect(await page.locator('section.target').getAttribute('aria-label')).toBe('Revenue');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('researches with a streamed answer whose citation opens the cited passage; the session is listed and reopens', async () => {
+    await page.goBack();
+    // Research answers come from a scripted model (installed once the documents' own jobs are done): a search, then
+    // an answer citing what the search found.
+    await t.server.dossier.idle();
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: ['Revenue grew ', '12 percent [S1].'] }]);
+    dossierContext(t.server.dossier).models = scriptedResolver(model);
+    await page.getByRole('link', { name: 'Research' }).first().click();
+    await page.getByLabel('Question').fill('How did revenue change?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const cite = page.locator('.answer').getByRole('link', { name: 'S1' });
+    await cite.waitFor({ timeout: 20_000 });
+    expect(await page.locator('.answer').textContent()).toContain('Revenue grew 12 percent');
+    expect(await page.getByText('search: revenue').count()).toBe(1);
+    await page.getByRole('link', { name: 'How did revenue change?' }).waitFor();
+    expect(await axeViolations()).toEqual([]);
+    await cite.click();
+    await page.locator('section.target').waitFor();
+    expect(await page.locator('section.target').getAttribute('aria-label')).toBe('Revenue');
+    await page.goBack();
+    await page.getByRole('link', { name: 'How did revenue change?' }).click();
+    await page.locator('.answer').getByRole('link', { name: 'S1' }).waitFor();
+  });
+
+  it('signs out: the session is gone after a reload; the page never broke its CSP', async () => {
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sign in to Dossier' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to Dossier' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+});

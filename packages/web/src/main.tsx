@@ -1,0 +1,63 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createRootRoute, createRoute, createRouter, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError } from './api.ts';
+import { CollectionSettingsPage } from './screens/collection-settings.tsx';
+import { CollectionsPage } from './screens/collections.tsx';
+import { DocumentPage } from './screens/document.tsx';
+import { DocumentsPage } from './screens/documents.tsx';
+import { Layout } from './screens/layout.tsx';
+import { ResearchPage } from './screens/research.tsx';
+import { SearchPage } from './screens/search.tsx';
+import { SessionProvider } from './session.tsx';
+import './styles.css';
+
+/** The dashboard's routes (issue 34): every screen is a URL, so reloads and links land where they pointed. */
+const root = createRootRoute({ component: Layout });
+const collections = createRoute({ getParentRoute: () => root, path: '/', component: CollectionsPage });
+const documents = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId', component: DocumentsPage });
+const settings = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/settings', component: CollectionSettingsPage });
+const search = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/search', component: SearchPage });
+const research = createRoute({
+  getParentRoute: () => root,
+  path: '/collections/$collectionId/research',
+  component: ResearchPage,
+  validateSearch: (s: Record<string, unknown>): { session?: string } => (typeof s.session === 'string' ? { session: s.session } : {}),
+});
+const document = createRoute({
+  getParentRoute: () => root,
+  path: '/documents/$documentId',
+  component: DocumentPage,
+  validateSearch: (s: Record<string, unknown>): { section?: string; highlight?: string } => ({
+    ...(typeof s.section === 'string' ? { section: s.section } : {}),
+    ...(typeof s.highlight === 'string' ? { highlight: s.highlight } : {}),
+  }),
+});
+
+const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document]) });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2, refetchOnWindowFocus: false },
+  },
+});
+
+const container = window.document.getElementById('root');
+if (container) {
+  createRoot(container).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <RouterProvider router={router} />
+        </SessionProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

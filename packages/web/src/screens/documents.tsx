@@ -1,0 +1,186 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, useState } from 'react';
+import { api, type Doc, readSse, unwrap } from '../api.ts';
+import { useSession } from '../session.tsx';
+import { UploadZone } from './upload.tsx';
+
+const STATUSES = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error'] as const;
+type Status = (typeof STATUSES)[number];
+
+/** Rows per page: the server pages, the table only draws the rows in view. */
+const PAGE_SIZE = 500;
+const ROW_HEIGHT = 40;
+
+/** A status event of the collection's SSE stream. */
+interface DocumentEvent {
+  documentId: string;
+  status: Status;
+  sectionCount?: number;
+}
+
+/** The documents of a collection: upload, filter, live status, retry, delete. */
+export function DocumentsPage() {
+  const { collectionId } = useParams({ from: '/collections/$collectionId' });
+  const [status, setStatus] = useState<Status | ''>('');
+  const [name, setName] = useState('');
+  const [page, setPage] = useState(0);
+  const docs = useDocuments(collectionId, status, name, page);
+  useLiveStatus(collectionId);
+  const queries = useQueryClient();
+  const retryAll = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/v1/collections/{id}/documents/retry-failed', { params: { path: { id: collectionId } } })),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['documents', collectionId] }),
+  });
+  const total = docs.data?.total ?? 0;
+  return (
+    <>
+      <CollectionHeader collectionId={collectionId} />
+      <UploadZone collectionId={collectionId} />
+      <section aria-labelledby="docs-title">
+        <h2 id="docs-title">Documents ({total})</h2>
+        <div className="inline">
+          <label>
+            Status
+            <select value={status} onChange={(e) => { setStatus(e.target.value as Status | ''); setPage(0); }}>
+              <option value="">any</option>
+              {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </label>
+          <label>
+            File name
+            <input type="search" value={name} onChange={(e) => { setName(e.target.value); setPage(0); }} />
+          </label>
+          <button type="button" onClick={() => retryAll.mutate()} disabled={retryAll.isPending}>
+            Retry all failed
+          </button>
+        </div>
+        {docs.error && <p role="alert" className="error">{docs.error.message}</p>}
+        <DocumentTable collectionId={collectionId} documents={docs.data?.documents ?? []} />
+        {total > PAGE_SIZE && !name && (
+          <nav className="inline" aria-label="Pages">
+            <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous page</button>
+            <span>Page {page + 1} of {Math.ceil(total / PAGE_SIZE)}</span>
+            <button type="button" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>Next page</button>
+          </nav>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The page of documents: by status from the list, or by file name from the server's name search. */
+function useDocuments(collectionId: string, status: Status | '', name: string, page: number) {
+  const { sandbox } = useSession();
+  return useQuery({
+    queryKey: ['documents', collectionId, sandbox, status, name, page],
+    placeholderData: (previous) => previous,
+    queryFn: async (): Promise<{ documents: Doc[]; total: number }> => {
+      if (name.trim()) {
+        const hits = unwrap(await api.POST('/v1/collections/{id}/documents/search', { params: { path: { id: collectionId } }, body: { q: name.trim(), limit: 100 } }));
+        const documents = hits.map((h) => h.document).filter((d) => !status || d.status === status);
+        return { documents, total: documents.length };
+      }
+      const query = { limit: PAGE_SIZE, offset: page * PAGE_SIZE, ...(status ? { status } : {}) };
+      return unwrap(await api.GET('/v1/collections/{id}/documents', { params: { path: { id: collectionId }, query } }));
+    },
+  });
+}
+
+/** Follow the collection's status stream: rows change in place when their document's status does (no polling). */
+function useLiveStatus(collectionId: string) {
+  const queries = useQueryClient();
+  useEffect(() => {
+    const stop = new AbortController();
+    const onEvent = (data: unknown) => {
+      const e = data as DocumentEvent;
+      let known = false;
+      queries.setQueriesData<{ documents: Doc[]; total: number }>({ queryKey: ['documents', collectionId] }, (old) => {
+        if (!old) return old;
+        const documents = old.documents.map((d) => {
+          if (d.id !== e.documentId) return d;
+          known = true;
+          return { ...d, status: e.status, sectionCount: e.sectionCount ?? d.sectionCount };
+        });
+        return { ...old, documents };
+      });
+      // A new document, or one that failed (its reason is in the document): fetch the page again.
+      if (!known || e.status === 'error') void queries.invalidateQueries({ queryKey: ['documents', collectionId] });
+      if (e.status === 'ready' || e.status === 'error') void queries.invalidateQueries({ queryKey: ['stats', collectionId] });
+    };
+    const follow = async () => {
+      while (!stop.signal.aborted) {
+        await readSse(`/v1/collections/${encodeURIComponent(collectionId)}/documents/events`, { signal: stop.signal }, onEvent).catch(() => {});
+        if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 2000)); // reconnect after a drop
+      }
+    };
+    void follow();
+    return () => stop.abort();
+  }, [collectionId, queries]);
+}
+
+export function CollectionHeader({ collectionId }: { collectionId: string }) {
+  const collection = useQuery({
+    queryKey: ['collection', collectionId],
+    queryFn: async () => unwrap(await api.GET('/v1/collections/{id}', { params: { path: { id: collectionId } } })),
+  });
+  return (
+    <>
+      <h1>{collection.data?.name ?? 'Collection'}</h1>
+      <nav className="tabs" aria-label="Collection">
+        <Link to="/collections/$collectionId" params={{ collectionId }} activeOptions={{ exact: true }}>Documents</Link>
+        <Link to="/collections/$collectionId/search" params={{ collectionId }}>Search</Link>
+        <Link to="/collections/$collectionId/research" params={{ collectionId }}>Research</Link>
+        <Link to="/collections/$collectionId/settings" params={{ collectionId }}>Settings</Link>
+      </nav>
+    </>
+  );
+}
+
+/** The rows in view only (TanStack Virtual), inside a real table, so thousands of rows stay fast and readable. */
+function DocumentTable({ collectionId, documents }: { collectionId: string; documents: Doc[] }) {
+  const scroller = useRef<HTMLElement>(null);
+  const rows = useVirtualizer({ count: documents.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const items = rows.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = rows.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it
+    <section ref={scroller} className="table-scroll" aria-label="Documents table" tabIndex={0}>
+      <table className="documents">
+        <thead>
+          <tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Tags</th><th scope="col">Sections</th><th scope="col">Actions</th></tr>
+        </thead>
+        <tbody>
+          {before > 0 && <tr className="spacer" style={{ height: before }} />}
+          {items.map((v) => {
+            const d = documents[v.index];
+            return d ? <DocumentRow key={d.id} collectionId={collectionId} doc={d} /> : null;
+          })}
+          {after > 0 && <tr className="spacer" style={{ height: after }} />}
+        </tbody>
+      </table>
+      {documents.length === 0 && <p>No documents here.</p>}
+    </section>
+  );
+}
+
+function DocumentRow({ collectionId, doc }: { collectionId: string; doc: Doc }) {
+  const queries = useQueryClient();
+  const refresh = () => queries.invalidateQueries({ queryKey: ['documents', collectionId] });
+  const retry = useMutation({ mutationFn: async () => unwrap(await api.POST('/v1/documents/{id}/retry', { params: { path: { id: doc.id } } })), onSettled: refresh });
+  const remove = useMutation({ mutationFn: async () => unwrap(await api.DELETE('/v1/documents/{id}', { params: { path: { id: doc.id } } })), onSettled: refresh });
+  return (
+    <tr data-status={doc.status} style={{ height: ROW_HEIGHT }}>
+      <td><Link to="/documents/$documentId" params={{ documentId: doc.id }}>{doc.filename}</Link></td>
+      <td><span className={`status ${doc.status}`}>{doc.status}</span>{doc.status === 'error' && doc.errorMessage && <span className="muted"> — {doc.errorMessage}</span>}</td>
+      <td>{doc.tags.join(', ')}</td>
+      <td>{doc.sectionCount ?? ''}</td>
+      <td className="actions">
+        {doc.status === 'error' && <button type="button" onClick={() => retry.mutate()}>Retry<span className="visually-hidden"> {doc.filename}</span></button>}
+        <button type="button" onClick={() => remove.mutate()}>Delete<span className="visually-hidden"> {doc.filename}</span></button>
+      </td>
+    </tr>
+  );
+}
