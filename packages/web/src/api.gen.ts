@@ -3,9 +3,6 @@
  * Regenerate with `node --import tsx scripts/generate-api-types.ts` after changing a route or a response schema.
  */
 
-/** Any JSON value (components/schemas/JsonValue): a type alias, because TypeScript refuses the recursion inside an interface. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
 export interface paths {
     "/.well-known/oauth-authorization-server": {
         parameters: {
@@ -1355,7 +1352,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply */
+        /** Run a draft agent (admin: a draft is a write): the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); its allow-list is enforced as a saved agent's; run id preview-…, nothing stored, credits and the concurrency cap apply */
         post: operations["previewAgent"];
         delete?: never;
         options?: never;
@@ -1391,7 +1388,7 @@ export interface paths {
         get: operations["getAgentRun"];
         put?: never;
         post?: never;
-        /** Delete a run with its steps */
+        /** Delete a run with its steps (members their own runs, admins any run) */
         delete: operations["deleteAgentRun"];
         options?: never;
         head?: never;
@@ -1511,7 +1508,7 @@ export interface paths {
         /** Webhook endpoints of the project, oldest first (never their secrets) */
         get: operations["listWebhooks"];
         put?: never;
-        /** Create an endpoint; the response carries its 64-hex signing `secret`, shown only this once */
+        /** Create an endpoint (admin or the live key); the response carries its 64-hex signing `secret`, shown only this once */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -1529,11 +1526,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the endpoint and its delivery history */
+        /** Delete the endpoint and its delivery history (admin or the live key) */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Update any of url, events, enabled, description (PATCH: fields not sent keep their value); returns the endpoint without secret */
+        /** Update any of url, events, enabled, receiveTestEvents, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -1563,7 +1560,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-run the delivery from scratch: pending, attempts reset to 0, due now (earlier attempts stay in attemptLog) */
+        /** Re-run the delivery from scratch (admin or the live key): pending, attempts reset to 0, due now (earlier attempts stay in attemptLog) */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1970,7 +1967,14 @@ export interface components {
         Error: {
             error: string;
         };
-        JsonValue: JsonValue;
+        /** @description A JSON array */
+        JsonArray: (string | number | boolean | null | components["schemas"]["JsonObject"] | unknown[])[];
+        /** @description A JSON object */
+        JsonObject: {
+            [key: string]: components["schemas"]["JsonValue"];
+        };
+        /** @description Any JSON value */
+        JsonValue: string | number | boolean | null | components["schemas"]["JsonArray"] | components["schemas"]["JsonObject"];
         Org: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
@@ -2130,6 +2134,11 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description The sandbox the event came from
+                 * @enum {string}
+                 */
+                env: "live" | "test";
                 id: string;
                 /** @enum {string} */
                 type: "document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
@@ -2146,6 +2155,8 @@ export interface components {
             enabled: boolean;
             events: string[];
             id: string;
+            /** @description Whether events of the project's test sandbox are delivered too (live events always are) */
+            receiveTestEvents: boolean;
             /** @description The signing secret: only in the creation response */
             secret?: string;
             /** @description ISO 8601 date-time (UTC) */
@@ -4381,7 +4392,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, up to 25 MB; its part's filename becomes the document's filename
+                     */
+                    file: string;
+                    /** @description Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"} */
+                    metadata?: components["schemas"]["JsonObject"];
+                    /** @description Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"] */
+                    tags?: string[];
+                };
             };
         };
         responses: {
@@ -4603,7 +4624,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /** @description The files: the field `file` repeated, 100 files and 100 MB per request */
+                    file: string[];
+                    /** @description Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"} */
+                    metadata?: components["schemas"]["JsonObject"];
+                    /** @description Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"] */
+                    tags?: string[];
+                };
             };
         };
         responses: {
@@ -4946,7 +4974,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description DocumentEvent {documentId, collectionId, status, sectionCount?} per message */
+            /** @description DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection's sandbox, live or test) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8733,6 +8761,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Needs the admin role in the org (members invoke saved agents; org keys cannot preview) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Org, project, agent or run not found (also when the account is not a member) */
             404: {
                 headers: {
@@ -8904,6 +8941,15 @@ export interface operations {
             };
             /** @description JWT required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was started by someone else: deleting it needs the admin role in the org */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9449,6 +9495,8 @@ export interface operations {
                     description?: string | null;
                     /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
                     events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
+                    receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
                     url: string;
                 };
@@ -9475,6 +9523,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9531,6 +9588,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Org, project or endpoint not found (or not yours) */
             404: {
                 headers: {
@@ -9569,6 +9635,8 @@ export interface operations {
                     enabled?: boolean;
                     /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
                     events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
+                    receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
                     url?: string;
                 };
@@ -9595,6 +9663,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9709,6 +9786,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,7 +27,7 @@ export function dashboardRoutes({ dossier, limits }: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/v1/dashboard/session', operationId: 'getDashboardSession', tag: 'auth', auth: 'jwt',
+      method: 'get', path: '/v1/dashboard/session', operationId: 'getDashboardSession', tag: 'auth', auth: 'jwt', role: 'account',
       summary: 'The signed-in person and the CSRF token of the session cookie (after a reload)',
       responses: { 200: { description: 'The session', schema: dashboardSession }, 401: 'Not signed in, or the session expired' },
       handle: async (ctx, { reply }) => {
