@@ -1,11 +1,9 @@
 import { regionsKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
-import type { Collection } from '../domain/types.ts';
+import type { Collection, PageBox, PassageLocation, SectionRecord } from '../domain/types.ts';
+import { pageOffsetsOf, pageSpan } from './pages.ts';
 import type { TextRegion } from '../ingest/converters/types.ts';
-
-/** A box on a page as fractions of its width and height: [x0, y0, x1, y1], origin top-left. */
-export type PageBox = [number, number, number, number];
 
 /** Where a passage sits on the original: the pages it spans and a few boxes covering its text there. */
 export interface PassagePositions {
@@ -107,4 +105,39 @@ export function decodePositions(text: string | null | undefined): PassagePositio
   } catch {
     return null;
   }
+}
+
+/** A chunk row's location fields (an index written before rows carried them gives none). */
+export function chunkLocation(row: { charStart?: number | null; charEnd?: number | null; positions?: string | null }): PassageLocation {
+  const out: PassageLocation = {};
+  if (typeof row.charStart === 'number' && typeof row.charEnd === 'number') out.span = { start: row.charStart, end: row.charEnd };
+  const p = decodePositions(row.positions);
+  if (p) Object.assign(out, p);
+  return out;
+}
+
+/** The pages from `first` to `last`, both included. */
+const pageRange = (first: number, last: number): number[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+
+/**
+ * Where sections are in their documents (a section scan's results): each one's span, and for a paged original its
+ * pages and (bounded) boxes. The documents' stored page offsets and regions are read once each.
+ */
+export async function sectionLocations(ctx: DossierContext, c: Collection, sections: SectionRecord[]): Promise<Map<string, PassageLocation>> {
+  const docIds = [...new Set(sections.map((s) => s.documentId))];
+  const stored = await Promise.all(docIds.map(async (id) => [id, await Promise.all([pageOffsetsOf(ctx, c, id), regionsOf(ctx, c, id)])] as const));
+  const byDoc = new Map(stored);
+  const out = new Map<string, PassageLocation>();
+  for (const s of sections) {
+    const [offsets, regions] = byDoc.get(s.documentId) ?? [null, null];
+    const location: PassageLocation = { span: { start: s.markdownOffsetStart, end: s.markdownOffsetEnd } };
+    const at = regions ? passagePositions(regions, s.markdownOffsetStart, s.markdownOffsetEnd) : null;
+    if (at) Object.assign(location, at);
+    else if (offsets?.length) {
+      const { pageStart, pageEnd } = pageSpan(offsets, s.markdownOffsetStart, s.markdownOffsetEnd);
+      location.pages = pageRange(pageStart, pageEnd);
+    }
+    out.set(s.id, location);
+  }
+  return out;
 }
