@@ -220,6 +220,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       reranker,
       convert: conversion.run,
       chunk: chunking.run,
+      renderPage: conversion.renderPage,
       workers: opts.workers,
       uploads: opts.uploads,
       plans: opts.plans,

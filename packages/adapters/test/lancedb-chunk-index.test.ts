@@ -174,19 +174,21 @@ describe('LanceDB ChunkIndex: rows its full-text index has not absorbed yet', ()
 });
 
 describe('LanceDB ChunkIndex on a table of the older layout', () => {
-  it('writes and reads a chunk table created before rows carried the section level, reading the level as null', async () => {
+  it('writes and reads a chunk table created before rows carried the section level and their span, reading them as null', async () => {
     const dir = join(base, 'older');
     const col = randomUUID();
     const db = await connect(dir);
     const current = chunkSchema(arrow, null);
-    await db.createEmptyTable(`chunks_${col.replaceAll('-', '')}`, new Schema(current.fields.filter((f) => f.name !== 'section_level')));
+    const later = ['section_level', 'char_start', 'char_end', 'positions'];
+    await db.createEmptyTable(`chunks_${col.replaceAll('-', '')}`, new Schema(current.fields.filter((f) => !later.includes(f.name))));
     db.close();
     const index = createLanceChunkIndex({ dir });
     await index.createCollection(col, null);
-    const row = chunkRow({ content: 'vintage otter', vector: null });
+    const row = chunkRow({ content: 'vintage otter', vector: null, positions: '[[1,0,0,1,1]]' });
     await index.upsertChunks(col, [row]);
     const { vector: _v, tags: _t, metadataPairs: _m, canonical: _c, ...hit } = row;
-    expect((await index.searchText(col, 'otter', { limit: 5 })).map((h) => h.row)).toEqual([{ ...hit, sectionLevel: null }]);
+    const unknown = { sectionLevel: null, charStart: null, charEnd: null, positions: null };
+    expect((await index.searchText(col, 'otter', { limit: 5 })).map((h) => h.row)).toEqual([{ ...hit, ...unknown }]);
     expect((await index.getChunks(col, [row.id]))[0]?.sectionLevel).toBeNull();
     await index.close();
   });

@@ -1045,6 +1045,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{id}/pages/{page}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a PDF's original as PNG, to draw a result's `regions` on (drawn once per width, then cached; private collections need the API key) */
+        get: operations["getDocumentPageImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/documents/{id}/retry": {
         parameters: {
             query?: never;
@@ -1738,9 +1755,27 @@ export interface components {
             documentId: string;
             filename: string;
             marker: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             sectionId: string;
             sectionLevel: number;
             sectionTitle: string;
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
         };
         AgentRunStep: {
             collectionId: string | null;
@@ -1808,7 +1843,25 @@ export interface components {
         Chunk: {
             content: string;
             id: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
             position: number;
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
             tokenCount: number;
         };
         Claim: {
@@ -2009,11 +2062,29 @@ export interface components {
                 filename: string;
                 id: string;
             };
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             score: number;
             section: {
                 id: string;
                 level: number;
                 title: string;
+            };
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
             };
         };
         ResearchAnswer: {
@@ -2047,9 +2118,27 @@ export interface components {
             filename: string;
             /** @description The inline marker the answer cites this source by (S3 for [S3]) */
             marker?: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             sectionId: string;
             sectionLevel: number;
             sectionTitle: string;
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
         };
         RunUsage: {
             cacheReadTokens: number;
@@ -6349,12 +6438,30 @@ export interface operations {
                                 filename: string;
                                 id: string;
                             };
+                            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+                            pages?: number[];
+                            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+                            regions?: {
+                                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                                box: [
+                                    number,
+                                    number,
+                                    number,
+                                    number
+                                ];
+                                page: number;
+                            }[];
                             score: number;
                             section: {
                                 id: string;
                                 level: number;
                                 summary: string | null;
                                 title: string;
+                            };
+                            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+                            span?: {
+                                end: number;
+                                start: number;
                             };
                         }[];
                     };
@@ -6985,6 +7092,85 @@ export interface operations {
             };
             /** @description Too many requests (Retry-After says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentPageImage: {
+        parameters: {
+            query?: {
+                width?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                page: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page as PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not a page number, or a width out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such document or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document is not a PDF (it has no pages) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No PDF renderer on this server */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

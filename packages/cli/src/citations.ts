@@ -22,6 +22,14 @@ export function citedSources(answer: string, sources: ResearchSource[]): { label
   return sources.filter((s) => cited.has(s.marker ?? '')).map((source) => ({ label: source.marker ?? '', source }));
 }
 
+/** Where a source is in its original, for a person to check: `p. 2`, `pp. 2–3`; empty without pages. */
+export function pagesLabel(pages: number[] | undefined): string {
+  if (!pages?.length) return '';
+  const first = Math.min(...pages);
+  const last = Math.max(...pages);
+  return first === last ? ` (p. ${first})` : ` (pp. ${first}–${last})`;
+}
+
 /**
  * The citation block printed under an answer: exactly the cited sources, `[S1] filename › section`; a line saying
  * so when the answer cites none; and a warning line for cited markers that resolve to no source (issue 12).
@@ -29,7 +37,7 @@ export function citedSources(answer: string, sources: ResearchSource[]): { label
 export function citationBlock(answer: string, sources: ResearchSource[], s: Style, unresolved: string[] = []): string[] {
   const cited = citedSources(answer, sources);
   const lines = cited.length
-    ? [s.bold('Sources'), ...cited.map(({ label, source }) => `${s.cyan(`[${label}]`)} ${source.filename} › ${source.sectionTitle}`)]
+    ? [s.bold('Sources'), ...cited.map(({ label, source }) => `${s.cyan(`[${label}]`)} ${source.filename} › ${source.sectionTitle}${pagesLabel(source.pages)}`)]
     : [s.dim('The answer cites no sources.')];
   if (unresolved.length) {
     const list = unresolved.map((m) => `[${m}]`).join(', ');

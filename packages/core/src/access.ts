@@ -50,5 +50,9 @@ export const originalKey = (c: Collection, docId: string): string => `${collecti
 export const uploadStagingKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/upload`;
 /** Blob key of a paged document's page start offsets into its Markdown (JSON array). */
 export const pagesKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/pages.json`;
+/** Blob key of a paged document's text regions: where its Markdown's text sits on the original's pages (see documents/regions.ts). */
+export const regionsKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/regions.json`;
+/** Blob key of a rendered page of a document's original (PNG, a cache: see documents/page-images.ts). */
+export const pageImageKey = (c: Collection, docId: string, page: number, width: number): string => `${collectionPrefix(c)}${docId}/pages/${page}-${width}.png`;
 /** Blob key of a document's Markdown. */
 export const markdownKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/document.md`;

@@ -32,6 +32,16 @@ export type ConversionRunner = (input: PrepareInput) => Promise<PreparedDocument
 /** Tokenizes and windows a converted document into chunks (inline, or in a worker pool with time and memory limits). */
 export type ChunkingRunner = (input: ChunkInput) => Promise<DraftChunkRow[]>;
 
+/** A request to draw one page of a PDF: its bytes, the 1-based page, and the widest image wanted in pixels. */
+export interface PageRenderInput {
+  bytes: Uint8Array;
+  page: number;
+  maxWidth: number;
+}
+
+/** Draws one page of a PDF as PNG (in a worker thread: never on the event loop). */
+export type PageRenderer = (input: PageRenderInput) => Promise<{ png: Uint8Array; width: number; height: number }>;
+
 /** The adapters and settings core runs on. */
 export interface DossierDeps {
   store: MetadataStore;
@@ -46,6 +56,8 @@ export interface DossierDeps {
   reranker?: Reranker | null;
   convert?: ConversionRunner;
   chunk?: ChunkingRunner;
+  /** Page images of PDFs (absent: the page image route answers unavailable). */
+  renderPage?: PageRenderer;
   log?: Logger;
   /** Chooses the model provider and key of research and post-ready jobs (absent: every call is not_configured). */
   models?: ModelResolver;

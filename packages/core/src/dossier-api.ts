@@ -18,6 +18,7 @@ import type { CollectionService, CollectionView } from './collections/service.ts
 import type { DocumentEvent } from './domain/types.ts';
 import type { DuplicateService } from './duplicates/service.ts';
 import type { imageService } from './documents/images.ts';
+import type { pageImageService } from './documents/page-images.ts';
 import type { DocumentService } from './documents/manage.ts';
 import type { UploadService } from './documents/uploads.ts';
 import type { RecomputeService } from './enrich/recompute.ts';
@@ -42,7 +43,8 @@ export type CollectionsApi = CollectionService &
 /** Documents: direct and presigned uploads, listing, reading (Markdown, sections, pages, images), deletion, file-name search. */
 export type DocumentsApi = DocumentService &
   UploadService &
-  ReturnType<typeof imageService> & {
+  ReturnType<typeof imageService> &
+  ReturnType<typeof pageImageService> & {
     /** Find documents of a collection by file name (accent- and case-insensitive). */
     search: ReturnType<typeof filenameSearchService>['search'];
   };

@@ -14,10 +14,11 @@ import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
 import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
-import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, silentLogger } from './context.ts';
+import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, type PageRenderer, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
 import { type DocumentStatusMessage, documentEventIn } from './events/catalogue.ts';
 import { DossierError } from './domain/errors.ts';
+import { pageImageService } from './documents/page-images.ts';
 import type { Dossier } from './dossier-api.ts';
 import { type ScopedDossier, scopedDossier } from './scoped.ts';
 import { imageService } from './documents/images.ts';
@@ -43,6 +44,11 @@ import { type Sandbox, usageMeters } from './usage/quotas.ts';
 import { createWebhookDispatcher, DEFAULT_WEBHOOK_SETTINGS, runDeliveryJob, unconfiguredSender, WEBHOOK_JOB } from './webhooks/delivery.ts';
 import { webhookService } from './webhooks/service.ts';
 
+/** The page renderer of a Dossier built without one (core alone cannot draw a PDF). */
+const noPageRenderer: PageRenderer = async () => {
+  throw new DossierError('unavailable', 'Page images are not available on this server (no PDF renderer is configured)');
+};
+
 /** Fill in the optional dependencies with core's defaults. */
 function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => void): DossierContext {
   const registry = new ConverterRegistry(defaultConverters());
@@ -58,6 +64,7 @@ function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => vo
     reranker: deps.reranker ?? null,
     convert: deps.convert ?? ((input) => prepareDocument(registry, input)),
     chunk: deps.chunk ?? (async (input) => chunkDocument(input)),
+    renderPage: deps.renderPage ?? noPageRenderer,
     log: deps.log ?? silentLogger,
     models: deps.models ?? unconfiguredResolver,
     plans: deps.plans ?? unlimitedPlans,
@@ -165,7 +172,7 @@ export function createDossierCore(
       /** Write the collection's description with the fast model from its file names and headings. */
       describe: (access: Access, id: string) => describeCollection(ctx, access, id),
     },
-    documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), search: filenameSearchService(ctx).search },
+    documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), ...pageImageService(ctx), search: filenameSearchService(ctx).search },
     search: withQueryMeter(ctx, search),
     research: researchService(ctx, search, researchSettings),
     providerKeys: providerKeyService(ctx),

@@ -122,7 +122,29 @@ export const section = z
   .meta({ id: 'Section' });
 export const sectionWithContent = section.extend({ content: z.string().describe('The Markdown of the section') }).meta({ id: 'SectionWithContent' });
 
-export const chunk = z.object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int() }).meta({ id: 'Chunk' });
+/** Where a passage is in its document (issue 39): fields absent when unknown (an older index, a format without pages). */
+const passageLocation = {
+  span: z
+    .object({ start: z.number().int(), end: z.number().int() })
+    .optional()
+    .describe("The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets)"),
+  pages: z.array(z.number().int()).optional().describe('Pages of the original (1-based) the passage is on, for PDFs and scans'),
+  regions: z
+    .array(
+      z.object({
+        page: z.number().int(),
+        box: z
+          .tuple([z.number(), z.number(), z.number(), z.number()])
+          .describe('[x0, y0, x1, y1] as fractions of the page width and height, origin at the top left'),
+      }),
+    )
+    .optional()
+    .describe("Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image)"),
+};
+
+export const chunk = z
+  .object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int(), ...passageLocation })
+  .meta({ id: 'Chunk' });
 
 export const image = z
   .object({
@@ -142,6 +164,7 @@ export const queryHit = z
     chunk,
     section: z.object({ id: z.string(), title: z.string(), level: z.number().int() }),
     document: z.object({ id: z.string(), filename: z.string() }),
+    ...passageLocation,
   })
   .meta({ id: 'QueryHit' });
 export const scanResults = z.object({
@@ -150,6 +173,7 @@ export const scanResults = z.object({
       score: z.number(),
       section: z.object({ id: z.string(), title: z.string(), level: z.number().int(), summary: z.string().nullable() }),
       document: z.object({ id: z.string(), filename: z.string() }),
+      ...passageLocation,
     }),
   ),
 });
@@ -176,6 +200,7 @@ export const researchSource = z
     sectionLevel: z.number().int(),
     marker: z.string().optional().describe('The inline marker the answer cites this source by (S3 for [S3])'),
     contradictions: z.array(z.object({ contradictionId: z.string(), severity: z.enum(CONTRADICTION_SEVERITIES) })).optional(),
+    ...passageLocation,
   })
   .meta({ id: 'ResearchSource' });
 

@@ -108,6 +108,17 @@ export const uploadUrlSchema = z.strictObject({
   metadata: metadataSchema.optional(),
 });
 
+/** Query of GET /v1/documents/:id/pages/:page/image (issue 39). */
+export const pageImageQuerySchema = z.strictObject({
+  width: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(4000)
+    .optional()
+    .describe('Width wanted in pixels (default 1200); the image is drawn at the smallest of 400, 800, 1200, 1600 that covers it'),
+});
+
 export const confirmSchema = z.strictObject({ tags: tagsSchema.optional(), metadata: metadataSchema.optional() });
 export const batchConfirmSchema = z.strictObject({ documentIds: z.array(uuid).min(1).max(500) });
 export const batchDeleteSchema = z.strictObject({ ids: z.array(uuid).min(1).max(500) });

@@ -79,3 +79,40 @@ describe('chunkDocument', () => {
     expect(chunks[0]!.content).toContain('Some words here.');
   });
 });
+
+describe('chunk spans', () => {
+  it("gives every window its exact characters in the text (UTF-16), whatever characters the token edges cut", () => {
+    const text = `  ${VARIED.join('\n\n').repeat(6)}  `;
+    for (const [size, overlap] of [[16, 4], [7, 2], [64, 0]] as const) {
+      const chunks = chunkText(text, size, overlap);
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const c of chunks) expect(text.slice(c.start, c.end)).toBe(c.content);
+      expect(chunks[0]!.start).toBe(2); // leading white space is not part of the chunk
+    }
+  });
+
+  it("leaves a table's repeated header out of the spans of its continuation chunks", () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `| row ${i} | value ${i * 7} |`);
+    const text = `Before the table.\n\n| name | value |\n|---|---|\n${rows.join('\n')}\n\nAfter it.`;
+    const chunks = chunkText(text, 48, 8);
+    const tableChunks = chunks.filter((c) => c.content.startsWith('| name | value |'));
+    expect(tableChunks.length).toBeGreaterThan(2);
+    expect(text.slice(tableChunks[0]!.start, tableChunks[0]!.end)).toBe(tableChunks[0]!.content);
+    for (const c of tableChunks.slice(1)) {
+      const own = text.slice(c.start, c.end);
+      expect(own.startsWith('| row ')).toBe(true);
+      expect(c.content).toBe(`| name | value |\n|---|---|\n${own}`);
+    }
+    const after = chunks[chunks.length - 1]!;
+    expect(text.slice(after.start, after.end)).toBe(after.content);
+  });
+
+  it('places chunk spans in the document Markdown, not the section', () => {
+    const md = '# One\n\nalpha beta gamma\n\n# Two\n\ndelta épsilon 🎉 zeta';
+    const split = md.indexOf('# Two');
+    const sections = [{ id: 's0', position: 0, start: 0, end: split }, { id: 's1', position: 1, start: split, end: md.length }];
+    const chunks = chunkDocument({ documentId: 'd', markdown: utf8(md), sections, chunkSize: 5, chunkOverlap: 1 });
+    for (const c of chunks) expect(md.slice(c.charStart, c.charEnd)).toBe(c.content);
+    expect(chunks.at(-1)!.charEnd).toBe(md.length);
+  });
+});

@@ -86,7 +86,7 @@ describe('chunkText', () => {
   });
 
   it('returns one chunk for a short text and none for blank text', () => {
-    expect(chunkText('hello world', 512, 64)).toEqual([{ position: 0, content: 'hello world', tokenCount: 2 }]);
+    expect(chunkText('hello world', 512, 64)).toEqual([{ position: 0, content: 'hello world', tokenCount: 2, start: 0, end: 11 }]);
     expect(chunkText('   ', 512, 64)).toEqual([]);
   });
 
@@ -125,7 +125,7 @@ describe('chunkText', () => {
       for (const p of pieces) expect(p.content.startsWith('| A | B |\n|---|---|\n')).toBe(true);
       for (const p of pieces) expect(p.tokenCount).toBeLessThanOrEqual(64);
       const small = 'Before\n| A | B |\n|---|---|\n| 1 | 2 |\nAfter';
-      expect(chunkText(small, 512, 64)).toEqual([{ position: 0, content: small, tokenCount: countTokens(small) }]);
+      expect(chunkText(small, 512, 64)).toEqual([{ position: 0, content: small, tokenCount: countTokens(small), start: 0, end: small.length }]);
     });
 
     it('cuts a 10,000-row table completely, the header on every chunk', () => {
@@ -175,10 +175,25 @@ describe('replaceTracked', () => {
     const { replaceTracked } = await import('../src/ingest/prepare.ts');
     const md = 'page one ![a](dossier://img-1)\n\npage two ![b](dossier://img-2) end';
     const pageTwo = md.indexOf('page two');
-    const r = replaceTracked(md, new Map([['(dossier://img-1)', '(/v1/documents/d/images/xyz1)'], ['(dossier://img-2)', '(/v1/documents/d/images/xyz2)']]), [0, pageTwo]);
+    const r = replaceTracked(md, new Map([['(dossier://img-1)', '(/v1/documents/d/images/xyz1)'], ['(dossier://img-2)', '(/v1/documents/d/images/xyz2)']]), { pageOffsets: [0, pageTwo] });
     expect(r.markdown).toBe('page one ![a](/v1/documents/d/images/xyz1)\n\npage two ![b](/v1/documents/d/images/xyz2) end');
     expect(r.markdown.slice(r.pageOffsets![1]!)).toMatch(/^page two/);
     expect(r.pageOffsets![0]).toBe(0);
+  });
+
+  it('moves text regions with the text they cover', async () => {
+    const { replaceTracked } = await import('../src/ingest/prepare.ts');
+    const md = 'intro ![a](dossier://img-1) after\n\nlast line';
+    const box: [number, number, number, number] = [0.1, 0.2, 0.9, 0.3];
+    const spans = [
+      { start: 0, end: md.indexOf('after') + 5, page: 1, box },
+      { start: md.indexOf('last'), end: md.length, page: 2, box },
+    ];
+    const r = replaceTracked(md, new Map([['(dossier://img-1)', '(/v1/documents/d/images/long-image-id)']]), { regions: spans });
+    const [first, second] = r.regions ?? [];
+    expect(r.markdown.slice(first?.start, first?.end)).toBe('intro ![a](/v1/documents/d/images/long-image-id) after');
+    expect(r.markdown.slice(second?.start, second?.end)).toBe('last line');
+    expect(second?.page).toBe(2);
   });
 
   it('leaves placeholders of dropped images untouched', async () => {

@@ -33,6 +33,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { duplicateRoutes } from './routes/duplicates.ts';
 import { eventRoutes } from './routes/events.ts';
 import { imageRoutes } from './routes/images.ts';
+import { pageImageRoutes } from './routes/page-images.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { providerKeyRoutes } from './routes/provider-keys.ts';
@@ -51,6 +52,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
   const routes: RouteDef[] = [
     ...authRoutes(deps), ...managementRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...agentRunRoutes(deps), ...webhookRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...connectedClientRoutes(deps),
     ...dashboardRoutes(deps),
+    ...pageImageRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];

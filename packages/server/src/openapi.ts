@@ -92,7 +92,8 @@ const ERROR_BODY = { 'application/json': { schema: { $ref: '#/components/schemas
 function response(schemas: SchemaCollector, status: number, spec: Responses[number]) {
   if (typeof spec === 'string') return status >= 400 ? { description: spec, content: ERROR_BODY } : { description: spec };
   if ('schema' in spec) return { description: spec.description, content: { 'application/json': { schema: schemas.convert(spec.schema, 'output') } } };
-  const schema = spec.contentType === 'application/octet-stream' ? { type: 'string', format: 'binary' } : { type: 'string' };
+  const binary = spec.contentType === 'application/octet-stream' || spec.contentType === 'image/png';
+  const schema = binary ? { type: 'string', format: 'binary' } : { type: 'string' };
   return { description: spec.description, content: { [spec.contentType]: { schema } } };
 }
 

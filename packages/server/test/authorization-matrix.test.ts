@@ -62,6 +62,7 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/documents/:id/sections': 'public-read', 'DELETE /v1/documents/:id': 'key-owned', 'POST /v1/documents/:id/retry': 'key-owned',
   'GET /v1/documents/:id/images': 'public-read', 'GET /v1/documents/:id/images/:imageId': 'public-read',
   'GET /v1/documents/:id/chunks/captions': 'public-read', 'GET /v1/collections/:id/documents/events': 'public-read',
+  'GET /v1/documents/:id/pages/:page/image': 'public-read',
   'POST /v1/collections/:id/query': 'public-read', 'POST /v1/collections/:id/sections/scan': 'public-read',
   'GET /v1/sections/:id': 'public-read', 'GET /v1/sections/:id/chunks': 'public-read',
   'POST /v1/collections/:id/research': 'key-owned', 'POST /v1/collections/:id/research/sync': 'key-owned',

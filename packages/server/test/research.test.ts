@@ -74,7 +74,8 @@ describe('POST /v1/collections/:id/research (SSE)', () => {
     expect(Object.keys(done)).toEqual(['type', 'sessionId', 'sources']);
     const sources = done.sources as Record<string, unknown>[];
     expect(sources).toHaveLength(1);
-    expect(Object.keys(sources[0]!).sort()).toEqual(['chunkId', 'content', 'documentId', 'filename', 'marker', 'sectionId', 'sectionLevel', 'sectionTitle']);
+    // `span`: where the passage is in the document's Markdown (issue 39; a Markdown file has no pages or regions).
+    expect(Object.keys(sources[0]!).sort()).toEqual(['chunkId', 'content', 'documentId', 'filename', 'marker', 'sectionId', 'sectionLevel', 'sectionTitle', 'span']);
     expect(sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue', sectionLevel: 2 });
   });
 

@@ -60,6 +60,7 @@ interface Hit {
   score: number;
   chunk: { id: string; content: string; position: number; tokenCount: number };
   section: { id: string; title: string; level: number };
+  span?: { start: number; end: number };
   document: { id: string; filename: string };
 }
 
@@ -75,7 +76,7 @@ describe('POST /v1/collections/:id/query', () => {
     expect(res.headers.get('x-dossier-reranker')).toBe('none');
     expect(res.body.length).toBeGreaterThan(0);
     for (const h of res.body) {
-      expect(Object.keys(h).sort()).toEqual(['chunk', 'document', 'score', 'section']);
+      expect(Object.keys(h).sort()).toEqual(['chunk', 'document', 'score', 'section', 'span']); // span: issue 39
       expect(Object.keys(h.chunk).sort()).toEqual(['content', 'id', 'position', 'tokenCount']);
       expect(Object.keys(h.section).sort()).toEqual(['id', 'level', 'title']);
       expect(Object.keys(h.document).sort()).toEqual(['filename', 'id']);
@@ -147,7 +148,7 @@ describe('POST /v1/collections/:id/sections/scan', () => {
     const results = res.body.results;
     expect(results.length).toBeGreaterThan(0);
     for (const r of results) {
-      expect(Object.keys(r).sort()).toEqual(['document', 'score', 'section']);
+      expect(Object.keys(r).sort()).toEqual(['document', 'score', 'section', 'span']); // span: issue 39
       expect(Object.keys(r.section).sort()).toEqual(['id', 'level', 'summary', 'title']);
       expect(Object.keys(r.document).sort()).toEqual(['filename', 'id']);
       expect(r.score).toBeGreaterThan(0);
@@ -186,7 +187,7 @@ describe('GET /v1/sections/:id and /v1/sections/:id/chunks', () => {
       expect(chunks.body).toHaveLength(s.chunkCount);
       expect(chunks.body.map((c: { position: number }) => c.position)).toEqual(chunks.body.map((_: unknown, i: number) => i));
       for (const ch of chunks.body) {
-        expect(Object.keys(ch).sort()).toEqual(['content', 'id', 'position', 'tokenCount']);
+        expect(Object.keys(ch).sort()).toEqual(['content', 'id', 'position', 'span', 'tokenCount']);
         expect(res.body.content).toContain(ch.content);
       }
     }
@@ -208,7 +209,7 @@ describe('GET /v1/sections/:id and /v1/sections/:id/chunks', () => {
   it('answers a query hit with a chunk that its section lists', async () => {
     const [hit] = (await query({ q: 'glaciers carve valleys' })).body;
     const chunks = (await t.request('GET', `/v1/sections/${hit!.section.id}/chunks`)).body;
-    expect(chunks).toContainEqual(hit!.chunk);
+    expect(chunks).toContainEqual({ ...hit!.chunk, span: hit!.span });
   });
 });
 

@@ -10,8 +10,13 @@ import type { ArrowModule, ArrowSchemaLike, ArrowTableLike, LanceRecord } from '
 export const VECTOR = 'vector';
 export const TEXT = 'text';
 
+/** Where a chunk came from in its document (issue 39): its character span and its positions on the original's pages. */
+const CHAR_START = 'char_start';
+const CHAR_END = 'char_end';
+const POSITIONS = 'positions';
+
 /** Columns a search hit reads (ChunkHitRow): the attributes are filters, and their list columns are slow to read back. */
-export const HIT_COLUMNS = ['id', 'document_id', 'section_id', 'position', 'content', 'section_title', 'section_level', 'token_count'];
+export const HIT_COLUMNS = ['id', 'document_id', 'section_id', 'position', 'content', 'section_title', 'section_level', 'token_count', CHAR_START, CHAR_END, POSITIONS];
 
 /** Columns returned by chunk reads: everything but the vector and the derived `text`. */
 export const CHUNK_COLUMNS = [...HIT_COLUMNS, 'tags', 'metadata_pairs', 'canonical'];
@@ -19,9 +24,13 @@ export const CHUNK_COLUMNS = [...HIT_COLUMNS, 'tags', 'metadata_pairs', 'canonic
 /** A column that chunk tables created before it existed lack (see ChunkRow.sectionLevel). */
 const SECTION_LEVEL = 'section_level';
 
-/** Those of `columns` (HIT_COLUMNS or CHUNK_COLUMNS) a chunk table has: all, less `section_level` when the table predates it. */
+/** Columns added after the first chunk tables were written: an older table lacks them, and is read and written without. */
+const LATER_COLUMNS = new Set([SECTION_LEVEL, CHAR_START, CHAR_END, POSITIONS]);
+
+/** Those of `columns` (HIT_COLUMNS or CHUNK_COLUMNS) a chunk table has: all, less the later columns a table predates. */
 export function columnsOf(schema: ArrowSchemaLike, columns: string[]): string[] {
-  return schema.fields.some((f) => f.name === SECTION_LEVEL) ? columns : columns.filter((c) => c !== SECTION_LEVEL);
+  const has = new Set(schema.fields.map((f) => f.name));
+  return columns.filter((c) => !LATER_COLUMNS.has(c) || has.has(c));
 }
 
 export const SECTION_COLUMNS = ['id', 'document_id', 'title', 'summary', 'level', 'tags', 'metadata_pairs', 'canonical'];
@@ -36,6 +45,9 @@ export function chunkSchema(a: ArrowModule, dimension: number | null): Schema {
     ...['content', 'section_title', TEXT].map((n) => new a.Field(n, new a.Utf8(), false)),
     new a.Field(SECTION_LEVEL, new a.Int32(), true),
     new a.Field('token_count', new a.Int32(), false),
+    new a.Field(CHAR_START, new a.Int32(), true),
+    new a.Field(CHAR_END, new a.Int32(), true),
+    new a.Field(POSITIONS, new a.Utf8(), true),
     ...vector,
     ...attributeFields(a),
   ]);
@@ -81,6 +93,7 @@ export function toChunkRecord(row: ChunkRow, withVector: boolean, columns: strin
     metadata_pairs: row.metadataPairs,
     canonical: row.canonical,
   };
+  if (columns.includes(CHAR_START)) Object.assign(record, { [CHAR_START]: row.charStart ?? null, [CHAR_END]: row.charEnd ?? null, [POSITIONS]: row.positions ?? null });
   if (withVector) record[VECTOR] = row.vector;
   return record;
 }
@@ -128,9 +141,14 @@ export function fromHitRecord(r: LanceRecord): ChunkHitRow {
     content: String(r.content),
     tokenCount: Number(r.token_count),
     sectionTitle: String(r.section_title),
-    sectionLevel: r.section_level === undefined || r.section_level === null ? null : Number(r.section_level),
+    sectionLevel: nullableNumber(r.section_level),
+    charStart: nullableNumber(r[CHAR_START]),
+    charEnd: nullableNumber(r[CHAR_END]),
+    positions: r[POSITIONS] === undefined || r[POSITIONS] === null ? null : String(r[POSITIONS]),
   };
 }
+
+const nullableNumber = (v: unknown): number | null => (v === undefined || v === null ? null : Number(v));
 
 /** A chunk read back from the index; vectors are never returned. */
 export function fromChunkRecord(r: LanceRecord): ChunkRow {

@@ -1,4 +1,4 @@
-import type { ConversionRunner, PreparedDocument, PrepareInput } from '@dossier/core';
+import type { ConversionRunner, PageRenderer, PreparedDocument, PrepareInput } from '@dossier/core';
 import { createTaskPool, type TaskPoolOptions } from './task-pool.ts';
 
 /** Limits of the conversion pool (threads default 1, growing to maxThreads 2 while one conversion is slow). */
@@ -9,10 +9,16 @@ export type ConversionPoolOptions = TaskPoolOptions;
  * TaskGate), so one slow conversion (OCR of a scanned PDF) does not hold the small documents uploaded after it, and a
  * bulk upload of quick ones does not pay for a second thread's memory.
  */
-export async function createConversionPool(opts: ConversionPoolOptions = {}): Promise<{ run: ConversionRunner; close(): Promise<void> }> {
-  const pool = await createTaskPool<PrepareInput, PreparedDocument>(
+export async function createConversionPool(opts: ConversionPoolOptions = {}): Promise<{ run: ConversionRunner; renderPage: PageRenderer; close(): Promise<void> }> {
+  type Rendered = Awaited<ReturnType<PageRenderer>>;
+  const pool = await createTaskPool<PrepareInput | { renderPage: Parameters<PageRenderer>[0] }, PreparedDocument | Rendered>(
     { worker: 'convert-worker', callerUrl: import.meta.url, label: 'Conversion' },
     { maxThreads: 2, ...opts },
   );
-  return { run: (input) => pool.run(input), close: pool.close };
+  return {
+    run: async (input) => (await pool.run(input)) as PreparedDocument,
+    // Page images share the conversion threads: drawing a page is as heavy as converting one, and never blocks the API.
+    renderPage: async (input) => (await pool.run({ renderPage: input })) as Rendered,
+    close: pool.close,
+  };
 }

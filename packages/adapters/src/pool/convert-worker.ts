@@ -1,5 +1,6 @@
 import { isDossierError, type PreparedDocument, type PrepareInput, prepareDocument } from '@dossier/core/conversion';
 import { createConverterRegistry } from '../converters/index.ts';
+import { renderPdfPage } from '../converters/pdf/page-image.ts';
 import { lowerThisThreadsPriority } from './lower-priority.ts';
 import { type TaskReply, WARM_UP_MARKDOWN } from './worker-protocol.ts';
 
@@ -7,6 +8,23 @@ lowerThisThreadsPriority();
 
 /** What the worker sends back: the prepared document, or the error as plain data (errors lose fields across threads). */
 export type ConvertReply = TaskReply<PreparedDocument>;
+
+/** A page of a PDF to draw (the same threads draw page images, so they never run on the event loop). */
+export interface RenderPageTask {
+  renderPage: { bytes: Uint8Array; page: number; maxWidth: number };
+}
+export type RenderPageReply = TaskReply<{ png: Uint8Array; width: number; height: number }>;
+
+/** Draw one page, with the error as plain data. */
+async function drawPage(task: RenderPageTask): Promise<RenderPageReply> {
+  try {
+    return { ok: true, ...(await renderPdfPage(task.renderPage)) };
+  } catch (err) {
+    if (isDossierError(err, 'not_found')) return { ok: false, code: 'not_found', message: err.message };
+    if (isDossierError(err, 'conversion_failed')) return { ok: false, code: 'conversion_failed', message: err.message };
+    return { ok: false, code: 'conversion_failed', message: `The page could not be drawn (${String((err as Error)?.message ?? err).slice(0, 200)})` };
+  }
+}
 
 const registry = createConverterRegistry();
 
@@ -24,8 +42,9 @@ prepareDocument(registry, {
   chunking: { chunkSize: 64, chunkOverlap: 8, maxBytes: 1024 },
 }).catch(() => {}); // a failed warm-up costs only the first document the set-up
 
-/** Convert and section one document inside a worker thread. */
-export default async function convert(input: PrepareInput): Promise<ConvertReply> {
+/** Convert and section one document inside a worker thread (or draw a page of one). */
+export default async function convert(input: PrepareInput | RenderPageTask): Promise<ConvertReply | RenderPageReply> {
+  if ('renderPage' in input) return drawPage(input);
   try {
     return { ok: true, ...(await prepareDocument(registry, input)) };
   } catch (err) {

@@ -7,4 +7,4 @@
 export const WARM_UP_MARKDOWN = '# Warm-up\n\nA few words to tokenize.\n';
 
 /** A task's outcome as plain data (errors lose their fields across threads). */
-export type TaskReply<T> = ({ ok: true } & T) | { ok: false; code: 'unsupported_format' | 'conversion_failed'; message: string };
+export type TaskReply<T> = ({ ok: true } & T) | { ok: false; code: 'unsupported_format' | 'conversion_failed' | 'not_found'; message: string };

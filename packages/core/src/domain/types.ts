@@ -204,8 +204,21 @@ export interface DocumentEvent {
 
 export type ResearchDepth = 'quick' | 'balanced' | 'deep' | 'exhaustive';
 
-/** A chunk an answer cites, copied when the session ran (spec: ResearchSource). */
-export interface ResearchSource {
+/** A box on a page as fractions of its width and height: [x0, y0, x1, y1], origin top-left. */
+export type PageBox = [number, number, number, number];
+
+/**
+ * Where a cited passage is, as results show it: its characters in the document's Markdown (`span`, UTF-16 offsets,
+ * for every format) and, for a paged original (PDF, scan), its pages and boxes on them. Absent when unknown.
+ */
+export interface PassageLocation {
+  span?: { start: number; end: number };
+  pages?: number[];
+  regions?: { page: number; box: PageBox }[];
+}
+
+/** A chunk an answer cites, copied when the session ran (spec: ResearchSource); where it is in its document beyond the spec (issue 39). */
+export interface ResearchSource extends PassageLocation {
   chunkId: string;
   content: string;
   documentId: string;

@@ -1,4 +1,5 @@
 import type { SectionRecord, TableChunkRecord } from '../domain/types.ts';
+import type { TextRegion } from './converters/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
 
@@ -10,6 +11,8 @@ import type { DraftChunkRow } from './chunk-document.ts';
 export interface StepCarry {
   markdown?: Uint8Array;
   sections?: SectionRecord[];
+  /** The document's text regions (PDFs), as the conversion stored them; undefined when the embed step must read them. */
+  regions?: TextRegion[] | null;
   /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
   chunks?: DraftChunkRow[];
   /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */

@@ -27,6 +27,9 @@ export interface DraftChunkRow {
   tokenCount: number;
   /** Most of its non-blank lines are Markdown table rows. */
   table: boolean;
+  /** The chunk's own characters in the document's Markdown: [charStart, charEnd), UTF-16 offsets (a repeated table header excluded). */
+  charStart: number;
+  charEnd: number;
 }
 
 /** Chunk id derived from the document, section and position, so a re-run rewrites the same rows. */
@@ -58,6 +61,8 @@ export function chunkMarkdown(markdown: string, input: Omit<ChunkInput, 'markdow
       content: ch.content,
       tokenCount: ch.tokenCount,
       table: isTableChunk(ch.content),
+      charStart: s.start + ch.start,
+      charEnd: s.start + ch.end,
     })),
   );
 }

@@ -5,6 +5,12 @@ export interface DraftChunk {
   position: number;
   content: string;
   tokenCount: number;
+  /**
+   * The chunk's own characters in the chunked text: [start, end), UTF-16 offsets. A table chunk's repeated header
+   * (prefixed to every chunk after the table's first) is not part of it.
+   */
+  start: number;
+  end: number;
 }
 
 /** The part of gpt-tokenizer's cl100k_base encoding used here. */
@@ -50,8 +56,6 @@ function byteLengths(): Uint8Array {
   return tokenByteLengths;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
-const encoder = new TextEncoder();
 
 /**
  * Longest run of non-space characters handed to BPE in one piece. BPE time grows faster than linearly with a
@@ -107,22 +111,80 @@ export const countTokens = (text: string): number => encodeBounded(text).length;
 /** A chunk's text and its token count, before it gets its position. */
 type Piece = Omit<DraftChunk, 'position'>;
 
-/** Windows of `size` tokens overlapping by `overlap` over a text, each prefixed with `prefix` (its tokens not counted in `size`). */
-function tokenWindows(text: string, size: number, overlap: number, prefix = ''): Piece[] {
+/** UTF-8 length of the code point starting at `code` (a lone surrogate encodes as U+FFFD, three bytes). */
+const utf8Length = (code: number): number => (code < 0x80 ? 1 : code < 0x800 ? 2 : code <= 0xffff ? 3 : 4);
+
+/**
+ * Walks a text's UTF-8 byte offsets forward, answering the matching UTF-16 offsets: `atOrAfter(b)` is the first
+ * character starting at byte b or later, `before(b)` the end of the last character ending at byte b or earlier
+ * (a byte offset inside a multi-byte character rounds inwards). Offsets asked of each must not decrease.
+ */
+class ByteWalker {
+  private char = 0;
+  private byte = 0;
+  constructor(private readonly text: string) {}
+
+  private nextLength(): number {
+    return utf8Length(this.text.codePointAt(this.char) as number);
+  }
+
+  private step(): void {
+    const code = this.text.codePointAt(this.char) as number;
+    this.byte += utf8Length(code);
+    this.char += code > 0xffff ? 2 : 1;
+  }
+
+  atOrAfter(byte: number): number {
+    while (this.char < this.text.length && this.byte < byte) this.step();
+    return this.char;
+  }
+
+  before(byte: number): number {
+    while (this.char < this.text.length && this.byte + this.nextLength() <= byte) this.step();
+    return this.char;
+  }
+}
+
+/** Leading characters a chunk drops: U+FFFD (a cut character) and white space. */
+const leadingDropped = (s: string): number => {
+  const a = s.replace(/^\uFFFD+/, '');
+  return s.length - a.trimStart().length;
+};
+/** Trailing characters a chunk drops. */
+const trailingDropped = (s: string): number => {
+  const a = s.replace(/\uFFFD+$/, '');
+  return s.length - a.trimEnd().length;
+};
+
+/**
+ * Windows of `size` tokens overlapping by `overlap` over a text, each prefixed with `prefix` (its tokens not counted
+ * in `size`); spans are offsets into the text plus `base`.
+ */
+function tokenWindows(text: string, size: number, overlap: number, prefix = '', base = 0): Piece[] {
   const tokens = encodeBounded(text);
-  const bytes = encoder.encode(text);
   const offsets = byteOffsets(tokens);
+  const starts = new ByteWalker(text);
+  const ends = new ByteWalker(text);
   const prefixTokens = prefix ? countTokens(prefix) : 0;
   const step = Math.max(1, size - Math.min(overlap, size - 1));
   const out: Piece[] = [];
   for (let start = 0; start < tokens.length; start += step) {
     const end = Math.min(start + size, tokens.length);
-    const window = bytes.subarray(offsets[start], offsets[end]);
-    const content = decoder.decode(window).replace(/^\uFFFD+|\uFFFD+$/g, '').trim();
-    if (content) out.push({ content: prefix + content, tokenCount: prefixTokens + end - start });
+    const from = starts.atOrAfter(offsets[start]!);
+    const to = Math.max(from, ends.before(offsets[end]!));
+    const raw = text.slice(from, to);
+    const lead = leadingDropped(raw);
+    const content = raw.slice(lead, raw.length - trailingDropped(raw));
+    if (content) out.push({ content: prefix + content, tokenCount: prefixTokens + end - start, start: base + from + lead, end: base + from + lead + content.length });
     if (start + size >= tokens.length) break;
   }
   return out;
+}
+
+/** A row of a pipe table: its text and where it starts in the section's text. */
+interface TableRow {
+  text: string;
+  start: number;
 }
 
 /** A Markdown pipe table in a section's text: its character range, its header (header row and rule line) and its rows. */
@@ -130,7 +192,7 @@ interface TableSpan {
   start: number;
   end: number;
   header: string;
-  rows: string[];
+  rows: TableRow[];
 }
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -151,19 +213,25 @@ export function findTables(text: string): TableSpan[] {
     let last = i + 2;
     while (last < lines.length && TABLE_ROW.test(lines[last]!)) last++;
     const end = last < lines.length ? starts[last]! : text.length;
-    tables.push({ start: starts[i]!, end, header: `${lines[i]}\n${lines[i + 1]}`, rows: lines.slice(i + 2, last) });
+    const rows = lines.slice(i + 2, last).map((row, k) => ({ text: row, start: starts[i + 2 + k]! }));
+    tables.push({ start: starts[i]!, end, header: `${lines[i]}\n${lines[i + 1]}`, rows });
     i = last - 1;
   }
   return tables;
 }
 
-/** Rows under a header as one chunk, halved until each part's exact count fits (tokens can merge across lines). */
-function fitRows(prefix: string, rows: string[], size: number): Piece[] {
-  const content = prefix + rows.join('\n');
+/**
+ * Rows under a header as one chunk, halved until each part's exact count fits (tokens can merge across lines). Its
+ * span runs from `from` (the table's start for its first chunk, which holds the header itself; else the first row).
+ */
+function fitRows(prefix: string, rows: TableRow[], size: number, from: number): Piece[] {
+  const content = prefix + rows.map((r) => r.text).join('\n');
   const tokenCount = countTokens(content);
-  if (tokenCount <= size || rows.length === 1) return [{ content, tokenCount }];
+  const last = rows[rows.length - 1] as TableRow;
+  if (tokenCount <= size || rows.length === 1) return [{ content, tokenCount, start: from, end: last.start + last.text.length }];
   const half = Math.ceil(rows.length / 2);
-  return [...fitRows(prefix, rows.slice(0, half), size), ...fitRows(prefix, rows.slice(half), size)];
+  const second = rows[half] as TableRow;
+  return [...fitRows(prefix, rows.slice(0, half), size, from), ...fitRows(prefix, rows.slice(half), size, second.start)];
 }
 
 /**
@@ -175,18 +243,18 @@ function tableWindows(table: TableSpan, size: number): Piece[] {
   const prefix = `${table.header}\n`;
   const budget = size - countTokens(prefix);
   const out: Piece[] = [];
-  let rows: string[] = [];
+  let rows: TableRow[] = [];
   let used = 0;
   const flush = () => {
-    if (rows.length) out.push(...fitRows(prefix, rows, size));
+    if (rows.length) out.push(...fitRows(prefix, rows, size, out.length === 0 ? table.start : (rows[0] as TableRow).start));
     rows = [];
     used = 0;
   };
   for (const row of table.rows) {
-    const cost = countTokens(`${row}\n`);
+    const cost = countTokens(`${row.text}\n`);
     if (cost > budget) {
       flush();
-      out.push(...tokenWindows(row, budget, 0, prefix));
+      out.push(...tokenWindows(row.text, budget, 0, prefix, row.start));
       continue;
     }
     if (used + cost > budget) flush();
@@ -206,7 +274,7 @@ function longerThanWindow(table: TableSpan, size: number): boolean {
   if (table.rows.length < 2 || header > size / 2) return false;
   let total = header;
   for (const row of table.rows) {
-    total += countTokens(`${row}\n`);
+    total += countTokens(`${row.text}\n`);
     if (total > size) return true;
   }
   return false;
@@ -223,10 +291,10 @@ export function chunkText(text: string, size: number, overlap: number): DraftChu
   const parts: Piece[] = [];
   let at = 0;
   for (const table of long) {
-    if (text.slice(at, table.start).trim()) parts.push(...tokenWindows(text.slice(at, table.start), size, overlap));
+    if (text.slice(at, table.start).trim()) parts.push(...tokenWindows(text.slice(at, table.start), size, overlap, '', at));
     parts.push(...tableWindows(table, size));
     at = table.end;
   }
-  if (text.slice(at).trim()) parts.push(...tokenWindows(text.slice(at), size, overlap));
+  if (text.slice(at).trim()) parts.push(...tokenWindows(text.slice(at), size, overlap, '', at));
   return parts.map((p, position) => ({ position, ...p }));
 }

@@ -1,7 +1,8 @@
-import { markdownKey, pagesKey } from '../access.ts';
+import { markdownKey, pagesKey, regionsKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
+import { encodeRegions } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 import { storeImages } from './images.ts';
 import { type StepCarry, SMALL_MARKDOWN_BYTES } from './carry.ts';
@@ -36,6 +37,8 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
   if (!prepared.markdownIsOriginal) await ctx.blobs.put(key, markdown);
   const pages = prepared.pageOffsets?.length ? new TextEncoder().encode(JSON.stringify(prepared.pageOffsets)) : null;
   if (pages) await ctx.blobs.put(pagesKey(c, doc.id), pages);
+  const regions = prepared.regions?.length ? encodeRegions(prepared.regions) : null;
+  if (regions) await ctx.blobs.put(regionsKey(c, doc.id), regions);
   const sections: SectionRecord[] = prepared.sections.map((d) => ({
     id: sectionIdOf(doc.id, d.position),
     documentId: doc.id,
@@ -50,7 +53,7 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     markdownOffsetEnd: d.end,
   }));
   await ctx.store.replaceSections(doc.id, sections);
-  Object.assign(carry, { markdown, sections, chunks: prepared.chunks });
+  Object.assign(carry, { markdown, sections, chunks: prepared.chunks, regions: prepared.regions ?? null });
   const images = await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p));
   await ctx.store.replaceImages(doc.id, images);
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
@@ -65,6 +68,6 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
   // Stats and the usage meter add these up (no file listing); they are saved with the status change.
-  const derivedBytes = (prepared.markdownIsOriginal ? 0 : markdown.length) + (pages?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
+  const derivedBytes = (prepared.markdownIsOriginal ? 0 : markdown.length) + (pages?.length ?? 0) + (regions?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
   return { markdownStorageKey: key, derivedBytes, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null, contentHash };
 }

@@ -3,7 +3,9 @@ import { DossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, SectionRecord, TableChunkRecord } from '../domain/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
+import { encodePositions, passagePositions, regionsOf } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
+import type { TextRegion } from './converters/types.ts';
 import type { IndexedChunks, StepCarry } from './carry.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
 import { batcherOf } from './embed-batcher.ts';
@@ -27,8 +29,14 @@ async function draftsOf(ctx: DossierContext, doc: DocumentRecord, carry: StepCar
   return { drafts, sections };
 }
 
-/** Chunk rows of every section (vectors not yet set), with the table chunks among them. */
-async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], sections: SectionRecord[]): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
+/** The document's text regions: those the conversion left in the carry, else the stored ones (null: none). */
+async function regionsFor(ctx: DossierContext, doc: DocumentRecord, c: Collection, carry: StepCarry): Promise<TextRegion[] | null> {
+  if (carry.regions !== undefined) return carry.regions;
+  return regionsOf(ctx, c, doc.id);
+}
+
+/** Chunk rows of every section (vectors not yet set), with the table chunks among them and, for a paged original, their positions. */
+async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], sections: SectionRecord[], regions: TextRegion[] | null): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
   const pairs = metadataPairs(doc.metadata);
   const positionOf = new Map(sections.map((s) => [s.id, s.position]));
   const byId = new Map(sections.map((s) => [s.id, s]));
@@ -39,7 +47,9 @@ async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], secti
     if (index > 0 && index % DRAFT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const { table, ...chunk } = d;
     const section = byId.get(d.sectionId);
-    rows.push({ ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical });
+    const at = regions ? passagePositions(regions, d.charStart, d.charEnd) : null;
+    const positions = at ? encodePositions(at) : null;
+    rows.push({ ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical, positions });
     if (table) {
       tables.push({ chunkId: d.id, documentId: doc.id, sectionId: d.sectionId, sectionPosition: positionOf.get(d.sectionId) ?? 0, chunkPosition: d.position, content: d.content, caption: null });
     }
@@ -70,7 +80,7 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 /** Chunk each section, embed the chunks when the collection has a model, and write them to the index. */
 async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): Promise<IndexedChunks> {
   const { drafts, sections } = await draftsOf(ctx, doc, carry);
-  const { rows, tables } = await chunkSections(doc, drafts, sections);
+  const { rows, tables } = await chunkSections(doc, drafts, sections, await regionsFor(ctx, doc, c, carry));
   const embedder = await embedderFor(ctx, c);
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConverterRegistry } from './converters/registry.ts';
+import type { TextRegion } from './converters/types.ts';
 import { chunkMarkdown, type DraftChunkRow } from './chunk-document.ts';
 import { sectionMarkdown, type DraftSection } from './sectioner.ts';
 import { stableId } from '../util/ids.ts';
@@ -24,6 +25,8 @@ export interface PreparedDocument {
   sections: DraftSection[];
   images: PreparedImage[];
   pageOffsets?: number[];
+  /** Where the Markdown's text sits on the original's pages (PDFs), offsets as in `markdown` decoded. */
+  regions?: TextRegion[];
   /** The chunks, when the input asked for them and the Markdown was small enough (see PrepareInput.chunking). */
   chunks?: DraftChunkRow[];
   /** `sha256:<hex>` of the input bytes when the input asked for it (PrepareInput.hash), hashed in the worker thread. */
@@ -68,7 +71,7 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const result = await registry.convert(input.bytes, input.filename);
   const kept = result.images.filter((img) => img.bytes.length > 0 && img.bytes.length <= MAX_IMAGE_BYTES);
   const urls = new Map(kept.map((img) => [`(${img.placeholder})`, `(${imageUrl(input.documentId, imageIdOf(input.documentId, img.placeholder))})`]));
-  const { markdown, pageOffsets } = replaceTracked(result.markdown, urls, result.pageOffsets);
+  const { markdown, pageOffsets, regions } = replaceTracked(result.markdown, urls, { pageOffsets: result.pageOffsets, regions: result.regions });
   const sections = sectionMarkdown(markdown, input.filename);
   const images = kept.map((img) => {
     const id = imageIdOf(input.documentId, img.placeholder);
@@ -80,7 +83,7 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const chunks = chunkSmall(input, markdown, bytes.length, sections);
   const markdownIsOriginal = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(input.bytes);
   const contentHash = input.hash ? `sha256:${createHash('sha256').update(input.bytes).digest('hex')}` : undefined;
-  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, chunks, contentHash };
+  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, regions: regions?.length ? regions : undefined, chunks, contentHash };
 }
 
 /** The chunks of a document whose Markdown is at most `chunking.maxBytes` (UTF-8), else undefined. */
@@ -91,13 +94,31 @@ function chunkSmall(input: PrepareInput, markdown: string, byteLength: number, s
   return chunkMarkdown(markdown, { documentId: input.documentId, sections: spans, chunkSize: chunking.chunkSize, chunkOverlap: chunking.chunkOverlap });
 }
 
-/** Replace every `(placeholder)` in one pass, moving page offsets by the length change of the replacements before them. */
-export function replaceTracked(
-  markdown: string,
-  replacements: Map<string, string>,
-  pageOffsets?: number[],
-): { markdown: string; pageOffsets?: number[] } {
-  if (replacements.size === 0) return { markdown, pageOffsets };
+/** A function moving an offset of the original text by the length changes of the replacements made before it. */
+function offsetMover(shifts: { at: number; delta: number }[]): (offset: number) => number {
+  const sums: number[] = [];
+  for (const s of shifts) sums.push((sums[sums.length - 1] ?? 0) + s.delta);
+  return (offset) => {
+    let lo = 0;
+    let hi = shifts.length; // first shift at or after `offset`
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((shifts[mid] as { at: number }).at < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return offset + (lo > 0 ? (sums[lo - 1] as number) : 0);
+  };
+}
+
+/** Offsets into a converted Markdown that must follow its rewrites: page starts and text regions. */
+export interface TrackedOffsets {
+  pageOffsets?: number[];
+  regions?: TextRegion[];
+}
+
+/** Replace every `(placeholder)` in one pass, moving page offsets and regions by the length change of the replacements before them. */
+export function replaceTracked(markdown: string, replacements: Map<string, string>, tracked: TrackedOffsets = {}): { markdown: string } & TrackedOffsets {
+  if (replacements.size === 0) return { markdown, ...tracked };
   const shifts: { at: number; delta: number }[] = [];
   const out = markdown.replace(/\([a-z][a-z0-9+.-]*:\/\/img-\d+\)/g, (match, at: number) => {
     const url = replacements.get(match);
@@ -105,6 +126,7 @@ export function replaceTracked(
     shifts.push({ at, delta: url.length - match.length });
     return url;
   });
-  const moved = pageOffsets?.map((p) => p + shifts.filter((s) => s.at < p).reduce((sum, s) => sum + s.delta, 0));
-  return { markdown: out, pageOffsets: moved };
+  const move = offsetMover(shifts);
+  const regions = tracked.regions?.map((r) => ({ ...r, start: move(r.start), end: move(r.end) }));
+  return { markdown: out, pageOffsets: tracked.pageOffsets?.map(move), regions };
 }

@@ -22,6 +22,14 @@ export interface ChunkRow {
   metadataPairs: string[];
   /** False hides the row from search (non-canonical duplicates). */
   canonical: boolean;
+  /**
+   * The chunk's own characters in its document's Markdown, [charStart, charEnd) in UTF-16 offsets. Absent or null
+   * when read from an index written before rows carried them (an adapter that cannot store them may leave them out).
+   */
+  charStart?: number | null;
+  charEnd?: number | null;
+  /** Where the chunk sits on the original's pages, as documents/regions.ts encodes it; null for formats without pages. */
+  positions?: string | null;
 }
 
 /**
@@ -123,5 +131,6 @@ export interface ChunkIndex {
 /**
  * Version of the ChunkIndex contract that `chunkIndexSuite` checks (major: every adapter must change; minor: a change
  * adapters already meet, such as more checks). 1.1: search hits are ChunkHitRow (an adapter may still return more).
+ * 1.2: rows carry their character span and page positions (charStart, charEnd, positions), read back as written.
  */
-export const CHUNK_INDEX_SPEC_VERSION = '1.1.0';
+export const CHUNK_INDEX_SPEC_VERSION = '1.2.0';

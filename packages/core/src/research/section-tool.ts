@@ -52,6 +52,8 @@ export function sectionReadTool(rc: ResearchToolContext): AgentTool {
             sectionId: section.id,
             sectionTitle: section.title,
             sectionLevel: section.level,
+            ...(c.span ? { span: c.span } : {}),
+            ...(c.pages ? { pages: c.pages, regions: c.regions } : {}),
           }),
         );
         const output = formatChunks('get_section_chunks', entries, 'The section has no text.', rc.sources);

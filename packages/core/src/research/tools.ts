@@ -18,6 +18,8 @@ const hitSource = (h: QueryHit): ResearchSource => ({
   sectionId: h.section.id,
   sectionTitle: h.section.title,
   sectionLevel: h.section.level,
+  ...(h.span ? { span: h.span } : {}),
+  ...(h.pages ? { pages: h.pages, regions: h.regions } : {}),
 });
 
 const searchArgs = z.object({ query: z.string().trim().min(1).max(2000), limit: z.coerce.number().int().min(1).max(20).optional() });

@@ -1,17 +1,18 @@
 import { type Access, markdownKey, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
-import type { Collection, Metadata } from '../domain/types.ts';
+import type { Collection, Metadata, PassageLocation } from '../domain/types.ts';
 import type { ChunkHitRow } from '../ports/chunk-index.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from '../documents/pages.ts';
+import { chunkLocation, sectionLocations } from '../documents/regions.ts';
 import { parseInput, type QueryInput, querySchema, type ScanInput, scanSchema } from '../schemas.ts';
 import { isUuid } from '../util/ids.ts';
 import { DEFAULT_RM3, rm3Weights, weightedQueryText } from './expansion.ts';
 import { indexFilter } from './filters.ts';
 import { reciprocalRankFusion } from './rrf.ts';
 
-/** One query result with provenance (spec: Retrieval). */
-export interface QueryHit {
+/** One query result with provenance (spec: Retrieval), and where the passage is in its document (issue 39). */
+export interface QueryHit extends PassageLocation {
   score: number;
   chunk: { id: string; content: string; position: number; tokenCount: number };
   section: { id: string; title: string; level: number };
@@ -125,6 +126,7 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; sco
       chunk: { id: row.id, content: row.content, position: row.position, tokenCount: row.tokenCount },
       section: { id: row.sectionId, title: row.sectionTitle, level },
       document: { id: d.id, filename: d.filename },
+      ...chunkLocation(row),
     }];
   });
 }
@@ -163,11 +165,17 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       const input = parseInput(scanSchema, raw);
       const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
       const hits = await ctx.index.searchSections(c.id, input.query, { limit: input.top_k, filter });
-      const docs = new Map((await ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))])).map((d) => [d.id, d]));
+      const [documents, sections] = await Promise.all([
+        ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),
+        hits.length ? ctx.store.getSections(hits.map((h) => h.row.id)) : [],
+      ]);
+      const docs = new Map(documents.map((d) => [d.id, d]));
+      const locations = await sectionLocations(ctx, c, sections);
       const results = hits.flatMap(({ row, score }) => {
         const d = docs.get(row.documentId);
         if (!d || d.status === 'error') return [];
-        return [{ score, section: { id: row.id, title: row.title, level: row.level, summary: row.summary || null }, document: { id: d.id, filename: d.filename } }];
+        const section = { id: row.id, title: row.title, level: row.level, summary: row.summary || null };
+        return [{ score, section, document: { id: d.id, filename: d.filename }, ...locations.get(row.id) }];
       });
       return { results };
     },
@@ -184,7 +192,7 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
     async sectionChunks(access: Access, sectionId: string) {
       const { section, collection } = await sectionWithAccess(ctx, access, sectionId);
       const rows = await ctx.index.chunksOfSection(collection.id, section.id);
-      return rows.map((r) => ({ id: r.id, content: r.content, position: r.position, tokenCount: r.tokenCount }));
+      return rows.map((r) => ({ id: r.id, content: r.content, position: r.position, tokenCount: r.tokenCount, ...chunkLocation(r) }));
     },
   };
 }

@@ -32,6 +32,9 @@ export function chunkRow(over: Partial<ChunkRow> = {}): ChunkRow {
     tags: [],
     metadataPairs: [],
     canonical: true,
+    charStart: 0,
+    charEnd: 17,
+    positions: null,
     ...over,
   };
 }
@@ -419,7 +422,8 @@ function readTests(c: Ctx): void {
 
   it('getChunks returns the named rows in the order asked, skipping unknown ids, with every field but the vector', async () => {
     const col = await c.collection();
-    const a = chunkRow({ tags: ['t'], metadataPairs: ['k=1'], canonical: false, sectionTitle: 'S', tokenCount: 7 });
+    const positions = '[[2,0.1,0.25,0.9,0.5]]';
+    const a = chunkRow({ tags: ['t'], metadataPairs: ['k=1'], canonical: false, sectionTitle: 'S', tokenCount: 7, charStart: 120, charEnd: 480, positions });
     const b = chunkRow();
     await c.put(col, [a, b]);
     const got = await c.index.getChunks(col, [b.id, 'missing', a.id]);

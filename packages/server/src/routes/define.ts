@@ -47,7 +47,7 @@ export interface JsonResponse<S extends z.ZodType = z.ZodType> {
 /** A response that is not JSON (a stream, Markdown, bytes): its media type, for the OpenAPI document. */
 export interface OtherResponse {
   description: string;
-  contentType: 'text/event-stream' | 'text/markdown' | 'application/octet-stream';
+  contentType: 'text/event-stream' | 'text/markdown' | 'application/octet-stream' | 'image/png';
 }
 
 /**

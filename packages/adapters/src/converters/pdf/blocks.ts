@@ -46,12 +46,16 @@ function isLineBlock(lines: Line[]): boolean {
   return lines.length >= 2 && lines.slice(0, -1).some((l) => l.x1 - l.x0 < 0.7 * widest && !/-$/.test(lineText(l)));
 }
 
-/** Append a block, merging list items into the list before them and code into the code before it. */
+/** Append a block, merging list items into the list before them and code into the code before it (with their source lines). */
 function push(out: Block[], block: Block): void {
   const last = out[out.length - 1];
   if (block.kind === 'list' && last?.kind === 'list') last.items.push(...block.items);
   else if (block.kind === 'code' && last?.kind === 'code') last.text += `\n${block.text}`;
-  else out.push(block);
+  else {
+    out.push(block);
+    return;
+  }
+  if (block.src) last.src = [...(last.src ?? []), ...block.src];
 }
 
 function groupBlock(g: Group, style: GroupStyle, level: 1 | 2 | 3 | undefined): Block {
@@ -63,7 +67,7 @@ function groupBlock(g: Group, style: GroupStyle, level: 1 | 2 | 3 | undefined): 
 }
 
 function protoBlock(p: Exclude<Proto, Group>): Block {
-  return p.kind === 'table' ? { kind: 'table', rows: p.rows } : { kind: 'image', placeholder: p.placeholder, alt: p.alt };
+  return p.kind === 'table' ? { kind: 'table', rows: p.rows, src: p.src } : { kind: 'image', placeholder: p.placeholder, alt: p.alt, src: p.src };
 }
 
 /** Every page's protos as Markdown blocks, with heading levels decided over the whole document. */
@@ -77,7 +81,7 @@ export function toBlocks(pages: Proto[][], stats: DocStats): Block[][] {
     const out: Block[] = [];
     for (const p of protos) {
       if (p.kind !== 'group') push(out, protoBlock(p));
-      else push(out, groupBlock(p, styles.get(p) as GroupStyle, levels.get(p)));
+      else push(out, { ...groupBlock(p, styles.get(p) as GroupStyle, levels.get(p)), src: p.src });
     }
     return out;
   });

@@ -1,13 +1,15 @@
 import type { DocStats } from './stats.ts';
 import { findTables } from './tables.ts';
 import { isAllCaps } from './text.ts';
-import { type Line, type PageLayout, lineText } from './types.ts';
+import { type Line, type PageLayout, type Sourced, lineText, pageBox, sourceLines } from './types.ts';
 
 /** A page's content before headings are decided: groups of lines, tables and figures in reading order. */
-export type Proto =
-  | { kind: 'group'; lines: Line[]; ocr: boolean }
-  | { kind: 'table'; rows: string[][] }
-  | { kind: 'figure'; placeholder: string; alt: string };
+export type Proto = Sourced &
+  (
+    | { kind: 'group'; lines: Line[]; ocr: boolean }
+    | { kind: 'table'; rows: string[][] }
+    | { kind: 'figure'; placeholder: string; alt: string }
+  );
 
 /** Start of a list item: a bullet glyph, a dash followed by a space, `1.`, `2)`, `(3)`, `a)`, `(b)`, `(iv)`. */
 export const LIST_START = /^(?:[•◦▪▫■□●○‣⁃∙·∗]\s*|[*–—-]\s+|\(?\d{1,3}[.)]\s+|[a-z][.)]\s+|\([a-zA-Z]\)\s+|\([ivx]{1,5}\)\s+)/;
@@ -75,7 +77,7 @@ export function pageProtos(page: PageLayout, stats: DocStats): Proto[] {
   const out: Proto[] = [];
   let pending: Line[] = [];
   const flush = (): void => {
-    for (const lines of groupLines(pending, stats, page.ocr)) out.push({ kind: 'group', lines, ocr: page.ocr });
+    for (const lines of groupLines(pending, stats, page.ocr)) out.push({ kind: 'group', lines, ocr: page.ocr, src: sourceLines(lines, page) });
     pending = [];
   };
   for (let i = 0; i < page.items.length; i++) {
@@ -83,11 +85,13 @@ export function pageProtos(page: PageLayout, stats: DocStats): Proto[] {
     const item = page.items[i];
     if (table) {
       flush();
-      out.push({ kind: 'table', rows: table.rows });
+      const rows = page.items.slice(table.start, table.end).filter((it): it is Line => it.kind === 'line');
+      out.push({ kind: 'table', rows: table.rows, src: sourceLines(rows, page) });
       i = table.end - 1;
     } else if (item?.kind === 'figure') {
       flush();
-      out.push({ kind: 'figure', placeholder: item.placeholder, alt: item.alt });
+      const box = pageBox(item, page);
+      out.push({ kind: 'figure', placeholder: item.placeholder, alt: item.alt, src: box ? [{ text: '', box }] : undefined });
     } else if (item) {
       pending.push(item);
     }

@@ -63,15 +63,31 @@ export interface PageLayout {
   note?: string;
 }
 
+/** A box on a page as fractions of its width and height: [x0, y0, x1, y1], origin top-left. */
+export type PageBox = [number, number, number, number];
+
+/** A line a block was made from: its text (as read) and where it sat on its page. */
+export interface SourceLine {
+  text: string;
+  box: PageBox;
+}
+
+/** Where a block's text came from, line by line in reading order (absent when unknown, e.g. an image upload). */
+export interface Sourced {
+  src?: SourceLine[];
+}
+
 /** A unit of Markdown output. */
-export type Block =
-  | { kind: 'heading'; level: 1 | 2 | 3; text: string }
-  | { kind: 'paragraph'; text: string }
-  | { kind: 'list'; items: ListItem[] }
-  | { kind: 'table'; rows: string[][] }
-  | { kind: 'code'; text: string }
-  | { kind: 'image'; placeholder: string; alt: string }
-  | { kind: 'note'; text: string };
+export type Block = Sourced &
+  (
+    | { kind: 'heading'; level: 1 | 2 | 3; text: string }
+    | { kind: 'paragraph'; text: string }
+    | { kind: 'list'; items: ListItem[] }
+    | { kind: 'table'; rows: string[][] }
+    | { kind: 'code'; text: string }
+    | { kind: 'image'; placeholder: string; alt: string }
+    | { kind: 'note'; text: string }
+  );
 
 export interface ListItem {
   /** `-` for bullets, or the original number with its `.` or `)`. */
@@ -81,3 +97,21 @@ export interface ListItem {
 
 /** Text of a line: its cells joined by single spaces. */
 export const lineText = (line: Line): string => line.cells.map((c) => c.text).join(' ');
+
+const fraction = (v: number, of: number): number => Math.round(Math.min(1, Math.max(0, v / of)) * 10_000) / 10_000;
+
+/** An item's box as fractions of its page (four decimals), or undefined when the page has no known size. */
+export function pageBox(item: { x0: number; x1: number; top: number; bottom: number }, page: { width: number; height: number }): PageBox | undefined {
+  if (!(page.width > 0 && page.height > 0)) return undefined;
+  return [fraction(item.x0, page.width), fraction(item.top, page.height), fraction(item.x1, page.width), fraction(item.bottom, page.height)];
+}
+
+/** The lines' source records on a page of that size; none when the page size is unknown. */
+export function sourceLines(lines: Line[], page: { width: number; height: number }): SourceLine[] | undefined {
+  const out: SourceLine[] = [];
+  for (const l of lines) {
+    const box = pageBox(l, page);
+    if (box) out.push({ text: lineText(l), box });
+  }
+  return out.length ? out : undefined;
+}

@@ -13,12 +13,26 @@ export interface ExtractedImage {
   bytes: Uint8Array;
 }
 
+/**
+ * Where a stretch of the Markdown came from on the original: characters [start, end) (UTF-16 offsets into the
+ * Markdown) were read from `box` on page `page` (1-based). The box is [x0, y0, x1, y1] as fractions of the page's
+ * width and height, origin at the top left (as a page image is drawn).
+ */
+export interface TextRegion {
+  start: number;
+  end: number;
+  page: number;
+  box: [number, number, number, number];
+}
+
 /** What a converter produces. */
 export interface ConvertResult {
   markdown: string;
   images: ExtractedImage[];
   /** Page boundaries as character offsets into the Markdown, for paged formats. */
   pageOffsets?: number[];
+  /** Where the Markdown's text sits on its pages, in Markdown order (paged formats with geometry: PDFs, scans). */
+  regions?: TextRegion[];
 }
 
 /** One format's converter. Adding a format is adding one of these to the registry. */

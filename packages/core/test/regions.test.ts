@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { decodePositions, decodeRegions, encodePositions, encodeRegions, MAX_PASSAGE_BOXES, passagePositions } from '../src/documents/regions.ts';
+import type { TextRegion } from '../src/ingest/converters/types.ts';
+
+/** Lines of 20 characters (plus a newline) stacked down a column of page `page`, 0.02 of the page high each. */
+const lines = (page: number, count: number, from = 0, x0 = 0.1, top = 0.1): TextRegion[] =>
+  Array.from({ length: count }, (_, i) => ({ start: from + i * 21, end: from + i * 21 + 20, page, box: [x0, top + i * 0.02, x0 + 0.35, top + i * 0.02 + 0.015] }));
+
+describe('passage positions', () => {
+  it('merges the consecutive lines of a column into one box, and starts another on the next page', () => {
+    const regions = [...lines(1, 5), ...lines(2, 3, 105)];
+    const p = passagePositions(regions, 30, 140);
+    expect(p?.pages).toEqual([1, 2]);
+    const rounded = p?.regions.map((r) => ({ page: r.page, box: r.box.map((v) => Math.round(v * 1000) / 1000) }));
+    expect(rounded).toEqual([
+      { page: 1, box: [0.1, 0.12, 0.45, 0.195] },
+      { page: 2, box: [0.1, 0.1, 0.45, 0.135] },
+    ]);
+  });
+
+  it('keeps separate boxes for two columns and for lines far apart', () => {
+    const left = lines(1, 2, 0, 0.1, 0.1);
+    const right = lines(1, 2, 42, 0.55, 0.1);
+    const low = lines(1, 1, 84, 0.1, 0.8);
+    expect(passagePositions([...left, ...right, ...low], 0, 200)?.regions).toHaveLength(3);
+  });
+
+  it('bounds the number of boxes by merging them page by page, and answers null where no region is', () => {
+    const scattered: TextRegion[] = Array.from({ length: 30 }, (_, i) => ({ start: i * 10, end: i * 10 + 9, page: 1 + (i % 2), box: [i % 3 === 0 ? 0.1 : 0.6, (i * 0.03) % 0.9, i % 3 === 0 ? 0.4 : 0.9, ((i * 0.03) % 0.9) + 0.01] }));
+    const p = passagePositions(scattered, 0, 300);
+    expect(p?.regions.length).toBeLessThanOrEqual(MAX_PASSAGE_BOXES);
+    expect(p?.regions.map((r) => r.page)).toEqual([1, 2]);
+    expect(passagePositions(scattered, 5000, 6000)).toBeNull();
+  });
+
+  it('round-trips through the stored forms', () => {
+    const regions = lines(3, 4);
+    expect(decodeRegions(encodeRegions(regions))).toEqual(regions);
+    const p = passagePositions(regions, 0, 80);
+    expect(p && decodePositions(encodePositions(p))).toEqual(p);
+    expect(decodePositions('not json')).toBeNull();
+    expect(decodePositions('[["x"]]')).toBeNull();
+  });
+});

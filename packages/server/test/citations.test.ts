@@ -1,0 +1,122 @@
+import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { column, makePdf } from '../../adapters/test/converters/pdf-helpers.ts';
+import { expectError, startTestServer, type TestServer } from './helpers.ts';
+
+/** Issue 39: results carry where their passage is (span, pages, regions), and a PDF's pages are served as images. */
+
+const CLAUSE = [
+  'The tenant shall pay the rent of the flat on the first',
+  'day of every month by bank transfer to the landlord.',
+];
+const LATER = ['A deposit of two months of rent secures the lease and', 'is returned within thirty days after the keys come back.'];
+
+/** Two letter pages: a title and a clause on page 1, a clause low on page 2. */
+const leasePdf = (): Uint8Array =>
+  makePdf([
+    { texts: [{ text: 'Lease Agreement', x: 72, y: 740, size: 18, bold: true }, ...column(CLAUSE, 72, 700)] },
+    { texts: [{ text: 'Deposit', x: 72, y: 300, size: 14, bold: true }, ...column(LATER, 72, 270)] },
+  ]);
+
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+let t: TestServer;
+let cid: string;
+let pdfId: string;
+let mdId: string;
+const markdown: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await startTestServer();
+  cid = (await t.createCollection({ name: 'Leases' })).id;
+  pdfId = (await t.ingest(cid, 'lease.pdf', leasePdf())).id;
+  mdId = (await t.ingest(cid, 'notes.md', '# Notes\n\nThe deposit account is kept at the cooperative bank.\n')).id;
+  for (const id of [pdfId, mdId]) markdown[id] = (await t.request('GET', `/v1/documents/${id}/markdown`)).body as string;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Located = { span?: { start: number; end: number }; pages?: number[]; regions?: { page: number; box: number[] }[] };
+
+describe('where a result is (issue 39)', () => {
+  it('gives a PDF hit its exact span in the Markdown, its page and boxes on that page', async () => {
+    const res = await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'deposit returned thirty days', limit: 5 } });
+    expect(res.status).toBe(200);
+    const hit = (res.body as (Located & { chunk: { content: string }; document: { id: string } })[]).find((h) => h.document.id === pdfId);
+    expect(hit?.span).toBeDefined();
+    expect(markdown[pdfId]?.slice(hit?.span?.start, hit?.span?.end)).toBe(hit?.chunk.content);
+    expect(hit?.pages).toContain(2);
+    const onTwo = hit?.regions?.filter((r) => r.page === 2) ?? [];
+    expect(onTwo.length).toBeGreaterThan(0);
+    for (const { box } of onTwo) {
+      expect(box.every((v) => v >= 0 && v <= 1)).toBe(true);
+      expect(box[3]).toBeGreaterThan(0.55); // the clause sits below the middle of page 2 (y 270-300 pt of 792)
+    }
+  });
+
+  it('gives a Markdown hit its span and no pages', async () => {
+    const res = await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'cooperative bank', limit: 5 } });
+    const hit = (res.body as (Located & { chunk: { content: string }; document: { id: string } })[]).find((h) => h.document.id === mdId);
+    expect(markdown[mdId]?.slice(hit?.span?.start, hit?.span?.end)).toBe(hit?.chunk.content);
+    expect(hit?.pages).toBeUndefined();
+    expect(hit?.regions).toBeUndefined();
+  });
+
+  it('gives scanned sections and a section’s chunks their location', async () => {
+    const scan = await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Deposit' } });
+    const section = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find((r) => r.section.title === 'Deposit');
+    expect(section?.pages).toEqual([2]);
+    expect(section?.regions?.length).toBeGreaterThan(0);
+    const chunks = await t.request('GET', `/v1/sections/${section?.section.id}/chunks`);
+    expect((chunks.body as Located[])[0]?.pages).toEqual([2]);
+  });
+
+  it('copies the location into research sources', async () => {
+    const model = new ScriptedModel([{ toolCalls: [{ name: 'search', arguments: { query: 'deposit thirty days' } }] }, { text: ['Within thirty days [S1].'] }]);
+    dossierContext(t.server.dossier).models = scriptedResolver(model);
+    const res = await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'When is the deposit returned?', depth: 'quick' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [source] = (res.body as { sources: (Located & { documentId: string })[] }).sources;
+    expect(source?.documentId).toBe(pdfId);
+    expect(source?.pages).toContain(2);
+    expect(source?.span?.end).toBeGreaterThan(source?.span?.start ?? Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('GET /v1/documents/:id/pages/:page/image', () => {
+  const image = (id: string, page: string | number, query = '', auth?: string | null) =>
+    fetch(`${t.url}/v1/documents/${id}/pages/${page}/image${query}`, { headers: auth === null ? {} : { authorization: `Bearer ${auth ?? t.liveKey}` } });
+
+  it('draws a page as PNG, bounded in width, and serves it again from the cache', async () => {
+    const res = await image(pdfId, 2, '?width=500');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toMatch(/^private/);
+    const png = new Uint8Array(await res.arrayBuffer());
+    expect([...png.subarray(0, 8)]).toEqual(PNG);
+    const width = Buffer.from(png).readUInt32BE(16);
+    expect(width).toBeLessThanOrEqual(800);
+    expect(width).toBeGreaterThan(400);
+    const again = new Uint8Array(await (await image(pdfId, 2, '?width=500')).arrayBuffer());
+    expect(Buffer.from(again).equals(Buffer.from(png))).toBe(true);
+  });
+
+  it('answers 404 past the last page, 400 for a malformed page or width, 422 for a document without pages', async () => {
+    expect((await image(pdfId, 3)).status).toBe(404);
+    expect((await image(pdfId, 'first')).status).toBe(400);
+    expect((await image(pdfId, 0)).status).toBe(400);
+    expect((await image(pdfId, 1, '?width=99999')).status).toBe(400);
+    expectError(await t.request('GET', `/v1/documents/${mdId}/pages/1/image`), 422, /PDFs only/);
+    expectError(await t.request('GET', `/v1/documents/${pdfId}/pages/9/image`), 404, /Page 9/);
+  });
+
+  it('is refused to an anonymous caller of a private collection, and served to one of a public collection', async () => {
+    expect([401, 404]).toContain((await image(pdfId, 1, '', null)).status);
+    const open = (await t.createCollection({ name: 'Public leases', visibility: 'public' })).id;
+    const doc = await t.ingest(open, 'lease.pdf', leasePdf());
+    const res = await image(doc.id, 1, '', null);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toMatch(/^public/);
+  });
+});
