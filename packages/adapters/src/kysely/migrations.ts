@@ -536,6 +536,10 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   '0017_webhooks': async (db, t) => {
     await createWebhookTables(db, t);
   },
+  '0040_duplicate_passages': async (db) => {
+    // The passages a group member shares with its canonical (JSON), so a group shows why it was formed.
+    await db.schema.alterTable('duplicate_members').addColumn('shared_passages', 'text').execute();
+  },
 };
 
 /** Issue 16: webhook endpoints, the delivery outbox (one row per event and endpoint) and its attempt log. */

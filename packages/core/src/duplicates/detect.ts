@@ -5,11 +5,12 @@ import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { type ServiceEvent, serviceEvent } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { newId } from '../util/ids.ts';
-import { estimatedCoverage } from './check.ts';
-import { containment } from './fingerprints.ts';
+import { alignProfiles } from './align.ts';
+import { indexedFingerprints } from './fingerprints.ts';
 import { formGroup, joinGroup } from './groups.ts';
-import { ESTIMATE_SLACK, MAX_POSTING, thresholdOf } from './settings.ts';
-import { indexedFingerprints, ShingleCache, shinglesOf } from './texts.ts';
+import { coverageOf, isCandidate } from './score.ts';
+import { MAX_POSTING, thresholdOf } from './settings.ts';
+import { ProfileCache, profileOf } from './texts.ts';
 
 /** Queue job types of a detection run: fingerprint a batch of documents, then group the whole collection. */
 export const DUPLICATE_JOBS = { fingerprint: 'duplicates.fingerprint', group: 'duplicates.group', check: 'duplicates.check' } as const;
@@ -59,8 +60,8 @@ export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<
   const entries: DuplicateFingerprints[] = [];
   for (const doc of await ctx.store.getDocuments((job.payload.documentIds as string[]) ?? [])) {
     if (doc.status !== 'ready') continue;
-    const shingles = await shinglesOf(ctx, doc);
-    entries.push({ documentId: doc.id, collectionId: live.collection.id, shingleCount: shingles.length, fingerprints: indexedFingerprints(shingles) });
+    const profile = await profileOf(ctx, doc);
+    entries.push({ documentId: doc.id, collectionId: live.collection.id, shingleCount: profile.shingles.length, fingerprints: indexedFingerprints(profile) });
     if (entries.length % 25 === 0) await yieldToLoop();
   }
   await ctx.store.putFingerprints(entries);
@@ -71,17 +72,16 @@ export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<
   }
 }
 
-/** Verified pairs of the collection, best coverage first. */
-async function verifiedPairs(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>, cache: ShingleCache) {
+/** Aligned pairs of the collection reaching the threshold, best coverage first. */
+async function verifiedPairs(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>, cache: ProfileCache) {
   const threshold = thresholdOf(collection);
   const pairs: { left: DocumentRecord; right: DocumentRecord; coverage: number }[] = [];
   for (const pair of await ctx.store.fingerprintPairs(collection.id, 1, MAX_POSTING)) {
     const left = docs.get(pair.left.documentId);
     const right = docs.get(pair.right.documentId);
-    if (!left || !right || estimatedCoverage(pair.right, pair.left.fingerprintCount) < threshold * ESTIMATE_SLACK) continue;
+    if (!left || !right || !isCandidate(pair.right, pair.left.fingerprintCount)) continue;
     if (await ctx.store.isDismissedPair(left.id, right.id)) continue;
-    const { leftInRight, rightInLeft } = containment(await cache.get(left), await cache.get(right));
-    const coverage = Math.max(leftInRight, rightInLeft);
+    const coverage = coverageOf(alignProfiles(await cache.get(left), await cache.get(right)));
     if (coverage >= threshold) pairs.push({ left, right, coverage });
     await yieldToLoop();
   }
@@ -89,7 +89,7 @@ async function verifiedPairs(ctx: DossierContext, collection: Collection, docs: 
 }
 
 /** Place one verified pair: join a group either side is in, or form a group of the two. */
-async function placePair(ctx: DossierContext, collection: Collection, left: DocumentRecord, right: DocumentRecord, cache: ShingleCache): Promise<'created' | 'joined' | 'none'> {
+async function placePair(ctx: DossierContext, collection: Collection, left: DocumentRecord, right: DocumentRecord, cache: ProfileCache): Promise<'created' | 'joined' | 'none'> {
   const [leftGroup, rightGroup] = [await ctx.store.duplicateGroupOf(left.id), await ctx.store.duplicateGroupOf(right.id)];
   if (leftGroup && rightGroup) return 'none'; // both already placed (the same or different groups): leave user decisions alone
   if (leftGroup || rightGroup) {
@@ -120,7 +120,7 @@ export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> 
   try {
     if (run.status === 'pending') await ctx.store.updateDuplicateRun(run.id, { status: 'running', startedAt: now() });
     const docs = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc]));
-    const cache = new ShingleCache(ctx);
+    const cache = new ProfileCache(ctx);
     let created = 0;
     let joined = 0;
     for (const pair of await verifiedPairs(ctx, collection, docs, cache)) {

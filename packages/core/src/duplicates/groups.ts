@@ -2,8 +2,10 @@ import type { DossierContext } from '../context.ts';
 import type { DuplicateGroupRecord, DuplicateMemberRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { newId } from '../util/ids.ts';
-import { containment } from './fingerprints.ts';
-import type { ShingleCache } from './texts.ts';
+import { alignProfiles } from './align.ts';
+import type { DuplicateProfile } from './fingerprints.ts';
+import { sharedPassages } from './passages.ts';
+import { markdownOf, type ProfileCache } from './texts.ts';
 
 /** Keep a document's retrieval flag in the store and the index in step (non-canonical rows are prefiltered out). */
 export async function setCanonicalFlag(ctx: DossierContext, collection: Collection, documentId: string, canonical: boolean): Promise<void> {
@@ -12,25 +14,30 @@ export async function setCanonicalFlag(ctx: DossierContext, collection: Collecti
 }
 
 /**
- * The canonical of a new group: the most complete member (most shingles), the earliest uploaded on a tie. A copy
- * that only excerpts a longer document never hides the longer one.
+ * The canonical of a new group: the most complete member (most content words), the earliest uploaded on a tie. A
+ * copy that only excerpts a longer document never hides the longer one.
  */
-export function pickCanonical(members: { doc: DocumentRecord; shingles: Uint32Array }[]): DocumentRecord {
-  const ranked = [...members].sort((a, b) => b.shingles.length - a.shingles.length || a.doc.createdAt.localeCompare(b.doc.createdAt) || a.doc.id.localeCompare(b.doc.id));
+export function pickCanonical(members: { doc: DocumentRecord; profile: DuplicateProfile }[]): DocumentRecord {
+  const ranked = [...members].sort((a, b) => b.profile.words.length - a.profile.words.length || a.doc.createdAt.localeCompare(b.doc.createdAt) || a.doc.id.localeCompare(b.doc.id));
   return ranked[0]!.doc;
 }
 
-/** The member rows of a group around a canonical, coverages measured against it. */
-async function membersAround(canonical: DocumentRecord, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateMemberRecord[]> {
-  const canonicalShingles = await cache.get(canonical);
+/** The member rows of a group around a canonical: coverages measured against it, and the passages shared with it. */
+async function membersAround(canonical: DocumentRecord, docs: DocumentRecord[], cache: ProfileCache): Promise<DuplicateMemberRecord[]> {
+  const canonicalSide = { profile: await cache.get(canonical), markdown: await markdownOf(cache.ctx, canonical) };
   const members: DuplicateMemberRecord[] = [];
   for (const doc of docs) {
     if (doc.id === canonical.id) {
       members.push({ documentId: doc.id, filename: doc.filename, relationship: 'canonical', coverageToCanonical: null, coverageFromCanonical: null });
       continue;
     }
-    const { leftInRight, rightInLeft } = containment(await cache.get(doc), canonicalShingles);
-    members.push({ documentId: doc.id, filename: doc.filename, relationship: 'near_duplicate', coverageToCanonical: round(leftInRight), coverageFromCanonical: round(rightInLeft) });
+    const memberSide = { profile: await cache.get(doc), markdown: await markdownOf(cache.ctx, doc) };
+    const alignment = alignProfiles(memberSide.profile, canonicalSide.profile);
+    members.push({
+      documentId: doc.id, filename: doc.filename, relationship: 'near_duplicate',
+      coverageToCanonical: round(alignment.leftCoverage), coverageFromCanonical: round(alignment.rightCoverage),
+      sharedPassages: sharedPassages(alignment.passages, memberSide, canonicalSide),
+    });
   }
   return members;
 }
@@ -49,9 +56,8 @@ async function writeGroup(ctx: DossierContext, collection: Collection, group: Du
 }
 
 /** Form a new group of these documents, canonical by pickCanonical. */
-export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateGroupRecord> {
-  const withShingles = await Promise.all(docs.map(async (doc) => ({ doc, shingles: await cache.get(doc) })));
-  const canonical = pickCanonical(withShingles);
+export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache): Promise<DuplicateGroupRecord> {
+  const canonical = pickCanonical(await Promise.all(docs.map(async (doc) => ({ doc, profile: await cache.get(doc) }))));
   const group: DuplicateGroupRecord = {
     id: newId(), collectionId: collection.id, canonicalDocumentId: canonical.id, detectedAt: new Date().toISOString(),
     members: await membersAround(canonical, docs, cache),
@@ -61,7 +67,7 @@ export async function formGroup(ctx: DossierContext, collection: Collection, doc
 }
 
 /** Add documents to an existing group; its canonical stays (it may have been chosen by a user). */
-export async function joinGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateGroupRecord> {
+export async function joinGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ProfileCache): Promise<DuplicateGroupRecord> {
   const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
   if (!canonical) return group;
   const joined = await membersAround(canonical, docs, cache);
@@ -71,12 +77,12 @@ export async function joinGroup(ctx: DossierContext, collection: Collection, gro
 }
 
 /** Make another member canonical; the old canonical becomes a near-duplicate with its coverage cleared. */
-export async function promoteMember(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ShingleCache): Promise<boolean> {
+export async function promoteMember(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ProfileCache): Promise<boolean> {
   if (group.canonicalDocumentId === canonicalId) return false;
   const docs = (await ctx.store.getDocuments(group.members.map((member) => member.documentId)));
   const canonical = docs.find((doc) => doc.id === canonicalId)!;
   const members = (await membersAround(canonical, docs, cache)).map((member) =>
-    member.documentId === group.canonicalDocumentId ? { ...member, coverageToCanonical: null, coverageFromCanonical: null } : member,
+    member.documentId === group.canonicalDocumentId ? { ...member, coverageToCanonical: null, coverageFromCanonical: null, sharedPassages: undefined } : member,
   );
   await writeGroup(ctx, collection, { ...group, canonicalDocumentId: canonicalId, members }, false);
   return true;
@@ -93,7 +99,7 @@ export async function disbandGroup(ctx: DossierContext, collection: Collection, 
  * Before a document is deleted: leave its group. A deleted canonical hands over to the most complete remaining
  * member; a group left with one member is dissolved (that member is back in retrieval).
  */
-export async function leaveGroup(ctx: DossierContext, collection: Collection, documentId: string, cache: ShingleCache): Promise<void> {
+export async function leaveGroup(ctx: DossierContext, collection: Collection, documentId: string, cache: ProfileCache): Promise<void> {
   const group = await ctx.store.duplicateGroupOf(documentId);
   if (!group) return;
   const rest = (await ctx.store.getDocuments(group.members.map((member) => member.documentId).filter((id) => id !== documentId)));
@@ -103,7 +109,7 @@ export async function leaveGroup(ctx: DossierContext, collection: Collection, do
     return;
   }
   const canonical = group.canonicalDocumentId === documentId
-    ? pickCanonical(await Promise.all(rest.map(async (doc) => ({ doc, shingles: await cache.get(doc) }))))
+    ? pickCanonical(await Promise.all(rest.map(async (doc) => ({ doc, profile: await cache.get(doc) }))))
     : rest.find((doc) => doc.id === group.canonicalDocumentId)!;
   await writeGroup(ctx, collection, { ...group, canonicalDocumentId: canonical.id, members: await membersAround(canonical, rest, cache) }, false);
 }
