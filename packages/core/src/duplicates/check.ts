@@ -1,4 +1,5 @@
 import type { DossierContext } from '../context.ts';
+import type { DuplicateGroupRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { FingerprintMatch } from '../ports/duplicate-store.ts';
 import { alignProfiles } from './align.ts';
@@ -35,7 +36,8 @@ async function verify(ctx: DossierContext, collection: Collection, doc: Document
 /**
  * The incremental check of one ready document (the `duplicates.check` job, with enableDeduplication): index its
  * fingerprints, look up documents sharing enough of them (a lookup in the persisted index, not a rescan), align
- * the best candidates with it, then join the group of the best match or form a new group with it.
+ * the best candidates with it, then form a group with the best match, or join its group when the document also
+ * matches that group's canonical (else the next match is tried).
  * Returns the group the document is in afterwards, or null.
  */
 export async function checkDocument(ctx: DossierContext, collection: Collection, doc: DocumentRecord, cache = new ProfileCache(ctx, 64)) {
@@ -49,8 +51,17 @@ export async function checkDocument(ctx: DossierContext, collection: Collection,
     .filter((match) => isCandidate(match, fingerprints.length))
     .sort((a, b) => estimatedCoverage(b, fingerprints.length) - estimatedCoverage(a, fingerprints.length))
     .slice(0, MAX_CANDIDATES);
-  const [best] = await verify(ctx, collection, doc, candidates, cache);
-  if (!best) return null;
-  const group = await ctx.store.duplicateGroupOf(best.other.id);
-  return group ? joinGroup(ctx, collection, group, [doc], cache) : formGroup(ctx, collection, [doc, best.other], cache);
+  for (const { other } of await verify(ctx, collection, doc, candidates, cache)) {
+    const group = await ctx.store.duplicateGroupOf(other.id);
+    if (!group) return formGroup(ctx, collection, [doc, other], cache);
+    if (await matchesCanonical(ctx, collection, doc, group, cache)) return joinGroup(ctx, collection, group, [doc], cache);
+  }
+  return null;
+}
+
+/** Does a document match a group's canonical too? (A partial overlap with one member is not enough to join.) */
+async function matchesCanonical(ctx: DossierContext, collection: Collection, doc: DocumentRecord, group: DuplicateGroupRecord, cache: ProfileCache): Promise<boolean> {
+  const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
+  if (!canonical) return false;
+  return coverageOf(alignProfiles(await cache.get(doc), await cache.get(canonical))) >= thresholdOf(collection);
 }

@@ -44,35 +44,51 @@ async function membersAround(canonical: DocumentRecord, docs: DocumentRecord[], 
 
 const round = (value: number): number => Math.round(value * 10_000) / 10_000;
 
-/** Write a group and the retrieval flags of its members. */
-async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean): Promise<void> {
-  if (isNew) await ctx.store.insertDuplicateGroup(group);
-  else await ctx.store.replaceDuplicateGroup(group);
-  const current = new Map((await ctx.store.getDocuments(group.members.map((member) => member.documentId))).map((doc) => [doc.id, doc.canonical]));
-  for (const member of group.members) {
-    const canonical = member.relationship === 'canonical';
-    if (current.get(member.documentId) !== canonical) await setCanonicalFlag(ctx, collection, member.documentId, canonical);
+/** Retrieval flags still to set, by document id (canonical or not): a detection run sets them all at once. */
+export type FlagChanges = Map<string, boolean>;
+
+/** Set retrieval flags in the store, then in the index in one write per value. */
+export async function applyFlags(ctx: DossierContext, collection: Collection, changes: FlagChanges): Promise<void> {
+  for (const [documentId, canonical] of changes) await ctx.store.updateDocument(documentId, { canonical });
+  for (const canonical of [true, false]) {
+    const ids = [...changes].filter(([, value]) => value === canonical).map(([id]) => id);
+    if (ids.length > 0) await ctx.index.updateDocumentAttributes(collection.id, ids, { canonical });
   }
 }
 
+/** Write a group and the retrieval flags of its members (into `deferred` when given, applied by the caller). */
+async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean, deferred?: FlagChanges): Promise<void> {
+  if (isNew) await ctx.store.insertDuplicateGroup(group);
+  else await ctx.store.replaceDuplicateGroup(group);
+  const current = new Map((await ctx.store.getDocuments(group.members.map((member) => member.documentId))).map((doc) => [doc.id, doc.canonical]));
+  const changes: FlagChanges = deferred ?? new Map();
+  for (const member of group.members) {
+    const canonical = member.relationship === 'canonical';
+    if (current.get(member.documentId) !== canonical) changes.set(member.documentId, canonical);
+  }
+  if (!deferred) await applyFlags(ctx, collection, changes);
+}
+
 /** Form a new group of these documents, canonical by pickCanonical. */
-export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache): Promise<DuplicateGroupRecord> {
+export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges): Promise<DuplicateGroupRecord> {
   const canonical = pickCanonical(await Promise.all(docs.map(async (doc) => ({ doc, profile: await cache.get(doc) }))));
   const group: DuplicateGroupRecord = {
     id: newId(), collectionId: collection.id, canonicalDocumentId: canonical.id, detectedAt: new Date().toISOString(),
     members: await membersAround(canonical, docs, cache),
   };
-  await writeGroup(ctx, collection, group, true);
+  await writeGroup(ctx, collection, group, true, deferred);
   return group;
 }
 
 /** Add documents to an existing group; its canonical stays (it may have been chosen by a user). */
-export async function joinGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ProfileCache): Promise<DuplicateGroupRecord> {
+export async function joinGroup(
+  ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges,
+): Promise<DuplicateGroupRecord> {
   const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
   if (!canonical) return group;
   const joined = await membersAround(canonical, docs, cache);
   const updated = { ...group, members: [...group.members.filter((member) => !docs.some((doc) => doc.id === member.documentId)), ...joined] };
-  await writeGroup(ctx, collection, updated, false);
+  await writeGroup(ctx, collection, updated, false, deferred);
   return updated;
 }
 
