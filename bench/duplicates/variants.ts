@@ -7,7 +7,8 @@
  * - containment: truncations, short excerpts, contiguous partial copies of 20, 50 and 80 % of the source;
  * - edited copies: words substituted (5 %), the whole text edited at 5, 15 and 25 % of its words (substitutions,
  *   insertions, deletions, typos, case and punctuation) with neighbouring sentences swapped, and a passage of
- *   about half the source edited and pasted between sentences of the writer's own text;
+ *   about half the source edited and pasted between sentences of the writer's own text (each pasted variant with
+ *   another writer's text, from abstracts outside the set);
  * - negatives: abstracts on the same topic (judged relevant to the same claim), and paraphrases of the source
  *   of two strengths (half or 70 % of the words replaced) and its words shuffled within each sentence;
  * - heavy rewrites (30 % of the words replaced) are reported but counted neither way.
@@ -89,7 +90,7 @@ function pasted(text: string, ownText: string, rate: number, rand: () => number)
 }
 
 /** Every variant of one source abstract. */
-function variantsOf(id: string, title: string, text: string, ownText: string, rand: () => number): EvalDoc[] {
+function variantsOf(id: string, title: string, text: string, ownTexts: [string, string], rand: () => number): EvalDoc[] {
   const name = `src-${id}`;
   const md = (kind: Kind, content: string): EvalDoc => ({ name: `${kind}-${id}`, kind, sourceOf: name, content, filename: `${kind}-${id}.md` });
   const edited = (rate: number) => reorderSentences(sentences(text), rand).map((sentence) => editWords(sentence, rate, rand)).join(' ');
@@ -112,8 +113,8 @@ function variantsOf(id: string, title: string, text: string, ownText: string, ra
     md('edited_5', edited(0.05)),
     md('edited_15', edited(0.15)),
     md('edited_25', edited(0.25)),
-    md('pasted_5', pasted(text, ownText, 0.05, rand)),
-    md('pasted_15', pasted(text, ownText, 0.15, rand)),
+    md('pasted_5', pasted(text, ownTexts[0], 0.05, rand)),
+    md('pasted_15', pasted(text, ownTexts[1], 0.15, rand)),
     md('heavy_rewrite', `# ${title}\n\n${substituteWords(text, 0.3, rand)}\n`),
     md('paraphrase_50', reorderSentences(sentences(substituteWords(text, 0.5, rand)), rand).join(' ')),
     md('paraphrase_70', reorderSentences(sentences(substituteWords(text, 0.7, rand)), rand).join(' ')),
@@ -130,8 +131,9 @@ export async function evaluationSet(evalDir: string, sources: number): Promise<E
   const topical = new Set(topicPairs.flat());
   const long = [...abstracts.entries()].filter(([id, a]) => a.text.split(/\s+/).length >= 180 && !topical.has(id));
   const chosen = long.slice(0, sources);
-  const donors = long.slice(sources, 2 * sources);
-  const docs = chosen.flatMap(([id, { title, text }], index) => variantsOf(id, title, text, donors[index % Math.max(1, donors.length)]?.[1].text ?? '', rand));
+  const donors = long.slice(sources, 3 * sources).map(([, abstract]) => abstract.text);
+  const ownTexts = (index: number): [string, string] => [donors[(2 * index) % Math.max(1, donors.length)] ?? '', donors[(2 * index + 1) % Math.max(1, donors.length)] ?? ''];
+  const docs = chosen.flatMap(([id, { title, text }], index) => variantsOf(id, title, text, ownTexts(index), rand));
   const used = new Set<string>();
   for (const [left, right] of topicPairs) {
     for (const id of [left, right]) {
