@@ -51,14 +51,17 @@ async function seed(index: number, markdown: string): Promise<DocumentRecord> {
 
 const seedStarted = performance.now();
 const texts: string[] = [];
+const pending: Promise<DocumentRecord>[] = [];
 for (let index = 0; index < total; index++) {
   const copyOf = index > 100 && rand() < 0.02 ? texts[Math.floor(rand() * texts.length)]! : null;
   const roll = rand();
   const edited = (source: string) => source.split(' ').map((word) => (rand() < 0.1 ? zipfWord() : word)).join(' ');
   const body = copyOf ? (roll < 0.33 ? copyOf : roll < 0.66 ? copyOf.split(' ').slice(50, 150).join(' ') : edited(copyOf)) : text(200);
   if (texts.length < 5_000) texts.push(body);
-  await seed(index, `# Document ${index}\n\n${body}\n`);
+  pending.push(seed(index, `# Document ${index}\n\n${body}\n`));
+  if (pending.length >= 32) await Promise.all(pending.splice(0));
 }
+await Promise.all(pending);
 console.log(`seeded ${total} documents in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
 const detectStarted = performance.now();

@@ -145,7 +145,7 @@ async function writeClusters(ctx: DossierContext, collection: Collection, cluste
   let detected = 0;
   for (const cluster of clusters) {
     if (cluster.group) await joinGroup(ctx, collection, cluster.group, cluster.docs, cache, flags);
-    else await formGroup(ctx, collection, cluster.docs, cache, flags);
+    else await formGroup(ctx, collection, cluster.docs, cache, flags, cluster.anchor); // every member was matched with the anchor
     if (!cluster.group) created++;
     detected += cluster.group ? cluster.docs.length : cluster.docs.length - 1;
     await yieldToLoop();

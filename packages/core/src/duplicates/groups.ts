@@ -69,9 +69,11 @@ async function writeGroup(ctx: DossierContext, collection: Collection, group: Du
   if (!deferred) await applyFlags(ctx, collection, changes);
 }
 
-/** Form a new group of these documents, canonical by pickCanonical. */
-export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges): Promise<DuplicateGroupRecord> {
-  const canonical = pickCanonical(await Promise.all(docs.map(async (doc) => ({ doc, profile: await cache.get(doc) }))));
+/** Form a new group of these documents, canonical `chosen` (a document every other member was matched with) or by pickCanonical. */
+export async function formGroup(
+  ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges, chosen?: DocumentRecord,
+): Promise<DuplicateGroupRecord> {
+  const canonical = chosen ?? pickCanonical(await Promise.all(docs.map(async (doc) => ({ doc, profile: await cache.get(doc) }))));
   const group: DuplicateGroupRecord = {
     id: newId(), collectionId: collection.id, canonicalDocumentId: canonical.id, detectedAt: new Date().toISOString(),
     members: await membersAround(canonical, docs, cache),
