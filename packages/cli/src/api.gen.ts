@@ -2001,6 +2001,8 @@ export interface components {
                 filename: string;
                 /** @enum {string} */
                 relationship: "canonical" | "near_duplicate";
+                /** @description Why this member is in the group: the passages it shares with the canonical, in its own order (absent for the canonical and for groups detected before passages were kept) */
+                sharedPassages?: components["schemas"]["DuplicateSharedPassage"][];
             }[];
         };
         DuplicateRun: {
@@ -2016,6 +2018,25 @@ export interface components {
             startedAt: string | null;
             /** @enum {string} */
             status: "pending" | "running" | "completed" | "failed";
+        };
+        /** @description A passage this member shares with the canonical: its span in each document's Markdown */
+        DuplicateSharedPassage: {
+            canonical: {
+                /** @description Where it ends (exclusive) */
+                end: number;
+                /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                excerpt: string;
+                /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                start: number;
+            };
+            member: {
+                /** @description Where it ends (exclusive) */
+                end: number;
+                /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                excerpt: string;
+                /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                start: number;
+            };
         };
         Error: {
             error: string;
@@ -3518,7 +3539,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: string;
                     name: string;
@@ -3641,7 +3662,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: unknown;
                     enableCaptioning?: boolean;
@@ -3769,7 +3790,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: unknown;
                     enableCaptioning?: boolean;

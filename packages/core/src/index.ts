@@ -71,3 +71,5 @@ export { DEFAULT_WEBHOOK_SETTINGS, RESPONSE_BODY_BYTES, WEBHOOK_JOB, type Webhoo
 export { newSigningSecret, signBody, verifySignature } from './webhooks/signing.ts';
 export { checkWebhookUrl, DEFAULT_DELIVERY_LIMIT, type WebhookCaller, type WebhookDeliveryView, type WebhookEndpointView, type WebhookService } from './webhooks/service.ts';
 export { checkBlobKey, checkBlobPrefix } from './util/blob-keys.ts';
+export { duplicateProfile } from './duplicates/fingerprints.ts';
+export { scoreDuplicatePair } from './duplicates/score.ts';

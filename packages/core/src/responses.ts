@@ -296,6 +296,16 @@ export const contradictionRun = z
   .meta({ id: 'ContradictionRun' });
 export const contradictionRunStarted = z.object({ runId: z.string(), status: z.enum(['enqueued', 'running']), enqueuedAt: timestamp });
 
+const passageSpan = z.object({
+  start: z.number().int().describe('Where the passage starts in this document\'s Markdown (UTF-16 offset)'),
+  end: z.number().int().describe('Where it ends (exclusive)'),
+  excerpt: z.string().describe('Its first words, whitespace collapsed (at most about 160 characters)'),
+});
+const sharedPassage = z
+  .object({ member: passageSpan, canonical: passageSpan })
+  .describe('A passage this member shares with the canonical: its span in each document\'s Markdown')
+  .meta({ id: 'DuplicateSharedPassage' });
+
 export const duplicateGroup = z
   .object({
     id: z.string(),
@@ -308,6 +318,10 @@ export const duplicateGroup = z
         relationship: z.enum(DUPLICATE_RELATIONSHIPS),
         coverageToCanonical: z.number().nullable(),
         coverageFromCanonical: z.number().nullable(),
+        sharedPassages: z
+          .array(sharedPassage)
+          .optional()
+          .describe('Why this member is in the group: the passages it shares with the canonical, in its own order (absent for the canonical and for groups detected before passages were kept)'),
       }),
     ),
   })

@@ -74,7 +74,7 @@ export const createCollectionSchema = z.strictObject({
   chunkOverlap: z.number().int().min(0).max(512).optional(),
   embeddingModel: z.string().min(1).max(200).optional(),
   queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
-  duplicateThreshold: z.number().min(0.5).max(1).nullable().optional().describe('Coverage (either direction) from which two documents are near-duplicates; null: 0.75'),
+  duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
 });
 
 export const updateCollectionSchema = z.strictObject({
@@ -92,7 +92,7 @@ export const updateCollectionSchema = z.strictObject({
   llmModel: z.string().min(1).max(200).nullable().optional(),
   instructions: z.string().max(4000).nullable().optional(),
   queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
-  duplicateThreshold: z.number().min(0.5).max(1).nullable().optional().describe('Coverage (either direction) from which two documents are near-duplicates; null: 0.75'),
+  duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
   embeddingModel: z.never({ message: 'embeddingModel is fixed for the lifetime of a collection' }).optional(),
 });
 

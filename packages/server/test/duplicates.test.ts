@@ -70,3 +70,48 @@ describe('duplicates over HTTP', () => {
     }
   });
 });
+
+const LESSON = [
+  'Inheritance lets a programmer define a new class from an existing one, reusing its fields and methods without copying them.',
+  'The existing class is called the parent or base class, and the new one is the child or derived class.',
+  'A derived class may override a method of its parent to change what it does, while callers keep using the same interface.',
+  'Languages differ in whether a class may have several parents; multiple inheritance brings the diamond problem with it.',
+  'Many designers now prefer composition, holding an instance of another class, because it couples the two classes more loosely.',
+  'Deep hierarchies are hard to change, since a modification high in the tree ripples through every descendant below it.',
+];
+
+describe('duplicates over HTTP: edited pastes and other formats, with the passages they share', () => {
+  it('groups an HTML copy and an edited paste inside someone\'s own text, keeps a same-topic text apart, and shows the shared spans', async () => {
+    const lessons = (await t.createCollection({ name: 'Lessons' })).id;
+    await t.request('PATCH', `/v1/collections/${lessons}`, { json: { enableDeduplication: true, enableSummarization: false, enableCaptioning: false } });
+    const source = (await t.ingest(lessons, 'lesson.md', `# Inheritance\n\n${LESSON.join(' ')}\n`)).id;
+    const html = (await t.ingest(lessons, 'lesson.html', `<html><body><h1>Inheritance</h1>${LESSON.map((s) => `<p>${s}</p>`).join('')}</body></html>`)).id;
+    const pasted = `My answer to question two. ${LESSON[3]!.replace('several', 'many').toUpperCase()} ${LESSON[2]!.replace('callers', 'the callers')} ${LESSON[4]!.replace('loosely', 'losely')} I hope this helps.`;
+    const answer = (await t.ingest(lessons, 'answer.txt', pasted)).id;
+    const topic = (await t.ingest(lessons, 'design.md', '# Design\n\nA class groups data with methods. A child class can extend a parent class and override methods, and composition keeps classes loosely coupled in a shallow hierarchy.\n')).id;
+    await t.server.dossier.idle();
+
+    const res = await t.request('GET', `/v1/collections/${lessons}/duplicates`);
+    expect(res.body.total).toBe(1);
+    const [group] = res.body.items;
+    expect(group.members.map((member: { documentId: string }) => member.documentId).sort()).toEqual([source, html, answer].sort());
+    expect(group.members.some((member: { documentId: string }) => member.documentId === topic)).toBe(false);
+    const markdownOf = async (id: string): Promise<string> => (await t.request('GET', `/v1/documents/${id}/markdown`)).body as string;
+    const canonical = await markdownOf(group.canonicalDocumentId);
+    for (const member of group.members.filter((m: { relationship: string }) => m.relationship === 'near_duplicate')) {
+      expect(member.sharedPassages.length).toBeGreaterThan(0);
+      const own = await markdownOf(member.documentId);
+      for (const passage of member.sharedPassages) {
+        const [mine, theirs] = [own.slice(passage.member.start, passage.member.end), canonical.slice(passage.canonical.start, passage.canonical.end)];
+        expect(mine.length).toBeGreaterThan(40);
+        expect(mine.replace(/\s+/g, ' ').startsWith(passage.member.excerpt.replace(/…$/, ''))).toBe(true);
+        expect(theirs.replace(/\s+/g, ' ').startsWith(passage.canonical.excerpt.replace(/…$/, ''))).toBe(true);
+      }
+    }
+    const answerMember = group.members.find((member: { documentId: string }) => member.documentId === answer);
+    const answerText = await markdownOf(answer);
+    const covered = answerMember.sharedPassages.map((p: { member: { start: number; end: number } }) => answerText.slice(p.member.start, p.member.end)).join(' ');
+    expect(covered).not.toContain('My answer'); // the writer's own words are not part of any shared passage
+    expect(covered.toLowerCase()).toContain('multiple inheritance brings the diamond problem');
+  });
+});

@@ -1,4 +1,4 @@
-import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateMemberRecord, DuplicateRunRecord, DuplicateRunStatus, FingerprintMatch } from '@dossier/core';
+import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateMemberRecord, DuplicateRunRecord, DuplicateRunStatus, FingerprintMatch, SharedPassage } from '@dossier/core';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
@@ -95,7 +95,7 @@ async function groupsWithMembers(db: Kysely<MetadataDatabase>, groupIds: string[
   const members = await db
     .selectFrom('duplicate_members')
     .innerJoin('documents', 'documents.id', 'duplicate_members.document_id')
-    .select(['duplicate_members.group_id', 'duplicate_members.document_id', 'duplicate_members.relationship', 'duplicate_members.coverage_to_canonical', 'duplicate_members.coverage_from_canonical', 'documents.filename'])
+    .select(['duplicate_members.group_id', 'duplicate_members.document_id', 'duplicate_members.relationship', 'duplicate_members.coverage_to_canonical', 'duplicate_members.coverage_from_canonical', 'duplicate_members.shared_passages', 'documents.filename'])
     .where('duplicate_members.group_id', 'in', groupIds)
     .orderBy('documents.created_at')
     .orderBy('documents.id')
@@ -108,6 +108,7 @@ async function groupsWithMembers(db: Kysely<MetadataDatabase>, groupIds: string[
       relationship: row.relationship as DuplicateMemberRecord['relationship'],
       coverageToCanonical: row.coverage_to_canonical === null ? null : Number(row.coverage_to_canonical),
       coverageFromCanonical: row.coverage_from_canonical === null ? null : Number(row.coverage_from_canonical),
+      ...(row.shared_passages ? { sharedPassages: JSON.parse(row.shared_passages) as SharedPassage[] } : {}),
     });
   }
   const order = new Map(groupIds.map((id, index) => [id, index]));
@@ -123,6 +124,7 @@ const memberRows = (group: DuplicateGroupRecord) =>
     relationship: member.relationship,
     coverage_to_canonical: member.coverageToCanonical,
     coverage_from_canonical: member.coverageFromCanonical,
+    shared_passages: member.sharedPassages ? JSON.stringify(member.sharedPassages) : null,
   }));
 
 export async function insertDuplicateGroup({ db }: StoreContext, group: DuplicateGroupRecord): Promise<void> {

@@ -278,6 +278,8 @@ export interface DuplicateMembersTable {
   relationship: string;
   coverage_to_canonical: number | null;
   coverage_from_canonical: number | null;
+  /** JSON of SharedPassage[]; null for the canonical and for members grouped before migration 0040. */
+  shared_passages: string | null;
 }
 
 export interface DuplicateDismissalsTable {

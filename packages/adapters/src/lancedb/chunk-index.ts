@@ -30,6 +30,9 @@ import type { LanceRecord, LanceTable } from './sdk.ts';
 import { inList, listValue, literal, searchWhere } from './sql.ts';
 import { type LanceCacheBytes, LanceTables, type TableHandle } from './tables.ts';
 
+/** Documents whose attributes one update statement changes. */
+const ATTRIBUTE_BATCH = 500;
+
 export interface LanceChunkIndexOptions {
   /** Directory of the LanceDB database (one `<table>.lance` folder per table). */
   dir: string;
@@ -126,9 +129,13 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
     },
     async updateDocumentAttributes(collectionId, documentId, attrs) {
       const valuesSql = attributeValues(attrs);
-      if (Object.keys(valuesSql).length === 0) return;
-      const where = `document_id = ${literal(documentId)}`;
-      for (const h of await both(collectionId)) await write(h, (t) => t.update({ where, valuesSql }));
+      const ids = typeof documentId === 'string' ? [documentId] : documentId;
+      if (Object.keys(valuesSql).length === 0 || ids.length === 0) return;
+      // One table version per batch of documents, not per document (a detection run flags thousands at once).
+      for (let start = 0; start < ids.length; start += ATTRIBUTE_BATCH) {
+        const where = inList('document_id', ids.slice(start, start + ATTRIBUTE_BATCH));
+        for (const h of await both(collectionId)) await write(h, (t) => t.update({ where, valuesSql }));
+      }
     },
     searchText: async (collectionId, query, o) => {
       const h = await chunks(collectionId);

@@ -3,6 +3,20 @@
 export const DUPLICATE_RELATIONSHIPS = ['canonical', 'near_duplicate'] as const;
 export type DuplicateRelationship = (typeof DUPLICATE_RELATIONSHIPS)[number];
 
+/** Where a shared passage is in one document: a span of its Markdown (UTF-16 offsets, end exclusive) and its start. */
+export interface PassageSpan {
+  start: number;
+  end: number;
+  /** The passage's first words in this document (whitespace collapsed, at most about 160 characters). */
+  excerpt: string;
+}
+
+/** A passage a member shares with its group's canonical: where it is in each of the two documents. */
+export interface SharedPassage {
+  member: PassageSpan;
+  canonical: PassageSpan;
+}
+
 /** A member of a duplicate group; coverages are null for the canonical. */
 export interface DuplicateMemberRecord {
   documentId: string;
@@ -12,6 +26,8 @@ export interface DuplicateMemberRecord {
   coverageToCanonical: number | null;
   /** Share of the canonical's text found in this member. */
   coverageFromCanonical: number | null;
+  /** The passages this member shares with the canonical (absent for the canonical and for groups formed before issue 40). */
+  sharedPassages?: SharedPassage[];
 }
 
 export interface DuplicateGroupRecord {

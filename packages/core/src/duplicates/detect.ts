@@ -1,15 +1,16 @@
 import { type DossierContext, eventsSaved } from '../context.ts';
-import type { DuplicateFingerprints, DuplicateRunRecord } from '../domain/duplicates.ts';
+import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { type ServiceEvent, serviceEvent } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { newId } from '../util/ids.ts';
-import { estimatedCoverage } from './check.ts';
-import { containment } from './fingerprints.ts';
-import { formGroup, joinGroup } from './groups.ts';
-import { ESTIMATE_SLACK, MAX_POSTING, thresholdOf } from './settings.ts';
-import { indexedFingerprints, ShingleCache, shinglesOf } from './texts.ts';
+import { alignProfiles } from './align.ts';
+import { indexedFingerprints } from './fingerprints.ts';
+import { applyFlags, type FlagChanges, formGroup, joinGroup } from './groups.ts';
+import { coverageOf, isCandidate } from './score.ts';
+import { MAX_POSTING, thresholdOf } from './settings.ts';
+import { ProfileCache, profileOf } from './texts.ts';
 
 /** Queue job types of a detection run: fingerprint a batch of documents, then group the whole collection. */
 export const DUPLICATE_JOBS = { fingerprint: 'duplicates.fingerprint', group: 'duplicates.group', check: 'duplicates.check' } as const;
@@ -59,8 +60,8 @@ export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<
   const entries: DuplicateFingerprints[] = [];
   for (const doc of await ctx.store.getDocuments((job.payload.documentIds as string[]) ?? [])) {
     if (doc.status !== 'ready') continue;
-    const shingles = await shinglesOf(ctx, doc);
-    entries.push({ documentId: doc.id, collectionId: live.collection.id, shingleCount: shingles.length, fingerprints: indexedFingerprints(shingles) });
+    const profile = await profileOf(ctx, doc);
+    entries.push({ documentId: doc.id, collectionId: live.collection.id, shingleCount: profile.shingles.length, fingerprints: indexedFingerprints(profile) });
     if (entries.length % 25 === 0) await yieldToLoop();
   }
   await ctx.store.putFingerprints(entries);
@@ -71,33 +72,86 @@ export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<
   }
 }
 
-/** Verified pairs of the collection, best coverage first. */
-async function verifiedPairs(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>, cache: ShingleCache) {
+/** Aligned pairs of the collection reaching the threshold, best coverage first. */
+async function verifiedPairs(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>, cache: ProfileCache) {
   const threshold = thresholdOf(collection);
   const pairs: { left: DocumentRecord; right: DocumentRecord; coverage: number }[] = [];
   for (const pair of await ctx.store.fingerprintPairs(collection.id, 1, MAX_POSTING)) {
     const left = docs.get(pair.left.documentId);
     const right = docs.get(pair.right.documentId);
-    if (!left || !right || estimatedCoverage(pair.right, pair.left.fingerprintCount) < threshold * ESTIMATE_SLACK) continue;
+    if (!left || !right || !isCandidate(pair.right, pair.left.fingerprintCount)) continue;
     if (await ctx.store.isDismissedPair(left.id, right.id)) continue;
-    const { leftInRight, rightInLeft } = containment(await cache.get(left), await cache.get(right));
-    const coverage = Math.max(leftInRight, rightInLeft);
+    const coverage = coverageOf(alignProfiles(await cache.get(left), await cache.get(right)));
     if (coverage >= threshold) pairs.push({ left, right, coverage });
     await yieldToLoop();
   }
   return pairs.sort((a, b) => b.coverage - a.coverage);
 }
 
-/** Place one verified pair: join a group either side is in, or form a group of the two. */
-async function placePair(ctx: DossierContext, collection: Collection, left: DocumentRecord, right: DocumentRecord, cache: ShingleCache): Promise<'created' | 'joined' | 'none'> {
-  const [leftGroup, rightGroup] = [await ctx.store.duplicateGroupOf(left.id), await ctx.store.duplicateGroupOf(right.id)];
-  if (leftGroup && rightGroup) return 'none'; // both already placed (the same or different groups): leave user decisions alone
-  if (leftGroup || rightGroup) {
-    await joinGroup(ctx, collection, (leftGroup ?? rightGroup)!, [leftGroup ? right : left], cache);
-    return 'joined';
+/** Documents to place together: an existing group (documents joining it) or a new one; `anchor` is whom newcomers must match. */
+interface Cluster {
+  group: DuplicateGroupRecord | null;
+  anchor: DocumentRecord;
+  docs: DocumentRecord[];
+}
+
+/** Every document already in a group of the collection, by id, with its group as a cluster anchored on its canonical. */
+async function existingClusters(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>): Promise<Map<string, Cluster>> {
+  const placed = new Map<string, Cluster>();
+  for (let offset = 0; ; offset += 500) {
+    const page = await ctx.store.listDuplicateGroups(collection.id, 500, offset);
+    for (const group of page.items) {
+      const anchor = docs.get(group.canonicalDocumentId) ?? (await ctx.store.getDocument(group.canonicalDocumentId));
+      if (!anchor) continue;
+      const cluster: Cluster = { group, anchor, docs: [] };
+      for (const member of group.members) placed.set(member.documentId, cluster);
+    }
+    if (offset + 500 >= page.total) break;
   }
-  await formGroup(ctx, collection, [left, right], cache);
-  return 'created';
+  return placed;
+}
+
+/**
+ * Plan the groups of verified pairs, best first: a pair of unplaced documents starts a group; a document paired
+ * with a placed one joins that group only when it also matches the group's anchor (its canonical, or the more
+ * complete document of a new group), so that chains of partial overlaps do not pull unrelated texts together.
+ * Two placed documents stay where they are (user decisions are left alone).
+ */
+async function planClusters(ctx: DossierContext, collection: Collection, pairs: { left: DocumentRecord; right: DocumentRecord }[], docs: Map<string, DocumentRecord>, cache: ProfileCache) {
+  const placed = await existingClusters(ctx, collection, docs);
+  const threshold = thresholdOf(collection);
+  for (const { left, right } of pairs) {
+    const [leftCluster, rightCluster] = [placed.get(left.id), placed.get(right.id)];
+    if (leftCluster && rightCluster) continue;
+    if (!leftCluster && !rightCluster) {
+      const anchor = (await cache.get(left)).words.length >= (await cache.get(right)).words.length ? left : right;
+      const cluster: Cluster = { group: null, anchor, docs: [left, right] };
+      placed.set(left.id, cluster);
+      placed.set(right.id, cluster);
+      continue;
+    }
+    const [cluster, placedDoc, newcomer] = leftCluster ? [leftCluster, left, right] : [rightCluster!, right, left];
+    if (placedDoc.id !== cluster.anchor.id && coverageOf(alignProfiles(await cache.get(newcomer), await cache.get(cluster.anchor))) < threshold) continue;
+    cluster.docs.push(newcomer);
+    placed.set(newcomer.id, cluster);
+  }
+  return [...new Set(placed.values())].filter((cluster) => cluster.docs.length > 0);
+}
+
+/** Write the planned groups; retrieval flags are set at the end in one index write per value. */
+async function writeClusters(ctx: DossierContext, collection: Collection, clusters: Cluster[], cache: ProfileCache) {
+  const flags: FlagChanges = new Map();
+  let created = 0;
+  let detected = 0;
+  for (const cluster of clusters) {
+    if (cluster.group) await joinGroup(ctx, collection, cluster.group, cluster.docs, cache, flags);
+    else await formGroup(ctx, collection, cluster.docs, cache, flags, cluster.anchor); // every member was matched with the anchor
+    if (!cluster.group) created++;
+    detected += cluster.group ? cluster.docs.length : cluster.docs.length - 1;
+    await yieldToLoop();
+  }
+  await applyFlags(ctx, collection, flags);
+  return { duplicatesDetected: detected, duplicateGroupsCreated: created };
 }
 
 /** The `duplicates.completed` event of a run that ended (error null when it completed). */
@@ -120,16 +174,10 @@ export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> 
   try {
     if (run.status === 'pending') await ctx.store.updateDuplicateRun(run.id, { status: 'running', startedAt: now() });
     const docs = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc]));
-    const cache = new ShingleCache(ctx);
-    let created = 0;
-    let joined = 0;
-    for (const pair of await verifiedPairs(ctx, collection, docs, cache)) {
-      const placed = await placePair(ctx, collection, pair.left, pair.right, cache);
-      if (placed === 'created') created++;
-      if (placed === 'joined') joined++;
-    }
+    const cache = new ProfileCache(ctx);
+    const clusters = await planClusters(ctx, collection, await verifiedPairs(ctx, collection, docs, cache), docs, cache);
+    const counters = await writeClusters(ctx, collection, clusters, cache);
     await ctx.store.countDuplicateJob(run.id);
-    const counters = { duplicatesDetected: created + joined, duplicateGroupsCreated: created };
     const completed = [completedEvent(collection, run.id, counters, null)];
     await ctx.store.updateDuplicateRun(run.id, { ...counters, status: 'completed', completedAt: now() }, completed);
     eventsSaved(ctx, completed);

@@ -2,8 +2,10 @@ import type { DossierContext } from '../context.ts';
 import type { DuplicateGroupRecord, DuplicateMemberRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { newId } from '../util/ids.ts';
-import { containment } from './fingerprints.ts';
-import type { ShingleCache } from './texts.ts';
+import { alignProfiles } from './align.ts';
+import type { DuplicateProfile } from './fingerprints.ts';
+import { sharedPassages } from './passages.ts';
+import { markdownOf, type ProfileCache } from './texts.ts';
 
 /** Keep a document's retrieval flag in the store and the index in step (non-canonical rows are prefiltered out). */
 export async function setCanonicalFlag(ctx: DossierContext, collection: Collection, documentId: string, canonical: boolean): Promise<void> {
@@ -12,71 +14,93 @@ export async function setCanonicalFlag(ctx: DossierContext, collection: Collecti
 }
 
 /**
- * The canonical of a new group: the most complete member (most shingles), the earliest uploaded on a tie. A copy
- * that only excerpts a longer document never hides the longer one.
+ * The canonical of a new group: the most complete member (most content words), the earliest uploaded on a tie. A
+ * copy that only excerpts a longer document never hides the longer one.
  */
-export function pickCanonical(members: { doc: DocumentRecord; shingles: Uint32Array }[]): DocumentRecord {
-  const ranked = [...members].sort((a, b) => b.shingles.length - a.shingles.length || a.doc.createdAt.localeCompare(b.doc.createdAt) || a.doc.id.localeCompare(b.doc.id));
+export function pickCanonical(members: { doc: DocumentRecord; profile: DuplicateProfile }[]): DocumentRecord {
+  const ranked = [...members].sort((a, b) => b.profile.words.length - a.profile.words.length || a.doc.createdAt.localeCompare(b.doc.createdAt) || a.doc.id.localeCompare(b.doc.id));
   return ranked[0]!.doc;
 }
 
-/** The member rows of a group around a canonical, coverages measured against it. */
-async function membersAround(canonical: DocumentRecord, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateMemberRecord[]> {
-  const canonicalShingles = await cache.get(canonical);
+/** The member rows of a group around a canonical: coverages measured against it, and the passages shared with it. */
+async function membersAround(canonical: DocumentRecord, docs: DocumentRecord[], cache: ProfileCache): Promise<DuplicateMemberRecord[]> {
+  const canonicalSide = { profile: await cache.get(canonical), markdown: await markdownOf(cache.ctx, canonical) };
   const members: DuplicateMemberRecord[] = [];
   for (const doc of docs) {
     if (doc.id === canonical.id) {
       members.push({ documentId: doc.id, filename: doc.filename, relationship: 'canonical', coverageToCanonical: null, coverageFromCanonical: null });
       continue;
     }
-    const { leftInRight, rightInLeft } = containment(await cache.get(doc), canonicalShingles);
-    members.push({ documentId: doc.id, filename: doc.filename, relationship: 'near_duplicate', coverageToCanonical: round(leftInRight), coverageFromCanonical: round(rightInLeft) });
+    const memberSide = { profile: await cache.get(doc), markdown: await markdownOf(cache.ctx, doc) };
+    const alignment = alignProfiles(memberSide.profile, canonicalSide.profile);
+    members.push({
+      documentId: doc.id, filename: doc.filename, relationship: 'near_duplicate',
+      coverageToCanonical: round(alignment.leftCoverage), coverageFromCanonical: round(alignment.rightCoverage),
+      sharedPassages: sharedPassages(alignment.passages, memberSide, canonicalSide),
+    });
   }
   return members;
 }
 
 const round = (value: number): number => Math.round(value * 10_000) / 10_000;
 
-/** Write a group and the retrieval flags of its members. */
-async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean): Promise<void> {
-  if (isNew) await ctx.store.insertDuplicateGroup(group);
-  else await ctx.store.replaceDuplicateGroup(group);
-  const current = new Map((await ctx.store.getDocuments(group.members.map((member) => member.documentId))).map((doc) => [doc.id, doc.canonical]));
-  for (const member of group.members) {
-    const canonical = member.relationship === 'canonical';
-    if (current.get(member.documentId) !== canonical) await setCanonicalFlag(ctx, collection, member.documentId, canonical);
+/** Retrieval flags still to set, by document id (canonical or not): a detection run sets them all at once. */
+export type FlagChanges = Map<string, boolean>;
+
+/** Set retrieval flags in the store, then in the index in one write per value. */
+export async function applyFlags(ctx: DossierContext, collection: Collection, changes: FlagChanges): Promise<void> {
+  for (const [documentId, canonical] of changes) await ctx.store.updateDocument(documentId, { canonical });
+  for (const canonical of [true, false]) {
+    const ids = [...changes].filter(([, value]) => value === canonical).map(([id]) => id);
+    if (ids.length > 0) await ctx.index.updateDocumentAttributes(collection.id, ids, { canonical });
   }
 }
 
-/** Form a new group of these documents, canonical by pickCanonical. */
-export async function formGroup(ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateGroupRecord> {
-  const withShingles = await Promise.all(docs.map(async (doc) => ({ doc, shingles: await cache.get(doc) })));
-  const canonical = pickCanonical(withShingles);
+/** Write a group and the retrieval flags of its members (into `deferred` when given, applied by the caller). */
+async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean, deferred?: FlagChanges): Promise<void> {
+  if (isNew) await ctx.store.insertDuplicateGroup(group);
+  else await ctx.store.replaceDuplicateGroup(group);
+  const current = new Map((await ctx.store.getDocuments(group.members.map((member) => member.documentId))).map((doc) => [doc.id, doc.canonical]));
+  const changes: FlagChanges = deferred ?? new Map();
+  for (const member of group.members) {
+    const canonical = member.relationship === 'canonical';
+    if (current.get(member.documentId) !== canonical) changes.set(member.documentId, canonical);
+  }
+  if (!deferred) await applyFlags(ctx, collection, changes);
+}
+
+/** Form a new group of these documents, canonical `chosen` (a document every other member was matched with) or by pickCanonical. */
+export async function formGroup(
+  ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges, chosen?: DocumentRecord,
+): Promise<DuplicateGroupRecord> {
+  const canonical = chosen ?? pickCanonical(await Promise.all(docs.map(async (doc) => ({ doc, profile: await cache.get(doc) }))));
   const group: DuplicateGroupRecord = {
     id: newId(), collectionId: collection.id, canonicalDocumentId: canonical.id, detectedAt: new Date().toISOString(),
     members: await membersAround(canonical, docs, cache),
   };
-  await writeGroup(ctx, collection, group, true);
+  await writeGroup(ctx, collection, group, true, deferred);
   return group;
 }
 
 /** Add documents to an existing group; its canonical stays (it may have been chosen by a user). */
-export async function joinGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ShingleCache): Promise<DuplicateGroupRecord> {
+export async function joinGroup(
+  ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges,
+): Promise<DuplicateGroupRecord> {
   const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
   if (!canonical) return group;
   const joined = await membersAround(canonical, docs, cache);
   const updated = { ...group, members: [...group.members.filter((member) => !docs.some((doc) => doc.id === member.documentId)), ...joined] };
-  await writeGroup(ctx, collection, updated, false);
+  await writeGroup(ctx, collection, updated, false, deferred);
   return updated;
 }
 
 /** Make another member canonical; the old canonical becomes a near-duplicate with its coverage cleared. */
-export async function promoteMember(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ShingleCache): Promise<boolean> {
+export async function promoteMember(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ProfileCache): Promise<boolean> {
   if (group.canonicalDocumentId === canonicalId) return false;
   const docs = (await ctx.store.getDocuments(group.members.map((member) => member.documentId)));
   const canonical = docs.find((doc) => doc.id === canonicalId)!;
   const members = (await membersAround(canonical, docs, cache)).map((member) =>
-    member.documentId === group.canonicalDocumentId ? { ...member, coverageToCanonical: null, coverageFromCanonical: null } : member,
+    member.documentId === group.canonicalDocumentId ? { ...member, coverageToCanonical: null, coverageFromCanonical: null, sharedPassages: undefined } : member,
   );
   await writeGroup(ctx, collection, { ...group, canonicalDocumentId: canonicalId, members }, false);
   return true;
@@ -93,7 +117,7 @@ export async function disbandGroup(ctx: DossierContext, collection: Collection, 
  * Before a document is deleted: leave its group. A deleted canonical hands over to the most complete remaining
  * member; a group left with one member is dissolved (that member is back in retrieval).
  */
-export async function leaveGroup(ctx: DossierContext, collection: Collection, documentId: string, cache: ShingleCache): Promise<void> {
+export async function leaveGroup(ctx: DossierContext, collection: Collection, documentId: string, cache: ProfileCache): Promise<void> {
   const group = await ctx.store.duplicateGroupOf(documentId);
   if (!group) return;
   const rest = (await ctx.store.getDocuments(group.members.map((member) => member.documentId).filter((id) => id !== documentId)));
@@ -103,7 +127,7 @@ export async function leaveGroup(ctx: DossierContext, collection: Collection, do
     return;
   }
   const canonical = group.canonicalDocumentId === documentId
-    ? pickCanonical(await Promise.all(rest.map(async (doc) => ({ doc, shingles: await cache.get(doc) }))))
+    ? pickCanonical(await Promise.all(rest.map(async (doc) => ({ doc, profile: await cache.get(doc) }))))
     : rest.find((doc) => doc.id === group.canonicalDocumentId)!;
   await writeGroup(ctx, collection, { ...group, canonicalDocumentId: canonical.id, members: await membersAround(canonical, rest, cache) }, false);
 }

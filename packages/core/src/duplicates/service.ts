@@ -8,7 +8,7 @@ import { isUuid } from '../util/ids.ts';
 import { checkDocument } from './check.ts';
 import { DUPLICATE_JOBS, runFingerprintJob, runGroupJob, startDetection } from './detect.ts';
 import { disbandGroup, leaveGroup, promoteMember } from './groups.ts';
-import { ShingleCache } from './texts.ts';
+import { ProfileCache } from './texts.ts';
 
 /** A group as the API shows it (spec: DuplicateGroup). */
 export type DuplicateGroupView = Omit<DuplicateGroupRecord, 'collectionId'>;
@@ -43,7 +43,7 @@ export function duplicateHandlers(ctx: DossierContext): Record<string, (job: Job
 
 /** Before a document is deleted: its group hands over or dissolves (see groups.ts leaveGroup). */
 export async function forgetDuplicate(ctx: DossierContext, collection: Collection, doc: DocumentRecord): Promise<void> {
-  await leaveGroup(ctx, collection, doc.id, new ShingleCache(ctx, 64));
+  await leaveGroup(ctx, collection, doc.id, new ProfileCache(ctx, 64));
 }
 
 /** Near-duplicate detection and group review of collections the caller owns. */
@@ -78,7 +78,7 @@ export function duplicateService(ctx: DossierContext) {
     async promote(access: Access, collectionId: string, groupId: string, canonicalDocumentId: string): Promise<{ success: true; changed: boolean }> {
       const { collection, group } = await groupOf(access, collectionId, groupId);
       if (!group.members.some((member) => member.documentId === canonicalDocumentId)) throw invalid('canonicalDocumentId is not a member of this group');
-      return { success: true, changed: await promoteMember(ctx, collection, group, canonicalDocumentId, new ShingleCache(ctx, 64)) };
+      return { success: true, changed: await promoteMember(ctx, collection, group, canonicalDocumentId, new ProfileCache(ctx, 64)) };
     },
     /** Disband a group: every member back in retrieval (spec: disband). */
     async disband(access: Access, collectionId: string, groupId: string): Promise<{ success: true; groupId: string; members: number }> {

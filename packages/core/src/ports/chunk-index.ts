@@ -108,8 +108,8 @@ export interface ChunkIndex {
   deleteDocument(collectionId: string, documentId: string): Promise<void>;
   /** Remove chunk rows of a document whose id is not in keepIds (cleanup after a re-chunk). */
   deleteDocumentChunksExcept(collectionId: string, documentId: string, keepIds: string[]): Promise<void>;
-  /** Copy changed document attributes onto all of its chunk and section rows. */
-  updateDocumentAttributes(collectionId: string, documentId: string, attrs: DocumentAttributes): Promise<void>;
+  /** Copy changed document attributes onto all of its chunk and section rows (of each listed document: one write). */
+  updateDocumentAttributes(collectionId: string, documentId: string | readonly string[], attrs: DocumentAttributes): Promise<void>;
   /** BM25 full-text search over chunk content and section title. Throws missing_index for an unknown collection. */
   searchText(collectionId: string, query: string, opts: IndexSearchOptions): Promise<IndexHit<ChunkHitRow>[]>;
   /** Nearest-neighbour search; score is a similarity (higher is better). Throws dimension_mismatch. */

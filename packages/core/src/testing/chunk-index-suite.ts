@@ -479,6 +479,10 @@ function documentTests(c: Ctx): void {
     await c.index.refresh(col);
     expect(await search({})).toEqual(['d2']);
     expect((await c.index.getChunks(col, [row.id]))[0]).toMatchObject({ tags: [], metadataPairs: ['k="v"'], canonical: false });
+    await c.index.updateDocumentAttributes(col, ['d1', 'd2'], { canonical: true });
+    await c.index.updateDocumentAttributes(col, [], { canonical: false });
+    await c.index.refresh(col);
+    expect((await search({})).sort()).toEqual(['d1', 'd2']);
   });
 }
 

@@ -40,6 +40,7 @@ const group = (collection: Collection, docs: DocumentRecord[], second: number): 
   members: docs.map((doc, index) => ({
     documentId: doc.id, filename: doc.filename, relationship: index === 0 ? 'canonical' : 'near_duplicate',
     coverageToCanonical: index === 0 ? null : 0.9, coverageFromCanonical: index === 0 ? null : 0.5,
+    ...(index === 0 ? {} : { sharedPassages: [{ member: { start: 3, end: 40, excerpt: 'a passage – “quoted”' }, canonical: { start: 120, end: 158, excerpt: 'a passage – “quoted”' } }] }),
   })),
 });
 
