@@ -544,6 +544,7 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     // Issue 33: events carry their sandbox; an endpoint receives test-sandbox events only when it asks for them.
     await db.schema.alterTable('webhook_endpoints').addColumn('receive_test_events', t.bool, (c) => c.notNull().defaultTo(t.false)).execute();
     await db.schema.alterTable('webhook_deliveries').addColumn('env', 'text', (c) => c.notNull().defaultTo('live')).execute();
+  },
   '0040_duplicate_passages': async (db) => {
     // The passages a group member shares with its canonical (JSON), so a group shows why it was formed.
     await db.schema.alterTable('duplicate_members').addColumn('shared_passages', 'text').execute();
