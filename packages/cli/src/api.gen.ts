@@ -502,7 +502,7 @@ export interface paths {
         /** List documents (paged, newest first) */
         get: operations["listDocuments"];
         put?: never;
-        /** Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB */
+        /** Upload one file (multipart field `file`, optional `tags` JSON array, `metadata` JSON object and `sourcePath`: its path in a synced source, which replaces that document when the content differs), up to 25 MB */
         post: operations["uploadDocument"];
         delete?: never;
         options?: never;
@@ -553,7 +553,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request */
+        /** Upload several files (repeated field `file`; shared `tags` and `metadata`; `sourcePaths` JSON array, one per file); 100 files and 100 MB per request */
         post: operations["uploadDocuments"];
         /** Delete several documents */
         delete: operations["deleteDocuments"];
@@ -743,6 +743,23 @@ export interface paths {
         };
         /** The newest duplicate detection run */
         get: operations["getLatestDuplicateRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents that came from a source path (sync), by path: path, content hash, document id, version, status (keyset paged with `after`) */
+        get: operations["getSourceManifest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1908,9 +1925,13 @@ export interface components {
                 [key: string]: components["schemas"]["JsonValue"];
             };
             sectionCount: number | null;
+            /** @description Its path within the folder or bucket it mirrors (sync), or null */
+            sourcePath: string | null;
             /** @enum {string} */
             status: "pending" | "uploading" | "processing" | "sectioned" | "embedded" | "ready" | "error";
             tags: string[];
+            /** @description 1, plus one each time its content was replaced */
+            version: number;
         };
         DocumentImage: {
             caption: string | null;
@@ -2066,6 +2087,23 @@ export interface components {
             summaryType: ("extractive" | "generated") | null;
             title: string;
         };
+        SourceManifest: {
+            entries: {
+                documentId: string;
+                /** @description sha256:<hex> of the content it holds (null until hashed) */
+                hash: string | null;
+                path: string;
+                /** @description What the source said of the file (S3 ETag, size and time), or null */
+                stamp: string | null;
+                /** @enum {string} */
+                status: "pending" | "uploading" | "processing" | "sectioned" | "embedded" | "ready" | "error";
+                /** @description ISO 8601 date-time (UTC) */
+                updatedAt: string;
+                version: number;
+            }[];
+            /** @description Pass as `after` for the next page; null on the last */
+            nextCursor: string | null;
+        };
         UploadUrlResponse: {
             document?: components["schemas"]["Document"];
             documentId: string;
@@ -2113,7 +2151,7 @@ export interface components {
                 };
                 id: string;
                 /** @enum {string} */
-                type: "document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
+                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
             };
             responseBody?: string;
             responseStatus?: number;
@@ -5538,6 +5576,68 @@ export interface operations {
                 };
             };
             /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSourceManifest: {
+        parameters: {
+            query?: {
+                after?: string;
+                limit?: number;
+                prefix?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the manifest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceManifest"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9295,8 +9395,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
-                    /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
                     /** @description HTTPS URL receiving the POSTs */
                     url: string;
                 };
@@ -9415,8 +9515,8 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
                     /** @description HTTPS URL receiving the POSTs */
                     url?: string;
                 };

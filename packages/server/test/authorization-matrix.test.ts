@@ -98,6 +98,8 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
+  // Issue 43: the source manifest a sync compares with.
+  'GET /v1/collections/:id/manifest': 'key-owned',
 };
 
 const CALLERS = [

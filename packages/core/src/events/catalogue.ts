@@ -7,6 +7,7 @@ import type { DocumentEvent, DocumentRecord, DocumentStatus } from '../domain/ty
 export const EVENT_TYPES = [
   'document.ready',
   'document.error',
+  'document.updated',
   'research.completed',
   'duplicates.completed',
   'contradictions.completed',
@@ -19,6 +20,11 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export interface EventData {
   /** A document finished processing and is queryable. */
   'document.ready': { documentId: string; collectionId: string; projectId: string };
+  /**
+   * A document's content was replaced (same id, next version: issue 43) and the new version is ready and searchable.
+   * Sent beside `document.ready`; `sourcePath` is where it came from (null when uploaded without one).
+   */
+  'document.updated': { documentId: string; collectionId: string; projectId: string; version: number; sourcePath: string | null };
   /** Ingestion failed at some stage; `error` says why. */
   'document.error': { documentId: string; collectionId: string; projectId: string; error: string };
   /** A research run finished and its session was saved. */
@@ -60,20 +66,26 @@ export const serviceEvent = <T extends EventType>(type: T, projectId: string, da
   ({ type, projectId, data }) as ServiceEvent;
 
 /** The SSE DocumentEvent of a document status change (`sectionCount` only with `sectioned`). */
-export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount'>, status: DocumentStatus): DocumentEvent {
+export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount' | 'version'>, status: DocumentStatus): DocumentEvent {
   const event: DocumentEvent = { documentId: doc.id, collectionId: doc.collectionId, status };
   if (status === 'sectioned') event.sectionCount = doc.sectionCount ?? 0;
+  if ((doc.version ?? 1) > 1) event.version = doc.version;
   return event;
 }
 
-/** The webhook events of a document status change: `document.ready` and `document.error` (others emit none). */
+/** The webhook events of a document status change: `document.ready` (and `document.updated` for a replaced one) and `document.error`. */
 export function documentWebhookEvents(
-  doc: Pick<DocumentRecord, 'id' | 'collectionId'>,
+  doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'version' | 'sourcePath'>,
   projectId: string,
   status: DocumentStatus,
   errorMessage: string | null,
 ): ServiceEvent[] {
   const ids = { documentId: doc.id, collectionId: doc.collectionId, projectId };
+  const version = doc.version ?? 1;
+  if (status === 'ready' && version > 1) {
+    const updated = serviceEvent('document.updated', projectId, { ...ids, version, sourcePath: doc.sourcePath ?? null });
+    return [serviceEvent('document.ready', projectId, ids), updated];
+  }
   if (status === 'ready') return [serviceEvent('document.ready', projectId, ids)];
   if (status === 'error') return [serviceEvent('document.error', projectId, { ...ids, error: errorMessage ?? 'Processing failed' })];
   return [];
