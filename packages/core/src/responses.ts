@@ -90,8 +90,24 @@ export const document = z
     metadata,
     canonical: z.boolean().describe('False for a non-canonical member of a duplicate group (left out of retrieval)'),
     createdAt: timestamp,
+    sourcePath: z.string().nullable().describe('Its path within the folder or bucket it mirrors (sync), or null'),
+    version: z.number().int().describe('1, plus one each time its content was replaced'),
   })
   .meta({ id: 'Document' });
+
+/** One entry of GET …/manifest (issue 43): a document that came from a source path. */
+export const manifestEntry = z.object({
+  path: z.string(),
+  hash: z.string().nullable().describe('sha256:<hex> of the content it holds (null until hashed)'),
+  stamp: z.string().nullable().describe('What the source said of the file (S3 ETag, size and time), or null'),
+  documentId: z.string(),
+  version: z.number().int(),
+  status: documentStatusSchema,
+  updatedAt: timestamp,
+});
+export const manifest = z
+  .object({ entries: z.array(manifestEntry), nextCursor: z.string().nullable().describe('Pass as `after` for the next page; null on the last') })
+  .meta({ id: 'SourceManifest' });
 
 export const documentList = z.object({ documents: z.array(document), total: z.number().int() });
 export const documentBatch = z.object({ documents: z.array(document) });

@@ -139,6 +139,13 @@ export const listDocumentsSchema = z.strictObject({
   status: documentStatusSchema.optional(),
 });
 
+/** GET …/manifest (issue 43): keyset paging by source path. */
+export const manifestQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(5000).default(1000),
+  after: z.string().max(1024).optional(),
+  prefix: z.string().max(1024).optional(),
+});
+
 export const filenameSearchSchema = z.strictObject({
   q: z.string().trim().min(1).max(1024),
   limit: z.number().int().min(1).max(100).default(20),
@@ -191,6 +198,7 @@ export type QueryInput = z.input<typeof querySchema>;
 export type ScanInput = z.input<typeof scanSchema>;
 export type FilenameSearchInput = z.input<typeof filenameSearchSchema>;
 export type ListDocumentsInput = z.input<typeof listDocumentsSchema>;
+export type ManifestQueryInput = z.input<typeof manifestQuerySchema>;
 
 /** Parse input with a schema, turning failures into one readable invalid_input error. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -104,6 +104,8 @@ const ROWS: Record<string, Profile> = {
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
   // The dashboard's cookie session (issue 34): signing in and out read no credentials; reading it back needs one.
   'POST /v1/dashboard/session': 'open', 'GET /v1/dashboard/session': 'jwt-user', 'DELETE /v1/dashboard/session': 'open',
+  // Issue 43: the source manifest a sync compares with.
+  'GET /v1/collections/:id/manifest': 'key-owned',
 };
 
 /**

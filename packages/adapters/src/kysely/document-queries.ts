@@ -1,4 +1,4 @@
-import type { DocumentFilter, DocumentListQuery, DocumentPatch, DocumentRecord } from '@dossier/core';
+import type { DocumentFilter, DocumentListQuery, DocumentPatch, DocumentRecord, ManifestEntry } from '@dossier/core';
 import { notFound } from '@dossier/core';
 import type { Expression, SqlBool } from 'kysely';
 import { batches } from './batches.ts';
@@ -30,7 +30,7 @@ export async function listDocuments(
   collectionId: string,
   q: DocumentListQuery,
 ): Promise<{ documents: DocumentRecord[]; total: number }> {
-  let base = db.selectFrom('documents').where('collection_id', '=', collectionId);
+  let base = db.selectFrom('documents').where('collection_id', '=', collectionId).where('deleted_at', 'is', null);
   if (q.status !== undefined) base = base.where('status', '=', q.status);
   const rows = await base
     .selectAll()
@@ -63,6 +63,7 @@ export async function findDocuments(
     .selectFrom('documents')
     .selectAll()
     .where('collection_id', '=', collectionId)
+    .where('deleted_at', 'is', null)
     .$if(predicates.length > 0, (qb) => qb.where((eb) => eb.and(predicates)))
     .orderBy('created_at')
     .orderBy('id')
@@ -81,6 +82,7 @@ export async function findDocumentByHash(
     .where('collection_id', '=', collectionId)
     .where('content_hash', '=', contentHash)
     .where('status', '<>', 'error')
+    .where('deleted_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
     .executeTakeFirst();
@@ -111,4 +113,59 @@ export async function hasMetadata({ db, dialect }: StoreContext, collectionId: s
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Issue 43: the live document that came from a source path. */
+export async function findDocumentBySourcePath({ db }: StoreContext, collectionId: string, sourcePath: string): Promise<DocumentRecord | null> {
+  const row = await db
+    .selectFrom('documents')
+    .selectAll()
+    .where('collection_id', '=', collectionId)
+    .where('source_path', '=', sourcePath)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? documentFromRow(row) : null;
+}
+
+/** Issue 43: a page of the collection's source manifest, by path (keyset paging on the unique path index). */
+export async function listSourceManifest(
+  { db }: StoreContext,
+  collectionId: string,
+  after: string | null,
+  limit: number,
+  prefix?: string,
+): Promise<ManifestEntry[]> {
+  const rows = await db
+    .selectFrom('documents')
+    .select(['id', 'source_path', 'source_stamp', 'content_hash', 'version', 'status', 'updated_at'])
+    .where('collection_id', '=', collectionId)
+    .where('source_path', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .$if(after !== null, (qb) => qb.where('source_path', '>', after!))
+    .$if(prefix !== undefined && prefix !== '', (qb) => qb.where('source_path', '>=', prefix!).where('source_path', '<', `${prefix}\u{10FFFF}`))
+    .orderBy('source_path')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    path: r.source_path!,
+    hash: r.content_hash,
+    stamp: r.source_stamp,
+    documentId: r.id,
+    version: Number(r.version),
+    status: r.status as DocumentRecord['status'],
+    updatedAt: r.updated_at,
+  }));
+}
+
+/** Issue 43: soft-deleted documents whose grace period is over. */
+export async function listSoftDeletedDocuments({ db }: StoreContext, before: string, limit: number): Promise<DocumentRecord[]> {
+  const rows = await db
+    .selectFrom('documents')
+    .selectAll()
+    .where('deleted_at', 'is not', null)
+    .where('deleted_at', '<', before)
+    .orderBy('deleted_at')
+    .limit(limit)
+    .execute();
+  return rows.map(documentFromRow);
 }

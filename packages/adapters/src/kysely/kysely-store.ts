@@ -94,6 +94,9 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     deleteDocument: (id) => documents.deleteDocument(ctx, id),
     tagCounts: (collectionId) => ctx.dialect.tagCounts(ctx.db, collectionId),
     hasMetadata: (collectionId) => documents.hasMetadata(ctx, collectionId),
+    findDocumentBySourcePath: (collectionId, sourcePath) => documents.findDocumentBySourcePath(ctx, collectionId, sourcePath),
+    listSourceManifest: (collectionId, after, limit, prefix) => documents.listSourceManifest(ctx, collectionId, after, limit, prefix),
+    listSoftDeletedDocuments: (before, limit) => documents.listSoftDeletedDocuments(ctx, before, limit),
 
     replaceSections: (documentId, rows) => sections.replaceSections(ctx, documentId, rows),
     setSectionChunkCounts: (counts) => sections.setSectionChunkCounts(ctx, counts),

@@ -549,7 +549,64 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     // The passages a group member shares with its canonical (JSON), so a group shows why it was formed.
     await db.schema.alterTable('duplicate_members').addColumn('shared_passages', 'text').execute();
   },
+  '0043_sources': async (db, t) => {
+    await addDocumentSourceColumns(db, t);
+    await createSourceTables(db, t);
+  },
 };
+
+/**
+ * Issue 43: a document knows where it came from (its path within a source, unique per collection), the stamp its
+ * source gave it (an S3 ETag, or a file's size and modification time), its version (replacing its content adds one),
+ * and when a sync removed it (soft: purged after a grace period).
+ */
+async function addDocumentSourceColumns(db: Db, t: ColumnTypes): Promise<void> {
+  await db.schema.alterTable('documents').addColumn('source_path', 'text').execute();
+  await db.schema.alterTable('documents').addColumn('source_stamp', 'text').execute();
+  await db.schema.alterTable('documents').addColumn('version', t.integer, (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema.alterTable('documents').addColumn('deleted_at', 'text').execute();
+  // Unique among live documents: a path deleted softly may come back as a new document during its grace period.
+  await db.schema.createIndex('documents_collection_source_path').on('documents').columns(['collection_id', 'source_path']).unique().where(sql.ref('deleted_at'), 'is', null).execute();
+  await db.schema.createIndex('documents_deleted').on('documents').column('deleted_at').where(sql.ref('deleted_at'), 'is not', null).execute();
+}
+
+/** Issue 43: sources a server syncs into a collection (a folder on its disk or an S3 prefix), and their runs. */
+async function createSourceTables(db: Db, t: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable('collection_sources')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('folder', 's3')`))
+    .addColumn('location', 'text', (c) => c.notNull())
+    .addColumn('settings', t.json, (c) => c.notNull())
+    .addColumn('credentials_encrypted', 'text')
+    .addColumn('interval_minutes', t.integer)
+    .addColumn('max_delete_share', t.real, (c) => c.notNull())
+    .addColumn('paused', t.bool, (c) => c.notNull())
+    .addColumn('next_run_at', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('collection_sources_collection').on('collection_sources').columns(['collection_id', 'created_at']).execute();
+  await db.schema
+    .createTable('source_runs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('source_id', 'text', (c) => c.notNull().references('collection_sources.id').onDelete('cascade'))
+    .addColumn('collection_id', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('trigger', 'text', (c) => c.notNull())
+    .addColumn('added', t.integer, (c) => c.notNull())
+    .addColumn('updated', t.integer, (c) => c.notNull())
+    .addColumn('deleted', t.integer, (c) => c.notNull())
+    .addColumn('unchanged', t.integer, (c) => c.notNull())
+    .addColumn('failed', t.integer, (c) => c.notNull())
+    .addColumn('details', t.json, (c) => c.notNull())
+    .addColumn('error', 'text')
+    .addColumn('started_at', 'text', (c) => c.notNull())
+    .addColumn('finished_at', 'text')
+    .execute();
+  await db.schema.createIndex('source_runs_source').on('source_runs').columns(['source_id', 'started_at']).execute();
+}
 
 /** Issue 16: webhook endpoints, the delivery outbox (one row per event and endpoint) and its attempt log. */
 async function createWebhookTables(db: Db, t: ColumnTypes): Promise<void> {

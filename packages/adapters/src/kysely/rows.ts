@@ -88,6 +88,10 @@ const DOCUMENT_COLUMNS = {
   canonical: 'canonical',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
+  sourcePath: 'source_path',
+  sourceStamp: 'source_stamp',
+  version: 'version',
+  deletedAt: 'deleted_at',
 } as const satisfies ColumnMap<DocumentRecord, DocumentsTable>;
 
 const SECTION_COLUMNS = {
@@ -227,6 +231,10 @@ export const documentFromRow = (r: Row<'documents'>): DocumentRecord => ({
   canonical: Boolean(r.canonical),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  sourcePath: r.source_path,
+  sourceStamp: r.source_stamp,
+  version: Number(r.version),
+  deletedAt: r.deleted_at,
 });
 
 export const sectionFromRow = (r: Row<'sections'>): SectionRecord => ({

@@ -111,6 +111,10 @@ export interface DocumentsTable {
   canonical: DbBool;
   created_at: string;
   updated_at: string;
+  source_path: string | null;
+  source_stamp: string | null;
+  version: number;
+  deleted_at: string | null;
 }
 
 export interface SectionsTable {

@@ -16,12 +16,14 @@ import { researchCommand } from './research.ts';
 import { scanCommand } from './scan.ts';
 import { serveCommand } from './serve.ts';
 import { uploadCommand } from './upload.ts';
+import { syncCommand } from './sync.ts';
 import { watchCommand } from './watch.ts';
 import { webhooksCommand } from './webhooks.ts';
 
 /** Every command, in the order `dossier --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   uploadCommand,
+  syncCommand,
   queryCommand,
   scanCommand,
   researchCommand,

@@ -11,6 +11,8 @@ import {
   documentPatchSchema,
   type ListDocumentsInput,
   listDocumentsSchema,
+  type ManifestQueryInput,
+  manifestQuerySchema,
   parseInput,
 } from '../schemas.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
@@ -131,6 +133,13 @@ export function documentService(ctx: DossierContext) {
         out.push(documentView(updated));
       }
       return out;
+    },
+    /** Issue 43: the collection's documents that came from a source path, by path, a page at a time. */
+    async manifest(access: Access, collectionId: string, raw: ManifestQueryInput = {}) {
+      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const q = parseInput(manifestQuerySchema, raw);
+      const entries = await ctx.store.listSourceManifest(c.id, q.after ?? null, q.limit, q.prefix);
+      return { entries, nextCursor: entries.length === q.limit ? entries[entries.length - 1]!.path : null };
     },
     async tags(access: Access, collectionId: string) {
       const c = await requireCollection(ctx, access, collectionId, 'read');

@@ -7,8 +7,12 @@ import { enqueueIngest } from '../ingest/pipeline.ts';
 import { batchConfirmSchema, confirmSchema, parseInput, type UploadUrlInput, uploadUrlSchema } from '../schemas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
+import { replaceDocumentContent, sameContent } from './replace.ts';
+import { normalizeSourcePath } from './source-path.ts';
 import { UPLOAD_URL_TTL_MS, uploadTokens } from './upload-token.ts';
 import { type DocumentView, documentView, normalizeTags, safeFilename } from './view.ts';
+
+const sha256Of = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** A library caller's file up to this size is hashed as it is uploaded (about a millisecond); a larger one by the pool. */
 const HASH_ON_UPLOAD_MAX_BYTES = 512 * 1024;
@@ -22,6 +26,13 @@ export interface DirectUpload {
   metadata?: Metadata;
   /** The file's `sha256:<hex>`, when the caller hashed it as it arrived (the server does). */
   contentHash?: string;
+  /**
+   * Its path within the folder or bucket it mirrors (issue 43). A document of the collection with this path already:
+   * the same content leaves it as it is, other content replaces it (same id, next version).
+   */
+  sourcePath?: string;
+  /** What the source says of this file (an S3 ETag, a file's size and time), kept to skip it when unchanged. */
+  sourceStamp?: string;
 }
 
 /** Direct multipart uploads are limited to 25 MB (spec: Limits). */
@@ -136,10 +147,38 @@ export function uploadService(ctx: DossierContext) {
     return startPipeline(ctx, doc, patch);
   }
 
+  /** Insert a document; two uploads of one new source path at once: the second is told so (409), not a 500. */
+  async function insertOnce(doc: DocumentRecord): Promise<void> {
+    try {
+      await ctx.store.insertDocument(doc);
+    } catch (err) {
+      if (doc.sourcePath && (await ctx.store.findDocumentBySourcePath(doc.collectionId, doc.sourcePath))) {
+        if (doc.storageKey) await ctx.blobs.delete(doc.storageKey);
+        throw new DossierError('conflict', `Another upload of sourcePath '${doc.sourcePath}' was stored at the same time; send it again`);
+      }
+      throw err;
+    }
+  }
+
   async function documentOf(c: Collection, docId: string): Promise<DocumentRecord> {
     const doc = await ctx.store.getDocument(docId);
     if (!doc || doc.collectionId !== c.id) throw notFound(`Document ${docId}`);
     return doc;
+  }
+
+  /**
+   * A direct upload with a source path whose document exists: left as it is when the content is the same (its stamp
+   * noted), else replaced in place. Null when no document has that path yet.
+   */
+  async function uploadOverSourcePath(c: Collection, file: DirectUpload, sourcePath: string, hash: string | null, tags?: string[], metadata?: Metadata): Promise<DocumentView | null> {
+    const existing = await ctx.store.findDocumentBySourcePath(c.id, sourcePath);
+    if (!existing) return null;
+    if (sameContent(existing, hash)) {
+      const stamp = file.sourceStamp ?? null;
+      return documentView(stamp !== null && stamp !== existing.sourceStamp ? await ctx.store.updateDocument(existing.id, { sourceStamp: stamp }) : existing);
+    }
+    const replacement = { ...file, contentHash: hash, tags, metadata };
+    return documentView(await replaceDocumentContent(ctx, c, existing, replacement));
   }
 
   /** Store a direct upload's bytes and its document, and start the pipeline. */
@@ -150,25 +189,33 @@ export function uploadService(ctx: DossierContext) {
     }
     // Same rules as tags and metadata sent as JSON (upload-url, confirm, PATCH), so an uploaded document can be patched back.
     const { tags, metadata } = parseInput(confirmSchema, { tags: file.tags, metadata: file.metadata });
+    const sourcePath = file.sourcePath === undefined ? null : normalizeSourcePath(file.sourcePath);
+    const contentHash = file.contentHash ?? (file.bytes.length <= HASH_ON_UPLOAD_MAX_BYTES || sourcePath !== null ? sha256Of(file.bytes) : null);
+    if (sourcePath !== null) {
+      const handled = await uploadOverSourcePath(c, file, sourcePath, contentHash, tags, metadata as Metadata | undefined);
+      if (handled) return handled;
+    }
     await requireQuotaRoom(ctx, c, { documents: 1, bytes: file.bytes.length });
     // Inserted as `uploading` once its file is stored (one write instead of an insert and a status change).
     const doc = newDocument(c, file.filename, {
       status: 'uploading',
       contentType: file.contentType ?? null,
       fileSizeBytes: file.bytes.length,
-      // The server hashes a body as it arrives; a library caller's bytes are hashed here when small, else by the pool
-      // thread that converts them (a large file would hold the event loop: 25 MB is about 60 ms).
-      contentHash: file.contentHash ?? (file.bytes.length <= HASH_ON_UPLOAD_MAX_BYTES ? `sha256:${createHash('sha256').update(file.bytes).digest('hex')}` : null),
+      // The server hashes a body as it arrives; a library caller's bytes are hashed here when small (or when a source
+      // path needs the hash to compare), else by the pool thread that converts them (25 MB is about 60 ms of the loop).
+      contentHash,
       storageKey: originalKey(c, ''),
       tags: normalizeTags(tags ?? []),
       metadata: (metadata ?? {}) as Metadata,
+      sourcePath,
+      sourceStamp: file.sourceStamp ?? null,
     });
     doc.storageKey = originalKey(c, doc.id);
     // Not flushed to the disk before answering: the document's row is not either (SQLite synchronous=NORMAL), and
     // the flush was a third of a direct upload's time (4.8 ms to 3.8 ms, SciFact through the library). A file a
     // power cut truncated is found by its size when converted, and the document ends `error` (convert-step.ts).
     await ctx.blobs.put(doc.storageKey, file.bytes, { flush: false });
-    await ctx.store.insertDocument(doc);
+    await insertOnce(doc);
     await publishDocumentStatus(ctx, doc);
     await enqueueIngest(ctx, doc.id);
     return documentView(doc);

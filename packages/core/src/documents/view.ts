@@ -17,6 +17,10 @@ export interface DocumentView {
   /** False for a non-canonical member of a duplicate group (left out of retrieval); beyond the spec's fields. */
   canonical: boolean;
   createdAt: string;
+  /** Its path within the source it mirrors (issue 43), or null. */
+  sourcePath: string | null;
+  /** 1, plus one for each replacement of its content. */
+  version: number;
 }
 
 export const documentView = (d: DocumentRecord): DocumentView => ({
@@ -34,6 +38,8 @@ export const documentView = (d: DocumentRecord): DocumentView => ({
   metadata: d.metadata,
   canonical: d.canonical,
   createdAt: d.createdAt,
+  sourcePath: d.sourcePath ?? null,
+  version: d.version ?? 1,
 });
 
 /** Tags as stored: trimmed, lowercased, deduplicated, in first-seen order. */

@@ -125,7 +125,28 @@ export interface DocumentRecord {
   canonical: boolean;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Where the document came from (issue 43): its path within the folder or S3 prefix it mirrors, `/`-separated and
+   * relative; unique in the collection. Null (or absent) for a document uploaded without one.
+   */
+  sourcePath?: string | null;
+  /** What the source said of the file when it was last taken (an S3 ETag, or `size:mtime` of a file); skips unchanged ones. */
+  sourceStamp?: string | null;
+  /** 1 when created; each replacement of its content adds one (absent: 1). */
+  version?: number;
+  /** When a sync removed it (soft delete): hidden at once, purged after the grace period. */
+  deletedAt?: string | null;
 }
+
+/** A document whose content was replaced (version 2 and up): its index rows are replaced, never cleared first. */
+export const isReplacement = (d: Pick<DocumentRecord, 'version'>): boolean => (d.version ?? 1) > 1;
+
+/**
+ * Whether a document's chunks answer searches: a ready one, and one whose replacement content is being processed
+ * (version > 1, not in error): its index rows keep the previous content until the new rows replace them by id.
+ */
+export const answersSearch = (d: Pick<DocumentRecord, 'status' | 'version' | 'deletedAt'>): boolean =>
+  !d.deletedAt && (d.status === 'ready' || (isReplacement(d) && d.status !== 'error' && d.status !== 'pending'));
 
 export type SummaryType = 'extractive' | 'generated';
 
@@ -198,6 +219,8 @@ export interface DocumentEvent {
   sectionCount?: number;
   /** The sandbox of the document's collection (`live` or `test`). */
   env: Env;
+  /** The document's version when its content was replaced (2 and up; absent for a first version). */
+  version?: number;
 }
 
 // --- Research sessions and usage meters (spec: ResearchSource, ResearchSession, Usage meters) ---

@@ -8,6 +8,7 @@ import type { Sandbox } from '../usage/quotas.ts';
 export const EVENT_TYPES = [
   'document.ready',
   'document.error',
+  'document.updated',
   'research.completed',
   'duplicates.completed',
   'contradictions.completed',
@@ -20,6 +21,11 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export interface EventData {
   /** A document finished processing and is queryable. */
   'document.ready': { documentId: string; collectionId: string; projectId: string };
+  /**
+   * A document's content was replaced (same id, next version: issue 43) and the new version is ready and searchable.
+   * Sent beside `document.ready`; `sourcePath` is where it came from (null when uploaded without one).
+   */
+  'document.updated': { documentId: string; collectionId: string; projectId: string; version: number; sourcePath: string | null };
   /** Ingestion failed at some stage; `error` says why. */
   'document.error': { documentId: string; collectionId: string; projectId: string; error: string };
   /** A research run finished and its session was saved. */
@@ -72,10 +78,11 @@ export const serviceEvent = <T extends EventType>(type: T, sandbox: Sandbox, dat
 /** What the event bus carries for a document status change: the DocumentEvent without its sandbox. */
 export type DocumentStatusMessage = Omit<DocumentEvent, 'env'>;
 
-/** The bus message of a document status change (`sectionCount` only with `sectioned`). */
-export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount'>, status: DocumentStatus): DocumentStatusMessage {
+/** The bus message of a document status change (`sectionCount` only with `sectioned`, `version` for a replaced one). */
+export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount' | 'version'>, status: DocumentStatus): DocumentStatusMessage {
   const event: DocumentStatusMessage = { documentId: doc.id, collectionId: doc.collectionId, status };
   if (status === 'sectioned') event.sectionCount = doc.sectionCount ?? 0;
+  if ((doc.version ?? 1) > 1) event.version = doc.version;
   return event;
 }
 
@@ -85,14 +92,19 @@ export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collection
  */
 export const documentEventIn = (env: Env, message: DocumentStatusMessage): DocumentEvent => ({ ...message, env });
 
-/** The webhook events of a document status change: `document.ready` and `document.error` (others emit none). */
+/** The webhook events of a document status change: `document.ready` (and `document.updated` for a replaced one) and `document.error`. */
 export function documentWebhookEvents(
-  doc: Pick<DocumentRecord, 'id' | 'collectionId'>,
+  doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'version' | 'sourcePath'>,
   sandbox: Sandbox,
   status: DocumentStatus,
   errorMessage: string | null,
 ): ServiceEvent[] {
   const ids = { documentId: doc.id, collectionId: doc.collectionId, projectId: sandbox.projectId };
+  const version = doc.version ?? 1;
+  if (status === 'ready' && version > 1) {
+    const updated = serviceEvent('document.updated', sandbox, { ...ids, version, sourcePath: doc.sourcePath ?? null });
+    return [serviceEvent('document.ready', sandbox, ids), updated];
+  }
   if (status === 'ready') return [serviceEvent('document.ready', sandbox, ids)];
   if (status === 'error') return [serviceEvent('document.error', sandbox, { ...ids, error: errorMessage ?? 'Processing failed' })];
   return [];

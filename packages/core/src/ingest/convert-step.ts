@@ -1,7 +1,7 @@
 import { markdownKey, pagesKey, regionsKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
-import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
+import { type Collection, type DocumentRecord, isReplacement, type SectionRecord } from '../domain/types.ts';
 import { encodeRegions } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 import { storeImages } from './images.ts';
@@ -59,7 +59,9 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
   // has none, and a crashed first run re-creates the same ids (stable ids), which the upserts replace.
   const converted = doc.markdownStorageKey !== null;
-  if (converted) await ctx.index.deleteDocument(c.id, doc.id);
+  // A replaced document (issue 43) keeps its rows: the new ones replace them by id, and the embed step removes the
+  // rest, so its previous content answers searches until then.
+  if (converted && !isReplacement(doc)) await ctx.index.deleteDocument(c.id, doc.id);
   startLexicalIndexing(ctx, doc, c, firstAttempt, carry);
   const pairs = metadataPairs(doc.metadata);
   await ctx.index.upsertSections(

@@ -1,6 +1,6 @@
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
-import type { Collection, DocumentRecord, SectionRecord, TableChunkRecord } from '../domain/types.ts';
+import { type Collection, type DocumentRecord, isReplacement, type SectionRecord, type TableChunkRecord } from '../domain/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
 import { encodePositions, passagePositions, regionsOf } from '../documents/regions.ts';
@@ -85,7 +85,10 @@ async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collecti
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be
   // appended; a re-run after a crash writes the same ids again, replacing them, so no duplicates and no leftovers.
-  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt });
+  // A replaced document's earlier rows are still there (issue 43): its rows are replaced by id, the leftovers removed.
+  const replacing = isReplacement(doc);
+  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt && !replacing });
+  if (replacing) await ctx.index.deleteDocumentChunksExcept(c.id, doc.id, rows.map((r) => r.id));
   return { rows, tables, sections };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFound } from '../domain/errors.ts';
-import type { DocumentRecord, SectionRecord } from '../domain/types.ts';
+import { answersSearch, type DocumentRecord, type SectionRecord } from '../domain/types.ts';
 import { parseInput } from '../schemas.ts';
 import { isUuid } from '../util/ids.ts';
 import type { AgentTool } from '../agent/loop.ts';
@@ -17,7 +17,7 @@ const sectionArgs = z.object({ section_id: z.string().trim().min(1).max(100) });
 async function sectionInScope(rc: ResearchToolContext, id: string): Promise<{ section: SectionRecord; doc: DocumentRecord }> {
   const [section] = isUuid(id) ? await rc.store.getSections([id]) : [];
   const doc = section && section.collectionId === rc.collection.id ? await rc.store.getDocument(section.documentId) : null;
-  if (!section || !doc || doc.status !== 'ready' || !documentMatches(doc, rc.filter)) {
+  if (!section || !doc || !answersSearch(doc) || !documentMatches(doc, rc.filter)) {
     throw notFound(`Section ${id} (use a section_id from search or scan_sections results)`);
   }
   return { section, doc };

@@ -1,7 +1,7 @@
 import { type Access, markdownKey, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
-import type { Collection, Metadata, PassageLocation } from '../domain/types.ts';
+import { answersSearch, type Collection, type Metadata, type PassageLocation } from '../domain/types.ts';
 import type { ChunkHitRow } from '../ports/chunk-index.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from '../documents/pages.ts';
 import { chunkLocation, sectionLocations } from '../documents/regions.ts';
@@ -120,7 +120,7 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; sco
   return hits.flatMap(({ row, score }) => {
     const level = row.sectionLevel ?? levelOf.get(row.sectionId);
     const d = docById.get(row.documentId);
-    if (level === undefined || !d || d.status !== 'ready') return []; // deleted or being re-processed since indexing
+    if (level === undefined || !d || !answersSearch(d)) return []; // deleted or being re-processed since indexing
     return [{
       score,
       chunk: { id: row.id, content: row.content, position: row.position, tokenCount: row.tokenCount },
@@ -173,7 +173,7 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       const locations = await sectionLocations(ctx, c, sections);
       const results = hits.flatMap(({ row, score }) => {
         const d = docs.get(row.documentId);
-        if (!d || d.status === 'error') return [];
+        if (!d || d.status === 'error' || d.deletedAt) return [];
         const section = { id: row.id, title: row.title, level: row.level, summary: row.summary || null };
         return [{ score, section, document: { id: d.id, filename: d.filename }, ...locations.get(row.id) }];
       });

@@ -114,6 +114,10 @@ function makeDocument(collectionId: string, over: Partial<DocumentRecord> = {}):
     canonical: true,
     createdAt,
     updatedAt: createdAt,
+    sourcePath: null,
+    sourceStamp: null,
+    version: 1,
+    deletedAt: null,
     ...over,
   };
 }
@@ -459,6 +463,29 @@ function documentTests(ctx: SuiteContext): void {
       await ctx.store.insertDocument(doc);
       expect(await ctx.store.getDocument(doc.id)).toEqual(doc);
       expect(await ctx.store.getDocument('missing')).toBeNull();
+    });
+
+    it('finds live documents by source path and pages the source manifest by path (issue 43)', async () => {
+      const collection = await seedCollection(ctx.store);
+      const other = await seedCollection(ctx.store);
+      const [b, a, gone] = await insertDocuments(ctx.store, [
+        makeDocument(collection.id, { sourcePath: 'dir/b.md', contentHash: 'sha256:b', version: 3 }),
+        makeDocument(collection.id, { sourcePath: 'a.md', sourceStamp: '12:34' }),
+        makeDocument(collection.id, { sourcePath: 'c.md', deletedAt: '2024-01-01T00:00:00.000Z' }),
+        makeDocument(collection.id),
+        makeDocument(other.id, { sourcePath: 'a.md' }),
+      ]);
+      expect((await ctx.store.findDocumentBySourcePath(collection.id, 'dir/b.md'))?.id).toBe(b!.id);
+      expect(await ctx.store.findDocumentBySourcePath(collection.id, 'c.md')).toBeNull();
+      const page = await ctx.store.listSourceManifest(collection.id, null, 10);
+      expect(page).toEqual([
+        { path: 'a.md', hash: null, stamp: '12:34', documentId: a!.id, version: 1, status: 'ready', updatedAt: a!.updatedAt },
+        { path: 'dir/b.md', hash: 'sha256:b', stamp: null, documentId: b!.id, version: 3, status: 'ready', updatedAt: b!.updatedAt },
+      ]);
+      expect((await ctx.store.listSourceManifest(collection.id, 'a.md', 10)).map((e) => e.path)).toEqual(['dir/b.md']);
+      expect((await ctx.store.listSourceManifest(collection.id, null, 10, 'dir/')).map((e) => e.path)).toEqual(['dir/b.md']);
+      expect(ids(await ctx.store.listSoftDeletedDocuments('2030-01-01T00:00:00.000Z', 10))).toContain(gone!.id);
+      expect(await ctx.store.listDocuments(collection.id, { limit: 10, offset: 0 })).toMatchObject({ total: 3 });
     });
 
     it('gets documents by ids, skipping ids that do not exist', async () => {

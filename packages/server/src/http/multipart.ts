@@ -17,6 +17,8 @@ export interface MultipartForm {
   files: UploadedFile[];
   tags?: string[];
   metadata?: Metadata;
+  /** Issue 43: each file's path within the source it mirrors, in the order of the files (`sourcePaths`, or `sourcePath` for one). */
+  sourcePaths?: string[];
 }
 
 /** Limits of a multipart request: per file (25 MB), file count, and total bytes. */
@@ -41,8 +43,12 @@ function applyField(form: MultipartForm, name: string, value: string): void {
     form.tags = parseJsonField(name, value, (v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'array of strings');
   } else if (name === 'metadata') {
     form.metadata = parseJsonField(name, value, (v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'object');
+  } else if (name === 'sourcePaths') {
+    form.sourcePaths = parseJsonField(name, value, (v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'array of strings');
+  } else if (name === 'sourcePath') {
+    form.sourcePaths = [value];
   } else {
-    throw new DossierError('invalid_input', `Unknown form field '${name}'; expected file, tags, metadata`);
+    throw new DossierError('invalid_input', `Unknown form field '${name}'; expected file, tags, metadata, sourcePath(s)`);
   }
 }
 

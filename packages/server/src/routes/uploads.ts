@@ -1,11 +1,20 @@
 import { DossierError, responses, schemas } from '@dossier/core';
 import { requireApiAccess } from '../http/auth.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { type MultipartForm, readMultipart } from '../http/multipart.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** A batch upload takes at most 100 files and 100 MB per request. */
 const BATCH_LIMITS = { maxFiles: 100, maxTotalBytes: 100 * 1024 * 1024 };
 const SINGLE_LIMITS = { maxFiles: 1, maxTotalBytes: 26 * 1024 * 1024 };
+
+/** The files' source paths (issue 43), one per file in order, or none; any other count is refused. */
+function sourcePathsOf(form: MultipartForm): (string | undefined)[] {
+  if (form.sourcePaths === undefined) return [];
+  if (form.sourcePaths.length !== form.files.length) {
+    throw new DossierError('invalid_input', `sourcePaths has ${form.sourcePaths.length} entries for ${form.files.length} files; send one per file, in order`);
+  }
+  return form.sourcePaths;
+}
 
 /** Upload paths: presigned URL, the PUT it points to, confirm, direct and batch multipart, batch confirm. */
 export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDef[] {
@@ -57,26 +66,27 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
     }),
     route({
       method: 'post', path: '/v1/collections/:id/documents', operationId: 'uploadDocument', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', uploads: 'one', longRunning: true,
-      summary: 'Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB',
+      summary: 'Upload one file (multipart field `file`, optional `tags` JSON array, `metadata` JSON object and `sourcePath`: its path in a synced source, which replaces that document when the content differs), up to 25 MB',
       responses: { 202: { description: 'The document, processing', schema: responses.document }, 402: 'Document or storage quota reached', 404: 'Not found', 413: 'File exceeds 25 MB' },
       handle: async (ctx, { reply }) => {
         const access = requireApiAccess(ctx);
         const form = await readMultipart(ctx, SINGLE_LIMITS);
         const file = form.files[0];
         if (!file) throw new DossierError('invalid_input', "Missing multipart field 'file'");
-        reply(202, await d.upload(access, ctx.params.id, { ...file, tags: form.tags, metadata: form.metadata }));
+        reply(202, await d.upload(access, ctx.params.id, { ...file, tags: form.tags, metadata: form.metadata, sourcePath: sourcePathsOf(form)[0] }));
       },
     }),
     route({
       method: 'post', path: '/v1/collections/:id/documents/batch', operationId: 'uploadDocuments', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', uploads: 'many', longRunning: true,
-      summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request',
+      summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`; `sourcePaths` JSON array, one per file); 100 files and 100 MB per request',
       responses: { 202: { description: 'The documents, processing', schema: responses.documentBatch }, 402: 'Document or storage quota reached', 404: 'Not found', 413: 'A file exceeds 25 MB' },
       handle: async (ctx, { reply }) => {
         const access = requireApiAccess(ctx);
         const form = await readMultipart(ctx, BATCH_LIMITS);
         if (form.files.length === 0) throw new DossierError('invalid_input', "Missing multipart field 'file'");
+        const paths = sourcePathsOf(form);
         const documents = [];
-        for (const file of form.files) documents.push(await d.upload(access, ctx.params.id, { ...file, tags: form.tags, metadata: form.metadata }));
+        for (const [i, file] of form.files.entries()) documents.push(await d.upload(access, ctx.params.id, { ...file, tags: form.tags, metadata: form.metadata, sourcePath: paths[i] }));
         reply(202, { documents });
       },
     }),

@@ -1,0 +1,57 @@
+import { originalKey, pagesKey } from '../access.ts';
+import { type DossierContext, setDocumentStatus } from '../context.ts';
+import { DossierError } from '../domain/errors.ts';
+import type { Collection, DocumentRecord, Metadata } from '../domain/types.ts';
+import { forgetDuplicate } from '../duplicates/service.ts';
+import { enqueueIngest } from '../ingest/pipeline.ts';
+import { requireQuotaRoom } from '../usage/quotas.ts';
+import { normalizeTags, safeFilename } from './view.ts';
+
+/** The new content of a document that came from a source path (issue 43). */
+export interface Replacement {
+  filename: string;
+  bytes: Uint8Array;
+  contentHash: string | null;
+  contentType?: string;
+  sourceStamp?: string;
+  tags?: string[];
+  metadata?: Metadata;
+}
+
+const stillProcessing = (doc: DocumentRecord) =>
+  new DossierError('conflict', `Document ${doc.id} is still processing its version ${doc.version ?? 1} (${doc.status}); send the new content once it is ready or in error`);
+
+/** True when the stored document already holds this content (nothing to do but perhaps note the new stamp). */
+export const sameContent = (doc: DocumentRecord, hash: string | null): boolean =>
+  hash !== null && doc.contentHash === hash && doc.status !== 'error';
+
+/**
+ * Replace a document's content in place: same id, the next version. The new file is stored over the original and the
+ * pipeline runs again; until its new chunk rows replace the old ones (same stable ids) the previous content keeps
+ * answering searches (answersSearch), so a search never finds neither. Sections, chunks, claims and the duplicate
+ * group are recomputed; `document.updated` is recorded when the new version is ready.
+ */
+export async function replaceDocumentContent(ctx: DossierContext, c: Collection, doc: DocumentRecord, file: Replacement): Promise<DocumentRecord> {
+  if (doc.status !== 'ready' && doc.status !== 'error') throw stillProcessing(doc);
+  await requireQuotaRoom(ctx, c, { documents: 0, bytes: Math.max(0, file.bytes.length - (doc.fileSizeBytes ?? 0)) });
+  await forgetDuplicate(ctx, c, doc);
+  const key = originalKey(c, doc.id);
+  await ctx.blobs.put(key, file.bytes, { flush: false });
+  // Page offsets of the previous content would be read as this one's if the new file has none.
+  await ctx.blobs.delete(pagesKey(c, doc.id));
+  const patch: Partial<DocumentRecord> = {
+    filename: safeFilename(file.filename),
+    contentType: file.contentType ?? null,
+    fileSizeBytes: file.bytes.length,
+    contentHash: file.contentHash,
+    storageKey: key,
+    sourceStamp: file.sourceStamp ?? null,
+    version: (doc.version ?? 1) + 1,
+    errorMessage: null,
+    ...(file.tags ? { tags: normalizeTags(file.tags) } : {}),
+    ...(file.metadata ? { metadata: file.metadata } : {}),
+  };
+  const updated = await setDocumentStatus(ctx, doc, 'uploading', patch, c);
+  await enqueueIngest(ctx, doc.id);
+  return updated;
+}

@@ -1,0 +1,15 @@
+import { responses, schemas } from '@dossier/core';
+import { requireApiAccess } from '../http/auth.ts';
+import { type RouteDef, type RouteDeps, route } from './define.ts';
+
+/** Issue 43: what a sync compares a folder or bucket with (the collection's source manifest). */
+export function syncRoutes({ dossier }: RouteDeps): RouteDef[] {
+  return [
+    route({
+      method: 'get', path: '/v1/collections/:id/manifest', operationId: 'getSourceManifest', tag: 'documents', auth: 'key',
+      summary: 'Documents that came from a source path (sync), by path: path, content hash, document id, version, status (keyset paged with `after`)',
+      query: schemas.manifestQuerySchema, responses: { 200: { description: 'A page of the manifest', schema: responses.manifest }, 404: 'Not found' },
+      handle: async (ctx, { query, reply }) => reply(200, await dossier.documents.manifest(requireApiAccess(ctx), ctx.params.id, query)),
+    }),
+  ];
+}
