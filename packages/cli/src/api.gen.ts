@@ -3,9 +3,6 @@
  * Regenerate with `node --import tsx scripts/generate-api-types.ts` after changing a route or a response schema.
  */
 
-/** Any JSON value (components/schemas/JsonValue): a type alias, because TypeScript refuses the recursion inside an interface. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
 export interface paths {
     "/.well-known/oauth-authorization-server": {
         parameters: {
@@ -943,6 +940,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in person and the CSRF token of the session cookie (after a reload) */
+        get: operations["getDashboardSession"];
+        put?: never;
+        /** Sign in to the dashboard: sets the httpOnly session cookie (1 hour) and returns the CSRF token for writes */
+        post: operations["startDashboardSession"];
+        /** Sign out of the dashboard in this browser (the cookies expire); POST /v1/auth/logout-all ends every session */
+        delete: operations["endDashboardSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/documents/{id}": {
         parameters: {
             query?: never;
@@ -1038,6 +1054,23 @@ export interface paths {
         };
         /** The full Markdown (404 until processing completes) */
         get: operations["getDocumentMarkdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{id}/pages/{page}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a PDF's original as PNG, to draw a result's `regions` on (drawn once per width, then cached; private collections need the API key) */
+        get: operations["getDocumentPageImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1353,7 +1386,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a draft agent: the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); run id preview-…, nothing stored, credits and the concurrency cap apply */
+        /** Run a draft agent (admin: a draft is a write): the draft's fields over the saved agent of that slug (or a new one: then systemPrompt and model are required); its allow-list is enforced as a saved agent's; run id preview-…, nothing stored, credits and the concurrency cap apply */
         post: operations["previewAgent"];
         delete?: never;
         options?: never;
@@ -1389,7 +1422,7 @@ export interface paths {
         get: operations["getAgentRun"];
         put?: never;
         post?: never;
-        /** Delete a run with its steps */
+        /** Delete a run with its steps (members their own runs, admins any run) */
         delete: operations["deleteAgentRun"];
         options?: never;
         head?: never;
@@ -1509,7 +1542,7 @@ export interface paths {
         /** Webhook endpoints of the project, oldest first (never their secrets) */
         get: operations["listWebhooks"];
         put?: never;
-        /** Create an endpoint; the response carries its 64-hex signing `secret`, shown only this once */
+        /** Create an endpoint (admin or the live key); the response carries its 64-hex signing `secret`, shown only this once */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -1527,11 +1560,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the endpoint and its delivery history */
+        /** Delete the endpoint and its delivery history (admin or the live key) */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Update any of url, events, enabled, description (PATCH: fields not sent keep their value); returns the endpoint without secret */
+        /** Update any of url, events, enabled, receiveTestEvents, description (admin or the live key; PATCH: fields not sent keep their value); returns the endpoint without secret */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -1561,7 +1594,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-run the delivery from scratch: pending, attempts reset to 0, due now (earlier attempts stay in attemptLog) */
+        /** Re-run the delivery from scratch (admin or the live key): pending, attempts reset to 0, due now (earlier attempts stay in attemptLog) */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1739,9 +1772,27 @@ export interface components {
             documentId: string;
             filename: string;
             marker: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             sectionId: string;
             sectionLevel: number;
             sectionTitle: string;
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
         };
         AgentRunStep: {
             collectionId: string | null;
@@ -1809,7 +1860,25 @@ export interface components {
         Chunk: {
             content: string;
             id: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
             position: number;
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
             tokenCount: number;
         };
         Claim: {
@@ -1953,6 +2022,8 @@ export interface components {
                 filename: string;
                 /** @enum {string} */
                 relationship: "canonical" | "near_duplicate";
+                /** @description Why this member is in the group: the passages it shares with the canonical, in its own order (absent for the canonical and for groups detected before passages were kept) */
+                sharedPassages?: components["schemas"]["DuplicateSharedPassage"][];
             }[];
         };
         DuplicateRun: {
@@ -1969,10 +2040,36 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "running" | "completed" | "failed";
         };
+        /** @description A passage this member shares with the canonical: its span in each document's Markdown */
+        DuplicateSharedPassage: {
+            canonical: {
+                /** @description Where it ends (exclusive) */
+                end: number;
+                /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                excerpt: string;
+                /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                start: number;
+            };
+            member: {
+                /** @description Where it ends (exclusive) */
+                end: number;
+                /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                excerpt: string;
+                /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                start: number;
+            };
+        };
         Error: {
             error: string;
         };
-        JsonValue: JsonValue;
+        /** @description A JSON array */
+        JsonArray: (string | number | boolean | null | components["schemas"]["JsonObject"] | unknown[])[];
+        /** @description A JSON object */
+        JsonObject: {
+            [key: string]: components["schemas"]["JsonValue"];
+        };
+        /** @description Any JSON value */
+        JsonValue: string | number | boolean | null | components["schemas"]["JsonArray"] | components["schemas"]["JsonObject"];
         Org: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
@@ -2007,11 +2104,29 @@ export interface components {
                 filename: string;
                 id: string;
             };
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             score: number;
             section: {
                 id: string;
                 level: number;
                 title: string;
+            };
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
             };
         };
         ResearchAnswer: {
@@ -2045,9 +2160,27 @@ export interface components {
             filename: string;
             /** @description The inline marker the answer cites this source by (S3 for [S3]) */
             marker?: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             sectionId: string;
             sectionLevel: number;
             sectionTitle: string;
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
         };
         RunUsage: {
             cacheReadTokens: number;
@@ -2149,6 +2282,11 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+                /**
+                 * @description The sandbox the event came from
+                 * @enum {string}
+                 */
+                env: "live" | "test";
                 id: string;
                 /** @enum {string} */
                 type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
@@ -2165,6 +2303,8 @@ export interface components {
             enabled: boolean;
             events: string[];
             id: string;
+            /** @description Whether events of the project's test sandbox are delivered too (live events always are) */
+            receiveTestEvents: boolean;
             /** @description The signing secret: only in the creation response */
             secret?: string;
             /** @description ISO 8601 date-time (UTC) */
@@ -3437,7 +3577,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: string;
                     name: string;
@@ -3560,7 +3700,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: unknown;
                     enableCaptioning?: boolean;
@@ -3688,7 +3828,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: unknown;
                     enableCaptioning?: boolean;
@@ -4400,7 +4540,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, up to 25 MB; its part's filename becomes the document's filename
+                     */
+                    file: string;
+                    /** @description Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"} */
+                    metadata?: components["schemas"]["JsonObject"];
+                    /** @description Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"] */
+                    tags?: string[];
+                };
             };
         };
         responses: {
@@ -4622,7 +4772,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": string;
+                "multipart/form-data": {
+                    /** @description The files: the field `file` repeated, 100 files and 100 MB per request */
+                    file: string[];
+                    /** @description Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"} */
+                    metadata?: components["schemas"]["JsonObject"];
+                    /** @description Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"] */
+                    tags?: string[];
+                };
             };
         };
         responses: {
@@ -4965,7 +5122,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description DocumentEvent {documentId, collectionId, status, sectionCount?} per message */
+            /** @description DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection's sandbox, live or test) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6402,12 +6559,30 @@ export interface operations {
                                 filename: string;
                                 id: string;
                             };
+                            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+                            pages?: number[];
+                            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+                            regions?: {
+                                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                                box: [
+                                    number,
+                                    number,
+                                    number,
+                                    number
+                                ];
+                                page: number;
+                            }[];
                             score: number;
                             section: {
                                 id: string;
                                 level: number;
                                 summary: string | null;
                                 title: string;
+                            };
+                            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+                            span?: {
+                                end: number;
+                                start: number;
                             };
                         }[];
                     };
@@ -6543,6 +6718,139 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send it as X-Dossier-CSRF on every write made with the session cookie (null: no session cookie) */
+                        csrfToken: string | null;
+                        user: {
+                            email: string;
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not signed in, or the session expired */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send it as X-Dossier-CSRF on every write made with the session cookie (null: no session cookie) */
+                        csrfToken: string | null;
+                        user: {
+                            email: string;
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many failed logins */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endDashboardSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Too many requests (Retry-After says when to retry) */
             429: {
@@ -6905,6 +7213,85 @@ export interface operations {
             };
             /** @description Too many requests (Retry-After says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentPageImage: {
+        parameters: {
+            query?: {
+                width?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                page: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page as PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not a page number, or a width out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such document or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document is not a PDF (it has no pages) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No PDF renderer on this server */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8681,6 +9068,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Needs the admin role in the org (members invoke saved agents; org keys cannot preview) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Org, project, agent or run not found (also when the account is not a member) */
             404: {
                 headers: {
@@ -8852,6 +9248,15 @@ export interface operations {
             };
             /** @description JWT required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The run was started by someone else: deleting it needs the admin role in the org */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9397,6 +9802,8 @@ export interface operations {
                     description?: string | null;
                     /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
                     events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
+                    receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
                     url: string;
                 };
@@ -9423,6 +9830,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9479,6 +9895,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Org, project or endpoint not found (or not yours) */
             404: {
                 headers: {
@@ -9517,6 +9942,8 @@ export interface operations {
                     enabled?: boolean;
                     /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
                     events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
+                    receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
                     url?: string;
                 };
@@ -9543,6 +9970,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9657,6 +10093,15 @@ export interface operations {
             };
             /** @description Missing or invalid JWT / API key */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

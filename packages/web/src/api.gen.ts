@@ -499,7 +499,7 @@ export interface paths {
         /** List documents (paged, newest first) */
         get: operations["listDocuments"];
         put?: never;
-        /** Upload one file (multipart field `file`, optional `tags` JSON array and `metadata` JSON object), up to 25 MB */
+        /** Upload one file (multipart field `file`, optional `tags` JSON array, `metadata` JSON object and `sourcePath`: its path in a synced source, which replaces that document when the content differs), up to 25 MB */
         post: operations["uploadDocument"];
         delete?: never;
         options?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload several files (repeated field `file`; shared `tags` and `metadata`); 100 files and 100 MB per request */
+        /** Upload several files (repeated field `file`; shared `tags` and `metadata`; `sourcePaths` JSON array, one per file); 100 files and 100 MB per request */
         post: operations["uploadDocuments"];
         /** Delete several documents */
         delete: operations["deleteDocuments"];
@@ -740,6 +740,23 @@ export interface paths {
         };
         /** The newest duplicate detection run */
         get: operations["getLatestDuplicateRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documents that came from a source path (sync), by path: path, content hash, document id, version, status (keyset paged with `after`) */
+        get: operations["getSourceManifest"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1037,6 +1054,23 @@ export interface paths {
         };
         /** The full Markdown (404 until processing completes) */
         get: operations["getDocumentMarkdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{id}/pages/{page}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of a PDF's original as PNG, to draw a result's `regions` on (drawn once per width, then cached; private collections need the API key) */
+        get: operations["getDocumentPageImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1738,9 +1772,27 @@ export interface components {
             documentId: string;
             filename: string;
             marker: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             sectionId: string;
             sectionLevel: number;
             sectionTitle: string;
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
         };
         AgentRunStep: {
             collectionId: string | null;
@@ -1808,7 +1860,25 @@ export interface components {
         Chunk: {
             content: string;
             id: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
             position: number;
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
             tokenCount: number;
         };
         Claim: {
@@ -1924,9 +1994,13 @@ export interface components {
                 [key: string]: components["schemas"]["JsonValue"];
             };
             sectionCount: number | null;
+            /** @description Its path within the folder or bucket it mirrors (sync), or null */
+            sourcePath: string | null;
             /** @enum {string} */
             status: "pending" | "uploading" | "processing" | "sectioned" | "embedded" | "ready" | "error";
             tags: string[];
+            /** @description 1, plus one each time its content was replaced */
+            version: number;
         };
         DocumentImage: {
             caption: string | null;
@@ -1948,6 +2022,8 @@ export interface components {
                 filename: string;
                 /** @enum {string} */
                 relationship: "canonical" | "near_duplicate";
+                /** @description Why this member is in the group: the passages it shares with the canonical, in its own order (absent for the canonical and for groups detected before passages were kept) */
+                sharedPassages?: components["schemas"]["DuplicateSharedPassage"][];
             }[];
         };
         DuplicateRun: {
@@ -1963,6 +2039,25 @@ export interface components {
             startedAt: string | null;
             /** @enum {string} */
             status: "pending" | "running" | "completed" | "failed";
+        };
+        /** @description A passage this member shares with the canonical: its span in each document's Markdown */
+        DuplicateSharedPassage: {
+            canonical: {
+                /** @description Where it ends (exclusive) */
+                end: number;
+                /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                excerpt: string;
+                /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                start: number;
+            };
+            member: {
+                /** @description Where it ends (exclusive) */
+                end: number;
+                /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                excerpt: string;
+                /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                start: number;
+            };
         };
         Error: {
             error: string;
@@ -2009,11 +2104,29 @@ export interface components {
                 filename: string;
                 id: string;
             };
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             score: number;
             section: {
                 id: string;
                 level: number;
                 title: string;
+            };
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
             };
         };
         ResearchAnswer: {
@@ -2047,9 +2160,27 @@ export interface components {
             filename: string;
             /** @description The inline marker the answer cites this source by (S3 for [S3]) */
             marker?: string;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             sectionId: string;
             sectionLevel: number;
             sectionTitle: string;
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
         };
         RunUsage: {
             cacheReadTokens: number;
@@ -2088,6 +2219,23 @@ export interface components {
             summary: string | null;
             summaryType: ("extractive" | "generated") | null;
             title: string;
+        };
+        SourceManifest: {
+            entries: {
+                documentId: string;
+                /** @description sha256:<hex> of the content it holds (null until hashed) */
+                hash: string | null;
+                path: string;
+                /** @description What the source said of the file (S3 ETag, size and time), or null */
+                stamp: string | null;
+                /** @enum {string} */
+                status: "pending" | "uploading" | "processing" | "sectioned" | "embedded" | "ready" | "error";
+                /** @description ISO 8601 date-time (UTC) */
+                updatedAt: string;
+                version: number;
+            }[];
+            /** @description Pass as `after` for the next page; null on the last */
+            nextCursor: string | null;
         };
         UploadUrlResponse: {
             document?: components["schemas"]["Document"];
@@ -2141,7 +2289,7 @@ export interface components {
                 env: "live" | "test";
                 id: string;
                 /** @enum {string} */
-                type: "document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
+                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
             };
             responseBody?: string;
             responseStatus?: number;
@@ -3429,7 +3577,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: string;
                     name: string;
@@ -3552,7 +3700,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: unknown;
                     enableCaptioning?: boolean;
@@ -3680,7 +3828,7 @@ export interface operations {
                     chunkOverlap?: number;
                     chunkSize?: number;
                     description?: string | null;
-                    /** @description Coverage (either direction) from which two documents are near-duplicates; null: 0.75 */
+                    /** @description Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5 */
                     duplicateThreshold?: number | null;
                     embeddingModel?: unknown;
                     enableCaptioning?: boolean;
@@ -5613,6 +5761,68 @@ export interface operations {
             };
         };
     };
+    getSourceManifest: {
+        parameters: {
+            query?: {
+                after?: string;
+                limit?: number;
+                prefix?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the manifest */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceManifest"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     queryCollection: {
         parameters: {
             query?: never;
@@ -6349,12 +6559,30 @@ export interface operations {
                                 filename: string;
                                 id: string;
                             };
+                            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+                            pages?: number[];
+                            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+                            regions?: {
+                                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                                box: [
+                                    number,
+                                    number,
+                                    number,
+                                    number
+                                ];
+                                page: number;
+                            }[];
                             score: number;
                             section: {
                                 id: string;
                                 level: number;
                                 summary: string | null;
                                 title: string;
+                            };
+                            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+                            span?: {
+                                end: number;
+                                start: number;
                             };
                         }[];
                     };
@@ -6985,6 +7213,85 @@ export interface operations {
             };
             /** @description Too many requests (Retry-After says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDocumentPageImage: {
+        parameters: {
+            query?: {
+                width?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                page: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page as PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Not a page number, or a width out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such document or page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document is not a PDF (it has no pages) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No PDF renderer on this server */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9493,8 +9800,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
-                    /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
@@ -9633,8 +9940,8 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Subscribed event types (document.ready, document.error, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
