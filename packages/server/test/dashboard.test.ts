@@ -97,6 +97,15 @@ describe('dashboard session', () => {
     expect((await fetch(`${t.url}/v1/orgs`, { headers: { cookie } })).status).toBe(200);
   });
 
+  it("refuses a sign-in sent from another site's page", async () => {
+    const send = (origin: string) =>
+      fetch(`${t.url}/v1/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: t.email, password: t.password }) });
+    const res = await send('https://evil.example');
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect((await send(t.url)).status).toBe(200);
+  });
+
   it('refuses wrong credentials and reads without a session', async () => {
     const res = await fetch(`${t.url}/v1/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t.email, password: 'wrong password!' }) });
     expect(res.status).toBe(401);
