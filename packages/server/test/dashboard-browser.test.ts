@@ -173,6 +173,35 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     await page.locator('.answer').getByRole('link', { name: 'S1' }).waitFor();
   });
 
+  it("changes a collection's settings, switches to the live sandbox, and deletes a collection only after confirming", async () => {
+    await page.goto(`${t.url}/`);
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Reports' }) });
+    await card.getByRole('link', { name: 'Settings' }).click();
+    await page.getByLabel('Rerank results').check();
+    await page.getByLabel('Chunk size (tokens)').fill('256');
+    await page.getByRole('button', { name: 'Save settings' }).press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await axeViolations()).toEqual([]);
+    const saved = (await t.request('GET', '/v1/collections', { auth: t.testKey })).body[0];
+    expect([saved.enableReranking, saved.chunkSize]).toEqual([true, 256]);
+
+    await page.getByLabel('Sandbox', { exact: true }).selectOption('live');
+    await page.getByRole('status').filter({ hasText: 'LIVE data' }).waitFor();
+    await page.goto(`${t.url}/`);
+    await page.getByText('No collection yet in this sandbox.').waitFor();
+    await page.getByLabel('Name').fill('Scratch');
+    await page.keyboard.press('Enter');
+    const scratch = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Scratch' }) });
+    await scratch.getByRole('button', { name: 'Delete…' }).click();
+    await scratch.getByRole('button', { name: 'Keep it' }).click();
+    expect((await t.request('GET', '/v1/collections')).body).toHaveLength(1);
+    await scratch.getByRole('button', { name: 'Delete…' }).click();
+    await scratch.getByRole('button', { name: 'Delete Scratch and all its documents' }).click();
+    await page.getByText('No collection yet in this sandbox.').waitFor();
+    expect((await t.request('GET', '/v1/collections')).body).toEqual([]);
+    await page.getByLabel('Sandbox', { exact: true }).selectOption('test');
+  });
+
   it('signs out: the session is gone after a reload; the page never broke its CSP', async () => {
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in to Dossier' }).waitFor();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -43,6 +43,11 @@ async function signIn(email = t.email, password = t.password): Promise<{ cookie:
 }
 
 describe('dashboard files', () => {
+  it("types its API calls with the CLI's generated types (scripts/generate-api-types.ts writes both)", () => {
+    const root = join(import.meta.dirname, '..', '..');
+    expect(readFileSync(join(root, 'web', 'src', 'api.gen.ts'), 'utf8')).toBe(readFileSync(join(root, 'cli', 'src', 'api.gen.ts'), 'utf8'));
+  });
+
   it('serves the page at / and at client routes, with its CSP, revalidated on every load', async () => {
     for (const path of ['/', '/collections/abc/documents', '/sign-in']) {
       const res = await navigate(path);
@@ -90,6 +95,15 @@ describe('dashboard session', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ user: { id: expect.any(String), email: t.email }, csrfToken: csrf });
     expect((await fetch(`${t.url}/v1/orgs`, { headers: { cookie } })).status).toBe(200);
+  });
+
+  it("refuses a sign-in sent from another site's page", async () => {
+    const send = (origin: string) =>
+      fetch(`${t.url}/v1/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: t.email, password: t.password }) });
+    const res = await send('https://evil.example');
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect((await send(t.url)).status).toBe(200);
   });
 
   it('refuses wrong credentials and reads without a session', async () => {

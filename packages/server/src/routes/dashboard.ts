@@ -1,4 +1,5 @@
-import { schemas } from '@dossier/core';
+import { DossierError, schemas } from '@dossier/core';
+import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireSession } from '../http/auth.ts';
 import { csrfTokenOf, endSession, startSession } from '../http/session-cookie.ts';
@@ -11,6 +12,22 @@ const dashboardSession = z.object({
 });
 
 /**
+ * Refuse a sign-in another site's page sends (login CSRF: signing the victim in to the attacker's account). Browsers
+ * name the page's origin in `Origin` on every cross-origin POST; it must be this server's own.
+ */
+function refuseOtherOrigins(ctx: Context): void {
+  const origin = ctx.get('origin');
+  if (!origin) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = '';
+  }
+  if (host !== ctx.host) throw new DossierError('forbidden', 'Sign in from the dashboard of this server');
+}
+
+/**
  * The dashboard's cookie session (issue 34): sign in (the login's JWT goes into an httpOnly, SameSite=Strict
  * cookie, never to page scripts), read the session back after a reload, sign out in this browser. "Sign out
  * everywhere" is POST /v1/auth/logout-all, which the cookie session may call like a JWT.
@@ -20,8 +37,9 @@ export function dashboardRoutes({ dossier, limits }: RouteDeps): RouteDef[] {
     route({
       method: 'post', path: '/v1/dashboard/session', operationId: 'startDashboardSession', tag: 'auth', auth: 'none', body: schemas.loginSchema,
       summary: 'Sign in to the dashboard: sets the httpOnly session cookie (1 hour) and returns the CSRF token for writes',
-      responses: { 200: { description: 'Signed in', schema: dashboardSession }, 400: 'Invalid input', 401: 'Invalid credentials', 429: 'Too many failed logins' },
+      responses: { 200: { description: 'Signed in', schema: dashboardSession }, 400: 'Invalid input', 401: 'Invalid credentials', 403: 'Sent from another origin', 429: 'Too many failed logins' },
       handle: async (ctx, { body, reply }) => {
+        refuseOtherOrigins(ctx);
         const { token, user } = await limits.login(ctx.ip, body.email, () => dossier.auth.login(body));
         reply(200, { user, csrfToken: startSession(ctx, token) });
       },

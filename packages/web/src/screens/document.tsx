@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, type Doc, type Section, unwrap } from '../api.ts';
+import { api, type Doc, type Section, sessionHeaders, unwrap } from '../api.ts';
 import { Markdown } from '../markdown.tsx';
 
 /** A short, whitespace-normalised opening of a passage: what the document page looks for to highlight it. */
@@ -48,6 +48,7 @@ export function DocumentPage() {
         </div>
       )}
       <TagsEditor doc={d} />
+      {ready && <PageImages documentId={documentId} />}
       {sections.data && markdown.data !== undefined && (
         <div className="document-layout">
           <Outline sections={sections.data} documentId={documentId} current={target} />
@@ -143,6 +144,44 @@ function TagsEditor({ doc }: { doc: Doc }) {
         {save.isSuccess && <p role="status">Saved.</p>}
         {error && <p role="alert" className="error">{error}</p>}
       </form>
+    </details>
+  );
+}
+
+/**
+ * The document's images (pages, figures): fetched with the session's headers (an <img> cannot send them) and shown
+ * from blob: URLs, which the page's CSP allows.
+ */
+function PageImages({ documentId }: { documentId: string }) {
+  const images = useQuery({
+    queryKey: ['images', documentId],
+    queryFn: async () => {
+      const list = unwrap(await api.GET('/v1/documents/{id}/images', { params: { path: { id: documentId } } }));
+      return Promise.all(
+        list.map(async (image) => {
+          const res = await fetch(`/v1/documents/${encodeURIComponent(documentId)}/images/${encodeURIComponent(image.id)}`, { headers: sessionHeaders('GET') });
+          return { ...image, url: res.ok ? URL.createObjectURL(await res.blob()) : null };
+        }),
+      );
+    },
+  });
+  useEffect(
+    () => () => {
+      for (const image of images.data ?? []) if (image.url) URL.revokeObjectURL(image.url);
+    },
+    [images.data],
+  );
+  if (!images.data?.length) return null;
+  return (
+    <details className="images">
+      <summary>{images.data.length === 1 ? '1 image' : `${images.data.length} images`}</summary>
+      <ul>
+        {images.data.map((i) => (
+          <li key={i.id}>
+            {i.url ? <img src={i.url} alt={i.caption ?? `Image ${i.position + 1} of the document`} /> : <span>Image {i.position + 1} could not be loaded</span>}
+          </li>
+        ))}
+      </ul>
     </details>
   );
 }
