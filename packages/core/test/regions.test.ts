@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePositions, decodeRegions, encodePositions, encodeRegions, MAX_PASSAGE_BOXES, passagePositions } from '../src/documents/regions.ts';
+import { decodePositions, decodeRegions, encodePositions, encodeRegions, MAX_PASSAGE_BOXES, passagePages, passagePositions } from '../src/documents/regions.ts';
 import type { TextRegion } from '../src/ingest/converters/types.ts';
 
 /** Lines of 20 characters (plus a newline) stacked down a column of page `page`, 0.02 of the page high each. */
@@ -31,6 +31,14 @@ describe('passage positions', () => {
     expect(p?.regions.length).toBeLessThanOrEqual(MAX_PASSAGE_BOXES);
     expect(p?.regions.map((r) => r.page)).toEqual([1, 2]);
     expect(passagePositions(scattered, 5000, 6000)).toBeNull();
+  });
+
+  it('gives a passage of a format without geometry its pages alone (slides), stored as page-only entries', () => {
+    const p = passagePages([0, 100, 250], 120, 260);
+    expect(p).toEqual({ pages: [2, 3], regions: [] });
+    expect(p && encodePositions(p)).toBe('[[2],[3]]');
+    expect(decodePositions('[[2],[3]]')).toEqual({ pages: [2, 3], regions: [] });
+    expect(decodePositions('[[1,0.1,0.2,0.3,0.4],[2]]')).toEqual({ pages: [1, 2], regions: [{ page: 1, box: [0.1, 0.2, 0.3, 0.4] }] });
   });
 
   it('round-trips through the stored forms', () => {

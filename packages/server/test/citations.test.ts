@@ -1,5 +1,6 @@
 import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePptx } from '../../adapters/test/converters/office-helpers.ts';
 import { column, makePdf } from '../../adapters/test/converters/pdf-helpers.ts';
 import { expectError, startTestServer, type TestServer } from './helpers.ts';
 
@@ -61,6 +62,19 @@ describe('where a result is (issue 39)', () => {
     expect(markdown[mdId]?.slice(hit?.span?.start, hit?.span?.end)).toBe(hit?.chunk.content);
     expect(hit?.pages).toBeUndefined();
     expect(hit?.regions).toBeUndefined();
+  });
+
+  it('gives a slide deck hit its slide as its page, without boxes', async () => {
+    const deck = makePptx([
+      { title: 'Plan', bullets: ['Grow revenue'] },
+      { title: 'Risks', bullets: ['The zeppelin hangar lease expires in spring'] },
+    ]);
+    const doc = await t.ingest(cid, 'plan.pptx', new Uint8Array(deck));
+    const res = await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'zeppelin hangar', limit: 3 } });
+    const hit = (res.body as (Located & { document: { id: string } })[]).find((h) => h.document.id === doc.id);
+    expect(hit?.pages).toEqual([2]);
+    expect(hit?.regions).toBeUndefined();
+    expectError(await t.request('GET', `/v1/documents/${doc.id}/pages/2/image`), 422, /PDFs only/);
   });
 
   it('gives scanned sections and a section’s chunks their location', async () => {

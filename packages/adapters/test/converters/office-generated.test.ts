@@ -11,6 +11,8 @@ describe('the office converters on generated documents', () => {
     expect(r.markdown).toBe(
       '## Slide 1: Quarterly plan\n\n- Grow revenue\n- Hire two engineers\n\n### Notes\n\nMention the budget freeze\n\n## Slide 2: Risks\n\n- Supply chain\n',
     );
+    // Each slide is a page of the document, starting at its heading (issue 39: passages cite their slide).
+    expect(r.pageOffsets?.map((o) => r.markdown.slice(o, o + 10))).toEqual(['## Slide 1', '## Slide 2']);
   });
 
   it('splits a long sheet into tables of 200 rows that each repeat the header', async () => {

@@ -89,8 +89,26 @@ export function passagePositions(regions: TextRegion[], start: number, end: numb
   return { pages: [...new Set(kept.map((b) => b.page))].sort((a, b) => a - b), regions: kept };
 }
 
-/** Positions as stored with a chunk: `[[page, x0, y0, x1, y1], …]` (the pages are those of the boxes). */
-export const encodePositions = (p: PassagePositions): string => JSON.stringify(p.regions.map((r) => [r.page, ...r.box]));
+/** The pages from `first` to `last`, both included. */
+const pageRange = (first: number, last: number): number[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
+
+/** A passage's pages alone, from its document's page (or slide) start offsets: for formats with pages but no geometry. */
+export function passagePages(offsets: number[], start: number, end: number): PassagePositions | null {
+  if (offsets.length === 0) return null;
+  const { pageStart, pageEnd } = pageSpan(offsets, start, end);
+  return { pages: pageRange(pageStart, pageEnd), regions: [] };
+}
+
+/**
+ * Positions as stored with a chunk: `[[page, x0, y0, x1, y1], …]`, and `[page]` for a page the passage is on without
+ * a box (a slide): the pages are those the entries name.
+ */
+export function encodePositions(p: PassagePositions): string {
+  const boxed = new Set(p.regions.map((r) => r.page));
+  return JSON.stringify([...p.regions.map((r) => [r.page, ...r.box]), ...p.pages.filter((n) => !boxed.has(n)).map((n) => [n])]);
+}
+
+const isNumbers = (r: unknown): r is number[] => Array.isArray(r) && r.every((v) => typeof v === 'number');
 
 /** Stored chunk positions read back; null when absent or malformed. */
 export function decodePositions(text: string | null | undefined): PassagePositions | null {
@@ -98,10 +116,10 @@ export function decodePositions(text: string | null | undefined): PassagePositio
   try {
     const raw: unknown = JSON.parse(text);
     if (!Array.isArray(raw)) return null;
-    const regions = raw
-      .filter((r): r is number[] => Array.isArray(r) && r.length === 5 && r.every((v) => typeof v === 'number'))
-      .map(([page, x0, y0, x1, y1]) => ({ page: page as number, box: [x0, y0, x1, y1] as PageBox }));
-    return regions.length ? { pages: [...new Set(regions.map((r) => r.page))].sort((a, b) => a - b), regions } : null;
+    const entries = raw.filter((r): r is number[] => isNumbers(r) && (r.length === 5 || r.length === 1));
+    const regions = entries.filter((r) => r.length === 5).map(([page, x0, y0, x1, y1]) => ({ page: page as number, box: [x0, y0, x1, y1] as PageBox }));
+    const pages = [...new Set(entries.map((r) => r[0] as number))].sort((a, b) => a - b);
+    return pages.length ? { pages, regions } : null;
   } catch {
     return null;
   }
@@ -112,12 +130,10 @@ export function chunkLocation(row: { charStart?: number | null; charEnd?: number
   const out: PassageLocation = {};
   if (typeof row.charStart === 'number' && typeof row.charEnd === 'number') out.span = { start: row.charStart, end: row.charEnd };
   const p = decodePositions(row.positions);
-  if (p) Object.assign(out, p);
+  if (p) out.pages = p.pages;
+  if (p?.regions.length) out.regions = p.regions;
   return out;
 }
-
-/** The pages from `first` to `last`, both included. */
-const pageRange = (first: number, last: number): number[] => Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
 
 /**
  * Where sections are in their documents (a section scan's results): each one's span, and for a paged original its
@@ -131,12 +147,9 @@ export async function sectionLocations(ctx: DossierContext, c: Collection, secti
   for (const s of sections) {
     const [offsets, regions] = byDoc.get(s.documentId) ?? [null, null];
     const location: PassageLocation = { span: { start: s.markdownOffsetStart, end: s.markdownOffsetEnd } };
-    const at = regions ? passagePositions(regions, s.markdownOffsetStart, s.markdownOffsetEnd) : null;
-    if (at) Object.assign(location, at);
-    else if (offsets?.length) {
-      const { pageStart, pageEnd } = pageSpan(offsets, s.markdownOffsetStart, s.markdownOffsetEnd);
-      location.pages = pageRange(pageStart, pageEnd);
-    }
+    const at = (regions && passagePositions(regions, s.markdownOffsetStart, s.markdownOffsetEnd)) || (offsets && passagePages(offsets, s.markdownOffsetStart, s.markdownOffsetEnd));
+    if (at) location.pages = at.pages;
+    if (at?.regions.length) location.regions = at.regions;
     out.set(s.id, location);
   }
   return out;

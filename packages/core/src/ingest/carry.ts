@@ -13,6 +13,8 @@ export interface StepCarry {
   sections?: SectionRecord[];
   /** The document's text regions (PDFs), as the conversion stored them; undefined when the embed step must read them. */
   regions?: TextRegion[] | null;
+  /** The document's page (or slide) start offsets, as the conversion stored them; undefined when they must be read. */
+  pageOffsets?: number[] | null;
   /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
   chunks?: DraftChunkRow[];
   /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */

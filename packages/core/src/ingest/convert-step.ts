@@ -53,7 +53,7 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     markdownOffsetEnd: d.end,
   }));
   await ctx.store.replaceSections(doc.id, sections);
-  Object.assign(carry, { markdown, sections, chunks: prepared.chunks, regions: prepared.regions ?? null });
+  Object.assign(carry, { markdown, sections, chunks: prepared.chunks, regions: prepared.regions ?? null, pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null });
   const images = await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p));
   await ctx.store.replaceImages(doc.id, images);
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run

@@ -3,9 +3,9 @@ import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord, type TableChunkRecord } from '../domain/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
-import { encodePositions, passagePositions, regionsOf } from '../documents/regions.ts';
+import { pageOffsetsOf } from '../documents/pages.ts';
+import { encodePositions, passagePages, passagePositions, regionsOf } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
-import type { TextRegion } from './converters/types.ts';
 import type { IndexedChunks, StepCarry } from './carry.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
 import { batcherOf } from './embed-batcher.ts';
@@ -29,14 +29,21 @@ async function draftsOf(ctx: DossierContext, doc: DocumentRecord, carry: StepCar
   return { drafts, sections };
 }
 
-/** The document's text regions: those the conversion left in the carry, else the stored ones (null: none). */
-async function regionsFor(ctx: DossierContext, doc: DocumentRecord, c: Collection, carry: StepCarry): Promise<TextRegion[] | null> {
-  if (carry.regions !== undefined) return carry.regions;
-  return regionsOf(ctx, c, doc.id);
+/** Where a chunk's characters are on the original: its boxes (PDFs), else its pages alone (slides), else nothing. */
+type Locator = (start: number, end: number) => string | null;
+
+/** The document's locator, from what the conversion left in the carry, else from the stored regions and page offsets. */
+async function locatorFor(ctx: DossierContext, doc: DocumentRecord, c: Collection, carry: StepCarry): Promise<Locator> {
+  const regions = carry.regions !== undefined ? carry.regions : await regionsOf(ctx, c, doc.id);
+  const offsets = carry.pageOffsets !== undefined ? carry.pageOffsets : await pageOffsetsOf(ctx, c, doc.id);
+  return (start, end) => {
+    const at = (regions && passagePositions(regions, start, end)) || (offsets && passagePages(offsets, start, end));
+    return at ? encodePositions(at) : null;
+  };
 }
 
 /** Chunk rows of every section (vectors not yet set), with the table chunks among them and, for a paged original, their positions. */
-async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], sections: SectionRecord[], regions: TextRegion[] | null): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
+async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], sections: SectionRecord[], locate: Locator): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
   const pairs = metadataPairs(doc.metadata);
   const positionOf = new Map(sections.map((s) => [s.id, s.position]));
   const byId = new Map(sections.map((s) => [s.id, s]));
@@ -47,8 +54,7 @@ async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], secti
     if (index > 0 && index % DRAFT_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const { table, ...chunk } = d;
     const section = byId.get(d.sectionId);
-    const at = regions ? passagePositions(regions, d.charStart, d.charEnd) : null;
-    const positions = at ? encodePositions(at) : null;
+    const positions = locate(d.charStart, d.charEnd);
     rows.push({ ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical, positions });
     if (table) {
       tables.push({ chunkId: d.id, documentId: doc.id, sectionId: d.sectionId, sectionPosition: positionOf.get(d.sectionId) ?? 0, chunkPosition: d.position, content: d.content, caption: null });
@@ -80,7 +86,7 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 /** Chunk each section, embed the chunks when the collection has a model, and write them to the index. */
 async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): Promise<IndexedChunks> {
   const { drafts, sections } = await draftsOf(ctx, doc, carry);
-  const { rows, tables } = await chunkSections(doc, drafts, sections, await regionsFor(ctx, doc, c, carry));
+  const { rows, tables } = await chunkSections(doc, drafts, sections, await locatorFor(ctx, doc, c, carry));
   const embedder = await embedderFor(ctx, c);
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be

@@ -69,8 +69,10 @@ describe('research loop over a real collection', () => {
         sectionTitle: 'Revenue',
         sectionLevel: 2,
         marker: `S${index}`,
+        span: revenue.span, // where the passage is in the document's Markdown (issue 39)
       },
     ]);
+    expect(revenue.span?.end).toBeGreaterThan(revenue.span?.start ?? Number.POSITIVE_INFINITY);
   });
 
   it('returns no sources when the answer cites none (the sources are exactly the cited ones)', async () => {

@@ -44,7 +44,25 @@ function convertPptx(bytes: Uint8Array): ConvertResult {
     .map((r) => r.target);
   const images = new ImageCollector();
   const sections = slideParts.map((part, i) => slideMarkdown(zip, part, i + 1, images));
-  return { markdown: blocks(sections), images: images.images };
+  const markdown = blocks(sections);
+  return { markdown, images: images.images, pageOffsets: slideOffsets(markdown, slideParts.length) };
+}
+
+/**
+ * Where each slide starts in the Markdown (its `## Slide n` heading line), so passages cite their slide as their page;
+ * a heading not found (never expected) takes the start of the slide before it.
+ */
+function slideOffsets(markdown: string, count: number): number[] {
+  const out: number[] = [];
+  let from = 0;
+  for (let n = 1; n <= count; n++) {
+    const heading = `## Slide ${n}`;
+    let at = markdown.indexOf(heading, from);
+    while (at > 0 && (markdown[at - 1] !== '\n' || !/[:\n]/.test(markdown[at + heading.length] ?? '\n'))) at = markdown.indexOf(heading, at + 1);
+    if (at >= 0) from = at;
+    out.push(from);
+  }
+  return out;
 }
 
 function slideMarkdown(zip: ZipArchive, part: string, n: number, images: ImageCollector): string {
