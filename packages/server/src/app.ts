@@ -39,6 +39,9 @@ import { retrievalRoutes } from './routes/retrieval.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import type { PeopleOptions } from './people/config.ts';
+import { peopleRoutes } from './routes/people.ts';
+import { peoplePageRoutes } from './routes/people-pages.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -47,6 +50,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: ReturnType<typeof buildOpenApi> | null = null;
   const routes: RouteDef[] = [
     ...authRoutes(deps), ...managementRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...agentRunRoutes(deps), ...webhookRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...connectedClientRoutes(deps),
+    ...peopleRoutes(deps), ...peoplePageRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];
@@ -126,6 +130,8 @@ export interface AppOptions {
    * that cannot log in (the MCP conformance suite). Never set by configuration.
    */
   mcpPrincipal?: () => Principal | null;
+  /** How people sign in (passwords, SSO providers) and whether links are e-mailed (issue 42; default: passwords, no mail). */
+  people?: PeopleOptions;
 }
 
 /** The API as a Koa application and as handlers another server mounts. */
@@ -160,7 +166,7 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   const hostStates = new WeakMap<IncomingMessage, Record<string, unknown>>();
   const supplied = opts.principal;
   const callerOf = supplied && (async (req: IncomingMessage) => supplied(req, hostStates.get(req)));
-  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal }, callerOf);
+  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal, people: opts.people }, callerOf);
   const callback = koa.callback();
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
     const path = unprefixed(req.url ?? '/', prefix);
@@ -181,7 +187,7 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   return { koa, handler, middleware, mcp };
 }
 
-type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal'>;
+type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal' | 'people'>;
 
 /** The Koa application itself (middleware outermost first, then the routes) and its MCP endpoint. */
 function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: IncomingMessage) => Promise<Principal | undefined>): { koa: Koa; mcp: McpEndpoint } {
@@ -191,7 +197,7 @@ function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: Incoming
   const inProcess = inProcessApi();
   const mcp = mcpEndpoint({ api: inProcess, publicUrl, corsOrigins: config.corsOrigins, version: API_VERSION, log });
   const router = new Router();
-  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
+  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp, people: opts.people })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
   inProcess.attach(inProcessApp(router, log).callback());
   logResponseErrors(app, log);
   // Outermost first: the log line sees the final status; limits run before any route reads a body.

@@ -9,6 +9,7 @@ import { type OAuthUrls, oauthUrls } from '../http/oauth-urls.ts';
 import { authorizationErrorPage, consentPage, loginPage } from '../pages/consent.ts';
 import { sendPage } from '../pages/html.ts';
 import { type RouteDef, type RouteDeps, send } from './define.ts';
+import { requirePasswordSignIn } from './people.ts';
 
 /**
  * The OAuth 2.1 authorization server of the MCP endpoint (issue 18): metadata (RFC 8414, RFC 9728), dynamic client
@@ -106,14 +107,17 @@ async function checkedRequest(deps: RouteDeps, ctx: Context, raw: unknown): Prom
 
 /** A failure of the sign-in form: shown on the page again (wrong password 401, throttled 429). */
 const signInFailure = (err: unknown): { status: number; message: string } | null =>
-  isDossierError(err, 'unauthorized') || isDossierError(err, 'rate_limited') || isDossierError(err, 'invalid_input')
-    ? { status: err.code === 'rate_limited' ? 429 : err.code === 'invalid_input' ? 400 : 401, message: err.message }
+  isDossierError(err, 'unauthorized') || isDossierError(err, 'rate_limited') || isDossierError(err, 'invalid_input') || isDossierError(err, 'forbidden')
+    ? { status: SIGN_IN_FAILURE_STATUS[err.code as keyof typeof SIGN_IN_FAILURE_STATUS] ?? 401, message: err.message }
     : null;
+
+const SIGN_IN_FAILURE_STATUS = { rate_limited: 429, invalid_input: 400, forbidden: 403 } as const;
 
 /** Sign in with the page's form, throttled like POST /auth/login; null after answering with the failure. */
 export async function signInFromForm(deps: RouteDeps, ctx: Context, form: Record<string, string>, onFailure: (status: number, message: string) => void) {
   const credentials = { email: form.email ?? '', password: form.password ?? '' };
   try {
+    requirePasswordSignIn(deps);
     return await deps.limits.login(ctx.ip, credentials.email, () => deps.dossier.oauth.signIn(credentials));
   } catch (err) {
     const failure = signInFailure(err);
