@@ -42,6 +42,7 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import type { PeopleOptions } from './people/config.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { peoplePageRoutes } from './routes/people-pages.ts';
+import { ssoRoutes } from './routes/sso.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -51,6 +52,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
   const routes: RouteDef[] = [
     ...authRoutes(deps), ...managementRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...agentRunRoutes(deps), ...webhookRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...connectedClientRoutes(deps),
     ...peopleRoutes(deps), ...peoplePageRoutes(deps),
+    ...ssoRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];

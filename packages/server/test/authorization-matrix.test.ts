@@ -102,6 +102,7 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/auth/account': 'jwt-user', 'PATCH /v1/auth/account': 'jwt-user', 'GET /v1/auth/sessions': 'jwt-user', 'DELETE /v1/auth/sessions/:sessionId': 'jwt-user',
   'POST /v1/orgs/:orgId/members/:accountId/password-reset': 'jwt-admin', 'POST /v1/auth/password-reset/request': 'open', 'POST /v1/auth/password-reset': 'open',
   'GET /invite': 'open', 'POST /invite': 'open', 'GET /reset-password': 'open', 'POST /reset-password': 'open',
+  'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
 };

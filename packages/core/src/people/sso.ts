@@ -2,7 +2,7 @@ import type { AuthService, SignInMeta, SignedIn } from '../auth/service.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Account } from '../domain/types.ts';
-import type { MemberRole } from '../ports/people-store.ts';
+import type { MemberRole, SsoLoginRecord } from '../ports/people-store.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import type { InvitationService } from './invitations.ts';
 
@@ -62,6 +62,10 @@ export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations:
   }
 
   return {
+    /** Keep an attempt's secrets (by the state's hash) until the provider answers. */
+    remember: (login: SsoLoginRecord) => ctx.store.createSsoLogin(login),
+    /** The attempt of a state hash, once; null when unknown, expired or already taken (a replayed answer). */
+    take: (stateHash: string) => ctx.store.takeSsoLogin(stateHash, nowIso()),
     async signIn(identity: SsoIdentity, policy: SsoPolicy, meta: SignInMeta = {}): Promise<SignedIn> {
       if (!identity.email) throw new DossierError('forbidden', 'The identity provider did not share an e-mail address');
       if (!identity.emailVerified) throw new DossierError('forbidden', 'The identity provider has not verified this e-mail address');
