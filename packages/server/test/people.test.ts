@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { authorizeParams, CALLBACK, consent, pkcePair, registerClient, token } from './oauth-client.ts';
 
 /**
  * People on a team (issue 42) through the HTTP API of a real server: invitations (one-time, expiring, revocable
@@ -118,6 +119,23 @@ describe('accounts and sessions', () => {
     expect((await t.request('DELETE', `/v1/orgs/${t.orgId}/members/${joined.body.user.id}`, { auth: admin })).status).toBe(204);
     expect((await t.request('GET', `/v1/orgs/${t.orgId}/projects`, { auth: joined.body.token })).status).toBe(404);
     expect((await t.request('GET', `/v1/orgs/${other.orgId}/projects`, { auth: joined.body.token })).status).toBe(200);
+  });
+
+  it('revokes the MCP client connections a removed member granted, and their refresh tokens with them', async () => {
+    await newMember('mcp@example.test', pass('mcp-user'));
+    const client = await registerClient(t);
+    const { verifier, challenge } = pkcePair();
+    const answer = await consent(t, authorizeParams(t, client.client_id, challenge), { email: 'mcp@example.test', password: pass('mcp-user') });
+    const code = answer.location!.searchParams.get('code')!;
+    const tokens = await token(t, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id, redirect_uri: CALLBACK, resource: `${t.url}/mcp` });
+    expect(tokens.status).toBe(200);
+    const member = (await t.request('GET', `/v1/orgs/${t.orgId}/members`, { auth: admin })).body.find((m: { email: string }) => m.email === 'mcp@example.test');
+    const connections = () => t.request('GET', `/v1/orgs/${t.orgId}/projects/${t.projectId}/mcp-clients`, { auth: admin });
+    expect((await connections()).body.map((c: { account: { id: string } }) => c.account.id)).toContain(member.accountId);
+    expect((await t.request('DELETE', `/v1/orgs/${t.orgId}/members/${member.accountId}`, { auth: admin })).status).toBe(204);
+    expect((await connections()).body.map((c: { account: { id: string } }) => c.account.id)).not.toContain(member.accountId);
+    const refreshed = await token(t, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: client.client_id, resource: `${t.url}/mcp` });
+    expect([refreshed.status, refreshed.body.error]).toEqual([400, 'invalid_grant']);
   });
 
   it('ends the tokens of a removed member with no org left at once', async () => {
