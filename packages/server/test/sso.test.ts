@@ -171,6 +171,11 @@ describe('a server with password sign-in turned off', () => {
     const token = tokenOnPage(page.body);
     expect((await ssoOnly.request('GET', '/v1/orgs', { auth: token })).body.map((o: { id: string }) => o.id)).toEqual([ssoOnly.orgId]);
     expect((await ssoOnly.request('POST', `/v1/orgs/${ssoOnly.orgId}/projects`, { auth: token, json: { name: 'By alice' } })).status).toBe(201);
+    const page2 = await call(`${ssoOnly.url}/oauth/connected-clients`);
+    expect(page2.body).toContain('/auth/sso/corp/start?then=connected-clients');
+    expect(page2.body).not.toContain('name="password"');
+    const connections = await call(await signInAtProvider(`${ssoOnly.url}/auth/sso/corp/start?then=connected-clients`, 'alice'));
+    expect([connections.status, connections.body]).toEqual([200, expect.stringContaining('Signed in as <strong>alice@corp.test</strong>. Disconnecting a client')]);
     // Carl, not in the group, gets an account (allowed domain) but no org.
     const carl = tokenOnPage((await call(await signInAtProvider(`${ssoOnly.url}/auth/sso/corp/start`, 'carl'))).body);
     expect((await ssoOnly.request('GET', '/v1/orgs', { auth: carl })).body).toEqual([]);

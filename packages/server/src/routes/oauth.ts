@@ -106,7 +106,7 @@ export async function checkedRequest(deps: RouteDeps, ctx: Context, raw: unknown
 }
 
 /** The identity providers and whether the password form shows (issue 42). */
-const signInChoices = (deps: RouteDeps) => {
+export const signInChoices = (deps: RouteDeps) => {
   const options = peopleOptions(deps);
   return { providers: options.ssoProviders.map((p) => ({ id: p.id, name: p.name })), passwordSignIn: options.passwordSignIn };
 };

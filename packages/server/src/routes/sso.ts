@@ -7,6 +7,7 @@ import { newSsoChecks, type OidcClients, oidcClients, SsoProviderError } from '.
 import { consentPage } from '../pages/consent.ts';
 import { sendPage } from '../pages/html.ts';
 import { messagePage, signedInPage } from '../pages/people.ts';
+import { showConnections } from './connected-clients.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 import { checkedRequest } from './oauth.ts';
 import { peopleOptions } from './people.ts';
@@ -16,7 +17,7 @@ import { peopleOptions } from './people.ts';
  * provider (authorization code with PKCE S256, state and nonce kept server-side by hash for ten minutes, single use);
  * `/auth/sso/<provider>/callback` checks the answer, signs the person in (creating the account when the e-mail is
  * verified and its domain allowed, or linking an invited or existing one) and resumes what started it: the consent
- * page of an MCP client's authorization request, or a page with a management token.
+ * page of an MCP client's authorization request, the connected-clients page, or a page with a management token.
  */
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
@@ -37,8 +38,8 @@ async function start(deps: RouteDeps, clients: OidcClients, ctx: Context): Promi
   const provider = providerOf(clients, ctx);
   if (!provider) return;
   const params = queryObject(ctx);
-  const resumes = typeof params.client_id === 'string';
-  if (resumes && !(await checkedRequest(deps, ctx, params))) return;
+  const resumes = typeof params.client_id === 'string' || params.then === 'connected-clients';
+  if (typeof params.client_id === 'string' && !(await checkedRequest(deps, ctx, params))) return;
   const checks = newSsoChecks();
   const url = await clients.authorizationUrl(provider, callbackUrl(deps, provider), checks);
   const createdAt = new Date();
@@ -61,10 +62,12 @@ async function callback(deps: RouteDeps, clients: OidcClients, ctx: Context): Pr
   const identity = await clients.identity(provider, new URL(`${callbackUrl(deps, provider)}?${ctx.querystring}`), { ...attempt, state });
   const signedIn = await deps.dossier.people.sso.signIn(identity, policyOf(provider), { userAgent: ctx.get('user-agent') || null });
   if (!attempt.context) return sendPage(ctx, 200, signedInPage(signedIn.user.email, signedIn.token));
-  const request = await checkedRequest(deps, ctx, JSON.parse(attempt.context));
-  if (!request) return;
+  const context = JSON.parse(attempt.context) as Record<string, string>;
   const claims = await deps.dossier.auth.verifyToken(signedIn.token);
   const session = await deps.dossier.oauth.pageSessionFor(claims);
+  if (context.then === 'connected-clients') return showConnections(deps.dossier, ctx, claims, session);
+  const request = await checkedRequest(deps, ctx, context);
+  if (!request) return;
   sendPage(ctx, 200, consentPage({ request, email: claims.email, session, sandboxes: await deps.dossier.oauth.sandboxes(claims.accountId) }));
 }
 
