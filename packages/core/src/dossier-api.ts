@@ -32,6 +32,7 @@ import type { Lease } from './ports/concurrency-gate.ts';
 import type { SearchService } from './search/query.ts';
 import type { Sandbox, UsageMeters } from './usage/quotas.ts';
 import type { WebhookService } from './webhooks/service.ts';
+import type { PeopleService } from './people/index.ts';
 
 /** Collections: create, list, get, update, delete, stats, re-derive (recompute) and describe with the fast model. */
 export type CollectionsApi = CollectionService &
@@ -117,6 +118,8 @@ export interface Dossier {
   readonly limits: LimitsApi;
   /** The OAuth 2.1 authorization server of the MCP endpoint: clients, consent, codes and tokens. */
   readonly oauth: ReturnType<typeof oauthService>;
+  /** People on a team (issue 42): invitations, accounts, sessions, password resets, single sign-on accounts. */
+  readonly people: PeopleService;
 
   // ---- lifecycle ----
   /** The data-plane services of a built-in local project, for apps that embed the library without keys. */

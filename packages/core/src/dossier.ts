@@ -9,6 +9,7 @@ import { orgService } from './auth/org-service.ts';
 import { agentService } from './agents/service.ts';
 import { authService } from './auth/service.ts';
 import { oauthService } from './oauth/service.ts';
+import { type PeopleSettings, peopleService } from './people/index.ts';
 import type { OAuthSettings } from './oauth/settings.ts';
 import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
@@ -107,7 +108,7 @@ async function localAccess(ctx: DossierContext, auth: ReturnType<typeof authServ
  */
 export function createDossierCore(
   deps: DossierDeps,
-  opts: { retrieval?: RetrievalSettings; research?: Partial<ResearchSettings>; oauth?: Partial<OAuthSettings> } = {},
+  opts: { retrieval?: RetrievalSettings; research?: Partial<ResearchSettings>; oauth?: Partial<OAuthSettings>; people?: Partial<PeopleSettings> } = {},
 ): Dossier {
   let wake = () => {};
   let eventsRecorded = () => {};
@@ -164,6 +165,7 @@ export function createDossierCore(
     orgs: orgService(ctx, auth),
     /** The OAuth 2.1 authorization server of the MCP endpoint (issue 18). */
     oauth: oauthService(ctx, auth, opts.oauth),
+    people: peopleService(ctx, auth, opts.people),
     idempotency: idempotencyService(ctx),
     agents: { ...agentService(ctx), ...agentRuns },
     collections: {

@@ -43,6 +43,7 @@ export { sectionMarkdown } from './ingest/sectioner.ts';
 export * from './ingest/prepare.ts';
 export * from './ports/index.ts';
 export * from './oauth/index.ts';
+export * from './people/index.ts';
 export { memoryConcurrencyGate } from './limits/memory-gate.ts';
 export { type Plan, type PlanBook, type PlanFile, planBook, planFileSchema, UNLIMITED_PLAN, unlimitedPlans } from './usage/plans.ts';
 export { billingPeriod, type Sandbox, type UsageMeters } from './usage/quotas.ts';

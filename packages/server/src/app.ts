@@ -44,6 +44,10 @@ import { uploadRoutes } from './routes/uploads.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { syncRoutes } from './routes/sync.ts';
+import type { PeopleOptions } from './people/config.ts';
+import { peopleRoutes } from './routes/people.ts';
+import { peoplePageRoutes } from './routes/people-pages.ts';
+import { ssoRoutes } from './routes/sso.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -55,6 +59,8 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
     ...dashboardRoutes(deps),
     ...pageImageRoutes(deps),
     ...syncRoutes(deps),
+    ...peopleRoutes(deps), ...peoplePageRoutes(deps),
+    ...ssoRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];
@@ -142,6 +148,8 @@ export interface AppOptions {
    * of a build. Only without a prefix: the dashboard calls the API at `/v1`. Default: off.
    */
   dashboard?: boolean | { dir: string };
+  /** How people sign in (passwords, SSO providers) and whether links are e-mailed (issue 42; default: passwords, no mail). */
+  people?: PeopleOptions;
 }
 
 /** The API as a Koa application and as handlers another server mounts. */
@@ -178,7 +186,7 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   const callerOf = supplied && (async (req: IncomingMessage) => supplied(req, hostStates.get(req)));
   if (opts.dashboard && prefix) throw new Error('createApp: the dashboard is served only without a prefix (it calls the API at /v1)');
   const dashboard = opts.dashboard ? (opts.dashboard === true ? {} : opts.dashboard) : null;
-  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard }, callerOf);
+  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard, people: opts.people }, callerOf);
   const callback = koa.callback();
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
     const path = unprefixed(req.url ?? '/', prefix);
@@ -199,7 +207,7 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   return { koa, handler, middleware, mcp };
 }
 
-type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal'> & { dashboard: { dir?: string } | null };
+type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal' | 'people'> & { dashboard: { dir?: string } | null };
 
 /** The Koa application itself (middleware outermost first, then the routes) and its MCP endpoint. */
 function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: IncomingMessage) => Promise<Principal | undefined>): { koa: Koa; mcp: McpEndpoint } {
@@ -210,7 +218,7 @@ function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: Incoming
   const noteStepUp = (token: string, scope: OAuthScope) => dossier.oauth.noteStepUp(token, scope);
   const mcp = mcpEndpoint({ api: inProcess, publicUrl, corsOrigins: config.corsOrigins, version: API_VERSION, log, noteStepUp });
   const router = new Router();
-  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
+  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp, people: opts.people })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
   inProcess.attach(inProcessApp(router, log).callback());
   logResponseErrors(app, log);
   // Outermost first: the log line sees the final status; limits run before any route reads a body.

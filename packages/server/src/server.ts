@@ -24,6 +24,7 @@ import type { ServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 import { type RequestLimits, requestLimits } from './http/limits.ts';
 import { workerHealthServer } from './worker-node.ts';
+import { loadPeopleOptions, type PeopleOptions } from './people/config.ts';
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -79,6 +80,8 @@ export interface StartOptions {
   mcpPrincipal?: () => Principal | null;
   /** Lifetimes of the MCP endpoint's OAuth codes and tokens, and their clock (tests move it instead of waiting). */
   oauth?: DossierOptions['oauth'];
+  /** How people sign in and how links reach them (default: read from the environment, docs/members.md). */
+  people?: PeopleOptions;
 }
 
 /** The managed model providers from the config (keys travel to the resolver only, never to a log). */
@@ -163,7 +166,7 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
   const bootstrap = config.role === 'worker' ? null : await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dataDir, bootstrap) });
   let url = '';
-  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard: opts.dashboard ?? true });
+  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard: opts.dashboard ?? true, people: opts.people ?? loadPeopleOptions(process.env, log) });
   const http = app ? apiServer(app, config, log) : workerHealthServer(() => ({ workers: config.workers }));
   url = await listen(http, config);
   http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits

@@ -100,6 +100,13 @@ const ROWS: Record<string, Profile> = {
   'POST /oauth/authorize/consent': 'open', 'POST /oauth/register': 'open', 'POST /oauth/token': 'open', 'POST /oauth/revoke': 'open',
   'GET /oauth/connected-clients': 'open', 'POST /oauth/connected-clients': 'open', 'POST /oauth/connected-clients/revoke': 'open',
   'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
+  // Issue 42: people on a team (invitations, accounts, sessions, password resets, their pages).
+  'POST /v1/orgs/:orgId/invitations': 'jwt-admin', 'GET /v1/orgs/:orgId/invitations': 'jwt-admin', 'DELETE /v1/orgs/:orgId/invitations/:invitationId': 'jwt-admin',
+  'POST /v1/invitations/preview': 'open', 'POST /v1/invitations/accept': 'open',
+  'GET /v1/auth/account': 'jwt-user', 'PATCH /v1/auth/account': 'jwt-user', 'GET /v1/auth/sessions': 'jwt-user', 'DELETE /v1/auth/sessions/:sessionId': 'jwt-user',
+  'POST /v1/orgs/:orgId/members/:accountId/password-reset': 'jwt-admin', 'POST /v1/auth/password-reset/request': 'open', 'POST /v1/auth/password-reset': 'open',
+  'GET /invite': 'open', 'POST /invite': 'open', 'GET /reset-password': 'open', 'POST /reset-password': 'open',
+  'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
   // The dashboard's cookie session (issue 34): signing in and out read no credentials; reading it back needs one.

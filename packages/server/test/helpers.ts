@@ -121,7 +121,7 @@ function recordingLogger(errors: string[], logged: TestServer['logged']): Logger
 export const sha256 = (bytes: string | Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** Start a real server in a fresh temp data directory, on port 0, with no embedding model by default. */
-export async function startTestServer(opts: { embedders?: Embedder[]; config?: Partial<ServerConfig>; mcpPrincipal?: StartOptions['mcpPrincipal']; adapters?: StartOptions['adapters']; oauth?: StartOptions['oauth']; dashboard?: StartOptions['dashboard'] } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { embedders?: Embedder[]; config?: Partial<ServerConfig>; mcpPrincipal?: StartOptions['mcpPrincipal']; adapters?: StartOptions['adapters']; oauth?: StartOptions['oauth']; dashboard?: StartOptions['dashboard']; people?: StartOptions['people'] } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dossier-http-'));
   const config: ServerConfig = {
     ...loadConfig([], {}),
@@ -143,7 +143,7 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
   const errors: string[] = [];
   const logged: TestServer['logged'] = [];
   const frozen = Object.freeze(config);
-  const server = await startServer(frozen, { log: recordingLogger(errors, logged), embedders: opts.embedders, mcpPrincipal: opts.mcpPrincipal, adapters: opts.adapters, oauth: opts.oauth, dashboard: opts.dashboard });
+  const server = await startServer(frozen, { log: recordingLogger(errors, logged), embedders: opts.embedders, mcpPrincipal: opts.mcpPrincipal, adapters: opts.adapters, oauth: opts.oauth, dashboard: opts.dashboard, people: opts.people });
   const b = server.bootstrap;
   if (!b) throw new Error('a fresh data directory must bootstrap credentials');
 

@@ -11,6 +11,7 @@ import * as images from './image-queries.ts';
 import * as idempotency from './idempotency-queries.ts';
 import * as keys from './key-queries.ts';
 import * as oauth from './oauth-queries.ts';
+import * as people from './people-queries.ts';
 import * as tenancyAdmin from './tenancy-admin-queries.ts';
 import * as providerKeys from './provider-key-queries.ts';
 import * as research from './research-queries.ts';
@@ -191,5 +192,25 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     failWebhookDelivery: (id, reason) => webhooks.failWebhookDelivery(ctx, id, reason),
     resetWebhookDelivery: (id, now) => webhooks.resetWebhookDelivery(ctx, id, now),
     listWebhookAttempts: (ids) => webhooks.listWebhookAttempts(ctx, ids),
+
+    createInvitation: (invitation) => people.createInvitation(ctx, invitation),
+    getInvitation: (id) => people.getInvitation(ctx, id),
+    findInvitationByTokenHash: (tokenHash) => people.findInvitationByTokenHash(ctx, tokenHash),
+    listPendingInvitations: (orgId, now) => people.listPendingInvitations(ctx, orgId, now),
+    listPendingInvitationsForEmail: (email, now) => people.listPendingInvitationsForEmail(ctx, email, now),
+    revokeInvitation: (id, at) => people.revokeInvitation(ctx, id, at),
+    acceptInvitation: (id, at) => people.acceptInvitation(ctx, id, at),
+    createSession: (session) => people.createSession(ctx, session),
+    getSession: (id) => people.getSession(ctx, id),
+    listSessions: (accountId, now) => people.listSessions(ctx, accountId, now),
+    revokeSession: (accountId, id, at) => people.revokeSession(ctx, accountId, id, at),
+    revokeAllSessions: (accountId, at) => people.revokeAllSessions(ctx, accountId, at),
+    createPasswordReset: (reset) => people.createPasswordReset(ctx, reset),
+    consumePasswordReset: (tokenHash, at) => people.consumePasswordReset(ctx, tokenHash, at),
+    setAccountEmail: (accountId, email) => people.setAccountEmail(ctx, accountId, email),
+    findAccountIdBySsoIdentity: (issuer, subject) => people.findAccountIdBySsoIdentity(ctx, issuer, subject),
+    linkSsoIdentity: (issuer, subject, accountId, at) => people.linkSsoIdentity(ctx, issuer, subject, accountId, at),
+    createSsoLogin: (login) => people.createSsoLogin(ctx, login),
+    takeSsoLogin: (stateHash, now) => people.takeSsoLogin(ctx, stateHash, now),
   };
 }

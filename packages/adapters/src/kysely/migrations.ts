@@ -553,6 +553,9 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     await addDocumentSourceColumns(db, t);
     await createSourceTables(db, t);
   },
+  '0042_people': async (db) => {
+    await createPeopleTables(db);
+  },
 };
 
 /**
@@ -706,6 +709,68 @@ async function createOAuthTables(db: Db): Promise<void> {
     .execute();
   await db.schema.createIndex('oauth_tokens_expiry').on('oauth_tokens').column('expires_at').execute();
   await db.schema.createIndex('oauth_codes_expiry').on('oauth_codes').column('expires_at').execute();
+}
+
+/** Issue 42: invitations, sessions, password reset links and single sign-on. Secrets are stored as sha256 hashes. */
+async function createPeopleTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('invitations')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('org_id', 'text', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
+    .addColumn('email', 'text', (c) => c.notNull())
+    .addColumn('email_normalized', 'text', (c) => c.notNull())
+    .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('admin', 'member')`))
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('invited_by', 'text', (c) => c.references('accounts.id').onDelete('set null'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('accepted_at', 'text')
+    .addColumn('revoked_at', 'text')
+    .execute();
+  await db.schema.createIndex('invitations_org').on('invitations').columns(['org_id', 'created_at']).execute();
+  await db.schema.createIndex('invitations_email').on('invitations').column('email_normalized').execute();
+  await db.schema
+    .createTable('account_sessions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('method', 'text', (c) => c.notNull())
+    .addColumn('user_agent', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('revoked_at', 'text')
+    .execute();
+  await db.schema.createIndex('account_sessions_account').on('account_sessions').columns(['account_id', 'created_at']).execute();
+  await createResetAndSsoTables(db);
+}
+
+async function createResetAndSsoTables(db: Db): Promise<void> {
+  await db.schema
+    .createTable('password_resets')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('issued_by', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text')
+    .execute();
+  await db.schema
+    .createTable('sso_identities')
+    .addColumn('issuer', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('sso_identities_pk', ['issuer', 'subject'])
+    .execute();
+  await db.schema
+    .createTable('sso_logins')
+    .addColumn('state_hash', 'text', (c) => c.primaryKey())
+    .addColumn('provider_id', 'text', (c) => c.notNull())
+    .addColumn('code_verifier', 'text', (c) => c.notNull())
+    .addColumn('nonce', 'text', (c) => c.notNull())
+    .addColumn('context', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 /** The migrations of one dialect: every step, run with that dialect's column types. */

@@ -461,6 +461,11 @@ export interface MetadataDatabase {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  invitations: InvitationsTable;
+  account_sessions: AccountSessionsTable;
+  password_resets: PasswordResetsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_logins: SsoLoginsTable;
 }
 
 export interface WebhookEndpointsTable {
@@ -508,4 +513,59 @@ export interface WebhookAttemptsTable {
   response_status: number | null;
   response_body: string | null;
   duration_ms: number;
+}
+
+/** Issue 42: invitations to an org (token stored as sha256 hex). */
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  email: string;
+  email_normalized: string;
+  role: 'admin' | 'member';
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Issue 42: signed-in sessions named by the `sid` of management-plane JWTs. */
+export interface AccountSessionsTable {
+  id: string;
+  account_id: string;
+  method: string;
+  user_agent: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** Issue 42: one-time password reset links (token stored as sha256 hex). */
+export interface PasswordResetsTable {
+  token_hash: string;
+  account_id: string;
+  issued_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/** Issue 42: an identity provider's subject linked to an account. */
+export interface SsoIdentitiesTable {
+  issuer: string;
+  subject: string;
+  account_id: string;
+  created_at: string;
+}
+
+/** Issue 42: single sign-on attempts between the redirect and the callback (state stored as sha256 hex). */
+export interface SsoLoginsTable {
+  state_hash: string;
+  provider_id: string;
+  code_verifier: string;
+  nonce: string;
+  context: string | null;
+  created_at: string;
+  expires_at: string;
 }

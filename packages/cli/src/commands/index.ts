@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { agentsCommand } from './agents.ts';
 import { keysCommand } from './keys.ts';
+import { membersCommand } from './members.ts';
 import { loginCommand, logoutCommand } from './login.ts';
 import { claimsCommand } from './claims.ts';
 import { collectionsCommand } from './collections.ts';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   loginCommand,
   logoutCommand,
   keysCommand,
+  membersCommand,
   webhooksCommand,
   mcpCommand,
   doctorCommand,

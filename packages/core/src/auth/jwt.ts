@@ -7,6 +7,8 @@ export interface SessionClaims {
   email: string;
   /** The account's token epoch when the token was issued (issue 9: a new epoch revokes older tokens). */
   epoch?: string | null;
+  /** The session the token belongs to (issue 42: checked on every request, so ending it ends the token at once). */
+  sessionId?: string | null;
 }
 
 /** Issues and verifies short-lived HS256 JWTs for the management plane. */
@@ -14,7 +16,7 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
   return {
     /** A signed token for the account. */
     async issue(claims: SessionClaims): Promise<string> {
-      return new SignJWT({ email: claims.email, ...(claims.epoch ? { ep: claims.epoch } : {}) })
+      return new SignJWT({ email: claims.email, ...(claims.epoch ? { ep: claims.epoch } : {}), ...(claims.sessionId ? { sid: claims.sessionId } : {}) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.accountId)
         .setIssuer('dossier')
@@ -28,7 +30,8 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
         // A token without an expiry would never lapse: `exp` (and `iat`) are required, whatever else the signature says.
         const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] });
         if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('claims');
-        return { accountId: payload.sub, email: payload.email, epoch: typeof payload.ep === 'string' ? payload.ep : null };
+        const sessionId = typeof payload.sid === 'string' ? payload.sid : null;
+        return { accountId: payload.sub, email: payload.email, epoch: typeof payload.ep === 'string' ? payload.ep : null, sessionId };
       } catch {
         throw new DossierError('unauthorized', 'Invalid or expired token');
       }

@@ -5,6 +5,7 @@ import type { OrgMember } from '../ports/tenancy-store.ts';
 import { changePasswordSchema, memberSchema, nameSchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import type { SessionClaims } from './jwt.ts';
+import { checkPasswordStrength } from '../people/password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { type OrgRole, requireOrgRole, requireProjectRole } from './roles.ts';
 import type { AuthService } from './service.ts';
@@ -31,6 +32,23 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
 
   async function adminCount(orgId: string): Promise<number> {
     return (await ctx.store.listMembers(orgId)).filter((m) => m.role === 'admin').length;
+  }
+
+  /**
+   * A removed member's access ends at once (issue 42): the org's routes check the membership on every request, the
+   * OAuth connections the person granted to the org's projects are revoked, and when no org is left, every session
+   * and token of the account ends too (a new epoch). Their sessions in other orgs go on: another org's admin ends those.
+   */
+  async function endAccessOfRemoved(orgId: string, accountId: string): Promise<void> {
+    if ((await ctx.store.listOrgsForAccount(accountId)).length === 0) {
+      await ctx.store.setTokenEpoch(accountId, newId());
+      await ctx.store.revokeAllSessions(accountId, nowIso());
+    }
+    for (const project of await ctx.store.listProjects(orgId)) {
+      for (const grant of await ctx.store.listOAuthGrants(project.id, nowIso())) {
+        if (grant.accountId === accountId) await ctx.store.revokeOAuthGrant(grant.id, nowIso());
+      }
+    }
   }
 
   return {
@@ -103,18 +121,22 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
       if (!role) throw notFound('Member');
       if (role === 'admin' && (await adminCount(orgId)) === 1) throw new DossierError('conflict', 'The org needs at least one admin');
       await ctx.store.removeMembership(orgId, accountId);
+      await endAccessOfRemoved(orgId, accountId);
     },
     /** Change the caller's password; every token issued before (this one too) stops working. */
     async changePassword(claims: SessionClaims, raw: unknown): Promise<void> {
       const { currentPassword, newPassword } = parseInput(changePasswordSchema, raw);
       const account = await ctx.store.getAccount(claims.accountId);
       if (!account || !(await verifyPassword(currentPassword, account.passwordHash))) throw new DossierError('unauthorized', 'The current password is wrong');
+      checkPasswordStrength(newPassword, account.email);
       await ctx.store.setPasswordHash(account.id, await hashPassword(newPassword));
       await ctx.store.setTokenEpoch(account.id, newId());
+      await ctx.store.revokeAllSessions(account.id, nowIso());
     },
     /** Revoke every token of the caller's account (log out everywhere). */
     async revokeTokens(claims: SessionClaims): Promise<void> {
       await ctx.store.setTokenEpoch(claims.accountId, newId());
+      await ctx.store.revokeAllSessions(claims.accountId, nowIso());
     },
   };
 }

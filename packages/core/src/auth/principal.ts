@@ -22,7 +22,7 @@ export type Principal =
   /** An org-scoped API key: invokes the org's hosted agents. */
   | { kind: 'org_key'; orgId: string; keyId: string }
   /** A person, by a JWT from POST /auth/login; roles come from their org memberships. */
-  | { kind: 'user'; accountId: string; email: string }
+  | { kind: 'user'; accountId: string; email: string; sessionId?: string | null }
   /** An OAuth access token of the tool server, for one project sandbox, with scopes. */
   | { kind: 'oauth'; accountId: string; projectId: string; env: Env; scopes: OAuthScope[]; clientId: string };
 

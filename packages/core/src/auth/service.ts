@@ -2,6 +2,7 @@ import type { Access } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { ApiKeyRecord, Env, Org, Project } from '../domain/types.ts';
+import type { SessionMethod } from '../ports/people-store.ts';
 import { loginSchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { envOfApiKey, generateApiKey, isOrgApiKey } from './api-keys.ts';
@@ -25,6 +26,17 @@ const KEY_TOUCH_INTERVAL_MS = 60_000;
 
 /** Management-plane tokens live one hour. */
 const TOKEN_TTL_SECONDS = 3600;
+
+/** Who signed in and from where, for their sessions list. */
+export interface SignInMeta {
+  userAgent?: string | null;
+}
+
+/** A management-plane token and the account it signs in. */
+export interface SignedIn {
+  token: string;
+  user: { id: string; email: string };
+}
 
 /** Accounts, orgs, projects, API keys and management-plane tokens. */
 export function authService(ctx: DossierContext) {
@@ -64,6 +76,21 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
     return { accountId: account.id, email: account.email, epoch: await ctx.store.getTokenEpoch(account.id) };
 }
 
+  /** Start a session of the account (recorded, so it can be listed and ended) and issue its token. */
+  async function startSession(account: { id: string; email: string }, method: SessionMethod, meta: SignInMeta = {}): Promise<SignedIn> {
+    const id = newId();
+    const createdAt = nowIso();
+    const expiresAt = new Date(Date.parse(createdAt) + TOKEN_TTL_SECONDS * 1000).toISOString();
+    await ctx.store.createSession({ id, accountId: account.id, method, userAgent: meta.userAgent?.slice(0, 200) || null, createdAt, expiresAt, revokedAt: null });
+    const epoch = await ctx.store.getTokenEpoch(account.id);
+    return { token: await tokens.issue({ accountId: account.id, email: account.email, epoch, sessionId: id }), user: { id: account.id, email: account.email } };
+  }
+
+  async function isSessionLive(accountId: string, sessionId: string): Promise<boolean> {
+    const session = isUuid(sessionId) ? await ctx.store.getSession(sessionId) : null;
+    return session !== null && session.accountId === accountId && session.revokedAt === null && session.expiresAt > nowIso();
+  }
+
   return {
     /** The project sandbox an API key opens; throws unauthorized for an unknown or revoked key. */
     async authenticateKey(key: string): Promise<NonNullable<Access> & { keyId: string }> {
@@ -90,16 +117,21 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
       return record !== null && record.revokedAt === null;
     },
     checkCredentials,
-    async login(raw: unknown): Promise<{ token: string; user: { id: string; email: string } }> {
-      const { accountId, email, epoch } = await checkCredentials(raw);
-      return { token: await tokens.issue({ accountId, email, epoch }), user: { id: accountId, email } };
+    async login(raw: unknown, meta: SignInMeta = {}): Promise<SignedIn> {
+      const { accountId, email } = await checkCredentials(raw);
+      return startSession({ id: accountId, email }, 'password', meta);
     },
-    /** A token's claims, when it is valid, unexpired and of its account's current epoch (older ones were revoked). */
+    startSession,
+    /**
+     * A token's claims, when it is valid, unexpired, of its account's current epoch (older ones were revoked) and, when
+     * it names a session, that session is live (issue 42: ending a session or removing a member ends its tokens at once).
+     */
     async verifyToken(token: string): Promise<SessionClaims> {
       const claims = await tokens.verify(token);
       if (!(await ctx.store.getAccount(claims.accountId))) throw new DossierError('unauthorized', 'Invalid or expired token');
       const epoch = await ctx.store.getTokenEpoch(claims.accountId);
       if ((epoch ?? null) !== (claims.epoch ?? null)) throw new DossierError('unauthorized', 'Invalid or expired token');
+      if (claims.sessionId && !(await isSessionLive(claims.accountId, claims.sessionId))) throw new DossierError('unauthorized', 'This session has ended: sign in again');
       return claims;
     },
     async listOrgs(claims: SessionClaims): Promise<Org[]> {

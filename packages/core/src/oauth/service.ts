@@ -63,6 +63,8 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
       return { session: await pages.issue(claims), claims };
     },
     pageSession: (session: string) => pages.verify(session),
+    /** A page session for an account signed in another way (single sign-on, issue 42). */
+    pageSessionFor: (claims: SessionClaims) => pages.issue(claims),
     /** The sandboxes the account may connect a client to (consent page). */
     sandboxes: (accountId: string) => grantableSandboxes(ctx, accountId),
     approve: (request: CheckedAuthorization, claims: SessionClaims, choice: ConsentChoice, endpoint: OAuthEndpoint) =>

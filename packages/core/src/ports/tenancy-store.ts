@@ -1,4 +1,5 @@
 import type { Account, Org, Project } from '../domain/types.ts';
+import type { PeopleStore } from './people-store.ts';
 
 /** A member of an org as the management plane lists them. */
 export interface OrgMember {
@@ -9,9 +10,9 @@ export interface OrgMember {
 
 /**
  * The management plane's part of the MetadataStore (issue 9): accounts, orgs, projects and memberships beyond
- * their creation (which stays on the MetadataStore itself).
+ * their creation (which stays on the MetadataStore itself), and people on a team (issue 42, people-store.ts).
  */
-export interface TenancyStore {
+export interface TenancyStore extends PeopleStore {
   getAccount(id: string): Promise<Account | null>;
   /** Replace the account's password hash. */
   setPasswordHash(accountId: string, passwordHash: string): Promise<void>;

@@ -18,6 +18,7 @@ import { agentStoreTests } from './agent-store-suite.ts';
 import { claimStoreTests } from './claim-store-suite.ts';
 import { duplicateStoreTests } from './duplicate-store-suite.ts';
 import { oauthStoreTests } from './oauth-store-suite.ts';
+import { peopleStoreTests } from './people-store-suite.ts';
 import { webhookStoreTests } from './webhook-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
@@ -203,6 +204,7 @@ export function metadataStoreSuite(
     agentStoreTests(() => ctx.store);
     webhookStoreTests(() => ctx.store);
     oauthStoreTests(() => ctx.store);
+    peopleStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });

@@ -50,7 +50,7 @@ async function principalOf(dossier: Dossier, credential: string | null, rule: (t
   if (envOfApiKey(credential) || credential.startsWith(API_KEY_PREFIX)) return dossier.auth.authenticateApiKey(credential);
   if (!rule.accepts.includes('user')) throw new DossierError('unauthorized', 'Invalid API key');
   const claims = await dossier.auth.verifyToken(credential);
-  return { kind: 'user', accountId: claims.accountId, email: claims.email };
+  return { kind: 'user', accountId: claims.accountId, email: claims.email, sessionId: claims.sessionId ?? null };
 }
 
 /** Quote a value for an auth-param of WWW-Authenticate (RFC 9110 §11.2). */
@@ -159,7 +159,7 @@ export function requireApiAccess(ctx: Context): NonNullable<Access> {
 export function requireSession(ctx: Context): SessionClaims {
   const caller = principal(ctx);
   if (caller.kind !== 'user') throw new DossierError('unauthorized', AUTH_RULES.jwt.needs);
-  return { accountId: caller.accountId, email: caller.email };
+  return { accountId: caller.accountId, email: caller.email, sessionId: caller.sessionId ?? null };
 }
 
 /** A management-plane caller: a JWT, or the project's API key (spec: webhook routes accept both). */

@@ -132,6 +132,32 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
   }
 
   /**
+   * Run an attempt with a one-time link (invitation, password reset) throttled like logins: refused while the
+   * address has failed too often, and a refusal (unknown link 404, wrong password 401) counts against the address.
+   */
+  async function linkAttempt<T>(address: string, attempt: () => Promise<T>): Promise<T> {
+    await refuseIfBlocked(failuresPerAddress, address, 'failed attempts from this address');
+    try {
+      return await attempt();
+    } catch (err) {
+      if (isDossierError(err, 'unauthorized') || isDossierError(err, 'not_found')) await failuresPerAddress?.consume(address);
+      throw err;
+    }
+  }
+
+  /**
+   * Count a request that sends mail (a password reset asked for by e-mail) against the e-mail and the address, with
+   * the login limits: past either, 429 (the same for known and unknown e-mails, so it reveals nothing).
+   */
+  async function mailRequest(address: string, email: string): Promise<void> {
+    const [forAccount, forAddress] = await Promise.all([
+      failuresPerAccount?.consume(`mail:${email.trim().toLowerCase()}`), failuresPerAddress?.consume(address),
+    ]);
+    if (forAccount && !forAccount.allowed) throw limited(forAccount, 'requests for this e-mail');
+    if (forAddress && !forAddress.allowed) throw limited(forAddress, 'requests from this address');
+  }
+
+  /**
    * Refuse, straight from the HTTP server and before Koa builds a context, a request whose bucket the limiter
    * already refused and whose wait has not passed (issue 9: a burst of refused requests must stay cheap, so other
    * callers keep their latency). The answer is the limiter's own 429; one log line per refused burst second.
@@ -167,7 +193,7 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
     tallyEarly(what, method);
   }
 
-  return { middleware, login, refuseEarly, refusedEarly: () => earlyTotal };
+  return { middleware, login, linkAttempt, mailRequest, refuseEarly, refusedEarly: () => earlyTotal };
 }
 
 export type RequestLimits = ReturnType<typeof requestLimits>;

@@ -1,5 +1,7 @@
 import type { ConnectedClient } from '@dossier/core';
 import { errorMessage, type Html, hiddenFields, html, page } from './html.ts';
+import type { SignInChoices } from './consent.ts';
+import { ssoButtons } from './people.ts';
 
 /** A project the signed-in admin manages, with its connected clients. */
 export interface ProjectConnections {
@@ -11,17 +13,22 @@ export interface ProjectConnections {
 }
 
 /** Sign in to see connected clients (GET /oauth/connected-clients, and again after a failed sign-in). */
-export function connectionsLoginPage(error?: string): Html {
+export function connectionsLoginPage(error?: string, choices: SignInChoices = { providers: [], passwordSignIn: true }): Html {
   return page('Connected clients', html`<h1>Connected clients</h1>
 <p>MCP clients (desktop chat apps, IDE agents) you or others connected to your projects. Org admins can see and disconnect them here.</p>
 ${errorMessage('login-error', error)}
-<form method="post" action="/oauth/connected-clients">
+${ssoButtons(choices.providers, 'then=connected-clients')}
+${choices.passwordSignIn ? passwordForm(error) : ''}`);
+}
+
+function passwordForm(error: string | undefined): Html {
+  return html`<form method="post" action="/oauth/connected-clients">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus${error ? html` aria-describedby="login-error" aria-invalid="true"` : ''}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit" class="primary">Sign in</button>
-</form>`);
+</form>`;
 }
 
 const day = (iso: string | null): string => (iso ? iso.slice(0, 16).replace('T', ' ') : 'never');

@@ -1,5 +1,6 @@
 import { type CheckedAuthorization, type GrantableSandbox, OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, type OAuthScope } from '@dossier/core';
 import { errorMessage, type Html, hiddenFields, html, page } from './html.ts';
+import { ssoButtons } from './people.ts';
 
 /** The authorization request's parameters, carried as hidden fields through the login and consent forms. */
 const requestFields = (request: CheckedAuthorization): Html => hiddenFields({ ...request.params });
@@ -12,20 +13,32 @@ const returnHost = (request: CheckedAuthorization): string => {
   return target.host || `${target.protocol}//`;
 };
 
-/** Step 1: sign in (GET /oauth/authorize, and again after a failed sign-in). */
-export function loginPage(request: CheckedAuthorization, error?: string): Html {
+/** How people sign in on this server (issue 42): identity providers, and whether the password form is shown. */
+export interface SignInChoices {
+  providers: { id: string; name: string }[];
+  passwordSignIn: boolean;
+}
+
+/** Step 1: sign in (GET /oauth/authorize, and again after a failed sign-in), with a password or an identity provider. */
+export function loginPage(request: CheckedAuthorization, error?: string, choices: SignInChoices = { providers: [], passwordSignIn: true }): Html {
   const described = error ? 'login-error' : undefined;
+  const resume = new URLSearchParams(Object.entries(request.params).filter((e): e is [string, string] => typeof e[1] === 'string')).toString();
   return page('Sign in', html`<h1>Sign in to connect ${clientLabel(request)}</h1>
 <p><strong>${clientLabel(request)}</strong> asks for access to your Dossier documents. Sign in to choose a project and what it may do. Afterwards you return to <code>${returnHost(request)}</code>.</p>
 ${errorMessage('login-error', error)}
-<form method="post" action="/oauth/authorize">
+${ssoButtons(choices.providers, resume)}
+${choices.passwordSignIn ? passwordForm(request, described) : ''}`);
+}
+
+function passwordForm(request: CheckedAuthorization, described: string | undefined): Html {
+  return html`<form method="post" action="/oauth/authorize">
 ${requestFields(request)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus ${described ? html`aria-describedby="${described}" aria-invalid="true"` : ''}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required ${described ? html`aria-describedby="${described}"` : ''}>
 <button type="submit" class="primary">Sign in</button>
-</form>`);
+</form>`;
 }
 
 const ENV_LABEL = { live: 'live', test: 'test sandbox' } as const;

@@ -6,7 +6,7 @@ import { readForm } from '../http/body.ts';
 import { connectionsLoginPage, connectionsPage } from '../pages/connected-clients.ts';
 import { sendPage } from '../pages/html.ts';
 import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
-import { signInFromForm } from './oauth.ts';
+import { signInChoices, signInFromForm } from './oauth.ts';
 
 /**
  * Connected MCP clients (issue 18; the spec says they "can be revoked from the dashboard" and leaves the rest "not
@@ -45,7 +45,7 @@ function apiRoutes({ dossier }: RouteDeps): RouteDef[] {
 }
 
 /** The list page for a signed-in account. */
-async function showConnections(dossier: DossierCore, ctx: Context, claims: SessionClaims, session: string, extra: { notice?: string; error?: string } = {}) {
+export async function showConnections(dossier: DossierCore, ctx: Context, claims: SessionClaims, session: string, extra: { notice?: string; error?: string } = {}) {
   const projects = await dossier.oauth.connections.ofAdmin(claims);
   sendPage(ctx, 200, connectionsPage({ email: claims.email, session, projects, ...extra }));
 }
@@ -77,7 +77,7 @@ function pageRoutes(deps: RouteDeps): RouteDef[] {
     {
       method: 'get', path: '/oauth/connected-clients', operationId: 'connectedClientsPage', tag: 'mcp-clients', auth: 'none', produces: 'text/html',
       summary: 'The connected clients page: sign in as an org admin to list and disconnect MCP clients', responses: { 200: 'Sign-in page' },
-      handle: async (ctx) => sendPage(ctx, 200, connectionsLoginPage()),
+      handle: async (ctx) => sendPage(ctx, 200, connectionsLoginPage(undefined, signInChoices(deps))),
     },
     {
       method: 'post', path: '/oauth/connected-clients', operationId: 'connectedClientsSignIn', tag: 'mcp-clients', auth: 'none', produces: 'text/html',
@@ -85,7 +85,7 @@ function pageRoutes(deps: RouteDeps): RouteDef[] {
       summary: 'Sign in on the connected clients page: lists the connections of every project the account administers',
       responses: { 200: 'The list', 401: 'Sign-in page again (wrong e-mail or password)', 429: 'Sign-in page again (too many failed sign-ins)' },
       handle: async (ctx) => {
-        const signedIn = await signInFromForm(deps, ctx, await readForm(ctx), (status, message) => sendPage(ctx, status, connectionsLoginPage(message)));
+        const signedIn = await signInFromForm(deps, ctx, await readForm(ctx), (status, message) => sendPage(ctx, status, connectionsLoginPage(message, signInChoices(deps))));
         if (signedIn) await showConnections(dossier, ctx, signedIn.claims, signedIn.session);
       },
     },

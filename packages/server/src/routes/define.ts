@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ServerConfig } from '../config.ts';
 import type { RequestLimits } from '../http/limits.ts';
 import type { McpEndpoint } from '../mcp/endpoint.ts';
+import type { PeopleOptions } from '../people/config.ts';
 
 /** How a route authenticates (documented in the OpenAPI document). */
 export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'jwt-or-org-key' | 'key-or-oauth' | 'none' | 'upload-url';
@@ -139,6 +140,8 @@ export interface RouteDeps {
   limits: RequestLimits;
   /** The MCP endpoint behind /mcp (absent where routes are only listed). */
   mcp?: () => McpEndpoint;
+  /** How people sign in and how their links reach them (issue 42; default: passwords on, no mail, no SSO). */
+  people?: PeopleOptions;
 }
 
 /** Respond with JSON and a status. */

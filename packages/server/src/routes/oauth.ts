@@ -9,6 +9,7 @@ import { type OAuthUrls, oauthUrls } from '../http/oauth-urls.ts';
 import { authorizationErrorPage, consentPage, loginPage } from '../pages/consent.ts';
 import { sendPage } from '../pages/html.ts';
 import { type RouteDef, type RouteDeps, send } from './define.ts';
+import { peopleOptions, requirePasswordSignIn } from './people.ts';
 
 /**
  * The OAuth 2.1 authorization server of the MCP endpoint (issue 18): metadata (RFC 8414, RFC 9728), dynamic client
@@ -88,7 +89,7 @@ export function protectedResourceMetadata(urls: OAuthUrls) {
 }
 
 /** The authorization request, or null after answering: a redirect back with the error, or an error page. */
-async function checkedRequest(deps: RouteDeps, ctx: Context, raw: unknown): Promise<CheckedAuthorization | null> {
+export async function checkedRequest(deps: RouteDeps, ctx: Context, raw: unknown): Promise<CheckedAuthorization | null> {
   try {
     return await deps.dossier.oauth.checkAuthorization(raw, oauthUrls(deps.publicUrl()));
   } catch (err) {
@@ -104,16 +105,25 @@ async function checkedRequest(deps: RouteDeps, ctx: Context, raw: unknown): Prom
   }
 }
 
+/** The identity providers and whether the password form shows (issue 42). */
+export const signInChoices = (deps: RouteDeps) => {
+  const options = peopleOptions(deps);
+  return { providers: options.ssoProviders.map((p) => ({ id: p.id, name: p.name })), passwordSignIn: options.passwordSignIn };
+};
+
 /** A failure of the sign-in form: shown on the page again (wrong password 401, throttled 429). */
 const signInFailure = (err: unknown): { status: number; message: string } | null =>
-  isDossierError(err, 'unauthorized') || isDossierError(err, 'rate_limited') || isDossierError(err, 'invalid_input')
-    ? { status: err.code === 'rate_limited' ? 429 : err.code === 'invalid_input' ? 400 : 401, message: err.message }
+  isDossierError(err, 'unauthorized') || isDossierError(err, 'rate_limited') || isDossierError(err, 'invalid_input') || isDossierError(err, 'forbidden')
+    ? { status: SIGN_IN_FAILURE_STATUS[err.code as keyof typeof SIGN_IN_FAILURE_STATUS] ?? 401, message: err.message }
     : null;
+
+const SIGN_IN_FAILURE_STATUS = { rate_limited: 429, invalid_input: 400, forbidden: 403 } as const;
 
 /** Sign in with the page's form, throttled like POST /auth/login; null after answering with the failure. */
 export async function signInFromForm(deps: RouteDeps, ctx: Context, form: Record<string, string>, onFailure: (status: number, message: string) => void) {
   const credentials = { email: form.email ?? '', password: form.password ?? '' };
   try {
+    requirePasswordSignIn(deps);
     return await deps.limits.login(ctx.ip, credentials.email, () => deps.dossier.oauth.signIn(credentials));
   } catch (err) {
     const failure = signInFailure(err);
@@ -137,7 +147,7 @@ async function decide(deps: RouteDeps, ctx: Context, request: CheckedAuthorizati
   try {
     claims = await oauth.pageSession(form.session ?? '');
   } catch {
-    sendPage(ctx, 401, loginPage(request, 'Your sign-in has expired: sign in again'));
+    sendPage(ctx, 401, loginPage(request, 'Your sign-in has expired: sign in again', signInChoices(deps)));
     return;
   }
   if (form.decision === 'deny') return void ctx.redirect(oauth.deny(request, urls));
@@ -192,7 +202,7 @@ function authorizeRoutes(deps: RouteDeps): RouteDef[] {
       responses: { 200: 'Sign-in page', 302: 'Back to the client with error (invalid scope, plain PKCE, wrong resource…)', 400: 'Error page (unknown client or redirect URI)' },
       handle: async (ctx) => {
         const request = await checkedRequest(deps, ctx, queryObject(ctx));
-        if (request) sendPage(ctx, 200, loginPage(request));
+        if (request) sendPage(ctx, 200, loginPage(request, undefined, signInChoices(deps)));
       },
     },
     {
@@ -204,7 +214,7 @@ function authorizeRoutes(deps: RouteDeps): RouteDef[] {
         const form = await readForm(ctx);
         const request = await checkedRequest(deps, ctx, form);
         if (!request) return;
-        const signedIn = await signInFromForm(deps, ctx, form, (status, message) => sendPage(ctx, status, loginPage(request, message)));
+        const signedIn = await signInFromForm(deps, ctx, form, (status, message) => sendPage(ctx, status, loginPage(request, message, signInChoices(deps))));
         if (!signedIn) return;
         const sandboxes = await oauth.sandboxes(signedIn.claims.accountId);
         sendPage(ctx, 200, consentPage({ request, email: signedIn.claims.email, session: signedIn.session, sandboxes }));

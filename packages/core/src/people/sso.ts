@@ -1,0 +1,80 @@
+import type { AuthService, SignInMeta, SignedIn } from '../auth/service.ts';
+import type { DossierContext } from '../context.ts';
+import { DossierError } from '../domain/errors.ts';
+import type { Account } from '../domain/types.ts';
+import type { MemberRole, SsoLoginRecord } from '../ports/people-store.ts';
+import { isUuid, newId, nowIso } from '../util/ids.ts';
+import type { InvitationService } from './invitations.ts';
+
+/** What an identity provider vouched for in its ID token (checked by the caller: signature, issuer, nonce, audience). */
+export interface SsoIdentity {
+  issuer: string;
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+  groups: string[];
+}
+
+/** An identity provider's rules for who may sign in and with which roles. */
+export interface SsoPolicy {
+  /** E-mail domains whose people get an account on first sign-in (empty: only invited people and linked accounts). */
+  allowedDomains: string[];
+  /** Groups of the provider that make their people members of an org with a role (applied at every sign-in). */
+  groupRoles: { group: string; orgId: string; role: MemberRole }[];
+}
+
+/** Accounts of single sign-on have no password: this hash never verifies. */
+const NO_PASSWORD = 'none:sso';
+
+const domainOf = (email: string): string => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
+/**
+ * Sign in with an identity provider (issue 42): a linked subject signs into its account; otherwise a verified e-mail
+ * links the account that has it or, when invited or of an allowed domain, gets a new account. Invitations to the
+ * e-mail are accepted, and the provider's groups set roles where the operator mapped them.
+ */
+export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations: InvitationService) {
+  async function accountOf(identity: SsoIdentity & { email: string }, policy: SsoPolicy): Promise<Account> {
+    const linkedId = await ctx.store.findAccountIdBySsoIdentity(identity.issuer, identity.subject);
+    const linked = linkedId ? await ctx.store.getAccount(linkedId) : null;
+    if (linked) return linked;
+    const invited = (await ctx.store.listPendingInvitationsForEmail(identity.email, nowIso())).length > 0;
+    if (!invited && !policy.allowedDomains.includes(domainOf(identity.email))) {
+      throw new DossierError('forbidden', `Accounts for ${domainOf(identity.email)} e-mail addresses are not allowed here: ask an admin to invite you`);
+    }
+    let account = await ctx.store.findAccountByEmail(identity.email);
+    if (!account) {
+      account = { id: newId(), email: identity.email, passwordHash: NO_PASSWORD, createdAt: nowIso() };
+      await ctx.store.createAccount(account);
+    }
+    await ctx.store.linkSsoIdentity(identity.issuer, identity.subject, account.id, nowIso());
+    return account;
+  }
+
+  async function applyGroupRoles(accountId: string, groups: string[], policy: SsoPolicy): Promise<void> {
+    const roles = new Map<string, MemberRole>();
+    for (const { group, orgId, role } of policy.groupRoles) {
+      if (groups.includes(group) && isUuid(orgId) && roles.get(orgId) !== 'admin') roles.set(orgId, role);
+    }
+    for (const [orgId, role] of roles) {
+      if (await ctx.store.getOrg(orgId)) await ctx.store.setMembership(orgId, accountId, role);
+    }
+  }
+
+  return {
+    /** Keep an attempt's secrets (by the state's hash) until the provider answers. */
+    remember: (login: SsoLoginRecord) => ctx.store.createSsoLogin(login),
+    /** The attempt of a state hash, once; null when unknown, expired or already taken (a replayed answer). */
+    take: (stateHash: string) => ctx.store.takeSsoLogin(stateHash, nowIso()),
+    async signIn(identity: SsoIdentity, policy: SsoPolicy, meta: SignInMeta = {}): Promise<SignedIn> {
+      if (!identity.email) throw new DossierError('forbidden', 'The identity provider did not share an e-mail address');
+      if (!identity.emailVerified) throw new DossierError('forbidden', 'The identity provider has not verified this e-mail address');
+      const account = await accountOf({ ...identity, email: identity.email }, policy);
+      await invitations.acceptAllFor(account);
+      await applyGroupRoles(account.id, identity.groups, policy);
+      return auth.startSession(account, 'sso', meta);
+    },
+  };
+}
+
+export type SsoAccounts = ReturnType<typeof ssoAccounts>;
