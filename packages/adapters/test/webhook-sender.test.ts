@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpWebhookSender, refusedAddressReason } from '../src/webhooks/http-sender.ts';
+import { createHttpWebhookSender, refusedAddressReason, refusedUrlReason } from '../src/webhooks/http-sender.ts';
 
 const request = (url: string) => ({ url, body: '{"id":"x"}', headers: { 'Content-Type': 'application/json' } });
 
@@ -34,6 +34,21 @@ describe('address policy', () => {
   ];
   it.each(refused)('refuses %s', (address, why) => {
     expect(refusedAddressReason(address)).toMatch(why);
+  });
+  it('refuses the IPv4-compatible ::/96 form, which ipaddr.js calls unicast (issue 33)', async () => {
+    for (const address of ['::7f00:1', '::a9fe:a9fe', '::a00:1', '::808:808']) expect(refusedAddressReason(address), address).toMatch(/IPv4-compatible/);
+    expect(await createHttpWebhookSender().send(request('https://[::127.0.0.1]/hook'))).toMatchObject({ ok: false, error: expect.stringMatching(/^Refused: .*IPv4-compatible/) });
+    expect(refusedAddressReason('::1')).toMatch(/loopback/);
+    expect(refusedAddressReason('::')).toMatch(/unspecified/);
+  });
+  it('says why a URL could never be delivered to, before any attempt, and lets a name that does not resolve yet pass', async () => {
+    expect(await refusedUrlReason('https://[::ffff:a9fe:a9fe]/latest')).toMatch(/linkLocal/);
+    expect(await refusedUrlReason('https://0x7f.1/hook')).toMatch(/loopback/);
+    expect(await refusedUrlReason('http://93.184.216.34/hook')).toMatch(/HTTPS/);
+    expect(await refusedUrlReason('https://hooks.example.test/x', { resolve: async () => ['10.0.0.5'] })).toMatch(/private/);
+    expect(await refusedUrlReason('https://hooks.example.test/x', { resolve: async () => { throw new Error('ENOTFOUND'); } })).toBeNull();
+    expect(await refusedUrlReason('https://93.184.216.34/hook')).toBeNull();
+    expect(await refusedUrlReason(`${base}/hook`, { allowHttpLoopback: true })).toBeNull();
   });
   it('allows public unicast addresses, and loopback only when asked', () => {
     expect(refusedAddressReason('93.184.216.34')).toBeNull();

@@ -512,7 +512,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a collection */
+        /** Get a collection: the whole Collection to its owner's keys; a PublicCollection (id, name, description, visibility, counts; no research instructions, model or pipeline settings) to anyone else reading a public one, anonymous callers included */
         get: operations["getCollection"];
         /** Update a collection (same as PATCH) */
         put: operations["replaceCollection"];
@@ -2396,6 +2396,18 @@ export interface components {
             name: string;
             /** @enum {string} */
             provider: "provider_a" | "provider_b";
+        };
+        /** @description A public collection as callers who do not own it see it (anonymous, or another project's key): no research instructions, model or pipeline settings */
+        PublicCollection: {
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            description: string | null;
+            docCount: number;
+            id: string;
+            name: string;
+            totalSections: number;
+            /** @constant */
+            visibility: "public";
         };
         QueryHit: {
             chunk: components["schemas"]["Chunk"];
@@ -4646,13 +4658,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The collection */
+            /** @description The collection (Collection to its owner's keys, PublicCollection to anyone else) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Collection"];
+                    "application/json": components["schemas"]["Collection"] | components["schemas"]["PublicCollection"];
                 };
             };
             /** @description Missing or invalid credentials */

@@ -9,7 +9,8 @@ export type Access = { projectId: string; env: Env } | null;
 /** What the caller wants to do; anonymous callers may only read public collections. */
 export type Intent = 'read' | 'write';
 
-const ownedBy = (c: Collection, access: Access): boolean =>
+/** Whether the caller's sandbox owns the collection (anyone else reads only what is public of it). */
+export const ownedBy = (c: Collection, access: Access): boolean =>
   access !== null && c.projectId === access.projectId && c.env === access.env;
 
 /** The collection when the caller may use it; not_found for unknown ids and for other projects' private data. */

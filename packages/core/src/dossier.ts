@@ -189,7 +189,7 @@ export function createDossierCore(
       releaseRunSlot: (lease: Awaited<ReturnType<typeof acquireRunSlot>>) => releaseRunSlot(ctx, lease),
     },
     duplicates: duplicateService(ctx),
-    webhooks: webhookService(ctx, { allowHttpLoopback: deps.webhooks?.allowHttpLoopback ?? false, kick: dispatcher.kick }),
+    webhooks: webhookService(ctx, { allowHttpLoopback: deps.webhooks?.allowHttpLoopback ?? false, kick: dispatcher.kick, checkUrl: sender.checkUrl?.bind(sender) }),
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called (live when this resolves). */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {

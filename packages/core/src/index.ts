@@ -11,7 +11,7 @@ export type { AgentRunService, AgentRunStepView, AgentRunView } from './agents/r
 export type { AgentCaller } from './agents/invocation.ts';
 export type { ApiKeyView, KeyService } from './auth/key-service.ts';
 export type { CreatedProject, OrgService } from './auth/org-service.ts';
-export type { CollectionService, CollectionStats, CollectionView } from './collections/service.ts';
+export type { CollectionService, CollectionStats, CollectionView, PublicCollectionView } from './collections/service.ts';
 export * from './context.ts';
 export * from './domain/errors.ts';
 export * from './domain/types.ts';

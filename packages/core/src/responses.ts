@@ -5,7 +5,7 @@ import type { AgentView } from './agents/service.ts';
 import type { ApiKeyView } from './auth/key-service.ts';
 import type { CreatedProject } from './auth/org-service.ts';
 import type { ClaimView, ContradictionRunView, ContradictionView } from './claims/service.ts';
-import type { CollectionStats, CollectionView } from './collections/service.ts';
+import type { CollectionStats, CollectionView, PublicCollectionView } from './collections/service.ts';
 import type { ClaimMapItem } from './domain/claims.ts';
 import { AGENT_RUN_STATUSES, AGENT_STEP_KINDS, AGENT_TOOLS } from './domain/agents.ts';
 import { CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from './domain/claims.ts';
@@ -57,6 +57,19 @@ export const collection = z
     createdAt: timestamp,
   })
   .meta({ id: 'Collection' });
+
+export const publicCollection = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    visibility: z.literal('public'),
+    docCount: z.number().int(),
+    totalSections: z.number().int(),
+    createdAt: timestamp,
+  })
+  .describe("A public collection as callers who do not own it see it (anonymous, or another project's key): no research instructions, model or pipeline settings")
+  .meta({ id: 'PublicCollection' });
 
 export const collectionStats = z
   .object({
@@ -504,6 +517,7 @@ type Out<S extends z.ZodType> = z.output<S>;
 /** Compile-time checks only; a `false` here names the schema that drifted from its view type. */
 export type ResponseSchemaChecks = [
   Same<Out<typeof collection>, CollectionView>,
+  Same<Out<typeof publicCollection>, PublicCollectionView>,
   Same<Out<typeof collectionStats>, CollectionStats>,
   Same<Out<typeof document>, DocumentView>,
   Same<Out<typeof section>, SectionView & Partial<PageSpan>>,

@@ -2,4 +2,4 @@
 export { API_VERSION, allRoutes, createApp } from './app.ts';
 export { loadConfig, SETTINGS, type ServerConfig, settingsTable } from './config.ts';
 export { createLogger } from './logger.ts';
-export { type RunningServer, type StartOptions, startServer } from './server.ts';
+export { bannerAdminLine, type RunningServer, type StartOptions, startServer } from './server.ts';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
-import { startServer } from './server.ts';
+import { bannerAdminLine, startServer } from './server.ts';
 
 /** `pnpm start`: serve the API on the embedded default, print first-start credentials once, stop cleanly on signals. */
 async function main(): Promise<void> {
@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   if (b) {
     process.stdout.write(
       `\nDossier is ready at ${server.url}\nFirst start: these credentials are shown once (also saved to ${server.dataDir}/bootstrap-credentials.txt, mode 0600)\n` +
-        `  admin:     ${b.email} / ${b.password}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
+        `  admin:     ${bannerAdminLine(config, b)}\n  project:   ${b.projectId}\n  live key:  ${b.liveKey}\n  test key:  ${b.testKey}\n\n`,
     );
   } else if (server.role !== 'worker') process.stdout.write(restartNotice(server.url, server.dataDir));
   if (server.role !== 'worker') process.stdout.write(`Dashboard: ${server.url}/ (sign in with the admin account's e-mail and password)\n`);

@@ -42,6 +42,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * The admin line of a first-start banner: the generated password, shown once; never a password the operator
+ * supplied (DOSSIER_ADMIN_PASSWORD), which they know and which would otherwise land in terminal scrollback and
+ * container logs.
+ */
+export function bannerAdminLine(config: Pick<ServerConfig, 'adminPassword'>, b: Pick<BootstrapResult, 'email' | 'password'>): string {
+  return `${b.email} / ${config.adminPassword === null ? b.password : '(the password set in DOSSIER_ADMIN_PASSWORD)'}`;
+}
+
 /** Write the first-start credentials to a 0600 file in the data directory. */
 function saveCredentials(dataDir: string, b: BootstrapResult): string {
   const file = join(dataDir, 'bootstrap-credentials.txt');

@@ -20,9 +20,21 @@ export interface HttpWebhookSenderOptions {
   ca?: string | Buffer;
 }
 
+/**
+ * ::/96 but :: and ::1: the deprecated IPv4-compatible form (`::7f00:1` is how a URL writes `[::127.0.0.1]`), which
+ * ipaddr.js calls unicast and some stacks route to the IPv4 address inside it.
+ */
+function ipv4Compatible(address: string): boolean {
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() !== 'ipv6') return false;
+  const parts = (parsed as ipaddr.IPv6).parts;
+  return parts.slice(0, 6).every((part) => part === 0) && !(parts[6] === 0 && (parts[7] ?? 0) <= 1);
+}
+
 /** Why an address may not receive webhooks, or null when it may: only public unicast addresses may. */
 export function refusedAddressReason(address: string, allowLoopback = false): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  if (ipv4Compatible(address)) return `${address} is an IPv4-compatible (::/96) address`;
   const range = ipaddr.process(address).range();
   if (range === 'unicast') return null;
   if (range === 'loopback' && allowLoopback) return null;
@@ -32,18 +44,63 @@ export function refusedAddressReason(address: string, allowLoopback = false): st
 const systemResolve = async (hostname: string): Promise<string[]> =>
   (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
+/** The addresses of the URL's host: itself when it is an IP address, else what the name resolves to. */
+async function hostAddresses(url: URL, opts: HttpWebhookSenderOptions): Promise<string[]> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return ipaddr.isValid(host) ? [host] : await (opts.resolve ?? systemResolve)(host);
+}
+
+/** Why the URL's scheme may not be used, or null (HTTPS; plain HTTP only when the operator allows it, to loopback). */
+const refusedScheme = (url: URL, opts: HttpWebhookSenderOptions): string | null =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && opts.allowHttpLoopback) ? null : 'only HTTPS URLs receive webhooks';
+
+/** Why one address of the URL's host may not be connected to, or null. */
+function refusedFor(url: URL, address: string): string | null {
+  const loopbackHttp = url.protocol === 'http:';
+  const reason = refusedAddressReason(address, loopbackHttp);
+  if (reason) return reason;
+  if (loopbackHttp && ipaddr.process(address).range() !== 'loopback') return 'plain HTTP is only allowed to loopback';
+  return null;
+}
+
 /** The one address to connect to: every address the name resolves to must be allowed. */
 async function checkedAddress(url: URL, opts: HttpWebhookSenderOptions): Promise<string> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = ipaddr.isValid(host) ? [host] : await (opts.resolve ?? systemResolve)(host);
-  if (addresses.length === 0) throw new Error(`${host} did not resolve`);
-  const loopbackHttp = url.protocol === 'http:';
+  const addresses = await hostAddresses(url, opts);
+  if (addresses.length === 0) throw new Error(`${url.hostname} did not resolve`);
   for (const address of addresses) {
-    const reason = refusedAddressReason(address, loopbackHttp);
+    const reason = refusedFor(url, address);
     if (reason) throw new Error(`Refused: ${reason}`);
-    if (loopbackHttp && ipaddr.process(address).range() !== 'loopback') throw new Error('Refused: plain HTTP is only allowed to loopback');
   }
   return addresses[0]!;
+}
+
+/** How long a URL's name may take to resolve when an endpoint is saved; past it the URL is not refused. */
+const CHECK_RESOLVE_MS = 3_000;
+
+/**
+ * Why a webhook URL could never be delivered to under this policy (its scheme, or an address its host is or
+ * resolves to now), or null. A name that does not resolve now is not refused: it may be registered later, and
+ * every attempt checks again.
+ */
+export async function refusedUrlReason(raw: string, opts: HttpWebhookSenderOptions = {}): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'not an absolute URL';
+  }
+  const scheme = refusedScheme(url, opts);
+  if (scheme) return scheme;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), CHECK_RESOLVE_MS);
+  });
+  const addresses = await Promise.race([hostAddresses(url, opts).catch(() => []), late]).finally(() => clearTimeout(timer));
+  for (const address of addresses) {
+    const reason = refusedFor(url, address);
+    if (reason) return reason;
+  }
+  return null;
 }
 
 /** A lookup that answers with the checked address, so the connection goes where the check looked. */
@@ -108,12 +165,14 @@ export function createHttpWebhookSender(options: HttpWebhookSenderOptions = {}):
     async send(request: WebhookRequest): Promise<WebhookResponse> {
       try {
         const url = new URL(request.url);
-        if (url.protocol !== 'https:' && !(url.protocol === 'http:' && opts.allowHttpLoopback)) throw new Error('Refused: only HTTPS URLs receive webhooks');
+        const scheme = refusedScheme(url, opts);
+        if (scheme) throw new Error(`Refused: ${scheme}`);
         const address = await checkedAddress(url, opts);
         return { ok: true, ...(await post(url, address, request, opts)) };
       } catch (err) {
         return { ok: false, error: err instanceof Error ? err.message || err.name : String(err) };
       }
     },
+    checkUrl: (url: string) => refusedUrlReason(url, opts),
   };
 }

@@ -40,12 +40,12 @@ function listenError(err: unknown, host: string, port: number): unknown {
 }
 
 /** The first-start banner: the credentials (shown once) and the lines that point this CLI at the new server. */
-function banner(url: string, dataDir: string, b: { email: string; password: string; projectId: string; liveKey: string; testKey: string }): string {
+function banner(url: string, dataDir: string, admin: string, b: { projectId: string; liveKey: string; testKey: string }): string {
   return [
     '',
     `Dossier is ready at ${url}`,
     `First start: these credentials are shown once (also saved to ${dataDir}/bootstrap-credentials.txt, mode 0600)`,
-    `  admin:     ${b.email} / ${b.password}`,
+    `  admin:     ${admin}`,
     `  project:   ${b.projectId}`,
     `  live key:  ${b.liveKey}`,
     `  test key:  ${b.testKey}`,
@@ -72,7 +72,7 @@ export const serveCommand: Command = {
   rawArgs: true,
   examples: ['dossier serve', 'dossier serve --role worker --port 0', 'dossier serve --port 9000 --data-dir ~/dossier-data', 'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn'],
   async run(ctx) {
-    const { loadConfig, createLogger, startServer } = await loadServer();
+    const { bannerAdminLine, loadConfig, createLogger, startServer } = await loadServer();
     let config: ReturnType<typeof loadConfig>;
     try {
       config = loadConfig(ctx.argv, ctx.env);
@@ -82,7 +82,7 @@ export const serveCommand: Command = {
     const server = await startServer(config, { log: createLogger(config.logLevel) }).catch((err: unknown) => {
       throw listenError(err, config.host, config.port);
     });
-    if (server.bootstrap) ctx.out.write(banner(server.url, server.dataDir, server.bootstrap));
+    if (server.bootstrap) ctx.out.write(banner(server.url, server.dataDir, bannerAdminLine(config, server.bootstrap), server.bootstrap));
     else if (server.role === 'worker') ctx.out.info(`Dossier worker running pipeline jobs; health at ${server.url}/health (Ctrl-C stops it)`);
     else {
       ctx.out.info(`Dossier is listening at ${server.url}/v1 (Ctrl-C stops it)`);

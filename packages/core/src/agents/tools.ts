@@ -35,18 +35,30 @@ export interface AgentToolScope {
 
 const collectionIdField = z.string().trim().min(1).max(100);
 
-/** The collection when the agent may read it now; the model gets an error it can act on otherwise. */
-async function collectionInScope(scope: AgentToolScope, collectionId: string): Promise<Collection> {
+/** The collection when it belongs to the run's project and the agent may read it now, else null. */
+async function readableCollection(scope: AgentToolScope, collectionId: string): Promise<{ collection: Collection | null; allowed: string[] | null }> {
   const allowed = await scope.allowedCollections();
   const collection = isUuid(collectionId) ? await scope.ctx.store.getCollection(collectionId) : null;
   const inProject = collection && !collection.deletedAt && collection.projectId === scope.projectId;
-  if (!collection || !inProject || (allowed !== null && !allowed.includes(collection.id))) {
+  return { collection: inProject && (allowed === null || allowed.includes(collection.id)) ? collection : null, allowed };
+}
+
+/**
+ * The collection when the agent may read it now; the model gets an error it can act on otherwise. `reachedThrough`
+ * names the document or section the call named when the collection id came from the store, not from the model:
+ * then a collection out of reach is that item "not found", as everywhere else, and its id (another tenant's,
+ * perhaps) is never told.
+ */
+async function collectionInScope(scope: AgentToolScope, collectionId: string, reachedThrough?: string): Promise<Collection> {
+  const { collection, allowed } = await readableCollection(scope, collectionId);
+  if (!collection && reachedThrough) throw notFound(reachedThrough);
+  if (!collection) {
     const listed = allowed === null ? 'any collection of the project' : allowed.join(', ');
     throw new DossierError('not_found', `Collection ${collectionId} is not one this agent may read (allowed: ${listed})`);
   }
   if (scope.documentId) {
     const doc = await scope.ctx.store.getDocument(scope.documentId);
-    if (!doc || doc.collectionId !== collection.id) throw notFound(`Collection ${collectionId} (this run is scoped to document ${scope.documentId}, which is not in it)`);
+    if (!doc || doc.collectionId !== collection.id) throw notFound(`${reachedThrough ?? `Collection ${collectionId}`} (this run is scoped to document ${scope.documentId}, which is not in it)`);
   }
   return collection;
 }
@@ -109,7 +121,7 @@ function sectionTool(scope: AgentToolScope): AgentTool {
         const id = typeof args.section_id === 'string' ? args.section_id.trim() : '';
         const [section] = isUuid(id) ? await scope.ctx.store.getSections([id]) : [];
         if (!section) throw notFound(`Section ${id || '(none given)'} (use a section_id from search_collection or scan_sections results)`);
-        const collection = await collectionInScope(scope, section.collectionId);
+        const collection = await collectionInScope(scope, section.collectionId, `Section ${id}`);
         const output = await sectionReadTool(researchContext(scope, collection)).run(args, signal);
         claimSources(scope, collection.id);
         return output;
@@ -162,7 +174,7 @@ function getDocumentTool(scope: AgentToolScope): AgentTool {
         const { documentId } = parseInput(documentArgs, args);
         const doc = isUuid(documentId) ? await scope.ctx.store.getDocument(documentId) : null;
         if (!doc || (scope.documentId && doc.id !== scope.documentId)) throw notFound(`Document ${documentId}`);
-        await collectionInScope(scope, doc.collectionId);
+        await collectionInScope(scope, doc.collectionId, `Document ${documentId}`);
         const sections = await scope.ctx.store.listSections(doc.id);
         const outline = sections.map((s) => `${'  '.repeat(Math.max(0, s.level - 1))}section_id ${s.id} | ${s.title}`);
         const head = [`document_id ${doc.id}`, `file: ${doc.filename}`, `status: ${doc.status}`, `tags: ${doc.tags.join(', ') || 'none'}`, `metadata: ${JSON.stringify(doc.metadata)}`];

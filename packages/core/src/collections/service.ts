@@ -1,4 +1,4 @@
-import { type Access, requireCollection } from '../access.ts';
+import { type Access, ownedBy, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -19,6 +19,22 @@ export const collectionView = (c: Collection): CollectionView => {
   const { projectId: _p, env: _e, embeddingDimension: _d, deletedAt: _x, ...view } = c;
   return view;
 };
+
+/**
+ * What a caller who does not own a public collection sees of it (anonymous, or another project's key): what it is
+ * and how much it holds. Never its owner's settings: research instructions, models, pipeline switches (issue 33;
+ * the spec opens only query, section scan and document reads to anonymous callers).
+ */
+export interface PublicCollectionView {
+  id: string;
+  name: string;
+  description: string | null;
+  visibility: 'public';
+  /** Documents in the collection, and sections of those documents. */
+  docCount: number;
+  totalSections: number;
+  createdAt: string;
+}
 
 /** CollectionStats as the spec defines it. */
 export interface CollectionStats {
@@ -95,8 +111,19 @@ export function collectionService(ctx: DossierContext) {
       const a = requireKey(access);
       return (await ctx.store.listCollections(a.projectId, a.env)).map(collectionView);
     },
+    /** The whole collection, to code that acts for its owner or reads a public one on its own behalf (the library). */
     async get(access: Access, id: string): Promise<CollectionView> {
       return collectionView(await requireCollection(ctx, access, id, 'read'));
+    },
+    /**
+     * The collection as an API caller may see it: the whole collection to its owner, the PublicCollectionView to
+     * anyone else reading a public one (GET /v1/collections/:id).
+     */
+    async show(access: Access, id: string): Promise<CollectionView | PublicCollectionView> {
+      const c = await requireCollection(ctx, access, id, 'read');
+      if (ownedBy(c, access)) return collectionView(c);
+      const { docCount, totalSections } = await ctx.store.collectionCounts(c.id);
+      return { id: c.id, name: c.name, description: c.description, visibility: 'public', docCount, totalSections, createdAt: c.createdAt };
     },
     async update(access: Access, id: string, raw: UpdateCollectionInput): Promise<CollectionView> {
       const c = await requireCollection(ctx, access, id, 'write');

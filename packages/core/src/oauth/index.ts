@@ -2,6 +2,7 @@ export type { CheckedAuthorization, ConsentChoice, OAuthEndpoint } from './autho
 export type { ClientCredentials, ClientInformation } from './clients.ts';
 export type { ConnectedClient } from './connections.ts';
 export { isOAuthError, OAuthError, type OAuthErrorCode, OAuthRedirectError } from './errors.ts';
+export type { PagePurpose } from './page-session.ts';
 export type { GrantableSandbox } from './sandboxes.ts';
 export { CLIENT_AUTH_METHODS, GRANT_TYPES } from './schemas.ts';
 export { isOAuthAccessToken, OAUTH_TOKEN_PREFIX, s256 } from './secrets.ts';

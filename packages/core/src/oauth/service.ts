@@ -7,7 +7,7 @@ import { type CheckedAuthorization, type ConsentChoice, type OAuthEndpoint, appr
 import { authenticateClient, type ClientCredentials, registerClient } from './clients.ts';
 import { connectionService, connectionsOfAdmin } from './connections.ts';
 import { OAuthError } from './errors.ts';
-import { pageSessions } from './page-session.ts';
+import { type PagePurpose, pageSessions } from './page-session.ts';
 import { grantableSandboxes } from './sandboxes.ts';
 import { parseOAuthInput, revocationRequestSchema, tokenRequestSchema } from './schemas.ts';
 import { clockOf, DEFAULT_OAUTH_SETTINGS, type OAuthSettings } from './settings.ts';
@@ -57,14 +57,14 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
     settings,
     register: (raw: unknown) => registerClient(ctx, raw, clock.now()),
     checkAuthorization: (raw: unknown, endpoint: OAuthEndpoint) => checkAuthorization(ctx, raw, endpoint),
-    /** Sign in on the consent or connected-clients page: a page session for the next form. */
-    async signIn(raw: unknown): Promise<{ session: string; claims: SessionClaims }> {
+    /** Sign in on the consent or connected-clients page: a page session for the next form of that page only. */
+    async signIn(raw: unknown, purpose: PagePurpose): Promise<{ session: string; claims: SessionClaims }> {
       const claims = await auth.checkCredentials(raw);
-      return { session: await pages.issue(claims), claims };
+      return { session: await pages.issue(claims, purpose), claims };
     },
-    pageSession: (session: string) => pages.verify(session),
+    pageSession: (session: string, purpose: PagePurpose) => pages.verify(session, purpose),
     /** A page session for an account signed in another way (single sign-on, issue 42). */
-    pageSessionFor: (claims: SessionClaims) => pages.issue(claims),
+    pageSessionFor: (claims: SessionClaims, purpose: PagePurpose) => pages.issue(claims, purpose),
     /** The sandboxes the account may connect a client to (consent page). */
     sandboxes: (accountId: string) => grantableSandboxes(ctx, accountId),
     approve: (request: CheckedAuthorization, claims: SessionClaims, choice: ConsentChoice, endpoint: OAuthEndpoint) =>

@@ -17,4 +17,10 @@ export type WebhookResponse =
  */
 export interface WebhookSender {
   send(request: WebhookRequest): Promise<WebhookResponse>;
+  /**
+   * Why a URL could never be delivered to under this sender's policy (its scheme, or an address its host is or
+   * resolves to now), or null. Endpoints are checked with it when created or given a new URL, so one that can
+   * never be delivered to is a 400 rather than hours of refused retries.
+   */
+  checkUrl?(url: string): Promise<string | null>;
 }

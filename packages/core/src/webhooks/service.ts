@@ -84,7 +84,15 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
 }
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
-export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void> }) {
+export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; checkUrl?: (url: string) => Promise<string | null> }) {
+  /** The URL when a receiver may have it and the delivery policy could ever reach it (400 otherwise). */
+  async function deliverableUrl(raw: string): Promise<string> {
+    const url = checkWebhookUrl(raw, opts.allowHttpLoopback);
+    const refused = opts.checkUrl ? await opts.checkUrl(url) : null;
+    if (refused) throw new DossierError('invalid_input', `url: webhooks can never be delivered there (${refused})`);
+    return url;
+  }
+
   /**
    * The project when the caller may act on its endpoints with the role `needed` (issue 33: writes need an admin);
    * 404 for a caller outside it (nothing is revealed about other tenants), 403 for a member who would write.
@@ -117,10 +125,11 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
     async create(caller: WebhookCaller, orgId: string, projectId: string, raw: unknown): Promise<WebhookEndpointView & { secret: string }> {
       const input = schemas.parseInput(schemas.createWebhookSchema, raw);
       const project = await requireProject(caller, orgId, projectId, 'admin');
+      const url = await deliverableUrl(input.url);
       const secret = newSigningSecret();
       const now = nowIso();
       const endpoint: WebhookEndpointRecord = {
-        id: newId(), projectId: project.id, url: checkWebhookUrl(input.url, opts.allowHttpLoopback), events: [...new Set(input.events ?? [])],
+        id: newId(), projectId: project.id, url, events: [...new Set(input.events ?? [])],
         enabled: true, receiveTestEvents: input.receiveTestEvents ?? false, description: input.description ?? null, secretEncrypted: ctx.secrets.encrypt(secret), createdAt: now, updatedAt: now,
       };
       await ctx.store.insertWebhookEndpoint(endpoint);
@@ -129,8 +138,9 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
     async update(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string, raw: unknown): Promise<WebhookEndpointView> {
       const input = schemas.parseInput(schemas.updateWebhookSchema, raw);
       const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId, 'admin');
+      const url = input.url !== undefined ? await deliverableUrl(input.url) : undefined;
       const updated = await ctx.store.updateWebhookEndpoint(endpoint.id, {
-        ...(input.url !== undefined ? { url: checkWebhookUrl(input.url, opts.allowHttpLoopback) } : {}),
+        ...(url !== undefined ? { url } : {}),
         ...(input.events !== undefined ? { events: [...new Set(input.events)] } : {}),
         ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
         ...(input.receiveTestEvents !== undefined ? { receiveTestEvents: input.receiveTestEvents } : {}),

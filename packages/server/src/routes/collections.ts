@@ -1,4 +1,5 @@
 import { responses, schemas } from '@dossier/core';
+import { z } from 'zod';
 import { apiAccess, requireApiAccess } from '../http/auth.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
@@ -26,9 +27,10 @@ export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { reply }) => reply(200, await c.list(requireApiAccess(ctx))),
     }),
     route({
-      method: 'get', path: '/v1/collections/:id', operationId: 'getCollection', tag: 'collections', auth: 'key-or-public', summary: 'Get a collection',
-      responses: { 200: { description: 'The collection', schema: responses.collection }, 404: 'Not found' },
-      handle: async (ctx, { reply }) => reply(200, await c.get(apiAccess(ctx), ctx.params.id)),
+      method: 'get', path: '/v1/collections/:id', operationId: 'getCollection', tag: 'collections', auth: 'key-or-public',
+      summary: "Get a collection: the whole Collection to its owner's keys; a PublicCollection (id, name, description, visibility, counts; no research instructions, model or pipeline settings) to anyone else reading a public one, anonymous callers included",
+      responses: { 200: { description: "The collection (Collection to its owner's keys, PublicCollection to anyone else)", schema: z.union([responses.collection, responses.publicCollection]) }, 404: 'Not found' },
+      handle: async (ctx, { reply }) => reply(200, await c.show(apiAccess(ctx), ctx.params.id)),
     }),
     route({
       method: 'get', path: '/v1/collections/:id/stats', operationId: 'getCollectionStats', tag: 'collections', auth: 'key-or-public', summary: 'Collection statistics',

@@ -44,6 +44,9 @@ function apiRoutes({ dossier }: RouteDeps): RouteDef[] {
   ];
 }
 
+/** The purpose of this page's sessions: they open only its own forms (never a client's consent). */
+const CONNECTIONS_PAGE = { page: 'connections' } as const;
+
 /** The list page for a signed-in account. */
 export async function showConnections(dossier: DossierCore, ctx: Context, claims: SessionClaims, session: string, extra: { notice?: string; error?: string } = {}) {
   const projects = await dossier.oauth.connections.ofAdmin(claims);
@@ -55,7 +58,7 @@ async function revokeFromPage(dossier: DossierCore, ctx: Context, form: Record<s
   const session = form.session ?? '';
   let claims: SessionClaims;
   try {
-    claims = await dossier.oauth.pageSession(session);
+    claims = await dossier.oauth.pageSession(session, CONNECTIONS_PAGE);
   } catch {
     sendPage(ctx, 401, connectionsLoginPage('Your sign-in has expired: sign in again'));
     return;
@@ -85,7 +88,7 @@ function pageRoutes(deps: RouteDeps): RouteDef[] {
       summary: 'Sign in on the connected clients page: lists the connections of every project the account administers',
       responses: { 200: 'The list', 401: 'Sign-in page again (wrong e-mail or password)', 429: 'Sign-in page again (too many failed sign-ins)' },
       handle: async (ctx) => {
-        const signedIn = await signInFromForm(deps, ctx, await readForm(ctx), (status, message) => sendPage(ctx, status, connectionsLoginPage(message, signInChoices(deps))));
+        const signedIn = await signInFromForm(deps, ctx, await readForm(ctx), CONNECTIONS_PAGE, (status, message) => sendPage(ctx, status, connectionsLoginPage(message, signInChoices(deps))));
         if (signedIn) await showConnections(dossier, ctx, signedIn.claims, signedIn.session);
       },
     },

@@ -1,6 +1,6 @@
 import {
   CLIENT_AUTH_METHODS, type CheckedAuthorization, type ClientCredentials, DossierError, GRANT_TYPES, isDossierError, isOAuthError, OAUTH_SCOPES,
-  type OAuthScope, OAuthRedirectError, schemas,
+  type OAuthScope, OAuthRedirectError, type PagePurpose, schemas,
 } from '@dossier/core';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -120,11 +120,11 @@ const signInFailure = (err: unknown): { status: number; message: string } | null
 const SIGN_IN_FAILURE_STATUS = { rate_limited: 429, invalid_input: 400, forbidden: 403 } as const;
 
 /** Sign in with the page's form, throttled like POST /auth/login; null after answering with the failure. */
-export async function signInFromForm(deps: RouteDeps, ctx: Context, form: Record<string, string>, onFailure: (status: number, message: string) => void) {
+export async function signInFromForm(deps: RouteDeps, ctx: Context, form: Record<string, string>, purpose: PagePurpose, onFailure: (status: number, message: string) => void) {
   const credentials = { email: form.email ?? '', password: form.password ?? '' };
   try {
     requirePasswordSignIn(deps);
-    return await deps.limits.login(ctx.ip, credentials.email, () => deps.dossier.oauth.signIn(credentials));
+    return await deps.limits.login(ctx.ip, credentials.email, () => deps.dossier.oauth.signIn(credentials, purpose));
   } catch (err) {
     const failure = signInFailure(err);
     if (!failure) throw err;
@@ -145,7 +145,7 @@ async function decide(deps: RouteDeps, ctx: Context, request: CheckedAuthorizati
   const urls = oauthUrls(deps.publicUrl());
   let claims: Awaited<ReturnType<typeof oauth.pageSession>>;
   try {
-    claims = await oauth.pageSession(form.session ?? '');
+    claims = await oauth.pageSession(form.session ?? '', { page: 'consent', clientId: request.client.id });
   } catch {
     sendPage(ctx, 401, loginPage(request, 'Your sign-in has expired: sign in again', signInChoices(deps)));
     return;
@@ -214,7 +214,8 @@ function authorizeRoutes(deps: RouteDeps): RouteDef[] {
         const form = await readForm(ctx);
         const request = await checkedRequest(deps, ctx, form);
         if (!request) return;
-        const signedIn = await signInFromForm(deps, ctx, form, (status, message) => sendPage(ctx, status, loginPage(request, message, signInChoices(deps))));
+        const purpose = { page: 'consent', clientId: request.client.id } as const;
+        const signedIn = await signInFromForm(deps, ctx, form, purpose, (status, message) => sendPage(ctx, status, loginPage(request, message, signInChoices(deps))));
         if (!signedIn) return;
         const sandboxes = await oauth.sandboxes(signedIn.claims.accountId);
         sendPage(ctx, 200, consentPage({ request, email: signedIn.claims.email, session: signedIn.session, sandboxes }));

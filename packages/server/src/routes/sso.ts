@@ -64,10 +64,12 @@ async function callback(deps: RouteDeps, clients: OidcClients, ctx: Context): Pr
   if (!attempt.context) return sendPage(ctx, 200, signedInPage(signedIn.user.email, signedIn.token));
   const context = JSON.parse(attempt.context) as Record<string, string>;
   const claims = await deps.dossier.auth.verifyToken(signedIn.token);
-  const session = await deps.dossier.oauth.pageSessionFor(claims);
-  if (context.then === 'connected-clients') return showConnections(deps.dossier, ctx, claims, session);
+  if (context.then === 'connected-clients') {
+    return showConnections(deps.dossier, ctx, claims, await deps.dossier.oauth.pageSessionFor(claims, { page: 'connections' }));
+  }
   const request = await checkedRequest(deps, ctx, context);
   if (!request) return;
+  const session = await deps.dossier.oauth.pageSessionFor(claims, { page: 'consent', clientId: request.client.id });
   sendPage(ctx, 200, consentPage({ request, email: claims.email, session, sandboxes: await deps.dossier.oauth.sandboxes(claims.accountId) }));
 }
 
