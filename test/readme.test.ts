@@ -8,18 +8,20 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { signBody } from '@dossier/core/webhook-signing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrapCredentials, type Server, startServer } from './server-process.ts';
 
 const root = join(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
-/** The fenced blocks of one `## ` section of the README, in order. */
-function blocksOf(heading: string, language: string): string[] {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`the README has no section '## ${heading}'`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+/** The fenced blocks of one `## ` section of the README (or another page), in order. */
+function blocksOf(heading: string, language: string, page = readme): string[] {
+  const start = page.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`no section '## ${heading}'`);
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 }
 
@@ -84,4 +86,22 @@ describe('the README, run as written', () => {
     expect(out).toContain('battery.md');
     expect(out).toMatch(/Heat causes X/);
   }, 150_000);
+});
+
+describe('docs/webhooks.md, run as written', () => {
+  it('verifies a signature the server makes with its node:crypto snippet, keyed with the secret as text (not hex-decoded)', async () => {
+    const [snippet] = blocksOf('Headers and signature', 'js', readFileSync(join(root, 'docs', 'webhooks.md'), 'utf8'));
+    const dir = mkdtempSync(join(tmpdir(), 'dossier-webhook-verify-'));
+    try {
+      writeFileSync(join(dir, 'verify.mjs'), snippet!);
+      const { verify } = (await import(pathToFileURL(join(dir, 'verify.mjs')).href)) as { verify(raw: Buffer, signature: string, secret: string): boolean };
+      const secret = 'a'.repeat(32) + 'b'.repeat(32);
+      const body = Buffer.from('{"id":"d1","type":"document.ready","created":1764000000,"data":{"documentId":"x"}}');
+      expect(verify(body, signBody(secret, body), secret)).toBe(true);
+      expect(verify(body, signBody(Buffer.from(secret, 'hex').toString('latin1'), body), secret)).toBe(false);
+      expect(verify(Buffer.concat([body, Buffer.from(' ')]), signBody(secret, body), secret)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

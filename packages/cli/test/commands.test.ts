@@ -77,6 +77,17 @@ describe.concurrent('collections, and the remembered collection', () => {
     expect(after.stderr).toContain('pass -c <collection-id> or run `dossier collections list`');
   });
 
+  it('creates a collection with a name another one has, and says so (names need not be unique)', async () => {
+    const u = user();
+    const first = await t.createCollection({ name: 'Twice named' });
+    const r = await u.run(['collections', 'create', 'Twice named']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`note: another collection is also named 'Twice named' (${first.id}); -c 'Twice named' will ask for an id`);
+    const ambiguous = await u.run(['docs', 'list', '-c', 'Twice named']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(/2 collections are named 'Twice named'/);
+  });
+
   it('needs the project id to create a collection and says where to find it', async () => {
     const u = user({ SERVICE_PROJECT_ID: undefined });
     const r = await u.run(['collections', 'create', 'x']);

@@ -62,7 +62,18 @@ async function create(ctx: Context) {
   const c = await api.json<Collection>('POST', '/collections', { json: body });
   ctx.useCollection(c.id);
   show(ctx, c);
-  if (!ctx.out.json) ctx.out.info(`created '${c.name}'; later commands use it when -c is omitted`);
+  if (ctx.out.json) return;
+  ctx.out.info(`created '${c.name}'; later commands use it when -c is omitted`);
+  await noteSameName(ctx, c);
+}
+
+/** Names need not be unique (docs/decisions.md): say so when the new collection shares its name with others. */
+async function noteSameName(ctx: Context, created: Collection): Promise<void> {
+  const all = await ctx.api().json<Collection[]>('GET', '/collections');
+  const others = all.filter((c) => c.id !== created.id && c.name.toLowerCase() === created.name.toLowerCase());
+  if (others.length === 0) return;
+  const ids = others.map((c) => c.id).join(', ');
+  ctx.out.info(`note: ${others.length === 1 ? 'another collection is' : `${others.length} other collections are`} also named '${created.name}' (${ids}); -c '${created.name}' will ask for an id`);
 }
 
 /** `--enable reranking` → enableReranking: true; the suppress-* switches keep their own names. */
