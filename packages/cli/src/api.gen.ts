@@ -1499,6 +1499,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{orgId}/projects/{projectId}/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sources of the project's collections, oldest first */
+        get: operations["listSources"];
+        put?: never;
+        /** Add a source (admin): a folder on the server (inside DOSSIER_SOURCE_FOLDERS) synced into a collection, every intervalMinutes or on demand */
+        post: operations["createSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/projects/{projectId}/sources/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A source */
+        get: operations["getSource"];
+        put?: never;
+        post?: never;
+        /** Remove a source and its runs (admin); its documents stay */
+        delete: operations["deleteSource"];
+        options?: never;
+        head?: never;
+        /** Pause or resume a source, change its schedule or its deletion limit (admin) */
+        patch: operations["updateSource"];
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/projects/{projectId}/sources/{sourceId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The source's latest 50 runs, newest first, with their counters */
+        get: operations["listSourceRuns"];
+        put?: never;
+        /** Sync the source now (admin); `force` lets the run delete more than the source share. The run is recorded at once and completes in the background */
+        post: operations["runSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{orgId}/projects/{projectId}/webhooks": {
         parameters: {
             query?: never;
@@ -2087,6 +2142,27 @@ export interface components {
             summaryType: ("extractive" | "generated") | null;
             title: string;
         };
+        Source: {
+            collectionId: string;
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            id: string;
+            /** @description Minutes between scheduled runs; null: only on demand */
+            intervalMinutes: number | null;
+            /** @enum {string} */
+            kind: "folder" | "s3";
+            /** @description The folder on the server */
+            location: string;
+            /** @description Largest share (0–1) of the synced documents one run may delete without force */
+            maxDeleteShare: number;
+            nextRunAt: string | null;
+            paused: boolean;
+            settings: {
+                [key: string]: string;
+            };
+            /** @description ISO 8601 date-time (UTC) */
+            updatedAt: string;
+        };
         SourceManifest: {
             entries: {
                 documentId: string;
@@ -2103,6 +2179,33 @@ export interface components {
             }[];
             /** @description Pass as `after` for the next page; null on the last */
             nextCursor: string | null;
+        };
+        SourceRun: {
+            added: number;
+            collectionId: string;
+            deleted: number;
+            details: {
+                deletedPaths: string[];
+                failures: {
+                    error: string;
+                    path: string;
+                }[];
+                /** @description When the documents deleted by this run are removed for good */
+                purgeAfter: string | null;
+            };
+            error: string | null;
+            failed: number;
+            finishedAt: string | null;
+            id: string;
+            sourceId: string;
+            /** @description ISO 8601 date-time (UTC) */
+            startedAt: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            unchanged: number;
+            updated: number;
         };
         UploadUrlResponse: {
             document?: components["schemas"]["Document"];
@@ -2151,7 +2254,7 @@ export interface components {
                 };
                 id: string;
                 /** @enum {string} */
-                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
+                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed";
             };
             responseBody?: string;
             responseStatus?: number;
@@ -9331,6 +9434,448 @@ export interface operations {
             };
         };
     };
+    listSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"][];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    collectionId: string;
+                    intervalMinutes?: number | null;
+                    /** @constant */
+                    kind: "folder";
+                    maxDeletePercent?: number;
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The source */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Invalid input, or a folder outside the allowed ones */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intervalMinutes?: number | null;
+                    maxDeletePercent?: number;
+                    paused?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSourceRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRun"][];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The run, running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRun"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -9395,8 +9940,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed")[];
                     /** @description HTTPS URL receiving the POSTs */
                     url: string;
                 };
@@ -9515,8 +10060,8 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed")[];
                     /** @description HTTPS URL receiving the POSTs */
                     url?: string;
                 };

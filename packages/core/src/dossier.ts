@@ -27,6 +27,8 @@ import { uploadService } from './documents/uploads.ts';
 import { chunkDocument } from './ingest/chunk-document.ts';
 import { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
 import { failAbandonedIngest, ingestHandlers } from './ingest/pipeline.ts';
+import { DEFAULT_SOURCE_GRACE_MS } from './sources/run.ts';
+import { sourceHandlers, sourceService } from './sources/service.ts';
 import { prepareDocument } from './ingest/prepare.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { unconfiguredResolver } from './models/not-configured.ts';
@@ -105,6 +107,7 @@ export function createDossierCore(
   let eventsRecorded = () => {};
   const ctx = contextOf(deps, () => wake(), () => eventsRecorded());
   const workers = deps.workers ?? {};
+  const sourceSettings = { folderRoots: deps.sources?.folderRoots ?? [], graceMs: deps.sources?.graceMs ?? DEFAULT_SOURCE_GRACE_MS };
   const runner =
     workers.concurrency === 0
       ? null
@@ -115,6 +118,7 @@ export function createDossierCore(
             ...enrichHandlers(ctx),
             [CONTRADICTION_JOB]: (job, { signal }) => runContradictionJob(ctx, job, signal),
             ...duplicateHandlers(ctx),
+            ...sourceHandlers(ctx, sourceSettings),
           },
           concurrency: workers.concurrency ?? DEFAULT_PIPELINE_CONCURRENCY,
           leaseMs: workers.leaseMs ?? 30_000,
@@ -158,6 +162,7 @@ export function createDossierCore(
     oauth: oauthService(ctx, auth, opts.oauth),
     idempotency: idempotencyService(ctx),
     agents: { ...agentService(ctx), ...agentRuns },
+    sources: sourceService(ctx, sourceSettings),
     collections: {
       ...collectionService(ctx),
       ...recomputeService(ctx),
