@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiClient, type SyncResult, syncFolder } from '../../packages/cli/src/index.ts';
+import { readManifest } from '../../packages/cli/src/sync/plan.ts';
+import { scanFolder } from '../../packages/cli/src/sync/local.ts';
 import { bootstrapCredentials, startServer } from '../../test/server-process.ts';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' } } });
@@ -65,10 +67,15 @@ async function main(): Promise<void> {
     const api = new ApiClient(`${server.url}/v1`, creds.live_api_key!);
     const { id: cid } = await api.json<{ id: string }>('POST', '/collections', { json: { projectId: creds.project_id, name: 'sync bench' } });
     const paths = writeFiles(folder);
-    console.log(`${FILES} files of ${Math.round(paths.length ? 70 : 0)}–80 bytes, server process with default limits, --workers 64\n`);
+    console.log(`${FILES} files of 60–80 bytes, server process with default limits, --workers 64\n`);
     console.log('| step | sync returned | all ready | upload/delete requests | added / updated / deleted / unchanged / failed |');
     console.log('|---|---|---|---|---|');
     await step('first sync', api, cid, folder, FILES);
+    const parts = performance.now();
+    const manifest = await readManifest(api, cid);
+    const manifestMs = performance.now() - parts;
+    await scanFolder(folder);
+    console.log(`| (parts of a re-sync) manifest of ${manifest.length} entries read | ${(manifestMs / 1000).toFixed(2)} s | folder scanned and hashed | ${((performance.now() - parts - manifestMs) / 1000).toFixed(2)} s | |`);
     await step('re-sync, nothing changed', api, cid, folder, FILES);
     const onePercent = Math.round(FILES / 100);
     for (let i = 0; i < onePercent; i++) writeFileSync(join(folder, paths[i * 2]!), `# Changed ${i}\n\nThe thistle moved to the harbour, ${i}.\n`);

@@ -17,6 +17,7 @@ import { scanCommand } from './scan.ts';
 import { serveCommand } from './serve.ts';
 import { uploadCommand } from './upload.ts';
 import { syncCommand } from './sync.ts';
+import { sourcesCommand } from './sources.ts';
 import { watchCommand } from './watch.ts';
 import { webhooksCommand } from './webhooks.ts';
 
@@ -24,6 +25,7 @@ import { webhooksCommand } from './webhooks.ts';
 export const COMMANDS: readonly Command[] = [
   uploadCommand,
   syncCommand,
+  sourcesCommand,
   queryCommand,
   scanCommand,
   researchCommand,

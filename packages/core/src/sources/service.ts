@@ -36,13 +36,25 @@ async function enqueueRun(ctx: DossierContext, source: SourceRecord, run: { runI
 /** The job: run the source (a paused or removed one is skipped), then queue its next scheduled run. */
 export function sourceHandlers(ctx: DossierContext, settings: SourceSettings): Record<string, (job: Job) => Promise<void>> {
   const uploads = uploadService(ctx);
+  /** Runs of one source in this process go one after another (a manual run beside a scheduled one would race). */
+  const inFlight = new Map<string, Promise<unknown>>();
+  const oneAtATime = async <T>(sourceId: string, fn: () => Promise<T>): Promise<T> => {
+    const before = inFlight.get(sourceId) ?? Promise.resolve();
+    const mine = before.catch(() => {}).then(fn);
+    inFlight.set(sourceId, mine);
+    try {
+      return await mine;
+    } finally {
+      if (inFlight.get(sourceId) === mine) inFlight.delete(sourceId);
+    }
+  };
   return {
     [SOURCE_SYNC_JOB]: async (job) => {
       const source = await ctx.store.getSource(String(job.payload.sourceId));
       if (!source) return;
       const runId = typeof job.payload.runId === 'string' ? job.payload.runId : undefined;
       if (runId === undefined && source.paused) return;
-      await runSource(ctx, uploads, settings, source, runId ?? null, Boolean(job.payload.force));
+      await oneAtATime(source.id, () => runSource(ctx, uploads, settings, source, runId ?? null, Boolean(job.payload.force)));
       if (runId === undefined && source.intervalMinutes !== null) {
         const next = new Date(Date.now() + source.intervalMinutes * 60_000);
         await ctx.store.updateSource(source.id, { nextRunAt: next.toISOString() });
