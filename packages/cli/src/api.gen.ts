@@ -768,6 +768,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections/{id}/manifest/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete, softly, the documents of up to 500 source paths (a sync whose files are gone): hidden at once, removed for good after the grace period (7 days) */
+        post: operations["deleteSourcePaths"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections/{id}/query": {
         parameters: {
             query?: never;
@@ -2141,6 +2158,14 @@ export interface components {
             summary: string | null;
             summaryType: ("extractive" | "generated") | null;
             title: string;
+        };
+        SoftDeleted: {
+            deleted: {
+                documentId: string;
+                path: string;
+            }[];
+            /** @description When these documents are removed for good */
+            purgeAfter: string;
         };
         Source: {
             collectionId: string;
@@ -5729,6 +5754,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourceManifest"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSourcePaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paths: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The documents deleted and when they are purged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoftDeleted"];
                 };
             };
             /** @description Invalid input */

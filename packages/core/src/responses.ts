@@ -146,6 +146,13 @@ export const sourceRun = z
   })
   .meta({ id: 'SourceRun' });
 
+export const softDeleted = z
+  .object({
+    deleted: z.array(z.object({ path: z.string(), documentId: z.string() })),
+    purgeAfter: timestamp.describe('When these documents are removed for good'),
+  })
+  .meta({ id: 'SoftDeleted' });
+
 export const manifest = z
   .object({ entries: z.array(manifestEntry), nextCursor: z.string().nullable().describe('Pass as `after` for the next page; null on the last') })
   .meta({ id: 'SourceManifest' });

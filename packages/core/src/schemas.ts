@@ -257,4 +257,4 @@ export const webhookDeliveriesQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).optional().describe('At most 100 (default 50)'),
 });
 
-export { createSourceSchema, runSourceSchema, updateSourceSchema } from './sources/schemas.ts';
+export { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './sources/schemas.ts';

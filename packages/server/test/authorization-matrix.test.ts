@@ -99,7 +99,7 @@ const ROWS: Record<string, Profile> = {
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
   // Issue 43: the source manifest a sync compares with.
-  'GET /v1/collections/:id/manifest': 'key-owned',
+  'GET /v1/collections/:id/manifest': 'key-owned', 'POST /v1/collections/:id/manifest/delete': 'key-owned',
   // Issue 43: server-side sources; org admins write, members read.
   [`POST ${ORG}/sources`]: 'jwt-admin', [`GET ${ORG}/sources`]: 'jwt-member', [`GET ${ORG}/sources/:sourceId`]: 'jwt-member',
   [`PATCH ${ORG}/sources/:sourceId`]: 'jwt-admin', [`DELETE ${ORG}/sources/:sourceId`]: 'jwt-admin',

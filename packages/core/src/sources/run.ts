@@ -32,7 +32,7 @@ async function fullManifest(ctx: DossierContext, collectionId: string): Promise<
 }
 
 /** Remove for good the documents whose soft deletion is older than the grace period. */
-async function purgeExpired(ctx: DossierContext, c: Collection, graceMs: number): Promise<void> {
+export async function purgeExpired(ctx: DossierContext, c: Collection, graceMs: number): Promise<void> {
   const before = new Date(Date.now() - graceMs).toISOString();
   for (const doc of await ctx.store.listSoftDeletedDocuments(before, 1000)) {
     if (doc.collectionId !== c.id) continue;

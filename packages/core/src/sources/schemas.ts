@@ -22,3 +22,6 @@ export const updateSourceSchema = z.strictObject({
 
 /** POST …/sources/:sourceId/runs: run now; `force` lets it delete more than the source's share. */
 export const runSourceSchema = z.strictObject({ force: z.boolean().optional() });
+
+/** POST …/manifest/delete: documents of a synced folder whose files are gone, by source path (soft delete). */
+export const deleteByPathSchema = z.strictObject({ paths: z.array(z.string().min(1).max(1024)).min(1).max(500) });

@@ -1,4 +1,6 @@
+import { type Access, requireCollection } from '../access.ts';
 import type { ProjectPath } from '../agents/service.ts';
+import { normalizeSourcePath } from '../documents/source-path.ts';
 import { requireProjectRole } from '../auth/roles.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { DossierContext } from '../context.ts';
@@ -9,8 +11,8 @@ import type { Job } from '../ports/job-queue.ts';
 import { parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { allowedFolder } from './folder.ts';
-import { newRun, runSource, type SourceSettings } from './run.ts';
-import { createSourceSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
+import { newRun, purgeExpired, runSource, type SourceSettings } from './run.ts';
+import { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
 
 export const SOURCE_SYNC_JOB = 'source.sync';
@@ -128,6 +130,24 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
       await ctx.store.insertSourceRun(run);
       await enqueueRun(ctx, source, { runId: run.id, force });
       return run;
+    },
+    /**
+     * A sync's deletions (`dossier sync --delete`): the live documents with these source paths are deleted softly
+     * (hidden at once, purged after the grace period, like a source run's); paths with no document are skipped.
+     */
+    async softDeleteByPath(access: Access, collectionId: string, raw: unknown) {
+      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const { paths } = parseInput(deleteByPathSchema, raw);
+      await purgeExpired(ctx, c, settings.graceMs);
+      const at = nowIso();
+      const deleted: { path: string; documentId: string }[] = [];
+      for (const p of new Set(paths.map(normalizeSourcePath))) {
+        const doc = await ctx.store.findDocumentBySourcePath(c.id, p);
+        if (!doc) continue;
+        await ctx.store.updateDocument(doc.id, { deletedAt: at });
+        deleted.push({ path: p, documentId: doc.id });
+      }
+      return { deleted, purgeAfter: new Date(Date.parse(at) + settings.graceMs).toISOString() };
     },
     async runs(claims: SessionClaims, path: ProjectPath, sourceId: string): Promise<SourceRunRecord[]> {
       const project = await requireProjectRole(ctx, claims, path, 'member', 'Reading sources');
