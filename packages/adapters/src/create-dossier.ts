@@ -62,6 +62,8 @@ export interface DossierOptions {
   workers?: DossierDeps['workers'];
   /** Direct uploads stored at once (default: core's DEFAULT_UPLOAD_CONCURRENCY; 0: no cap). */
   uploads?: DossierDeps['uploads'];
+  /** Issue 43: folders server-side sources may read, and how long their deletions stay soft. */
+  sources?: DossierDeps['sources'];
   /** Limits of the document conversion worker pool. */
   conversion?: ConversionPoolOptions;
   /** Limits of the chunking (tokenization) worker pool. */
@@ -223,6 +225,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       renderPage: conversion.renderPage,
       workers: opts.workers,
       uploads: opts.uploads,
+      sources: opts.sources,
       plans: opts.plans,
       gate: opts.gate,
       webhooks: {

@@ -938,6 +938,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections/{id}/manifest/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete, softly, the documents of up to 500 source paths (a sync whose files are gone): hidden at once, removed for good after the grace period (7 days) */
+        post: operations["deleteSourcePaths"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections/{id}/query": {
         parameters: {
             query?: never;
@@ -1791,6 +1808,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{orgId}/projects/{projectId}/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sources of the project's collections, oldest first */
+        get: operations["listSources"];
+        put?: never;
+        /** Add a source (admin): a folder on the server (inside DOSSIER_SOURCE_FOLDERS) synced into a collection, every intervalMinutes or on demand */
+        post: operations["createSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/projects/{projectId}/sources/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A source */
+        get: operations["getSource"];
+        put?: never;
+        post?: never;
+        /** Remove a source and its runs (admin); its documents stay */
+        delete: operations["deleteSource"];
+        options?: never;
+        head?: never;
+        /** Pause or resume a source, change its schedule or its deletion limit (admin) */
+        patch: operations["updateSource"];
+        trace?: never;
+    };
+    "/v1/orgs/{orgId}/projects/{projectId}/sources/{sourceId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The source's latest 50 runs, newest first, with their counters */
+        get: operations["listSourceRuns"];
+        put?: never;
+        /** Sync the source now (admin); `force` lets the run delete more than the source share. The run is recorded at once and completes in the background */
+        post: operations["runSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orgs/{orgId}/projects/{projectId}/webhooks": {
         parameters: {
             query?: never;
@@ -2531,6 +2603,35 @@ export interface components {
             summaryType: ("extractive" | "generated") | null;
             title: string;
         };
+        SoftDeleted: {
+            deleted: {
+                documentId: string;
+                path: string;
+            }[];
+            /** @description When these documents are removed for good */
+            purgeAfter: string;
+        };
+        Source: {
+            collectionId: string;
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            id: string;
+            /** @description Minutes between scheduled runs; null: only on demand */
+            intervalMinutes: number | null;
+            /** @enum {string} */
+            kind: "folder" | "s3";
+            /** @description The folder on the server */
+            location: string;
+            /** @description Largest share (0–1) of the synced documents one run may delete without force */
+            maxDeleteShare: number;
+            nextRunAt: string | null;
+            paused: boolean;
+            settings: {
+                [key: string]: string;
+            };
+            /** @description ISO 8601 date-time (UTC) */
+            updatedAt: string;
+        };
         SourceManifest: {
             entries: {
                 documentId: string;
@@ -2547,6 +2648,33 @@ export interface components {
             }[];
             /** @description Pass as `after` for the next page; null on the last */
             nextCursor: string | null;
+        };
+        SourceRun: {
+            added: number;
+            collectionId: string;
+            deleted: number;
+            details: {
+                deletedPaths: string[];
+                failures: {
+                    error: string;
+                    path: string;
+                }[];
+                /** @description When the documents deleted by this run are removed for good */
+                purgeAfter: string | null;
+            };
+            error: string | null;
+            failed: number;
+            finishedAt: string | null;
+            id: string;
+            sourceId: string;
+            /** @description ISO 8601 date-time (UTC) */
+            startedAt: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            unchanged: number;
+            updated: number;
         };
         UploadUrlResponse: {
             document?: components["schemas"]["Document"];
@@ -2600,7 +2728,7 @@ export interface components {
                 env: "live" | "test";
                 id: string;
                 /** @enum {string} */
-                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed";
+                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed";
             };
             responseBody?: string;
             responseStatus?: number;
@@ -6794,6 +6922,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SourceManifest"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSourcePaths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paths: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The documents deleted and when they are purged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SoftDeleted"];
                 };
             };
             /** @description Invalid input */
@@ -11192,6 +11384,448 @@ export interface operations {
             };
         };
     };
+    listSources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"][];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    collectionId: string;
+                    intervalMinutes?: number | null;
+                    /** @constant */
+                    kind: "folder";
+                    maxDeletePercent?: number;
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The source */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Invalid input, or a folder outside the allowed ones */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    intervalMinutes?: number | null;
+                    maxDeletePercent?: number;
+                    paused?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSourceRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRun"][];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+                projectId: string;
+                sourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The run, running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRun"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description JWT required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or source not found (also when the account is not a member) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -11256,8 +11890,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
@@ -11396,8 +12030,8 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */

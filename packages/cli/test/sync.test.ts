@@ -83,6 +83,10 @@ describe('dossier sync', () => {
     const done = await sync(['-c', cid, '--delete', '--max-delete', '30']);
     expect(summaryOf(done.stdout)).toMatchObject({ deleted: 1, unchanged: 3 });
     expect((await manifestOf(cid)).map((e) => e.path)).toEqual(['changelog.md', 'guide/install.md', 'guide/usage.md']);
+    // Deleted softly: gone from the list and from search at once, purged after the grace period.
+    expect((await t.request('GET', `/v1/collections/${cid}/documents`)).body.total).toBe(3);
+    const hits = (await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'answer' } })).body;
+    expect(hits.map((h: { document: { filename: string } }) => h.document.filename)).not.toContain('faq.md');
   });
 
   it('refuses a missing folder and a bad --max-delete', async () => {

@@ -69,12 +69,14 @@ export interface DossierDeps {
   workers?: { concurrency?: number; leaseMs?: number; pollMs?: number };
   /** Direct uploads stored at once in this process (default DEFAULT_UPLOAD_CONCURRENCY; 0: no cap). */
   uploads?: { concurrency?: number };
+  /** Server-side sources (issue 43): folders they may read (none: folder sources refused), and the soft-delete grace. */
+  sources?: { folderRoots?: string[]; graceMs?: number };
   /** Outbound webhook calls (absent: every delivery attempt fails as not configured) and their settings. */
   webhooks?: { sender: WebhookSender; settings?: Partial<WebhookSettings>; allowHttpLoopback?: boolean };
 }
 
 /** Shared state of one Dossier instance, handed to every service. */
-export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 'workers' | 'webhooks' | 'uploads'>> {
+export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 'workers' | 'webhooks' | 'uploads' | 'sources'>> {
   /** Always present: an unconfigured resolver when DossierDeps.models is absent. */
   models: ModelResolver;
   reranker: Reranker | null;

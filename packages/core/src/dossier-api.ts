@@ -33,6 +33,7 @@ import type { SearchService } from './search/query.ts';
 import type { Sandbox, UsageMeters } from './usage/quotas.ts';
 import type { WebhookService } from './webhooks/service.ts';
 import type { PeopleService } from './people/index.ts';
+import type { SourceService } from './sources/service.ts';
 
 /** Collections: create, list, get, update, delete, stats, re-derive (recompute) and describe with the fast model. */
 export type CollectionsApi = CollectionService &
@@ -112,6 +113,8 @@ export interface Dossier {
   readonly agents: AgentsApi;
   /** Webhook endpoints of a project and their deliveries. */
   readonly webhooks: WebhookService;
+  /** Issue 43: folders on the server's disk synced into collections, on demand or on a schedule, with their runs. */
+  readonly sources: SourceService;
   /** Idempotency-Key bookkeeping of creating requests (used by the HTTP server). */
   readonly idempotency: IdempotencyService;
   /** Agent-run slots of orgs. */

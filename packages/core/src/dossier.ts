@@ -30,6 +30,8 @@ import { uploadService } from './documents/uploads.ts';
 import { chunkDocument } from './ingest/chunk-document.ts';
 import { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
 import { failAbandonedIngest, ingestHandlers } from './ingest/pipeline.ts';
+import { DEFAULT_SOURCE_GRACE_MS } from './sources/run.ts';
+import { sourceHandlers, sourceService } from './sources/service.ts';
 import { prepareDocument } from './ingest/prepare.ts';
 import { createJobRunner } from './jobs/runner.ts';
 import { unconfiguredResolver } from './models/not-configured.ts';
@@ -114,6 +116,7 @@ export function createDossierCore(
   let eventsRecorded = () => {};
   const ctx = contextOf(deps, () => wake(), () => eventsRecorded());
   const workers = deps.workers ?? {};
+  const sourceSettings = { folderRoots: deps.sources?.folderRoots ?? [], graceMs: deps.sources?.graceMs ?? DEFAULT_SOURCE_GRACE_MS };
   const runner =
     workers.concurrency === 0
       ? null
@@ -124,6 +127,7 @@ export function createDossierCore(
             ...enrichHandlers(ctx),
             [CONTRADICTION_JOB]: (job, { signal }) => runContradictionJob(ctx, job, signal),
             ...duplicateHandlers(ctx),
+            ...sourceHandlers(ctx, sourceSettings),
           },
           concurrency: workers.concurrency ?? DEFAULT_PIPELINE_CONCURRENCY,
           leaseMs: workers.leaseMs ?? 30_000,
@@ -168,6 +172,7 @@ export function createDossierCore(
     people: peopleService(ctx, auth, opts.people),
     idempotency: idempotencyService(ctx),
     agents: { ...agentService(ctx), ...agentRuns },
+    sources: sourceService(ctx, sourceSettings),
     collections: {
       ...collectionService(ctx),
       ...recomputeService(ctx),

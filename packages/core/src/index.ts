@@ -15,6 +15,7 @@ export type { CollectionService, CollectionStats, CollectionView, PublicCollecti
 export * from './context.ts';
 export * from './domain/errors.ts';
 export * from './domain/types.ts';
+export * from './sources/types.ts';
 export * from './domain/claims.ts';
 export * from './domain/duplicates.ts';
 export * from './domain/agents.ts';

@@ -118,6 +118,54 @@ export const manifestEntry = z.object({
   status: documentStatusSchema,
   updatedAt: timestamp,
 });
+/** Issue 43: a folder on the server synced into a collection. */
+export const source = z
+  .object({
+    id: z.string(),
+    collectionId: z.string(),
+    kind: z.enum(['folder', 's3']),
+    location: z.string().describe('The folder on the server'),
+    settings: z.record(z.string(), z.string()),
+    intervalMinutes: z.number().int().nullable().describe('Minutes between scheduled runs; null: only on demand'),
+    maxDeleteShare: z.number().describe('Largest share (0–1) of the synced documents one run may delete without force'),
+    paused: z.boolean(),
+    nextRunAt: timestamp.nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Source' });
+
+/** Issue 43: one sync of a source and what it did (deletions are soft until `details.purgeAfter`). */
+export const sourceRun = z
+  .object({
+    id: z.string(),
+    sourceId: z.string(),
+    collectionId: z.string(),
+    status: z.enum(['running', 'completed', 'failed']),
+    trigger: z.enum(['manual', 'schedule']),
+    added: z.number().int(),
+    updated: z.number().int(),
+    deleted: z.number().int(),
+    unchanged: z.number().int(),
+    failed: z.number().int(),
+    details: z.object({
+      deletedPaths: z.array(z.string()),
+      failures: z.array(z.object({ path: z.string(), error: z.string() })),
+      purgeAfter: timestamp.nullable().describe('When the documents deleted by this run are removed for good'),
+    }),
+    error: z.string().nullable(),
+    startedAt: timestamp,
+    finishedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'SourceRun' });
+
+export const softDeleted = z
+  .object({
+    deleted: z.array(z.object({ path: z.string(), documentId: z.string() })),
+    purgeAfter: timestamp.describe('When these documents are removed for good'),
+  })
+  .meta({ id: 'SoftDeleted' });
+
 export const manifest = z
   .object({ entries: z.array(manifestEntry), nextCursor: z.string().nullable().describe('Pass as `after` for the next page; null on the last') })
   .meta({ id: 'SourceManifest' });

@@ -271,3 +271,5 @@ export type UpdateWebhookInput = z.input<typeof updateWebhookSchema>;
 export const webhookDeliveriesQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).optional().describe('At most 100 (default 50)'),
 });
+
+export { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './sources/schemas.ts';

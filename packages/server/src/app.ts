@@ -48,6 +48,7 @@ import type { PeopleOptions } from './people/config.ts';
 import { peopleRoutes } from './routes/people.ts';
 import { peoplePageRoutes } from './routes/people-pages.ts';
 import { ssoRoutes } from './routes/sso.ts';
+import { sourceRoutes } from './routes/sources.ts';
 
 export const API_VERSION = '0.1.0';
 
@@ -61,6 +62,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
     ...syncRoutes(deps),
     ...peopleRoutes(deps), ...peoplePageRoutes(deps),
     ...ssoRoutes(deps),
+    ...sourceRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];

@@ -61,6 +61,8 @@ export interface ServerConfig {
   rateLimitAnonymous: RateSpec | null;
   anonymousConcurrency: number;
   uploadConcurrency: number;
+  /** Issue 43: folders on this server that folder sources may read (empty: folder sources refused). */
+  sourceFolders: readonly string[];
   connectionsPerAddress: number;
   loginLimitAccount: RateSpec | null;
   authFailureLimitAddress: RateSpec | null;
@@ -279,7 +281,7 @@ function parseFlags(argv: string[]): Map<string, string> {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!SETTINGS.some((s) => s.flag === flag)) throw new DossierError('invalid_input', `Unknown option ${flag}`);
+    if (flag !== '--source-folders' && !SETTINGS.some((s) => s.flag === flag)) throw new DossierError('invalid_input', `Unknown option ${flag}`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new DossierError('invalid_input', `Option ${flag} needs a value`);
     out.set(flag, value);
@@ -301,12 +303,25 @@ const DEFAULTS = {
   rateLimitAnonymous: { points: 60, durationMs: 60_000, burst: 30 },
   anonymousConcurrency: 8,
   uploadConcurrency: DEFAULT_UPLOAD_CONCURRENCY,
+  sourceFolders: [],
   connectionsPerAddress: 0,
   loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
   authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },
   requestTimeoutMs: 30_000, bodyIdleTimeoutMs: 10_000, corsOrigins: [], trustProxy: false,
   webhooksAllowHttpLoopback: false, webhookRetryBaseMs: 10_000,
 } satisfies ServerConfig;
+
+/**
+ * Issue 43: DOSSIER_SOURCE_FOLDERS / --source-folders, comma-separated absolute folders that collection sources may
+ * sync from (docs/sync.md). Read beside SETTINGS until its row joins the README's generated table.
+ */
+function sourceFolders(raw: string): readonly string[] {
+  const folders = raw.split(',').map((f) => f.trim()).filter(Boolean);
+  if (folders.some((f) => !f.startsWith('/'))) {
+    throw new DossierError('invalid_input', `Invalid --source-folders / DOSSIER_SOURCE_FOLDERS: expected absolute folder paths separated by commas, got '${raw}'`);
+  }
+  return Object.freeze(folders);
+}
 
 /** Build the frozen config from command-line flags, then the environment, then defaults. */
 export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process.env): Readonly<ServerConfig> {
@@ -316,6 +331,8 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
     const raw = (s.flag ? flags.get(s.flag) : undefined) ?? env[s.env];
     if (raw !== undefined && raw !== '') config[s.key] = coerce(s, raw);
   }
+  const folders = flags.get('--source-folders') ?? env.DOSSIER_SOURCE_FOLDERS;
+  if (folders) config.sourceFolders = sourceFolders(folders);
   return Object.freeze(config as unknown as ServerConfig);
 }
 

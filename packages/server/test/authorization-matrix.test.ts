@@ -112,7 +112,11 @@ const ROWS: Record<string, Profile> = {
   // The dashboard's cookie session (issue 34): signing in and out read no credentials; reading it back needs one.
   'POST /v1/dashboard/session': 'open', 'GET /v1/dashboard/session': 'jwt-user', 'DELETE /v1/dashboard/session': 'open',
   // Issue 43: the source manifest a sync compares with.
-  'GET /v1/collections/:id/manifest': 'key-owned',
+  'GET /v1/collections/:id/manifest': 'key-owned', 'POST /v1/collections/:id/manifest/delete': 'key-owned',
+  // Issue 43: server-side sources; org admins write, members read.
+  [`POST ${ORG}/sources`]: 'jwt-admin', [`GET ${ORG}/sources`]: 'jwt-member', [`GET ${ORG}/sources/:sourceId`]: 'jwt-member',
+  [`PATCH ${ORG}/sources/:sourceId`]: 'jwt-admin', [`DELETE ${ORG}/sources/:sourceId`]: 'jwt-admin',
+  [`POST ${ORG}/sources/:sourceId/runs`]: 'jwt-admin', [`GET ${ORG}/sources/:sourceId/runs`]: 'jwt-member',
 };
 
 /**
@@ -244,7 +248,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId|sourceId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';

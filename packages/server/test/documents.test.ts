@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const DOC_FIELDS = [
   'id', 'collectionId', 'filename', 'status', 'fileSizeBytes', 'sectionCount', 'chunkCount', 'contentHash', 'markdownStorageKey',
-  'errorMessage', 'tags', 'metadata', 'canonical', 'createdAt',
+  'errorMessage', 'tags', 'metadata', 'canonical', 'createdAt', 'sourcePath', 'version',
 ].sort();
 
 const REPORT = `Intro line before any heading.

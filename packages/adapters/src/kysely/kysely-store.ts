@@ -1,5 +1,6 @@
 import type { MetadataStore } from '@dossier/core';
 import * as agents from './agent-queries.ts';
+import * as sources from './source-queries.ts';
 import * as agentRuns from './agent-run-queries.ts';
 import * as claims from './claim-queries.ts';
 import * as collections from './collection-queries.ts';
@@ -98,6 +99,14 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     findDocumentBySourcePath: (collectionId, sourcePath) => documents.findDocumentBySourcePath(ctx, collectionId, sourcePath),
     listSourceManifest: (collectionId, after, limit, prefix) => documents.listSourceManifest(ctx, collectionId, after, limit, prefix),
     listSoftDeletedDocuments: (before, limit) => documents.listSoftDeletedDocuments(ctx, before, limit),
+    insertSource: (source) => sources.insertSource(ctx, source),
+    getSource: (id) => sources.getSource(ctx, id),
+    listSources: (collectionIds) => sources.listSources(ctx, collectionIds),
+    updateSource: (id, patch) => sources.updateSource(ctx, id, patch),
+    deleteSource: (id) => sources.deleteSource(ctx, id),
+    insertSourceRun: (run) => sources.insertSourceRun(ctx, run),
+    updateSourceRun: (id, patch) => sources.updateSourceRun(ctx, id, patch),
+    listSourceRuns: (sourceId, limit) => sources.listSourceRuns(ctx, sourceId, limit),
 
     replaceSections: (documentId, rows) => sections.replaceSections(ctx, documentId, rows),
     setSectionChunkCounts: (counts) => sections.setSectionChunkCounts(ctx, counts),

@@ -459,6 +459,8 @@ export interface MetadataDatabase {
   agent_runs: AgentRunsTable;
   agent_run_steps: AgentRunStepsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  collection_sources: CollectionSourcesTable;
+  source_runs: SourceRunsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   invitations: InvitationsTable;
@@ -568,4 +570,38 @@ export interface SsoLoginsTable {
   context: string | null;
   created_at: string;
   expires_at: string;
+}
+
+/** Issue 43: sources a server syncs into collections. */
+export interface CollectionSourcesTable {
+  id: string;
+  collection_id: string;
+  kind: string;
+  location: string;
+  settings: DbJson;
+  credentials_encrypted: string | null;
+  interval_minutes: number | null;
+  max_delete_share: number;
+  paused: DbBool;
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Issue 43: one sync of a source, with its counters. */
+export interface SourceRunsTable {
+  id: string;
+  source_id: string;
+  collection_id: string;
+  status: string;
+  trigger: string;
+  added: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  failed: number;
+  details: DbJson;
+  error: string | null;
+  started_at: string;
+  finished_at: string | null;
 }

@@ -18,6 +18,7 @@ import { scanCommand } from './scan.ts';
 import { serveCommand } from './serve.ts';
 import { uploadCommand } from './upload.ts';
 import { syncCommand } from './sync.ts';
+import { sourcesCommand } from './sources.ts';
 import { watchCommand } from './watch.ts';
 import { webhooksCommand } from './webhooks.ts';
 
@@ -25,6 +26,7 @@ import { webhooksCommand } from './webhooks.ts';
 export const COMMANDS: readonly Command[] = [
   uploadCommand,
   syncCommand,
+  sourcesCommand,
   queryCommand,
   scanCommand,
   researchCommand,

@@ -93,12 +93,12 @@ export async function uploadFiles(o: ApplyOptions, files: LocalFile[]): Promise<
   await pool(batchesOf(fitting), o.concurrency, (batch) => sendBatch(o, batch));
 }
 
-/** Delete the documents of files gone from the folder, 500 per request. */
+/** Delete (softly: the server purges them after its grace period) the documents of files gone from the folder, 500 per request. */
 export async function deleteDocuments(o: ApplyOptions, entries: ManifestEntry[]): Promise<void> {
   for (let i = 0; i < entries.length; i += DELETE_BATCH) {
     const part = entries.slice(i, i + DELETE_BATCH);
-    const path = `/collections/${o.collection}/documents/batch-delete`;
-    await o.attempt(() => o.api.json('POST', path, { json: { ids: part.map((e) => e.documentId) }, signal: o.signal }));
-    for (const e of part) o.emit({ type: 'deleted', path: e.path, documentId: e.documentId });
+    const path = `/collections/${o.collection}/manifest/delete`;
+    const answer = await o.attempt(() => o.api.json<{ deleted: { path: string; documentId: string }[] }>('POST', path, { json: { paths: part.map((e) => e.path) }, signal: o.signal }));
+    for (const e of answer.deleted) o.emit({ type: 'deleted', path: e.path, documentId: e.documentId });
   }
 }

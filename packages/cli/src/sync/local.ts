@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { pool } from '../pool.ts';
 
 /** A file of the folder being synced: its path relative to the folder (`/`-separated, NFC) and its content hash. */
 export interface LocalFile {
@@ -29,9 +30,15 @@ export async function ignoreRules(root: string): Promise<Ignore> {
   return rules.add(text);
 }
 
-async function sha256File(path: string): Promise<string> {
+/** Files up to this size are read in one call (a stream costs more than the read for a small file). */
+const READ_WHOLE_MAX_BYTES = 1024 * 1024;
+/** Files stated and hashed at once (their reads overlap; one at a time waits on each in turn). */
+const SCAN_CONCURRENCY = 32;
+
+async function sha256File(path: string, size: number): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  if (size <= READ_WHOLE_MAX_BYTES) hash.update(await readFile(path));
+  else for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -56,15 +63,16 @@ async function walk(root: string, rules: Ignore): Promise<string[]> {
 /** Every file of the folder to sync, hashed (a cached hash is reused when the size and modification time match). */
 export async function scanFolder(root: string, cache: HashCache = new Map()): Promise<LocalFile[]> {
   const rules = await ignoreRules(root);
-  const files: LocalFile[] = [];
-  for (const rel of await walk(root, rules)) {
+  const paths = await walk(root, rules);
+  const found: (LocalFile | null)[] = new Array(paths.length).fill(null);
+  await pool(paths, SCAN_CONCURRENCY, async (rel, i) => {
     const absolute = join(root, rel);
     const s = await stat(absolute).catch(() => null);
-    if (!s) continue; // removed while scanning
+    if (!s) return; // removed while scanning
     const known = cache.get(rel);
-    const hash = known && known.size === s.size && known.mtimeMs === s.mtimeMs ? known.hash : await sha256File(absolute);
+    const hash = known && known.size === s.size && known.mtimeMs === s.mtimeMs ? known.hash : await sha256File(absolute, s.size);
     cache.set(rel, { size: s.size, mtimeMs: s.mtimeMs, hash });
-    files.push({ path: rel.normalize('NFC'), absolute, size: s.size, mtimeMs: s.mtimeMs, hash });
-  }
-  return files;
+    found[i] = { path: rel.normalize('NFC'), absolute, size: s.size, mtimeMs: s.mtimeMs, hash };
+  });
+  return found.filter((f) => f !== null);
 }

@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'duplicates.completed',
   'contradictions.completed',
   'agent.run.completed',
+  'source.run.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -39,6 +40,11 @@ export interface EventData {
   'contradictions.completed': {
     runId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
     contradictionsFound: number | null; error: string | null;
+  };
+  /** A sync of a server-side source ended (issue 43): what it added, replaced, deleted (softly), left and failed. */
+  'source.run.completed': {
+    runId: string; sourceId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
+    added: number; updated: number; deleted: number; unchanged: number; failed: number; error: string | null;
   };
   /** A hosted-agent run ended (not sent for previews, which store nothing). */
   'agent.run.completed': {

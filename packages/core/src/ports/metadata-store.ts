@@ -11,8 +11,7 @@ import type { ClaimStore } from './claim-store.ts';
 import type { DuplicateStore } from './duplicate-store.ts';
 import type { ResearchStore, UsageStore } from './research-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
-import type { SourceDocumentStore } from './source-store.ts';
-
+import type { CollectionSourceStore, SourceDocumentStore } from './source-store.ts';
 /** Fields a collection update may change (embeddingModel never changes). */
 export type CollectionPatch = Partial<
   Omit<Collection, 'id' | 'projectId' | 'env' | 'embeddingModel' | 'embeddingDimension' | 'createdAt'>
@@ -54,7 +53,7 @@ export interface CollectionCounts {
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore, OAuthStore, SourceDocumentStore {
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore, OAuthStore, SourceDocumentStore, CollectionSourceStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

@@ -1,4 +1,5 @@
 import type { DocumentRecord } from '../domain/types.ts';
+import type { SourceRecord, SourceRunRecord } from '../sources/types.ts';
 
 /** One document of a collection's source manifest (issue 43): what a sync compares a folder or bucket with. */
 export interface ManifestEntry {
@@ -22,4 +23,19 @@ export interface SourceDocumentStore {
   listSourceManifest(collectionId: string, after: string | null, limit: number, prefix?: string): Promise<ManifestEntry[]>;
   /** Soft-deleted documents whose deletion is older than `before`, at most `limit`, oldest first. */
   listSoftDeletedDocuments(before: string, limit: number): Promise<DocumentRecord[]>;
+}
+
+/** The server-side sources of collections and their runs (issue 43; part of the MetadataStore). */
+export interface CollectionSourceStore {
+  insertSource(source: SourceRecord): Promise<void>;
+  getSource(id: string): Promise<SourceRecord | null>;
+  /** Sources of the collections of a project sandbox, oldest first (`collectionIds`: those collections). */
+  listSources(collectionIds: string[]): Promise<SourceRecord[]>;
+  updateSource(id: string, patch: Partial<Omit<SourceRecord, 'id' | 'collectionId' | 'kind' | 'createdAt'>>): Promise<SourceRecord>;
+  /** Delete a source with its runs (its documents stay). */
+  deleteSource(id: string): Promise<void>;
+  insertSourceRun(run: SourceRunRecord): Promise<void>;
+  updateSourceRun(id: string, patch: Partial<Omit<SourceRunRecord, 'id' | 'sourceId' | 'collectionId'>>): Promise<SourceRunRecord>;
+  /** A source's newest runs, newest first. */
+  listSourceRuns(sourceId: string, limit: number): Promise<SourceRunRecord[]>;
 }

@@ -11,5 +11,11 @@ export function syncRoutes({ dossier }: RouteDeps): RouteDef[] {
       query: schemas.manifestQuerySchema, responses: { 200: { description: 'A page of the manifest', schema: responses.manifest }, 404: 'Not found' },
       handle: async (ctx, { query, reply }) => reply(200, await dossier.documents.manifest(requireApiAccess(ctx), ctx.params.id, query)),
     }),
+    route({
+      method: 'post', path: '/v1/collections/:id/manifest/delete', operationId: 'deleteSourcePaths', tag: 'documents', auth: 'key', body: schemas.deleteByPathSchema,
+      summary: 'Delete, softly, the documents of up to 500 source paths (a sync whose files are gone): hidden at once, removed for good after the grace period (7 days)',
+      responses: { 200: { description: 'The documents deleted and when they are purged', schema: responses.softDeleted }, 400: 'Invalid input', 404: 'Not found' },
+      handle: async (ctx, { body, reply }) => reply(200, await dossier.sources.softDeleteByPath(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
   ];
 }

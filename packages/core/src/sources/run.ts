@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { collectionPrefix } from '../access.ts';
+import type { DossierContext } from '../context.ts';
+import type { Collection } from '../domain/types.ts';
+import { forgetDuplicate } from '../duplicates/service.ts';
+import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/uploads.ts';
+import { serviceEvent } from '../events/catalogue.ts';
+import type { ManifestEntry } from '../ports/source-store.ts';
+import { newId, nowIso } from '../util/ids.ts';
+import { listFolder, type SourceEntry } from './folder.ts';
+import type { SourceRecord, SourceRunRecord } from './types.ts';
+
+/** Settings of server-side sources: the folders they may read, and how long a deletion stays soft. */
+export interface SourceSettings {
+  folderRoots: string[];
+  graceMs: number;
+}
+
+export const DEFAULT_SOURCE_GRACE_MS = 7 * 24 * 3600 * 1000;
+
+type Counters = Pick<SourceRunRecord, 'added' | 'updated' | 'deleted' | 'unchanged' | 'failed' | 'details'>;
+
+async function fullManifest(ctx: DossierContext, collectionId: string): Promise<Map<string, ManifestEntry>> {
+  const out = new Map<string, ManifestEntry>();
+  for (let after: string | null = null; ; ) {
+    const page = await ctx.store.listSourceManifest(collectionId, after, 5000);
+    for (const e of page) out.set(e.path, e);
+    if (page.length < 5000) return out;
+    after = page[page.length - 1]!.path;
+  }
+}
+
+/** Remove for good the documents whose soft deletion is older than the grace period. */
+export async function purgeExpired(ctx: DossierContext, c: Collection, graceMs: number): Promise<void> {
+  const before = new Date(Date.now() - graceMs).toISOString();
+  for (const doc of await ctx.store.listSoftDeletedDocuments(before, 1000)) {
+    if (doc.collectionId !== c.id) continue;
+    await forgetDuplicate(ctx, c, doc);
+    await ctx.index.deleteDocument(c.id, doc.id);
+    await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${doc.id}/`);
+    await ctx.store.deleteDocument(doc.id);
+  }
+}
+
+/** Take one file: unchanged by its stamp, else its bytes go through the upload path (same hash: only the stamp is noted). */
+async function takeEntry(uploads: UploadService, c: Collection, root: string, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters): Promise<void> {
+  if (known && known.stamp === entry.stamp && known.status !== 'error') {
+    n.unchanged++;
+    return;
+  }
+  if (entry.size > DIRECT_UPLOAD_MAX_BYTES) throw new Error('larger than 25 MB');
+  const bytes = await readFile(join(root, entry.path));
+  const name = entry.path.split('/').pop() ?? entry.path;
+  const doc = await uploads.upload({ projectId: c.projectId, env: c.env }, c.id, { filename: name, bytes, sourcePath: entry.path, sourceStamp: entry.stamp });
+  if (!known) n.added++;
+  else if (doc.version > known.version) n.updated++;
+  else n.unchanged++;
+}
+
+/** Soft-delete the documents whose files are gone, unless that is more than the source's share (then the run fails). */
+async function softDeleteMissing(ctx: DossierContext, source: SourceRecord, gone: ManifestEntry[], total: number, force: boolean, n: Counters): Promise<void> {
+  if (gone.length > 0 && !force && gone.length > source.maxDeleteShare * total) {
+    throw new Error(`refusing to delete ${gone.length} of the collection's ${total} synced documents (more than ${Math.round(source.maxDeleteShare * 100)} %); is the source complete? Run with force to delete them`);
+  }
+  const at = nowIso();
+  for (const e of gone) {
+    await ctx.store.updateDocument(e.documentId, { deletedAt: at });
+    n.deleted++;
+    n.details.deletedPaths.push(e.path);
+  }
+}
+
+/** Compare the source with the collection's manifest and apply the difference, counting what happened. */
+async function syncEntries(ctx: DossierContext, uploads: UploadService, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
+  const entries = await listFolder(source.location);
+  const manifest = await fullManifest(ctx, c.id);
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    seen.add(entry.path);
+    try {
+      await takeEntry(uploads, c, source.location, entry, manifest.get(entry.path), n);
+    } catch (err) {
+      n.failed++;
+      n.details.failures.push({ path: entry.path, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  const gone = [...manifest.values()].filter((e) => !seen.has(e.path));
+  await softDeleteMissing(ctx, source, gone, manifest.size, force, n);
+}
+
+/** A run row before the sync starts (counters at zero). */
+export function newRun(source: SourceRecord, trigger: SourceRunRecord['trigger']): SourceRunRecord {
+  return {
+    id: newId(), sourceId: source.id, collectionId: source.collectionId, status: 'running', trigger,
+    added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, details: { deletedPaths: [], failures: [], purgeAfter: null },
+    error: null, startedAt: nowIso(), finishedAt: null,
+  };
+}
+
+/**
+ * Run a source's sync: into the run row made when it was asked for (`runId`), else a new scheduled one; the counters
+ * are saved when it ends, with `source.run.completed`.
+ */
+export async function runSource(ctx: DossierContext, uploads: UploadService, settings: SourceSettings, source: SourceRecord, runId: string | null, force = false): Promise<SourceRunRecord> {
+  const c = await ctx.store.getCollection(source.collectionId);
+  const run = runId === null ? newRun(source, 'schedule') : newRun(source, 'manual');
+  if (runId === null) await ctx.store.insertSourceRun(run);
+  else run.id = runId;
+  run.details.purgeAfter = new Date(Date.now() + settings.graceMs).toISOString();
+  let error: string | null = null;
+  try {
+    if (!c || c.deletedAt) throw new Error('The collection was deleted');
+    await purgeExpired(ctx, c, settings.graceMs);
+    await syncEntries(ctx, uploads, source, c, force, run);
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  const { added, updated, deleted, unchanged, failed, details } = run;
+  const done = await ctx.store.updateSourceRun(run.id, { added, updated, deleted, unchanged, failed, details, status: error ? 'failed' : 'completed', error, finishedAt: nowIso() });
+  if (c) await recordCompletion(ctx, c, done);
+  return done;
+}
+
+async function recordCompletion(ctx: DossierContext, c: Collection, run: SourceRunRecord): Promise<void> {
+  const { added, updated, deleted, unchanged, failed } = run;
+  const data = { runId: run.id, sourceId: run.sourceId, collectionId: c.id, projectId: c.projectId, status: run.status as 'completed' | 'failed', added, updated, deleted, unchanged, failed, error: run.error };
+  await ctx.store.recordEvents([serviceEvent('source.run.completed', { projectId: c.projectId, env: c.env }, data)]);
+  ctx.eventsRecorded();
+}
