@@ -29,6 +29,7 @@ import { contradictionRoutes } from './routes/contradictions.ts';
 import { type RouteDef, type RouteDeps, send } from './routes/define.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { duplicateRoutes } from './routes/duplicates.ts';
+import { evaluationRoutes } from './routes/evaluations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { imageRoutes } from './routes/images.ts';
 import { metaRoutes } from './routes/meta.ts';
@@ -48,6 +49,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: ReturnType<typeof buildOpenApi> | null = null;
   const routes: RouteDef[] = [
     ...authRoutes(deps), ...managementRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...agentRunRoutes(deps), ...webhookRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...connectedClientRoutes(deps),
+    ...evaluationRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];

@@ -99,6 +99,13 @@ const ROWS: Record<string, Profile> = {
   'POST /oauth/authorize/consent': 'open', 'POST /oauth/register': 'open', 'POST /oauth/token': 'open', 'POST /oauth/revoke': 'open',
   'GET /oauth/connected-clients': 'open', 'POST /oauth/connected-clients': 'open', 'POST /oauth/connected-clients/revoke': 'open',
   'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
+  // Issue 38: evaluation — project keys of the collection's sandbox (running meters queries but changes nothing).
+  'POST /v1/collections/:id/golden-sets': 'key-owned', 'GET /v1/collections/:id/golden-sets': 'key-owned',
+  'GET /v1/collections/:id/golden-sets/:setId': 'key-owned', 'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',
+  'DELETE /v1/collections/:id/golden-sets/:setId': 'key-owned', 'POST /v1/collections/:id/evaluations': 'key-owned',
+  'GET /v1/collections/:id/evaluations': 'key-owned', 'GET /v1/collections/:id/evaluations/compare': 'key-owned',
+  'GET /v1/collections/:id/evaluations/:runId': 'key-owned', 'GET /v1/collections/:id/evaluation-guard': 'key-owned',
+  'PUT /v1/collections/:id/evaluation-guard': 'key-owned', 'DELETE /v1/collections/:id/evaluation-guard': 'key-owned',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
 };
@@ -232,7 +239,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId|setId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';

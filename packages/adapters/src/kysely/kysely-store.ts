@@ -7,6 +7,7 @@ import type { StoreContext } from './dialect.ts';
 import * as documents from './document-queries.ts';
 import * as duplicates from './duplicate-queries.ts';
 import * as enrich from './enrich-queries.ts';
+import * as evaluations from './evaluation-queries.ts';
 import * as images from './image-queries.ts';
 import * as idempotency from './idempotency-queries.ts';
 import * as keys from './key-queries.ts';
@@ -188,5 +189,15 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     failWebhookDelivery: (id, reason) => webhooks.failWebhookDelivery(ctx, id, reason),
     resetWebhookDelivery: (id, now) => webhooks.resetWebhookDelivery(ctx, id, now),
     listWebhookAttempts: (ids) => webhooks.listWebhookAttempts(ctx, ids),
+    insertGoldenSet: (set) => evaluations.insertGoldenSet(ctx, set),
+    getGoldenSet: (id, version) => evaluations.getGoldenSet(ctx, id, version),
+    listGoldenSets: (collectionId) => evaluations.listGoldenSets(ctx, collectionId),
+    deleteGoldenSet: (id) => evaluations.deleteGoldenSet(ctx, id),
+    insertEvaluationRun: (run) => evaluations.insertEvaluationRun(ctx, run),
+    getEvaluationRun: (id) => evaluations.getEvaluationRun(ctx, id),
+    listEvaluationRuns: (collectionId, limit) => evaluations.listEvaluationRuns(ctx, collectionId, limit),
+    getEvaluationGuard: (collectionId) => evaluations.getEvaluationGuard(ctx, collectionId),
+    putEvaluationGuard: (guard) => evaluations.putEvaluationGuard(ctx, guard),
+    deleteEvaluationGuard: (collectionId) => evaluations.deleteEvaluationGuard(ctx, collectionId),
   };
 }

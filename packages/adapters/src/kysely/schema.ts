@@ -452,6 +452,9 @@ export interface MetadataDatabase {
   agents: AgentsTable;
   agent_runs: AgentRunsTable;
   agent_run_steps: AgentRunStepsTable;
+  golden_sets: GoldenSetsTable;
+  evaluation_runs: EvaluationRunsTable;
+  evaluation_guards: EvaluationGuardsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -502,4 +505,37 @@ export interface WebhookAttemptsTable {
   response_status: number | null;
   response_body: string | null;
   duration_ms: number;
+}
+
+/** Issue 38: one version of a golden set (editing a set inserts the next version). */
+export interface GoldenSetsTable {
+  id: string;
+  version: number;
+  collection_id: string;
+  name: string;
+  match_by: string;
+  /** JSON GoldenQuery[]. */
+  queries: DbJson;
+  created_at: string;
+}
+
+/** Issue 38: an evaluation run with its metrics and per-query results. */
+export interface EvaluationRunsTable {
+  id: string;
+  collection_id: string;
+  set_id: string;
+  set_version: number;
+  trigger: string;
+  settings: DbJson;
+  metrics: DbJson;
+  per_query: DbJson;
+  created_at: string;
+}
+
+/** Issue 38: the golden set and margin that guard a collection's query-time settings. */
+export interface EvaluationGuardsTable {
+  collection_id: string;
+  set_id: string;
+  max_ndcg_drop: number;
+  updated_at: string;
 }

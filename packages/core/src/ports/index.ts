@@ -21,6 +21,7 @@ export type * from './idempotency-store.ts';
 export type * from './tenancy-store.ts';
 export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';
+export type * from './evaluation-store.ts';
 // The contract versions of the ports users implement (each checked by its conformance suite).
 export { BLOB_STORE_SPEC_VERSION } from './blob-store.ts';
 export { CHUNK_INDEX_SPEC_VERSION } from './chunk-index.ts';
