@@ -1,4 +1,4 @@
-import { EvaluationGuardRefusal, evaluationSchemas, responses, schemas } from '@dossier/core';
+import { EvaluationGuardRefusal, type evaluationSchemas, responses, schemas } from '@dossier/core';
 import { apiAccess, requireApiAccess } from '../http/auth.ts';
 import type { z } from 'zod';
 import { noContent, type RouteDef, type RouteDeps, route, send } from './define.ts';
