@@ -2221,6 +2221,15 @@ export interface components {
             createdAt: string;
             /** @enum {string} */
             depth: "quick" | "balanced" | "deep" | "exhaustive";
+            /** @description Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence's key terms */
+            faithfulness: {
+                citations: number;
+                citedSentences: number;
+                citedSentenceShare: number | null;
+                sentences: number;
+                supportedCitations: number;
+                supportedCitationShare: number | null;
+            };
             id: string;
             model: string;
             query: string;
