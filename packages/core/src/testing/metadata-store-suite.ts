@@ -19,6 +19,7 @@ import { claimStoreTests } from './claim-store-suite.ts';
 import { duplicateStoreTests } from './duplicate-store-suite.ts';
 import { oauthStoreTests } from './oauth-store-suite.ts';
 import { webhookStoreTests } from './webhook-store-suite.ts';
+import { evaluationStoreTests } from './evaluation-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -198,6 +199,7 @@ export function metadataStoreSuite(
     duplicateStoreTests(() => ctx.store);
     agentStoreTests(() => ctx.store);
     webhookStoreTests(() => ctx.store);
+    evaluationStoreTests(() => ctx.store);
     oauthStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
