@@ -859,23 +859,6 @@ export interface paths {
         patch: operations["updateGoldenSet"];
         trace?: never;
     };
-    "/v1/collections/{id}/golden-sets/beir": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create a golden set from BEIR files sent as multipart/form-data: queries.jsonl and a qrels .tsv (up to 16 MB); ?name= names it */
-        post: operations["uploadBeirGoldenSet"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/collections/{id}/query": {
         parameters: {
             query?: never;
@@ -6544,71 +6527,6 @@ export interface operations {
                 };
             };
             /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description API key required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Collection, set or run not found (or not in your sandbox) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (Retry-After says when to retry) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    uploadBeirGoldenSet: {
-        parameters: {
-            query: {
-                matchBy?: "document" | "filename" | "section";
-                name: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": string;
-            };
-        };
-        responses: {
-            /** @description The set */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GoldenSet"];
-                };
-            };
-            /** @description Missing files or malformed lines */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -106,7 +106,6 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/collections/:id/evaluations': 'key-owned', 'GET /v1/collections/:id/evaluations/compare': 'key-owned',
   'GET /v1/collections/:id/evaluations/:runId': 'key-owned', 'GET /v1/collections/:id/evaluation-guard': 'key-owned',
   'PUT /v1/collections/:id/evaluation-guard': 'key-owned', 'DELETE /v1/collections/:id/evaluation-guard': 'key-owned',
-  'POST /v1/collections/:id/golden-sets/beir': 'key-owned',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
 };

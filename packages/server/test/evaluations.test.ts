@@ -58,19 +58,6 @@ describe('golden sets', () => {
     expect(res.body).toMatchObject({ matchBy: 'filename', queryCount: 2, queries: [{ id: 'q1', relevant: [{ target: 'keeper', grade: 1 }] }, { id: 'q2' }] });
   });
 
-  it('imports BEIR files sent as multipart, and refuses a form without both files', async () => {
-    const form = new FormData();
-    form.append('file', new Blob(['{"_id": "q1", "text": "keeper"}\n']), 'queries.jsonl');
-    form.append('file', new Blob(['q1\tkeeper\t1\n']), 'test.tsv');
-    const res = await t.request('POST', `/v1/collections/${cid}/golden-sets/beir?name=multipart`, { body: form });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'multipart', matchBy: 'filename', queries: [{ id: 'q1', query: 'keeper', relevant: [{ target: 'keeper' }] }] });
-    const one = new FormData();
-    one.append('file', new Blob(['q1\tkeeper\t1\n']), 'test.tsv');
-    expectError(await t.request('POST', `/v1/collections/${cid}/golden-sets/beir?name=x`, { body: one }), 400, /two files/);
-    expectError(await t.request('POST', `/v1/collections/${cid}/golden-sets/beir`, { body: one }), 400);
-  });
-
   it('refuses malformed input with 400 and foreign keys with 404', async () => {
     expectError(await json('POST', `/v1/collections/${cid}/golden-sets`, { name: 'x', beir: { queries: 'not json', qrels: 'q\td\t1' } }), 400, /queries line 1/);
     expectError(await json('POST', `/v1/collections/${cid}/golden-sets`, { name: 'x' }), 400, /exactly one of queries or beir/);

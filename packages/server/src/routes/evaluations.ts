@@ -1,27 +1,11 @@
 import { evaluationSchemas as ev } from '@dossier/core';
 import { z } from 'zod';
-import { DossierError } from '@dossier/core';
 import { requireApiAccess } from '../http/auth.ts';
-import { readMultipart } from '../http/multipart.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 const COLLECTION = '/v1/collections/:id';
 const DENIED = { 401: 'API key required', 404: 'Collection, set or run not found (or not in your sandbox)' };
 const versionQuery = z.strictObject({ version: z.coerce.number().int().min(1).optional() });
-const beirQuery = z.strictObject({ name: z.string().trim().min(1).max(200), matchBy: z.enum(['document', 'filename', 'section']).optional() });
-/** Two BEIR files: queries.jsonl and a qrels .tsv. */
-const BEIR_LIMITS = { maxFiles: 2, maxTotalBytes: 16 * 1024 * 1024 };
-
-/** The queries.jsonl and qrels .tsv of a multipart BEIR upload, told apart by their file names. */
-async function beirFiles(ctx: Parameters<RouteDef['handle']>[0]): Promise<{ queries: string; qrels: string }> {
-  const form = await readMultipart(ctx, BEIR_LIMITS);
-  const text = (test: RegExp) => form.files.find((f) => test.test(f.filename.toLowerCase()));
-  const queries = text(/\.jsonl$/);
-  const qrels = text(/\.tsv$/);
-  if (!queries || !qrels) throw new DossierError('invalid_input', 'Send two files: queries.jsonl (a .jsonl name) and the qrels (a .tsv name)');
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { queries: decode(queries.bytes), qrels: decode(qrels.bytes) };
-}
 
 /**
  * Evaluation (issue 38; docs/evaluation.md): golden sets of a collection (versioned: an edit stores the next
@@ -43,17 +27,6 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
       body: ev.createGoldenSetSchema,
       responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid input (e.g. malformed BEIR lines)', ...DENIED },
       handle: async (ctx, { body, reply }) => reply(201, await e.createSet(requireApiAccess(ctx), ctx.params.id, body)),
-    }),
-    route({
-      method: 'post', path: `${SETS}/beir`, operationId: 'uploadBeirGoldenSet', tag: 'evaluations', auth: 'key', bodyType: 'multipart/form-data', query: beirQuery,
-      summary: 'Create a golden set from BEIR files sent as multipart/form-data: queries.jsonl and a qrels .tsv (up to 16 MB); ?name= names it',
-      responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'Missing files or malformed lines', ...DENIED },
-      handle: async (ctx, { query, reply }) => {
-        const access = requireApiAccess(ctx);
-        await e.listSets(access, ctx.params.id); // the collection is the caller's before its body is read
-        const beir = await beirFiles(ctx);
-        reply(201, await e.createSet(access, ctx.params.id, { name: query.name, ...(query.matchBy ? { matchBy: query.matchBy } : {}), beir }));
-      },
     }),
     route({
       method: 'get', path: SETS, operationId: 'listGoldenSets', tag: 'evaluations', auth: 'key',
