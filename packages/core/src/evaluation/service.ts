@@ -48,21 +48,20 @@ function queriesOf(body: { queries?: { id?: string; query: string; relevant: { t
   return queries;
 }
 
+type Owned = (access: Access, collectionId: string) => Promise<Collection>;
+type SetOf = (c: Collection, setId: string, version?: number) => Promise<GoldenSetRecord>;
+type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined, trigger: EvaluationTrigger) => Promise<EvaluationRunRecord>;
+
 /** Golden sets, evaluation runs and comparisons of a collection (issue 38). Every call needs the collection's project key. */
 export function evaluationService(ctx: DossierContext, server: RetrievalSettings) {
-  const owned = (access: Access, collectionId: string) => requireCollection(ctx, access, collectionId, 'write');
-  async function setOf(c: Collection, setId: string, version?: number): Promise<GoldenSetRecord> {
+  const owned: Owned = (access, collectionId) => requireCollection(ctx, access, collectionId, 'write');
+  const setOf: SetOf = async (c, setId, version) => {
     const set = setId.length <= 100 ? await ctx.store.getGoldenSet(setId, version) : null;
     if (!set || set.collectionId !== c.id) throw notFound(version === undefined ? 'Golden set' : `Golden set version ${version}`);
     return set;
-  }
-  async function runOf(c: Collection, runId: string): Promise<EvaluationRunRecord> {
-    const run = runId.length <= 100 ? await ctx.store.getEvaluationRun(runId) : null;
-    if (!run || run.collectionId !== c.id) throw notFound('Evaluation run');
-    return run;
-  }
+  };
   /** Run a set against the collection with a settings patch, meter its queries, store and return the run. */
-  async function evaluate(c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined, trigger: EvaluationTrigger): Promise<EvaluationRunRecord> {
+  const evaluate: Evaluate = async (c, set, patch, trigger) => {
     const sandbox = { projectId: c.projectId, env: c.env };
     await requireMeterRoom(ctx, sandbox, 'queries', set.queries.length);
     const settings = effectiveSettings(c, server, patch);
@@ -71,10 +70,13 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
     await ctx.store.insertEvaluationRun(run);
     await meterUsage(ctx, sandbox, 'queries', set.queries.length);
     return run;
-  }
+  };
+  return { evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf) };
+}
+
+/** Golden sets: create (version 1), edit (the next version), read, list, delete. */
+function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
   return {
-    evaluate,
-    setOf,
     async createSet(access: Access, collectionId: string, raw: CreateGoldenSetInput): Promise<GoldenSetView> {
       const c = await owned(access, collectionId);
       const body = parseInput(createGoldenSetSchema, raw);
@@ -111,6 +113,17 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
       const guard = await ctx.store.getEvaluationGuard(c.id);
       if (guard?.setId === setId) await ctx.store.deleteEvaluationGuard(c.id);
     },
+  };
+}
+
+/** Runs: run a set (synchronously), list, read, compare. */
+function runMethods(ctx: DossierContext, owned: Owned, setOf: SetOf, evaluate: Evaluate) {
+  async function runOf(c: Collection, runId: string): Promise<EvaluationRunRecord> {
+    const run = runId.length <= 100 ? await ctx.store.getEvaluationRun(runId) : null;
+    if (!run || run.collectionId !== c.id) throw notFound('Evaluation run');
+    return run;
+  }
+  return {
     /** Run a set (a version, default the newest) against the collection's settings with an optional patch; synchronous. */
     async run(access: Access, collectionId: string, raw: RunEvaluationInput): Promise<EvaluationRunView> {
       const c = await owned(access, collectionId);
@@ -131,7 +144,6 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
       if (!q.base || !q.candidate) throw invalid('base and candidate (run ids) are required');
       return compareRuns(await runOf(c, q.base), await runOf(c, q.candidate));
     },
-    ...guardMethods(ctx, owned, setOf),
   };
 }
 
@@ -156,11 +168,7 @@ export function compareRuns(base: EvaluationRunRecord, candidate: EvaluationRunR
 }
 
 /** The guard of a collection's query-time settings: read, set, remove. */
-function guardMethods(
-  ctx: DossierContext,
-  owned: (access: Access, collectionId: string) => Promise<Collection>,
-  setOf: (c: Collection, setId: string) => Promise<GoldenSetRecord>,
-) {
+function guardMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
   const view = (g: { setId: string; maxNdcgDrop: number; updatedAt: string }) => ({ setId: g.setId, maxNdcgDrop: g.maxNdcgDrop, updatedAt: g.updatedAt });
   return {
     /** The collection's guard, or null when it has none. */
