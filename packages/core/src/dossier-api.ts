@@ -17,6 +17,7 @@ import type { ClaimService } from './claims/service.ts';
 import type { CollectionService, CollectionView } from './collections/service.ts';
 import type { DocumentEvent } from './domain/types.ts';
 import type { DuplicateService } from './duplicates/service.ts';
+import type { EvaluationService } from './evaluation/service.ts';
 import type { imageService } from './documents/images.ts';
 import type { pageImageService } from './documents/page-images.ts';
 import type { DocumentService } from './documents/manage.ts';
@@ -89,6 +90,8 @@ export interface Dossier {
   readonly documents: DocumentsApi;
   /** Hybrid (BM25 + vector) search of a collection, with optional reranking. */
   readonly search: SearchService;
+  /** Golden sets, evaluation runs, comparisons and the evaluation guard of a collection's settings (issue 38). */
+  readonly evaluations: EvaluationService;
   /** Research: an agent that searches and reads a collection to answer a question with citations. */
   readonly research: ResearchService;
   /** Claims extracted from documents, the claim map, and contradictions between documents. */

@@ -15,6 +15,8 @@ import { CONTRADICTION_JOB, runContradictionJob } from './claims/detection.ts';
 import { claimService } from './claims/service.ts';
 import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
+import { guardedCollectionUpdate } from './evaluation/guard.ts';
+import { evaluationService } from './evaluation/service.ts';
 import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, type PageRenderer, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
 import { type DocumentStatusMessage, documentEventIn } from './events/catalogue.ts';
@@ -157,6 +159,8 @@ export function createDossierCore(
   const uploads = uploadService(ctx);
   const auth = authService(ctx);
   const search = searchService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
+  const { evaluate, setOf: _setOf, ...evaluations } = evaluationService(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL);
+  const collections = collectionService(ctx);
   const researchSettings = { ...DEFAULT_RESEARCH_SETTINGS, ...opts.research };
   const { failStaleRuns, ...agentRuns } = agentRunService(ctx, search, researchSettings);
   let local: Promise<ScopedDossier> | null = null;
@@ -174,13 +178,16 @@ export function createDossierCore(
     agents: { ...agentService(ctx), ...agentRuns },
     sources: sourceService(ctx, sourceSettings),
     collections: {
-      ...collectionService(ctx),
+      ...collections,
+      /** Updates go through the collection's evaluation guard when it has one (issue 38). */
+      update: guardedCollectionUpdate(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL, collections.update, evaluate),
       ...recomputeService(ctx),
       /** Write the collection's description with the fast model from its file names and headings. */
       describe: (access: Access, id: string) => describeCollection(ctx, access, id),
     },
     documents: { ...documentService(ctx), ...uploads, ...imageService(ctx), ...pageImageService(ctx), search: filenameSearchService(ctx).search },
     search: withQueryMeter(ctx, search),
+    evaluations,
     research: researchService(ctx, search, researchSettings),
     providerKeys: providerKeyService(ctx),
     claims: claimService(ctx),

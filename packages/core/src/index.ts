@@ -50,6 +50,13 @@ export { type Plan, type PlanBook, type PlanFile, planBook, planFileSchema, UNLI
 export { billingPeriod, type Sandbox, type UsageMeters } from './usage/quotas.ts';
 export * as schemas from './schemas.ts';
 export * as responses from './responses.ts';
+export * as evaluationSchemas from './evaluation/schemas.ts';
+export type { EvaluationService } from './evaluation/service.ts';
+export { compareRuns } from './evaluation/service.ts';
+export { EvaluationGuardRefusal } from './evaluation/guard.ts';
+export { goldenQueriesFromBeir } from './evaluation/beir.ts';
+export { type CitedPassage, type Faithfulness, faithfulness } from './evaluation/faithfulness.ts';
+export { type Judgments, type RunMetrics, ndcgAt, percentile, rankKeys, recallAt, reciprocalRankAt, summarize } from './evaluation/metrics.ts';
 export { reciprocalRankFusion } from './search/rrf.ts';
 export type { QueryHit, RetrievalSettings } from './search/query.ts';
 export { DEFAULT_RETRIEVAL, QUERY_EXPANSIONS, type QueryExpansion } from './search/query.ts';

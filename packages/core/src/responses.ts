@@ -295,6 +295,16 @@ export const researchSession = z
     sources: z.array(researchSource),
     unresolvedCitations: z.array(z.string()),
     usage: runUsage.nullable(),
+    faithfulness: z
+      .object({
+        sentences: z.number().int(),
+        citedSentences: z.number().int(),
+        citedSentenceShare: z.number().nullable(),
+        citations: z.number().int(),
+        supportedCitations: z.number().int(),
+        supportedCitationShare: z.number().nullable(),
+      })
+      .describe('Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence\'s key terms'),
     createdAt: timestamp,
   })
   .meta({ id: 'ResearchSession' });

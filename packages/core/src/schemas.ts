@@ -92,6 +92,8 @@ export const updateCollectionSchema = z.strictObject({
   llmModel: z.string().min(1).max(200).nullable().optional(),
   instructions: z.string().max(4000).nullable().optional(),
   queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
+  /** Apply a query-time change even when the collection's evaluation guard refuses it (issue 38). */
+  force: z.boolean().optional(),
   duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
   embeddingModel: z.never({ message: 'embeddingModel is fixed for the lifetime of a collection' }).optional(),
 });

@@ -29,6 +29,7 @@ export function scopedDossier(core: Dossier, access: NonNullable<Access>) {
       add: (collectionId: string, file: Parameters<Dossier['documents']['upload']>[2]) => core.documents.upload(access, collectionId, file),
     },
     search: bind(core.search, access),
+    evaluations: bind(core.evaluations, access),
     research: bind(core.research, access),
     claims: bind(core.claims, access),
     duplicates: bind(core.duplicates, access),

@@ -31,6 +31,7 @@ import { dashboardRoutes } from './routes/dashboard.ts';
 import { dashboardStatic } from './http/dashboard-static.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { duplicateRoutes } from './routes/duplicates.ts';
+import { evaluationRoutes } from './routes/evaluations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { imageRoutes } from './routes/images.ts';
 import { pageImageRoutes } from './routes/page-images.ts';
@@ -63,6 +64,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
     ...peopleRoutes(deps), ...peoplePageRoutes(deps),
     ...ssoRoutes(deps),
     ...sourceRoutes(deps),
+    ...evaluationRoutes(deps),
     ...mcpRoutes(deps.mcp ?? notWired),
     ...metaRoutes(deps, () => (openapi ??= buildOpenApi(routes, API_VERSION, deps.publicUrl() || '/'))),
   ];

@@ -107,6 +107,13 @@ const ROWS: Record<string, Profile> = {
   'POST /v1/orgs/:orgId/members/:accountId/password-reset': 'jwt-admin', 'POST /v1/auth/password-reset/request': 'open', 'POST /v1/auth/password-reset': 'open',
   'GET /invite': 'open', 'POST /invite': 'open', 'GET /reset-password': 'open', 'POST /reset-password': 'open',
   'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open',
+  // Issue 38: evaluation — project keys of the collection's sandbox (running meters queries but changes nothing).
+  'POST /v1/collections/:id/golden-sets': 'key-owned', 'GET /v1/collections/:id/golden-sets': 'key-owned',
+  'GET /v1/collections/:id/golden-sets/:setId': 'key-owned', 'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',
+  'DELETE /v1/collections/:id/golden-sets/:setId': 'key-owned', 'POST /v1/collections/:id/evaluations': 'key-owned',
+  'GET /v1/collections/:id/evaluations': 'key-owned', 'GET /v1/collections/:id/evaluations/compare': 'key-owned',
+  'GET /v1/collections/:id/evaluations/:runId': 'key-owned', 'GET /v1/collections/:id/evaluation-guard': 'key-owned',
+  'PUT /v1/collections/:id/evaluation-guard': 'key-owned', 'DELETE /v1/collections/:id/evaluation-guard': 'key-owned',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
   'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
   // The dashboard's cookie session (issue 34): signing in and out read no credentials; reading it back needs one.
@@ -248,7 +255,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId|sourceId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId|sourceId|setId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';

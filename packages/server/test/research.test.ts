@@ -157,7 +157,9 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
     expect(res.body.sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue' });
     const session = await t.request('GET', `/v1/collections/${cid}/research/${res.body.sessionId}`);
     expect(session.status).toBe(200);
-    expect(Object.keys(session.body).sort()).toEqual(['createdAt', 'depth', 'id', 'model', 'query', 'response', 'sources', 'unresolvedCitations', 'usage']);
+    expect(Object.keys(session.body).sort()).toEqual(['createdAt', 'depth', 'faithfulness', 'id', 'model', 'query', 'response', 'sources', 'unresolvedCitations', 'usage']);
+    // Issue 38: the one sentence cites S1, whose passage ("Revenue grew 12 percent in 2024.") shares its key terms.
+    expect(session.body.faithfulness).toEqual({ sentences: 1, citedSentences: 1, citedSentenceShare: 1, citations: 1, supportedCitations: 1, supportedCitationShare: 1 });
     expect(session.body.usage).toMatchObject({ modelCalls: 2, retries: 0 });
     expect(session.body).toMatchObject({ id: res.body.sessionId, query: 'Revenue?', response: res.body.answer, depth: 'quick', model: 'scripted-fast', sources: res.body.sources });
   });

@@ -921,6 +921,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections/{id}/evaluation-guard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The collection's evaluation guard (null when it has none) */
+        get: operations["getEvaluationGuard"];
+        /** Guard query-time settings changes with a golden set: a PATCH lowering nDCG@10 by more than maxNdcgDrop answers 409 unless force */
+        put: operations["putEvaluationGuard"];
+        post?: never;
+        /** Remove the evaluation guard */
+        delete: operations["deleteEvaluationGuard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs of the collection, newest first (without per-query results) */
+        get: operations["listEvaluations"];
+        put?: never;
+        /** Run a golden set against the collection's query-time settings, optionally with a settings patch tried without changing the collection; answers when done */
+        post: operations["runEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/evaluations/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run with its per-query results (expected targets with their rank, what came back) */
+        get: operations["getEvaluation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/evaluations/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Two runs side by side: metric deltas (candidate − base) and the queries whose nDCG@10 changed, worst first */
+        get: operations["compareEvaluations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/golden-sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest version of each golden set of the collection */
+        get: operations["listGoldenSets"];
+        put?: never;
+        /** Create a golden set (version 1) from a JSON list of queries with their relevant targets, or from BEIR queries.jsonl + qrels.tsv contents */
+        post: operations["createGoldenSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/golden-sets/{setId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A golden set: its newest version, or `?version=N` */
+        get: operations["getGoldenSet"];
+        put?: never;
+        post?: never;
+        /** Delete every version of a golden set (its runs stay; a guard on it is removed) */
+        delete: operations["deleteGoldenSet"];
+        options?: never;
+        head?: never;
+        /** Edit a golden set: stores and returns its next version (name, matchBy, or the whole query list); earlier versions stay */
+        patch: operations["updateGoldenSet"];
+        trace?: never;
+    };
     "/v1/collections/{id}/manifest": {
         parameters: {
             query?: never;
@@ -2421,6 +2529,115 @@ export interface components {
         Error: {
             error: string;
         };
+        EvaluationComparison: {
+            base: components["schemas"]["EvaluationRunSummary"];
+            candidate: components["schemas"]["EvaluationRunSummary"];
+            delta: {
+                latencyP50Ms: number;
+                latencyP95Ms: number;
+                mrr: number;
+                ndcg10: number;
+                recall: number;
+            };
+            /** @description Queries whose nDCG@10 differs, worst change first */
+            queries: {
+                baseNdcg10: number;
+                candidateNdcg10: number;
+                delta: number;
+                id: string;
+                query: string;
+            }[];
+        };
+        EvaluationGuard: {
+            maxNdcgDrop: number;
+            setId: string;
+            /** @description ISO 8601 date-time (UTC) */
+            updatedAt: string;
+        };
+        EvaluationGuardState: {
+            guard: components["schemas"]["EvaluationGuard"] | null;
+        };
+        EvaluationMetrics: {
+            k: number;
+            latencyP50Ms: number;
+            latencyP95Ms: number;
+            /** @description Mean reciprocal rank within k */
+            mrr: number;
+            ndcg10: number;
+            queries: number;
+            /** @description Mean recall@k */
+            recall: number;
+        };
+        EvaluationRun: {
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            id: string;
+            metrics: components["schemas"]["EvaluationMetrics"];
+            perQuery: {
+                expected: {
+                    grade: number;
+                    rank: number | null;
+                    target: string;
+                }[];
+                id: string;
+                latencyMs: number;
+                ndcg10: number;
+                query: string;
+                recall: number;
+                reciprocalRank: number;
+                returned: string[];
+            }[];
+            setId: string;
+            settings: components["schemas"]["EvaluationSettings"];
+            setVersion: number;
+            /** @constant */
+            status: "completed";
+            /** @enum {string} */
+            trigger: "manual" | "guard-before" | "guard-after";
+        };
+        EvaluationRunSummary: {
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            id: string;
+            metrics: components["schemas"]["EvaluationMetrics"];
+            setId: string;
+            settings: components["schemas"]["EvaluationSettings"];
+            setVersion: number;
+            /** @constant */
+            status: "completed";
+            /** @enum {string} */
+            trigger: "manual" | "guard-before" | "guard-after";
+        };
+        EvaluationSettings: {
+            enableReranking: boolean;
+            lexicalWeight: number;
+            limit: number;
+            /** @enum {string} */
+            queryExpansion: "none" | "rm3";
+            rrfK: number;
+            vectorWeight: number;
+        };
+        GoldenSet: {
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            id: string;
+            /**
+             * @description What targets name: a document id, a file name (with or without extension), or a section id
+             * @enum {string}
+             */
+            matchBy: "document" | "filename" | "section";
+            name: string;
+            queries: {
+                id: string;
+                query: string;
+                relevant: {
+                    grade: number;
+                    target: string;
+                }[];
+            }[];
+            queryCount: number;
+            version: number;
+        };
         Invitation: {
             /** @description ISO 8601 time */
             createdAt: string;
@@ -2523,6 +2740,15 @@ export interface components {
             createdAt: string;
             /** @enum {string} */
             depth: "quick" | "balanced" | "deep" | "exhaustive";
+            /** @description Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence's key terms */
+            faithfulness: {
+                citations: number;
+                citedSentences: number;
+                citedSentenceShare: number | null;
+                sentences: number;
+                supportedCitations: number;
+                supportedCitationShare: number | null;
+            };
             id: string;
             model: string;
             query: string;
@@ -4846,6 +5072,7 @@ export interface operations {
                     enableDeduplication?: boolean;
                     enableReranking?: boolean;
                     enableSummarization?: boolean;
+                    force?: boolean;
                     instructions?: string | null;
                     llmModel?: string | null;
                     name?: string;
@@ -4887,6 +5114,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The collection's evaluation guard refused the change (issue 38): the {error} body also carries `guard` with both nDCG@10 figures (beforeNdcg10, afterNdcg10, maxNdcgDrop, beforeRunId, afterRunId); send force: true to apply it anyway */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4974,6 +5210,7 @@ export interface operations {
                     enableDeduplication?: boolean;
                     enableReranking?: boolean;
                     enableSummarization?: boolean;
+                    force?: boolean;
                     instructions?: string | null;
                     llmModel?: string | null;
                     name?: string;
@@ -5015,6 +5252,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The collection's evaluation guard refused the change (issue 38): the {error} body also carries `guard` with both nDCG@10 figures (beforeNdcg10, afterNdcg10, maxNdcgDrop, beforeRunId, afterRunId); send force: true to apply it anyway */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6881,6 +7127,751 @@ export interface operations {
                 };
             };
             /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationGuard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The guard or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationGuardState"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putEvaluationGuard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Largest accepted fall of nDCG@10 (absolute, e.g. 0.01) */
+                    maxNdcgDrop: number;
+                    setId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The guard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationGuard"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEvaluationGuard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvaluations: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRunSummary"][];
+                };
+            };
+            /** @description Invalid limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    setId: string;
+                    settings?: {
+                        enableReranking?: boolean;
+                        lexicalWeight?: number;
+                        /** @description Results per query: the k of recall@k and MRR (default 10) */
+                        limit?: number;
+                        /** @enum {string} */
+                        queryExpansion?: "none" | "rm3";
+                        rrfK?: number;
+                        vectorWeight?: number;
+                    };
+                    /** @description Default: the newest version */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The finished run with per-query results */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRun"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Monthly query limit reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRun"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compareEvaluations: {
+        parameters: {
+            query?: {
+                base?: string;
+                candidate?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationComparison"];
+                };
+            };
+            /** @description base and candidate are required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGoldenSets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenSet"][];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createGoldenSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send a unique value per intended request: a retry with the same key and request within 24 h gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with another request answers 422, and while the first still runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description BEIR files; corpus ids are matched by file name (a document `<corpus-id>.md` matches `<corpus-id>`) unless matchBy says otherwise */
+                    beir?: {
+                        /** @description Contents of BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped) */
+                        qrels: string;
+                        /** @description Contents of BEIR queries.jsonl: one {"_id", "text"} object a line */
+                        queries: string;
+                    };
+                    /**
+                     * @description What targets name: a document id, a file name (with or without extension), or a section id
+                     * @enum {string}
+                     */
+                    matchBy?: "document" | "filename" | "section";
+                    name: string;
+                    /** @description The queries with what answers them */
+                    queries?: {
+                        /** @description Defaults to the 1-based position in the list */
+                        id?: string;
+                        query: string;
+                        relevant: {
+                            /** @default 1 */
+                            grade?: number;
+                            target: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenSet"];
+                };
+            };
+            /** @description Invalid input (e.g. malformed BEIR lines) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getGoldenSet: {
+        parameters: {
+            query?: {
+                version?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenSet"];
+                };
+            };
+            /** @description Invalid version */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteGoldenSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateGoldenSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                setId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description BEIR files; corpus ids are matched by file name (a document `<corpus-id>.md` matches `<corpus-id>`) unless matchBy says otherwise */
+                    beir?: {
+                        /** @description Contents of BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped) */
+                        qrels: string;
+                        /** @description Contents of BEIR queries.jsonl: one {"_id", "text"} object a line */
+                        queries: string;
+                    };
+                    /**
+                     * @description What targets name: a document id, a file name (with or without extension), or a section id
+                     * @enum {string}
+                     */
+                    matchBy?: "document" | "filename" | "section";
+                    name?: string;
+                    /** @description The queries with what answers them */
+                    queries?: {
+                        /** @description Defaults to the 1-based position in the list */
+                        id?: string;
+                        query: string;
+                        relevant: {
+                            /** @default 1 */
+                            grade?: number;
+                            target: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The new version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenSet"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -8,6 +8,7 @@ import type { StoreContext } from './dialect.ts';
 import * as documents from './document-queries.ts';
 import * as duplicates from './duplicate-queries.ts';
 import * as enrich from './enrich-queries.ts';
+import * as evaluations from './evaluation-queries.ts';
 import * as images from './image-queries.ts';
 import * as idempotency from './idempotency-queries.ts';
 import * as keys from './key-queries.ts';
@@ -221,5 +222,15 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     linkSsoIdentity: (issuer, subject, accountId, at) => people.linkSsoIdentity(ctx, issuer, subject, accountId, at),
     createSsoLogin: (login) => people.createSsoLogin(ctx, login),
     takeSsoLogin: (stateHash, now) => people.takeSsoLogin(ctx, stateHash, now),
+    insertGoldenSet: (set) => evaluations.insertGoldenSet(ctx, set),
+    getGoldenSet: (id, version) => evaluations.getGoldenSet(ctx, id, version),
+    listGoldenSets: (collectionId) => evaluations.listGoldenSets(ctx, collectionId),
+    deleteGoldenSet: (id) => evaluations.deleteGoldenSet(ctx, id),
+    insertEvaluationRun: (run) => evaluations.insertEvaluationRun(ctx, run),
+    getEvaluationRun: (id) => evaluations.getEvaluationRun(ctx, id),
+    listEvaluationRuns: (collectionId, limit) => evaluations.listEvaluationRuns(ctx, collectionId, limit),
+    getEvaluationGuard: (collectionId) => evaluations.getEvaluationGuard(ctx, collectionId),
+    putEvaluationGuard: (guard) => evaluations.putEvaluationGuard(ctx, guard),
+    deleteEvaluationGuard: (collectionId) => evaluations.deleteEvaluationGuard(ctx, collectionId),
   };
 }

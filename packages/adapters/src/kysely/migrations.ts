@@ -556,6 +556,10 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   '0042_people': async (db) => {
     await createPeopleTables(db);
   },
+  '0038_evaluations': async (db, t) => {
+    // Issue 38: golden sets (one row per version), evaluation runs and a collection's evaluation guard.
+    await createEvaluationTables(db, t);
+  },
 };
 
 /**
@@ -609,6 +613,42 @@ async function createSourceTables(db: Db, t: ColumnTypes): Promise<void> {
     .addColumn('finished_at', 'text')
     .execute();
   await db.schema.createIndex('source_runs_source').on('source_runs').columns(['source_id', 'started_at']).execute();
+}
+
+/** Issue 38: versioned golden sets of a collection, the runs scored against them, and the guard of settings changes. */
+async function createEvaluationTables(db: Db, t: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable('golden_sets')
+    .addColumn('id', 'text', (c) => c.notNull())
+    .addColumn('version', t.integer, (c) => c.notNull())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('match_by', 'text', (c) => c.notNull())
+    .addColumn('queries', t.json, (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('golden_sets_pk', ['id', 'version'])
+    .execute();
+  await db.schema.createIndex('golden_sets_collection').on('golden_sets').columns(['collection_id', 'created_at']).execute();
+  await db.schema
+    .createTable('evaluation_runs')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+    .addColumn('set_id', 'text', (c) => c.notNull())
+    .addColumn('set_version', t.integer, (c) => c.notNull())
+    .addColumn('trigger', 'text', (c) => c.notNull())
+    .addColumn('settings', t.json, (c) => c.notNull())
+    .addColumn('metrics', t.json, (c) => c.notNull())
+    .addColumn('per_query', t.json, (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('evaluation_runs_collection').on('evaluation_runs').columns(['collection_id', 'created_at']).execute();
+  await db.schema
+    .createTable('evaluation_guards')
+    .addColumn('collection_id', 'text', (c) => c.primaryKey().references('collections.id').onDelete('cascade'))
+    .addColumn('set_id', 'text', (c) => c.notNull())
+    .addColumn('max_ndcg_drop', t.real, (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 /** Issue 16: webhook endpoints, the delivery outbox (one row per event and endpoint) and its attempt log. */

@@ -458,6 +458,9 @@ export interface MetadataDatabase {
   agents: AgentsTable;
   agent_runs: AgentRunsTable;
   agent_run_steps: AgentRunStepsTable;
+  golden_sets: GoldenSetsTable;
+  evaluation_runs: EvaluationRunsTable;
+  evaluation_guards: EvaluationGuardsTable;
   webhook_endpoints: WebhookEndpointsTable;
   collection_sources: CollectionSourcesTable;
   source_runs: SourceRunsTable;
@@ -604,4 +607,37 @@ export interface SourceRunsTable {
   error: string | null;
   started_at: string;
   finished_at: string | null;
+}
+
+/** Issue 38: one version of a golden set (editing a set inserts the next version). */
+export interface GoldenSetsTable {
+  id: string;
+  version: number;
+  collection_id: string;
+  name: string;
+  match_by: string;
+  /** JSON GoldenQuery[]. */
+  queries: DbJson;
+  created_at: string;
+}
+
+/** Issue 38: an evaluation run with its metrics and per-query results. */
+export interface EvaluationRunsTable {
+  id: string;
+  collection_id: string;
+  set_id: string;
+  set_version: number;
+  trigger: string;
+  settings: DbJson;
+  metrics: DbJson;
+  per_query: DbJson;
+  created_at: string;
+}
+
+/** Issue 38: the golden set and margin that guard a collection's query-time settings. */
+export interface EvaluationGuardsTable {
+  collection_id: string;
+  set_id: string;
+  max_ndcg_drop: number;
+  updated_at: string;
 }

@@ -9,6 +9,7 @@ import { configCommand } from './config.ts';
 import { contradictionsCommand } from './contradictions.ts';
 import { docsCommand } from './docs.ts';
 import { duplicatesCommand } from './duplicates.ts';
+import { evalCommand } from './eval.ts';
 import { doctorCommand } from './doctor.ts';
 import { mcpCommand } from './mcp.ts';
 import { providerKeysCommand } from './provider-keys.ts';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   claimsCommand,
   contradictionsCommand,
   duplicatesCommand,
+  evalCommand,
   providerKeysCommand,
   agentsCommand,
   loginCommand,

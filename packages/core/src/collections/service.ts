@@ -128,7 +128,7 @@ export function collectionService(ctx: DossierContext) {
     async update(access: Access, id: string, raw: UpdateCollectionInput): Promise<CollectionView> {
       const c = await requireCollection(ctx, access, id, 'write');
       const patch = parseInput(updateCollectionSchema, raw);
-      const { embeddingModel: _ignored, ...rest } = patch;
+      const { embeddingModel: _ignored, force: _force, ...rest } = patch;
       if ((rest.chunkOverlap ?? c.chunkOverlap) >= (rest.chunkSize ?? c.chunkSize)) {
         throw new DossierError('invalid_input', 'chunkOverlap must be smaller than chunkSize');
       }

@@ -23,6 +23,7 @@ export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';
 export type * from './source-store.ts';
 export type * from './people-store.ts';
+export type * from './evaluation-store.ts';
 // The contract versions of the ports users implement (each checked by its conformance suite).
 export { BLOB_STORE_SPEC_VERSION } from './blob-store.ts';
 export { CHUNK_INDEX_SPEC_VERSION } from './chunk-index.ts';

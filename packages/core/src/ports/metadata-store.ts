@@ -1,3 +1,4 @@
+import type { EvaluationStore } from './evaluation-store.ts';
 import type { Account, ApiKeyRecord, Collection, DocumentRecord, DocumentStatus, Env, Metadata, Org, Project, SectionRecord } from '../domain/types.ts';
 import type { AgentStore } from './agent-store.ts';
 import type { IdempotencyStore } from './idempotency-store.ts';
@@ -53,7 +54,8 @@ export interface CollectionCounts {
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore, OAuthStore, SourceDocumentStore, CollectionSourceStore {
+  extends ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore, ClaimStore, DuplicateStore, AgentStore, WebhookStore, KeyStore, TenancyStore, IdempotencyStore, OAuthStore, SourceDocumentStore, CollectionSourceStore,
+    EvaluationStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

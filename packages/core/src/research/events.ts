@@ -1,3 +1,4 @@
+import type { Faithfulness } from '../evaluation/faithfulness.ts';
 import type { DossierErrorCode } from '../domain/errors.ts';
 import type { ResearchDepth, ResearchSource, RunUsage } from '../domain/types.ts';
 
@@ -43,5 +44,7 @@ export interface ResearchSession {
   sources: ResearchSource[];
   unresolvedCitations: string[];
   usage: RunUsage | null;
+  /** Issue 38: the model-free faithfulness heuristic of the answer (evaluation/faithfulness.ts), computed on read. */
+  faithfulness: Faithfulness;
   createdAt: string;
 }

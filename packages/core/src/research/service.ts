@@ -1,3 +1,4 @@
+import { faithfulness } from '../evaluation/faithfulness.ts';
 import { type Access, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
@@ -14,7 +15,11 @@ export { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings } from './run.ts';
 /** Research history kept visible per collection (spec: Limits, research list). */
 export const RESEARCH_HISTORY_LIMIT = 50;
 
-const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): ResearchSession => view;
+/** A session as the API shows it, with its faithfulness heuristic (issue 38) from the answer and its cited sources. */
+const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): ResearchSession => ({
+  ...view,
+  faithfulness: faithfulness(view.response, view.sources.flatMap((s) => (s.marker ? [{ marker: s.marker, content: s.content }] : []))),
+});
 
 /** Present only when there is something to report, so a run with honest citations has the spec's `done` shape. */
 const unresolvedField = (unresolved: string[]) => (unresolved.length ? { unresolvedCitations: unresolved } : {});

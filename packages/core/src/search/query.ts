@@ -146,19 +146,31 @@ async function topWithProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; 
   return out.slice(0, limit);
 }
 
+/**
+ * The query path of `POST /v1/collections/:id/query` over a collection already read and checked, with parsed input
+ * (evaluation runs call it with a collection and settings patched for a what-if run).
+ */
+export async function queryCollection(
+  ctx: DossierContext,
+  c: Collection,
+  input: ReturnType<typeof querySchema.parse>,
+  settings: RetrievalSettings,
+): Promise<{ results: QueryHit[]; reranker: string }> {
+  const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
+  const limit = settings.resultLimit ?? input.limit;
+  const queryExpansion = c.queryExpansion ?? settings.queryExpansion;
+  const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, queryExpansion, candidates: candidateDepth(ctx, c, limit, settings) });
+  const { hits, reranker } = await rerank(ctx, c, input.q, candidates);
+  return { results: await topWithProvenance(ctx, hits, limit), reranker };
+}
+
 /** Hybrid search, section scan and section reads. */
 export function searchService(ctx: DossierContext, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
   return {
     /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
       const c = await requireCollection(ctx, access, collectionId, 'read');
-      const input = parseInput(querySchema, raw);
-      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
-      const limit = settings.resultLimit ?? input.limit;
-      const queryExpansion = c.queryExpansion ?? settings.queryExpansion;
-      const candidates = await fusedCandidates(ctx, c, input.q, filter, { ...settings, queryExpansion, candidates: candidateDepth(ctx, c, limit, settings) });
-      const { hits, reranker } = await rerank(ctx, c, input.q, candidates);
-      return { results: await topWithProvenance(ctx, hits, limit), reranker };
+      return queryCollection(ctx, c, parseInput(querySchema, raw), settings);
     },
     async scan(access: Access, collectionId: string, raw: ScanInput) {
       const c = await requireCollection(ctx, access, collectionId, 'read');

@@ -20,6 +20,7 @@ import { duplicateStoreTests } from './duplicate-store-suite.ts';
 import { oauthStoreTests } from './oauth-store-suite.ts';
 import { peopleStoreTests } from './people-store-suite.ts';
 import { webhookStoreTests } from './webhook-store-suite.ts';
+import { evaluationStoreTests } from './evaluation-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -203,6 +204,7 @@ export function metadataStoreSuite(
     duplicateStoreTests(() => ctx.store);
     agentStoreTests(() => ctx.store);
     webhookStoreTests(() => ctx.store);
+    evaluationStoreTests(() => ctx.store);
     oauthStoreTests(() => ctx.store);
     peopleStoreTests(() => ctx.store);
     const persistentLocation = opts.persistentLocation;

@@ -1,7 +1,7 @@
-import { responses, schemas } from '@dossier/core';
+import { EvaluationGuardRefusal, type evaluationSchemas, responses, schemas } from '@dossier/core';
 import { z } from 'zod';
 import { apiAccess, requireApiAccess } from '../http/auth.ts';
-import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
+import { noContent, type RouteDef, type RouteDeps, route, send } from './define.ts';
 
 /** /v1/collections: create, list, get, stats, update, soft delete. */
 export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
@@ -11,8 +11,19 @@ export function collectionRoutes({ dossier }: RouteDeps): RouteDef[] {
       method, path: '/v1/collections/:id', operationId: method === 'patch' ? 'updateCollection' : 'replaceCollection', tag: 'collections', auth: 'key',
       summary: method === 'patch' ? 'Update a collection' : 'Update a collection (same as PATCH)',
       body: schemas.updateCollectionSchema,
-      responses: { 200: { description: 'The updated collection', schema: responses.collection }, 404: 'Not found' },
-      handle: async (ctx, { body, reply }) => reply(200, await c.update(requireApiAccess(ctx), ctx.params.id, body)),
+      responses: {
+        200: { description: 'The updated collection', schema: responses.collection }, 404: 'Not found',
+        409: "The collection's evaluation guard refused the change (issue 38): the {error} body also carries `guard` with both nDCG@10 figures (beforeNdcg10, afterNdcg10, maxNdcgDrop, beforeRunId, afterRunId); send force: true to apply it anyway",
+      },
+      handle: async (ctx, { body, reply }) => {
+        try {
+          reply(200, await c.update(requireApiAccess(ctx), ctx.params.id, body));
+        } catch (err) {
+          if (!(err instanceof EvaluationGuardRefusal)) throw err;
+          const refusal: z.output<typeof evaluationSchemas.guardRefusal> = { error: err.message, guard: err.guard };
+          send(ctx, 409, refusal);
+        }
+      },
     });
   return [
     route({

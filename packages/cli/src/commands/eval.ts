@@ -1,0 +1,157 @@
+import { readFile } from 'node:fs/promises';
+import type { components } from '../api.gen.ts';
+import type { Command, Context } from '../command.ts';
+import { usageError } from '../errors.ts';
+import { intFlag } from '../filters.ts';
+import { shortDate } from '../format.ts';
+import { truncate } from '../style.ts';
+import { arg, dispatch } from '../subcommand.ts';
+
+type Schemas = components['schemas'];
+type GoldenSet = Schemas['GoldenSet'];
+type EvaluationRun = Schemas['EvaluationRun'];
+type EvaluationRunSummary = Schemas['EvaluationRunSummary'];
+type EvaluationComparison = Schemas['EvaluationComparison'];
+
+const notFound = { notFoundHint: 'check the id; `dossier eval sets` and `dossier eval runs` list them' };
+const fixed = (n: number, digits = 4): string => n.toFixed(digits);
+const signed = (n: number, digits = 4): string => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
+
+/** The metrics table of a run (one row). */
+function metricsTable(ctx: Context, runs: EvaluationRunSummary[]): void {
+  ctx.out.table(
+    ['RUN', 'SET', 'TRIGGER', 'EXPANSION', 'RERANK', 'K', 'nDCG@10', 'RECALL@K', 'MRR', 'P50 MS', 'P95 MS', 'QUERIES', 'WHEN'],
+    runs.map((r) => [
+      r.id, `${truncate(r.setId, 8)} v${r.setVersion}`, r.trigger, r.settings.queryExpansion, String(r.settings.enableReranking), String(r.metrics.k),
+      fixed(r.metrics.ndcg10), fixed(r.metrics.recall), fixed(r.metrics.mrr), fixed(r.metrics.latencyP50Ms, 1), fixed(r.metrics.latencyP95Ms, 1),
+      String(r.metrics.queries), shortDate(r.createdAt),
+    ]),
+  );
+}
+
+/** The metrics, then the queries that missed (an expected target not in the results, or nDCG@10 below 1), worst first. */
+function printRun(ctx: Context, run: EvaluationRun, misses: number): void {
+  metricsTable(ctx, [run]);
+  const missed = run.perQuery.filter((q) => q.ndcg10 < 1 - 1e-9).sort((a, b) => a.ndcg10 - b.ndcg10);
+  if (missed.length === 0) {
+    ctx.out.info('every query found what it expected at the top');
+    return;
+  }
+  ctx.out.line();
+  ctx.out.line(`${missed.length} of ${run.perQuery.length} queries below nDCG@10 1 (worst ${Math.min(misses, missed.length)} shown, --misses n):`);
+  ctx.out.table(
+    ['QUERY', 'nDCG@10', 'EXPECTED (RANK)', 'RETURNED (TOP 3)'],
+    missed.slice(0, misses).map((q) => [
+      truncate(`${q.id}: ${q.query}`, 50), fixed(q.ndcg10, 3),
+      truncate(q.expected.map((e) => `${e.target} (${e.rank ?? '—'})`).join(', '), 40), truncate(q.returned.slice(0, 3).join(', '), 40),
+    ]),
+  );
+}
+
+/** The settings patch of `eval run` from its flags. */
+function settingsOf(ctx: Context): Record<string, unknown> {
+  const expansion = ctx.values['query-expansion'];
+  if (expansion !== undefined && expansion !== 'none' && expansion !== 'rm3') throw usageError(`--query-expansion must be none or rm3, not '${String(expansion)}'`);
+  const rerank = ctx.values.rerank;
+  if (rerank !== undefined && rerank !== 'on' && rerank !== 'off') throw usageError(`--rerank must be on or off, not '${String(rerank)}'`);
+  const limit = intFlag(ctx.values, 'limit', 1, 100);
+  return {
+    ...(expansion ? { queryExpansion: expansion } : {}),
+    ...(rerank ? { enableReranking: rerank === 'on' } : {}),
+    ...(limit ? { limit } : {}),
+  };
+}
+
+async function runSet(ctx: Context) {
+  const setId = arg(ctx, 1, 'the golden set id', 'dossier eval run <set-id>');
+  const version = intFlag(ctx.values, 'version', 1, 1_000_000);
+  const settings = settingsOf(ctx);
+  const body = { setId, ...(version ? { version } : {}), ...(Object.keys(settings).length ? { settings } : {}) };
+  if (!ctx.out.json) ctx.out.info(`running set ${setId}…`);
+  const run = await ctx.api().json<EvaluationRun>('POST', `/collections/${await ctx.collection()}/evaluations`, { json: body, timeoutMs: null, signal: ctx.signal, ...notFound });
+  if (ctx.out.json) return ctx.out.value(run);
+  printRun(ctx, run, intFlag(ctx.values, 'misses', 0, 10_000) ?? 10);
+}
+
+async function show(ctx: Context) {
+  const runId = arg(ctx, 1, 'the run id', 'dossier eval show <run-id>');
+  const run = await ctx.api().json<EvaluationRun>('GET', `/collections/${await ctx.collection()}/evaluations/${runId}`, notFound);
+  if (ctx.out.json) return ctx.out.value(run);
+  printRun(ctx, run, intFlag(ctx.values, 'misses', 0, 10_000) ?? 10);
+}
+
+async function runs(ctx: Context) {
+  const limit = intFlag(ctx.values, 'limit', 1, 100) ?? 20;
+  const list = await ctx.api().json<EvaluationRunSummary[]>('GET', `/collections/${await ctx.collection()}/evaluations?limit=${limit}`, notFound);
+  if (ctx.out.json) return ctx.out.value(list);
+  if (list.length === 0) return ctx.out.info('no runs yet; `dossier eval run <set-id>` makes one');
+  metricsTable(ctx, list);
+}
+
+async function compare(ctx: Context) {
+  const base = arg(ctx, 1, 'the base run id', 'dossier eval compare <base-run> <candidate-run>');
+  const candidate = arg(ctx, 2, 'the candidate run id', 'dossier eval compare <base-run> <candidate-run>');
+  const path = `/collections/${await ctx.collection()}/evaluations/compare?base=${encodeURIComponent(base)}&candidate=${encodeURIComponent(candidate)}`;
+  const cmp = await ctx.api().json<EvaluationComparison>('GET', path, notFound);
+  if (ctx.out.json) return ctx.out.value(cmp);
+  metricsTable(ctx, [cmp.base, cmp.candidate]);
+  const d = cmp.delta;
+  ctx.out.line(`delta: nDCG@10 ${signed(d.ndcg10)}, recall ${signed(d.recall)}, MRR ${signed(d.mrr)}, p50 ${signed(d.latencyP50Ms, 1)} ms, p95 ${signed(d.latencyP95Ms, 1)} ms`);
+  if (cmp.queries.length === 0) return;
+  ctx.out.table(['QUERY', 'BASE', 'CANDIDATE', 'DELTA'], cmp.queries.slice(0, 20).map((q) => [truncate(`${q.id}: ${q.query}`, 50), fixed(q.baseNdcg10, 3), fixed(q.candidateNdcg10, 3), signed(q.delta, 3)]));
+}
+
+async function sets(ctx: Context) {
+  const list = await ctx.api().json<GoldenSet[]>('GET', `/collections/${await ctx.collection()}/golden-sets`, notFound);
+  if (ctx.out.json) return ctx.out.value(list);
+  if (list.length === 0) return ctx.out.info('no golden sets; `dossier eval import <name> --queries q.jsonl --qrels qrels.tsv` makes one');
+  ctx.out.table(['ID', 'NAME', 'VERSION', 'MATCH BY', 'QUERIES', 'CREATED'], list.map((s) => [s.id, truncate(s.name, 30), String(s.version), s.matchBy, String(s.queryCount), shortDate(s.createdAt)]));
+}
+
+/** `eval import <name>`: BEIR files (--queries, --qrels) or a JSON list of {query, relevant} (--file). */
+async function importSet(ctx: Context) {
+  const name = arg(ctx, 1, 'a name for the set', 'dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv');
+  const { queries, qrels, file } = ctx.values;
+  const matchBy = typeof ctx.values['match-by'] === 'string' ? { matchBy: ctx.values['match-by'] } : {};
+  let body: Record<string, unknown>;
+  if (typeof file === 'string') body = { name, ...matchBy, queries: JSON.parse(await readFile(file, 'utf8')) };
+  else if (typeof queries === 'string' && typeof qrels === 'string') body = { name, ...matchBy, beir: { queries: await readFile(queries, 'utf8'), qrels: await readFile(qrels, 'utf8') } };
+  else throw usageError('give --queries and --qrels (BEIR files), or --file (a JSON list of {query, relevant: [{target, grade}]})');
+  const set = await ctx.api().json<GoldenSet>('POST', `/collections/${await ctx.collection()}/golden-sets`, { json: body, ...notFound });
+  if (ctx.out.json) return ctx.out.value(set);
+  ctx.out.info(`golden set ${set.id} (v${set.version}): ${set.queryCount} queries, matched by ${set.matchBy}`);
+}
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Evaluate retrieval on golden sets: import a set, run it, compare runs',
+  usage: [
+    'eval import <name> (--queries q.jsonl --qrels qrels.tsv | --file set.json) [--match-by document|filename|section]',
+    'eval sets', 'eval run <set-id> [--version n] [--query-expansion none|rm3] [--rerank on|off] [--limit k] [--misses n]',
+    'eval runs [--limit n]', 'eval show <run-id> [--misses n]', 'eval compare <base-run> <candidate-run>',
+  ],
+  description:
+    "A golden set lists queries with the documents (or sections) that answer them. A run sends every query through the\n" +
+    "collection's query path and reports nDCG@10, recall@k, MRR and latency, with the queries that missed. Settings\n" +
+    'given to `eval run` are tried without changing the collection.',
+  subcommands: [
+    ['import <name>', 'create a golden set from BEIR files or a JSON list'],
+    ['sets', 'the golden sets of the collection'],
+    ['run <set-id>', 'run a set (optionally with other settings) and show its metrics and misses'],
+    ['runs', 'earlier runs, newest first'],
+    ['show <run-id>', 'a run with its misses'],
+    ['compare <a> <b>', 'metric deltas and the queries that changed'],
+  ],
+  options: {
+    queries: { type: 'string' }, qrels: { type: 'string' }, file: { type: 'string' }, 'match-by': { type: 'string' },
+    version: { type: 'string' }, 'query-expansion': { type: 'string' }, rerank: { type: 'string' }, limit: { type: 'string', short: 'n' }, misses: { type: 'string' },
+  },
+  optionHelp: [
+    ['--queries <file> --qrels <file>', 'import: BEIR queries.jsonl and qrels tsv (corpus ids matched by file name)'],
+    ['--file <file>', 'import: a JSON list of {id?, query, relevant: [{target, grade?}]}'],
+    ['--query-expansion, --rerank, --limit', 'run: settings to try instead of the collection\'s (limit = k of recall@k)'],
+    ['--misses <n>', 'run, show: how many missed queries to list (default 10)'],
+  ],
+  examples: ['dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv', 'dossier eval run 4b1e… --query-expansion none', 'dossier eval compare 9a… 7c…'],
+  run: (ctx) => dispatch(ctx, 'eval', { import: importSet, sets, run: runSet, runs, show, compare }),
+};

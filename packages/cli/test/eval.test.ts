@@ -1,0 +1,61 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dossier, startTestServer, type TestServer, tempHome } from './helpers.ts';
+
+let t: TestServer;
+let cid: string;
+let home: { home: string; cleanup: () => void };
+
+beforeAll(async () => {
+  t = await startTestServer();
+  cid = (await t.createCollection({ name: 'Eval', queryExpansion: 'none' })).id;
+  await t.ingest(cid, 'tides.md', '# Tides\n\nTides decide when large ships may enter the harbour.\n');
+  await t.ingest(cid, 'glaciers.md', '# Glaciers\n\nGlaciers carve valleys slowly over thousands of years.\n');
+  home = tempHome();
+});
+afterAll(async () => {
+  home?.cleanup();
+  await t?.close();
+});
+
+const run = (args: string[]) => dossier(home.home, [...args, '-c', cid], { env: { SERVICE_BASE_URL: t.url, SERVICE_API_KEY: t.liveKey } });
+
+describe('dossier eval', () => {
+  it('imports BEIR files, runs the set with a table and its misses, lists, shows and compares runs', async () => {
+    const queries = join(home.home, 'queries.jsonl');
+    const qrels = join(home.home, 'qrels.tsv');
+    writeFileSync(queries, '{"_id": "1", "text": "when may ships enter the harbour"}\n{"_id": "2", "text": "glaciers carve valleys"}\n');
+    writeFileSync(qrels, 'query-id\tcorpus-id\tscore\n1\ttides\t1\n2\ttides\t1\n');
+    const imported = await run(['eval', 'import', 'tiny', '--queries', queries, '--qrels', qrels, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    const set = JSON.parse(imported.stdout);
+    expect(set).toMatchObject({ name: 'tiny', queryCount: 2, matchBy: 'filename' });
+
+    const first = await run(['eval', 'run', set.id]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/nDCG@10/);
+    expect(first.stdout).toMatch(/1 of 2 queries below nDCG@10 1/);
+    expect(first.stdout).toMatch(/2: glaciers carve valleys/);
+
+    const second = JSON.parse((await run(['eval', 'run', set.id, '--query-expansion', 'rm3', '--limit', '5', '--json'])).stdout);
+    expect(second.settings).toMatchObject({ queryExpansion: 'rm3', limit: 5 });
+    const listed = JSON.parse((await run(['eval', 'runs', '--json'])).stdout);
+    expect(listed).toHaveLength(2);
+    const shown = await run(['eval', 'show', second.id]);
+    expect(shown.stdout).toContain(second.id);
+    const compared = await run(['eval', 'compare', listed[1].id, second.id]);
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stdout).toMatch(/delta: nDCG@10 [+-]\d\.\d{4}/);
+    const sets = await run(['eval', 'sets']);
+    expect(sets.stdout).toContain('tiny');
+  });
+
+  it('refuses bad flags and unknown ids', async () => {
+    expect((await run(['eval', 'run', 'x', '--query-expansion', 'bm25'])).code).not.toBe(0);
+    expect((await run(['eval', 'import', 'x'])).code).not.toBe(0);
+    const missing = await run(['eval', 'show', 'nope']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/not found/i);
+  });
+});

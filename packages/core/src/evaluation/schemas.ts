@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+/**
+ * Request and response schemas of evaluations (issue 38): golden sets, runs, comparisons and the guard of a
+ * collection's query-time settings. The server validates with them and publishes them in its OpenAPI document.
+ */
+
+/** Largest golden set (runs are synchronous and bounded by it: see docs/evaluation.md). */
+export const MAX_GOLDEN_QUERIES = 2000;
+/** Largest BEIR upload text of each file (queries.jsonl may carry the whole corpus' queries; unjudged ones are dropped). */
+const MAX_BEIR_CHARS = 8_000_000;
+
+const matchBySchema = z.enum(['document', 'filename', 'section']).describe('What targets name: a document id, a file name (with or without extension), or a section id');
+const judgment = z.strictObject({ target: z.string().trim().min(1).max(500), grade: z.number().int().min(0).max(10).default(1) });
+const goldenQueryInput = z.strictObject({
+  id: z.string().trim().min(1).max(200).optional().describe('Defaults to the 1-based position in the list'),
+  query: z.string().trim().min(1).max(2000),
+  relevant: z.array(judgment).min(1).max(100),
+});
+const beirUpload = z
+  .strictObject({
+    queries: z.string().min(1).max(MAX_BEIR_CHARS).describe('Contents of BEIR queries.jsonl: one {"_id", "text"} object a line'),
+    qrels: z.string().min(1).max(MAX_BEIR_CHARS).describe('Contents of BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped)'),
+  })
+  .describe("BEIR files; corpus ids are matched by file name (a document `<corpus-id>.md` matches `<corpus-id>`) unless matchBy says otherwise");
+
+const setContent = {
+  queries: z.array(goldenQueryInput).min(1).max(MAX_GOLDEN_QUERIES).optional().describe('The queries with what answers them'),
+  beir: beirUpload.optional(),
+};
+
+export const createGoldenSetSchema = z
+  .strictObject({ name: z.string().trim().min(1).max(200), matchBy: matchBySchema.optional(), ...setContent })
+  .refine((b) => (b.queries === undefined) !== (b.beir === undefined), { message: 'send exactly one of queries or beir' });
+
+export const updateGoldenSetSchema = z
+  .strictObject({ name: z.string().trim().min(1).max(200).optional(), matchBy: matchBySchema.optional(), ...setContent })
+  .refine((b) => !(b.queries !== undefined && b.beir !== undefined), { message: 'send at most one of queries or beir' });
+
+/** Query-time settings a run may try without changing the collection. */
+export const evaluationSettingsPatchSchema = z.strictObject({
+  queryExpansion: z.enum(['none', 'rm3']).optional(),
+  enableReranking: z.boolean().optional(),
+  limit: z.number().int().min(1).max(100).optional().describe('Results per query: the k of recall@k and MRR (default 10)'),
+  lexicalWeight: z.number().min(0).max(10).optional(),
+  vectorWeight: z.number().min(0).max(10).optional(),
+  rrfK: z.number().int().min(1).max(1000).optional(),
+});
+
+export const runEvaluationSchema = z.strictObject({
+  setId: z.string().min(1).max(100),
+  version: z.number().int().min(1).optional().describe('Default: the newest version'),
+  settings: evaluationSettingsPatchSchema.optional(),
+});
+
+export const listRunsQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+/** Both are required (checked after the collection is found, so a stranger's request gets 404 before any 400). */
+export const compareRunsQuerySchema = z.strictObject({ base: z.string().min(1).max(100).optional(), candidate: z.string().min(1).max(100).optional() });
+
+export const evaluationGuardSchema = z.strictObject({
+  setId: z.string().min(1).max(100),
+  maxNdcgDrop: z.number().min(0).max(1).describe('Largest accepted fall of nDCG@10 (absolute, e.g. 0.01)'),
+});
+
+export type CreateGoldenSetInput = z.input<typeof createGoldenSetSchema>;
+export type UpdateGoldenSetInput = z.input<typeof updateGoldenSetSchema>;
+export type RunEvaluationInput = z.input<typeof runEvaluationSchema>;
+export type EvaluationSettingsPatch = z.output<typeof evaluationSettingsPatchSchema>;
+export type EvaluationGuardInput = z.input<typeof evaluationGuardSchema>;
+
+// ---- responses ----
+
+const timestamp = z.string().describe('ISO 8601 date-time (UTC)');
+
+export const goldenSet = z
+  .object({
+    id: z.string(),
+    version: z.number().int(),
+    name: z.string(),
+    matchBy: matchBySchema,
+    queryCount: z.number().int(),
+    queries: z.array(z.object({ id: z.string(), query: z.string(), relevant: z.array(z.object({ target: z.string(), grade: z.number().int() })) })),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'GoldenSet' });
+
+const metrics = z
+  .object({
+    ndcg10: z.number(),
+    recall: z.number().describe('Mean recall@k'),
+    mrr: z.number().describe('Mean reciprocal rank within k'),
+    k: z.number().int(),
+    queries: z.number().int(),
+    latencyP50Ms: z.number(),
+    latencyP95Ms: z.number(),
+  })
+  .meta({ id: 'EvaluationMetrics' });
+
+const settings = z
+  .object({
+    queryExpansion: z.enum(['none', 'rm3']),
+    enableReranking: z.boolean(),
+    limit: z.number().int(),
+    lexicalWeight: z.number(),
+    vectorWeight: z.number(),
+    rrfK: z.number().int(),
+  })
+  .meta({ id: 'EvaluationSettings' });
+
+const queryResult = z.object({
+  id: z.string(),
+  query: z.string(),
+  ndcg10: z.number(),
+  recall: z.number(),
+  reciprocalRank: z.number(),
+  latencyMs: z.number(),
+  expected: z.array(z.object({ target: z.string(), grade: z.number().int(), rank: z.number().int().nullable() })),
+  returned: z.array(z.string()),
+});
+
+const runFields = {
+  id: z.string(),
+  setId: z.string(),
+  setVersion: z.number().int(),
+  trigger: z.enum(['manual', 'guard-before', 'guard-after']),
+  status: z.literal('completed'),
+  settings,
+  metrics,
+  createdAt: timestamp,
+};
+
+export const evaluationRunSummary = z.object(runFields).meta({ id: 'EvaluationRunSummary' });
+export const evaluationRun = z.object({ ...runFields, perQuery: z.array(queryResult) }).meta({ id: 'EvaluationRun' });
+
+export const evaluationComparison = z
+  .object({
+    base: evaluationRunSummary,
+    candidate: evaluationRunSummary,
+    delta: z.object({ ndcg10: z.number(), recall: z.number(), mrr: z.number(), latencyP50Ms: z.number(), latencyP95Ms: z.number() }),
+    queries: z
+      .array(z.object({ id: z.string(), query: z.string(), baseNdcg10: z.number(), candidateNdcg10: z.number(), delta: z.number() }))
+      .describe('Queries whose nDCG@10 differs, worst change first'),
+  })
+  .meta({ id: 'EvaluationComparison' });
+
+export const evaluationGuard = z
+  .object({ setId: z.string(), maxNdcgDrop: z.number(), updatedAt: timestamp })
+  .meta({ id: 'EvaluationGuard' });
+/** The guard of a collection, or null when it has none. */
+export const evaluationGuardState = z.object({ guard: evaluationGuard.nullable() }).meta({ id: 'EvaluationGuardState' });
+
+export const guardRefusal = z
+  .object({
+    error: z.string(),
+    guard: z.object({
+      setId: z.string(),
+      maxNdcgDrop: z.number(),
+      beforeNdcg10: z.number(),
+      afterNdcg10: z.number(),
+      beforeRunId: z.string(),
+      afterRunId: z.string(),
+    }),
+  })
+  .meta({ id: 'EvaluationGuardRefusal' });
+
+export type GoldenSetView = z.output<typeof goldenSet>;
+export type EvaluationRunView = z.output<typeof evaluationRun>;
+export type EvaluationRunSummaryView = z.output<typeof evaluationRunSummary>;
+export type EvaluationComparisonView = z.output<typeof evaluationComparison>;
+export type GuardFigures = z.output<typeof guardRefusal>['guard'];

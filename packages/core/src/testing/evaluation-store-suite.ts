@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { EvaluationRunRecord, GoldenSetRecord } from '../ports/evaluation-store.ts';
+import type { MetadataStore } from '../ports/metadata-store.ts';
+
+/** Conformance tests of the EvaluationStore part of a MetadataStore (issue 38; run by metadataStoreSuite). */
+
+const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.000Z') + second * 1000).toISOString();
+
+async function seedCollection(store: MetadataStore): Promise<string> {
+  const accountId = randomUUID();
+  const orgId = randomUUID();
+  const projectId = randomUUID();
+  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
+  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
+  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
+  const collectionId = randomUUID();
+  await store.insertCollection({
+    id: collectionId, projectId, env: 'live', name: 'Evaluated', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
+    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
+    enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
+    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt: at(1), deletedAt: null,
+  });
+  return collectionId;
+}
+
+const goldenSet = (collectionId: string, id: string, version: number, second: number): GoldenSetRecord => ({
+  id, version, collectionId, name: `set v${version}`, matchBy: 'filename', createdAt: at(second),
+  queries: [{ id: 'q1', query: 'what tides do', relevant: [{ target: 'tides', grade: 2 }] }],
+});
+
+const run = (collectionId: string, setId: string, second: number): EvaluationRunRecord => ({
+  id: randomUUID(), collectionId, setId, setVersion: 1, trigger: 'manual', createdAt: at(second),
+  settings: { queryExpansion: 'rm3', enableReranking: false, limit: 10, lexicalWeight: 1, vectorWeight: 1, rrfK: 60 },
+  metrics: { ndcg10: 0.625, recall: 0.5, mrr: 0.5, k: 10, queries: 1, latencyP50Ms: 1.5, latencyP95Ms: 2.25 },
+  perQuery: [{ id: 'q1', query: 'what tides do', ndcg10: 0.625, recall: 0.5, reciprocalRank: 0.5, latencyMs: 1.5, expected: [{ target: 'tides', grade: 2, rank: 2 }], returned: ['x', 'tides'] }],
+});
+
+export function evaluationStoreTests(store: () => MetadataStore): void {
+  describe('evaluation store (issue 38)', () => {
+    it('keeps every version of a golden set, lists the newest of each, and deletes all versions', async () => {
+      const s = store();
+      const cid = await seedCollection(s);
+      const [a, b] = [randomUUID(), randomUUID()];
+      await s.insertGoldenSet(goldenSet(cid, a, 1, 2));
+      await s.insertGoldenSet(goldenSet(cid, a, 2, 3));
+      await s.insertGoldenSet(goldenSet(cid, b, 1, 4));
+      expect(await s.getGoldenSet(a)).toEqual(goldenSet(cid, a, 2, 3));
+      expect(await s.getGoldenSet(a, 1)).toEqual(goldenSet(cid, a, 1, 2));
+      expect(await s.getGoldenSet(a, 9)).toBeNull();
+      expect((await s.listGoldenSets(cid)).map((g) => [g.id, g.version])).toEqual([[a, 2], [b, 1]]);
+      await expect(s.insertGoldenSet(goldenSet(cid, a, 2, 5))).rejects.toThrow();
+      await s.deleteGoldenSet(a);
+      expect(await s.getGoldenSet(a)).toBeNull();
+      expect((await s.listGoldenSets(cid)).map((g) => g.id)).toEqual([b]);
+    });
+
+    it('stores runs with their figures as given, newest first', async () => {
+      const s = store();
+      const cid = await seedCollection(s);
+      const [first, second] = [run(cid, 'set', 2), run(cid, 'set', 3)];
+      await s.insertEvaluationRun(first);
+      await s.insertEvaluationRun(second);
+      expect(await s.getEvaluationRun(first.id)).toEqual(first);
+      expect(await s.getEvaluationRun(randomUUID())).toBeNull();
+      expect((await s.listEvaluationRuns(cid, 10)).map((r) => r.id)).toEqual([second.id, first.id]);
+      expect(await s.listEvaluationRuns(cid, 1)).toEqual([second]);
+    });
+
+    it('puts, replaces and deletes the guard of a collection', async () => {
+      const s = store();
+      const cid = await seedCollection(s);
+      expect(await s.getEvaluationGuard(cid)).toBeNull();
+      await s.putEvaluationGuard({ collectionId: cid, setId: 'a', maxNdcgDrop: 0.01, updatedAt: at(2) });
+      await s.putEvaluationGuard({ collectionId: cid, setId: 'b', maxNdcgDrop: 0.025, updatedAt: at(3) });
+      expect(await s.getEvaluationGuard(cid)).toEqual({ collectionId: cid, setId: 'b', maxNdcgDrop: 0.025, updatedAt: at(3) });
+      await s.deleteEvaluationGuard(cid);
+      expect(await s.getEvaluationGuard(cid)).toBeNull();
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import { evaluationSchemas as ev } from '@dossier/core';
+import { z } from 'zod';
+import { requireApiAccess } from '../http/auth.ts';
+import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
+
+const COLLECTION = '/v1/collections/:id';
+const DENIED = { 401: 'API key required', 404: 'Collection, set or run not found (or not in your sandbox)' };
+const versionQuery = z.strictObject({ version: z.coerce.number().int().min(1).optional() });
+
+/**
+ * Evaluation (issue 38; docs/evaluation.md): golden sets of a collection (versioned: an edit stores the next
+ * version), evaluation runs (synchronous, bounded by the set's size), comparisons, and the guard of query-time
+ * settings. Project keys of the collection's sandbox only: running costs queries (metered) but changes nothing; the
+ * guard is a collection setting, written by whoever may PATCH the collection.
+ */
+export function evaluationRoutes({ dossier }: RouteDeps): RouteDef[] {
+  const e = dossier.evaluations;
+  return [...goldenSetRoutes(e), ...runRoutes(e), ...guardRoutes(e)];
+}
+
+function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
+  const SETS = `${COLLECTION}/golden-sets`;
+  return [
+    route({
+      method: 'post', path: SETS, operationId: 'createGoldenSet', tag: 'evaluations', auth: 'key', idempotent: true, maxBodyBytes: 20_000_000,
+      summary: 'Create a golden set (version 1) from a JSON list of queries with their relevant targets, or from BEIR queries.jsonl + qrels.tsv contents',
+      body: ev.createGoldenSetSchema,
+      responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid input (e.g. malformed BEIR lines)', ...DENIED },
+      handle: async (ctx, { body, reply }) => reply(201, await e.createSet(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'get', path: SETS, operationId: 'listGoldenSets', tag: 'evaluations', auth: 'key',
+      summary: 'The newest version of each golden set of the collection', responses: { 200: { description: 'The sets', schema: ev.goldenSet.array() }, ...DENIED },
+      handle: async (ctx, { reply }) => reply(200, await e.listSets(requireApiAccess(ctx), ctx.params.id)),
+    }),
+    route({
+      method: 'get', path: `${SETS}/:setId`, operationId: 'getGoldenSet', tag: 'evaluations', auth: 'key', query: versionQuery,
+      summary: 'A golden set: its newest version, or `?version=N`', responses: { 200: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid version', ...DENIED },
+      handle: async (ctx, { query, reply }) => reply(200, await e.getSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId, query.version)),
+    }),
+    route({
+      method: 'patch', path: `${SETS}/:setId`, operationId: 'updateGoldenSet', tag: 'evaluations', auth: 'key', maxBodyBytes: 20_000_000,
+      summary: 'Edit a golden set: stores and returns its next version (name, matchBy, or the whole query list); earlier versions stay',
+      body: ev.updateGoldenSetSchema,
+      responses: { 200: { description: 'The new version', schema: ev.goldenSet }, 400: 'Invalid input', ...DENIED },
+      handle: async (ctx, { body, reply }) => reply(200, await e.updateSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId, body)),
+    }),
+    route({
+      method: 'delete', path: `${SETS}/:setId`, operationId: 'deleteGoldenSet', tag: 'evaluations', auth: 'key',
+      summary: 'Delete every version of a golden set (its runs stay; a guard on it is removed)', responses: { 204: 'Deleted', ...DENIED },
+      handle: async (ctx) => {
+        await e.deleteSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId);
+        noContent(ctx);
+      },
+    }),
+  ];
+}
+
+function runRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
+  const RUNS = `${COLLECTION}/evaluations`;
+  return [
+    route({
+      method: 'post', path: RUNS, operationId: 'runEvaluation', tag: 'evaluations', auth: 'key', longRunning: true,
+      summary: "Run a golden set against the collection's query-time settings, optionally with a settings patch tried without changing the collection; answers when done",
+      body: ev.runEvaluationSchema,
+      responses: { 201: { description: 'The finished run with per-query results', schema: ev.evaluationRun }, 400: 'Invalid input', 429: 'Monthly query limit reached', ...DENIED },
+      handle: async (ctx, { body, reply }) => reply(201, await e.run(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'get', path: RUNS, operationId: 'listEvaluations', tag: 'evaluations', auth: 'key', query: ev.listRunsQuerySchema,
+      summary: 'Runs of the collection, newest first (without per-query results)',
+      responses: { 200: { description: 'The runs', schema: ev.evaluationRunSummary.array() }, 400: 'Invalid limit', ...DENIED },
+      handle: async (ctx, { query, reply }) => reply(200, await e.listRuns(requireApiAccess(ctx), ctx.params.id, query)),
+    }),
+    route({
+      method: 'get', path: `${RUNS}/compare`, operationId: 'compareEvaluations', tag: 'evaluations', auth: 'key', query: ev.compareRunsQuerySchema,
+      summary: 'Two runs side by side: metric deltas (candidate − base) and the queries whose nDCG@10 changed, worst first',
+      responses: { 200: { description: 'The comparison', schema: ev.evaluationComparison }, 400: 'base and candidate are required', ...DENIED },
+      handle: async (ctx, { query, reply }) => reply(200, await e.compare(requireApiAccess(ctx), ctx.params.id, query)),
+    }),
+    route({
+      method: 'get', path: `${RUNS}/:runId`, operationId: 'getEvaluation', tag: 'evaluations', auth: 'key',
+      summary: 'A run with its per-query results (expected targets with their rank, what came back)',
+      responses: { 200: { description: 'The run', schema: ev.evaluationRun }, ...DENIED },
+      handle: async (ctx, { reply }) => reply(200, await e.getRun(requireApiAccess(ctx), ctx.params.id, ctx.params.runId)),
+    }),
+  ];
+}
+
+function guardRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
+  const GUARD = `${COLLECTION}/evaluation-guard`;
+  return [
+    route({
+      method: 'get', path: GUARD, operationId: 'getEvaluationGuard', tag: 'evaluations', auth: 'key',
+      summary: "The collection's evaluation guard (null when it has none)", responses: { 200: { description: 'The guard or null', schema: ev.evaluationGuardState }, ...DENIED },
+      handle: async (ctx, { reply }) => reply(200, await e.getGuard(requireApiAccess(ctx), ctx.params.id)),
+    }),
+    route({
+      method: 'put', path: GUARD, operationId: 'putEvaluationGuard', tag: 'evaluations', auth: 'key',
+      summary: 'Guard query-time settings changes with a golden set: a PATCH lowering nDCG@10 by more than maxNdcgDrop answers 409 unless force',
+      body: ev.evaluationGuardSchema,
+      responses: { 200: { description: 'The guard', schema: ev.evaluationGuard }, 400: 'Invalid input', ...DENIED },
+      handle: async (ctx, { body, reply }) => reply(200, await e.putGuard(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'delete', path: GUARD, operationId: 'deleteEvaluationGuard', tag: 'evaluations', auth: 'key',
+      summary: 'Remove the evaluation guard', responses: { 204: 'Removed', ...DENIED },
+      handle: async (ctx) => {
+        await e.deleteGuard(requireApiAccess(ctx), ctx.params.id);
+        noContent(ctx);
+      },
+    }),
+  ];
+}
