@@ -26,7 +26,7 @@ describe.concurrent('watch', () => {
     w.child.kill('SIGINT');
     expect(await w.exit()).toBe(0);
     const events = ndjson(w.output.stdout);
-    for (const e of events) expect(Object.keys(e).sort()).toEqual(e.status === 'sectioned' ? ['collectionId', 'documentId', 'sectionCount', 'status'] : ['collectionId', 'documentId', 'status']);
+    for (const e of events) expect(Object.keys(e).sort()).toEqual(e.status === 'sectioned' ? ['collectionId', 'documentId', 'env', 'sectionCount', 'status'] : ['collectionId', 'documentId', 'env', 'status']);
     expect(events.every((e) => e.documentId === doc.id && e.collectionId === cid)).toBe(true);
     expect(events.map((e) => e.status)).toEqual(expect.arrayContaining(['processing', 'sectioned', 'ready']));
   });

@@ -42,7 +42,7 @@ describe('startServer(config, { dossier })', () => {
     try {
       for (const internal of ['context', 'store', 'secrets', 'blobs', 'queue', 'index']) expect(dossier).not.toHaveProperty(internal);
       expect(Object.keys(dossier).sort()).toEqual(
-        ['agents', 'auth', 'claims', 'close', 'collections', 'dataDir', 'defaultEmbeddingModel', 'documents', 'duplicates', 'events', 'idempotency', 'idle', 'keys', 'limits', 'local', 'oauth', 'orgs', 'providerKeys', 'research', 'search', 'start', 'usage', 'webhooks'],
+        ['agents', 'auth', 'claims', 'close', 'collections', 'dataDir', 'defaultEmbeddingModel', 'documents', 'duplicates', 'evaluations', 'events', 'idempotency', 'idle', 'keys', 'limits', 'local', 'oauth', 'orgs', 'people', 'providerKeys', 'research', 'search', 'sources', 'start', 'usage', 'webhooks'],
       );
     } finally {
       await dossier.close();

@@ -10,10 +10,7 @@ export interface ChunkRow {
   tokenCount: number;
   /** Section title; indexed with the content for full-text search. */
   sectionTitle: string;
-  /**
-   * The section's heading level, carried in the row so that a search needs no section lookup. Null when read
-   * from an index written before rows carried it; search then looks the section up in the metadata store.
-   */
+  /** The section's heading level (no section lookup in a search); null from older indexes (then looked up). */
   sectionLevel: number | null;
   /** Null in lexical-only collections. */
   vector: Float32Array | null;
@@ -22,10 +19,7 @@ export interface ChunkRow {
   metadataPairs: string[];
   /** False hides the row from search (non-canonical duplicates). */
   canonical: boolean;
-  /**
-   * The chunk's own characters in its document's Markdown, [charStart, charEnd) in UTF-16 offsets. Absent or null
-   * when read from an index written before rows carried them (an adapter that cannot store them may leave them out).
-   */
+  /** The chunk's characters in its document's Markdown, [charStart, charEnd) in UTF-16 offsets; null from older indexes. */
   charStart?: number | null;
   charEnd?: number | null;
   /** Where the chunk sits on the original's pages, as documents/regions.ts encodes it; null for formats without pages. */
@@ -33,9 +27,8 @@ export interface ChunkRow {
 }
 
 /**
- * A chunk as a search returns it: what a result shows, without the vector and the document attributes (tags,
- * metadata pairs, canonical), which are filters applied inside the index. Reading those list columns back was
- * a fifth of a full-text search's time (measured at 20k rows, LanceDB).
+ * A chunk as a search returns it: without the vector and the document attributes (tags, metadata pairs, canonical),
+ * filters applied inside the index (reading those back was a fifth of a full-text search's time at 20k rows).
  */
 export type ChunkHitRow = Omit<ChunkRow, 'vector' | 'tags' | 'metadataPairs' | 'canonical'>;
 
