@@ -13,10 +13,9 @@ import type { DuplicateStore } from './duplicate-store.ts';
 import type { ResearchStore, UsageStore } from './research-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
 import type { CollectionSourceStore, SourceDocumentStore } from './source-store.ts';
+
 /** Fields a collection update may change (embeddingModel never changes). */
-export type CollectionPatch = Partial<
-  Omit<Collection, 'id' | 'projectId' | 'env' | 'embeddingModel' | 'embeddingDimension' | 'createdAt'>
->;
+export type CollectionPatch = Partial<Omit<Collection, 'id' | 'projectId' | 'env' | 'embeddingModel' | 'embeddingDimension' | 'createdAt'>>;
 
 /** Fields a document update may change. */
 export type DocumentPatch = Partial<Omit<DocumentRecord, 'id' | 'collectionId' | 'createdAt'>>;
@@ -49,8 +48,7 @@ export interface CollectionCounts {
 }
 
 /**
- * Relational metadata: tenancy, keys, collections, documents, sections (also research-store.ts,
- * provider-key-store.ts, webhook-store.ts…).
+ * Relational metadata: tenancy, keys, collections, documents, sections (the other stores in their own files).
  * Every method is scoped by the ids it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
