@@ -19,7 +19,7 @@ export function CollectionSettingsPage() {
       </p>
       <h1>Settings{collection.data ? ` of ${collection.data.name}` : ''}</h1>
       {collection.error && <p role="alert" className="error">{collection.error.message}</p>}
-      {collection.data && <SettingsForm collection={collection.data} />}
+      {collection.data && 'chunkSize' in collection.data && <SettingsForm collection={collection.data} />}
     </>
   );
 }

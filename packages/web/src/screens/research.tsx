@@ -149,7 +149,7 @@ function SavedSession({ collectionId, sessionId }: { collectionId: string; sessi
   });
   if (saved.error) return <p role="alert" className="error">{saved.error.message}</p>;
   if (!saved.data) return <p>Loading…</p>;
-  return <RunView run={{ question: saved.data.query, steps: [], answer: saved.data.response, sources: saved.data.sources, done: true }} />;
+  return <RunView run={{ question: saved.data.query, steps: [], answer: saved.data.response, sources: saved.data.sources as ResearchSource[], done: true }} />;
 }
 
 function PastSessions({ collectionId }: { collectionId: string }) {
