@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { dossierContext, isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
@@ -25,6 +26,30 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const MEMO = '# Memo\n\nThe quarterly review moved to Thursday morning because the finance team travels on Monday and Tuesday. Please bring the updated forecasts and the staffing plan for the new warehouse in Ghent.\n';
 const MEMBER = { email: 'member@example.test', password: 'quiet harbour lanterns 42' };
+
+const POLICY_2022 = '# Travel policy\n\nEmployees may claim 40 euros per day for meals while travelling.\n';
+const POLICY_2023 = '# Draft policy\n\nMeals cost 30 euros a day on business trips.\n';
+const POLICY_2024 = '# Expenses\n\nThe meal allowance while travelling is 25 euros per day.\n\n## Hotels\n\nHotels are booked through the travel desk only.\n';
+const userText = (request: { messages: { role: string; content: unknown }[] }) => String(request.messages.find((m) => m.role === 'user')?.content ?? '');
+
+/** Claims by document; the judge reports 2022 against 2024 (medium, to apply) and 2023 against 2024 (high, to dismiss). */
+const policyModel = new ScriptedModel((request): ScriptedTurn => {
+  const text = userText(request);
+  if (isClaimExtraction(request)) {
+    if (text.includes('30 euros')) return recordClaimsTurn([{ section: 1, text: 'Meals are reimbursed at 30 euros per day.', importance: 3, sourceText: 'Meals cost 30 euros a day' }]);
+    if (text.includes('40 euros')) return recordClaimsTurn([{ section: 1, text: 'Meals are reimbursed at 40 euros per day.', importance: 4, sourceText: 'claim 40 euros per day for meals' }]);
+    return recordClaimsTurn([
+      { section: 1, text: 'Meals are reimbursed at 25 euros per day.', importance: 5, sourceText: 'The meal allowance while travelling is 25 euros per day.' },
+      { section: 2, text: 'Hotels are booked through the travel desk.', importance: 2, sourceText: 'Hotels are booked through the travel desk only.' },
+    ]);
+  }
+  const numberOf = (words: string) => Number(new RegExp(`^(\\d+)\\. .*${words}`, 'm').exec(text)?.[1]);
+  const contradictions = [
+    { claims: [numberOf('40 euros'), numberOf('25 euros')], severity: 'medium', explanation: 'Two different daily meal allowances.', suggestedInstruction: 'Quote the newest expenses policy for meal allowances.' },
+    { claims: [numberOf('30 euros'), numberOf('25 euros')], severity: 'high', explanation: 'The 2023 draft is still published beside the 2024 policy.' },
+  ];
+  return { toolCalls: [{ name: 'report_contradictions', arguments: { topicSummary: 'Meal allowance', contradictions } }] };
+});
 
 let t: TestServer;
 let browser: Browser;
@@ -206,6 +231,50 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('status').filter({ hasText: '0 groups' }).waitFor();
     expect((await t.request('GET', `/v1/collections/${collection.id}/duplicates`, { auth })).body.total).toBe(0);
     for (const id of ids) expect((await t.request('GET', `/v1/documents/${id}`, { auth })).status).toBe(200); // nothing deleted
+  });
+
+  it('detects contradictions, filters them, shows one side by side, dismisses one and applies the other', async () => {
+    const auth = t.testKey;
+    const models = scriptedResolver(policyModel);
+    dossierContext(t.server.dossier).models = { resolve: (...args) => models.resolve(...args), hasProvider: (access) => models.hasProvider(access) };
+    const collection = await t.createCollection({ name: 'Policies' }, auth);
+    const settings = { enableSummarization: false, enableCaptioning: false, instructions: 'Answer in English.' };
+    expect((await t.request('PATCH', `/v1/collections/${collection.id}`, { auth, json: settings })).status).toBe(200);
+    await t.ingest(collection.id, 'policy-2022.md', POLICY_2022, { auth });
+    await t.ingest(collection.id, 'policy-2023.md', POLICY_2023, { auth });
+    await t.ingest(collection.id, 'policy-2024.md', POLICY_2024, { auth });
+    await t.server.dossier.idle();
+    await admin.goto(`${t.url}/collections/${collection.id}`);
+    await admin.getByRole('link', { name: 'Contradictions' }).click();
+    await admin.getByRole('button', { name: 'Run contradiction detection' }).click();
+    await admin.getByText(/Last run: completed, 4 claims, 2 found/).waitFor({ timeout: 20_000 });
+    await admin.getByRole('status').filter({ hasText: '2 contradictions' }).waitFor();
+    await admin.getByLabel('Severity').selectOption('high');
+    await admin.getByRole('status').filter({ hasText: '1 contradiction' }).waitFor();
+    await admin.getByRole('button', { name: /high Meal allowance: policy-20\d\d\.md vs policy-20\d\d\.md/ }).click();
+    const detail = admin.getByRole('region', { name: 'Contradiction' });
+    await detail.getByText('The 2023 draft is still published beside the 2024 policy.').waitFor();
+    await detail.getByRole('region', { name: 'Claim in policy-2023.md' }).locator('mark').filter({ hasText: 'Meals cost 30 euros a day' }).waitFor();
+    await detail.getByRole('region', { name: 'Claim in policy-2024.md' }).locator('mark').filter({ hasText: '25 euros per day' }).waitFor();
+    expect(await axeViolations(admin)).toEqual([]);
+    await screenshot(admin, 'contradictions');
+    await detail.getByRole('button', { name: 'Dismiss' }).click();
+    await admin.getByRole('status').filter({ hasText: '0 contradictions' }).waitFor();
+
+    await admin.getByLabel('Severity').selectOption('');
+    await admin.getByRole('button', { name: /medium Meal allowance/ }).click();
+    await detail.getByRole('button', { name: 'Apply instruction' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Change the collection instructions?' });
+    expect(await dialog.textContent()).toContain('NowAnswer in English.AfterAnswer in English.\n\nQuote the newest expenses policy for meal allowances.');
+    expect(await axeViolations(admin)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Apply instruction' }).click();
+    await admin.getByRole('status').filter({ hasText: '0 contradictions' }).waitFor();
+    await admin.getByLabel('Status').selectOption('applied');
+    await admin.getByRole('button', { name: /medium Meal allowance/ }).waitFor();
+    await admin.getByLabel('Status').selectOption('dismissed');
+    await admin.getByRole('button', { name: /high Meal allowance/ }).waitFor();
+    const after = await t.request('GET', `/v1/collections/${collection.id}`, { auth });
+    expect(after.body.instructions).toBe('Answer in English.\n\nQuote the newest expenses policy for meal allowances.');
   });
 
   it('shows a member the screen without write actions, and the API refuses the writes anyway', async () => {
