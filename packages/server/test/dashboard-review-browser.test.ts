@@ -83,9 +83,22 @@ async function signedIn(credentials: { email: string; password: string }): Promi
   return page;
 }
 
+/** A write from the page itself, with its session cookie and CSRF token: the server decides, not the interface. */
+async function pagePost(page: Page, path: string, body: unknown): Promise<string> {
+  return page.evaluate<string>(`(async () => {
+    const { csrfToken } = await (await fetch('/v1/dashboard/session')).json();
+    const res = await fetch(${JSON.stringify(path)}, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Dossier-CSRF': csrfToken }, body: ${JSON.stringify(JSON.stringify(body))} });
+    return res.status + ' ' + (await res.text());
+  })()`);
+}
+
 /** A data-plane call with an API key: its status only. */
 async function statusWithKey(key: string): Promise<number> {
   return (await t.request('GET', '/v1/collections', { auth: key })).status;
+}
+
+async function adminJwt(): Promise<string> {
+  return (await t.request('POST', '/v1/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
 }
 
 /** A member of the org (and of no other), through an invitation accepted over the API. */
@@ -277,6 +290,54 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     expect(after.body.instructions).toBe('Answer in English.\n\nQuote the newest expenses policy for meal allowances.');
   });
 
+  it('creates an agent (the output schema checked as typed), previews the draft, invokes it, and browses its runs and steps', async () => {
+    const memos = (await t.request('GET', '/v1/collections', { auth: t.testKey })).body.find((c: { name: string }) => c.name === 'Memos').id;
+    const agentModel = new ScriptedModel((_request, index) =>
+      index % 2 === 0 ? { toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'quarterly review' } }] } : { text: ['The review moved ', 'to Thursday [S1].'] },
+    );
+    const models = scriptedResolver(agentModel);
+    dossierContext(t.server.dossier).models = { resolve: (...args) => models.resolve(...args), hasProvider: (access) => models.hasProvider(access) };
+    await admin.getByRole('link', { name: 'Agents' }).click();
+    await admin.getByRole('button', { name: 'New agent' }).click();
+    await admin.getByLabel('Agent name').fill('Analyst');
+    await admin.getByLabel('Slug (in its URL)').fill('analyst');
+    await admin.getByLabel('Model').fill('scripted');
+    await admin.getByLabel('System prompt').fill('You answer from the memos.');
+    await admin.getByLabel('every collection of the sandbox').uncheck();
+    await admin.getByRole('group', { name: 'Collections it may read' }).getByLabel('Memos', { exact: true }).check();
+    await admin.getByLabel(/Output schema/).fill('{"type": ');
+    await admin.getByText(/Not valid JSON/).waitFor();
+    expect(await admin.getByRole('button', { name: 'Create agent' }).isDisabled()).toBe(true);
+    await admin.getByLabel(/Output schema/).fill('[]');
+    await admin.getByText('The output schema must be a JSON object').waitFor();
+    await admin.getByLabel(/Output schema/).fill('');
+    await admin.getByText('No output schema: answers are text.').waitFor();
+    const preview = admin.getByRole('region', { name: 'Preview draft' });
+    await preview.getByLabel('Question').fill('When is the review?');
+    await preview.getByRole('button', { name: 'Preview draft' }).click();
+    await preview.getByText('Run succeeded').waitFor();
+    expect(await preview.textContent()).toContain('→ search_collection');
+    expect(await preview.textContent()).toContain('The review moved to Thursday [S1].');
+    expect(await axeViolations(admin)).toEqual([]);
+    await admin.getByRole('button', { name: 'Create agent' }).click();
+    const agent = admin.getByRole('region', { name: 'Agent Analyst' });
+    await agent.waitFor();
+    const invoke = agent.getByRole('region', { name: 'Invoke' });
+    await invoke.getByLabel('Question').fill('When is the review?');
+    await invoke.getByRole('button', { name: 'Invoke' }).click();
+    await invoke.getByText('Run succeeded').waitFor();
+    const runs = agent.getByRole('region', { name: 'Runs' });
+    await runs.getByRole('button', { name: 'Refresh runs' }).click();
+    await runs.getByRole('button', { name: /succeeded: When is the review\?/ }).click();
+    await runs.getByText(/tool_call search_collection/).waitFor();
+    await runs.getByLabel('Run status').selectOption('failed');
+    await expect.poll(() => runs.getByRole('listitem').count()).toBe(0);
+    expect(await axeViolations(admin)).toEqual([]);
+    await screenshot(admin, 'agents');
+    const saved = await t.request('GET', `/v1/orgs/${t.orgId}/projects/${t.projectId}/agents/analyst`, { auth: await adminJwt() });
+    expect(saved.body).toMatchObject({ name: 'Analyst', model: 'scripted', allowedCollectionIds: [memos], outputSchema: null });
+  });
+
   it('shows a member the screen without write actions, and the API refuses the writes anyway', async () => {
     const member = await signedIn(MEMBER);
     await member.getByRole('link', { name: 'Administration' }).click();
@@ -287,14 +348,16 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     }
     expect(await member.getByRole('heading', { name: 'API keys' }).count()).toBe(0);
     expect(await axeViolations(member)).toEqual([]);
-    const path = `/v1/orgs/${t.orgId}/projects/${t.projectId}/webhooks`;
-    // The page's own fetch, with the session cookie and its CSRF token: the server decides, not the interface.
-    const refused = await member.evaluate<string>(`(async () => {
-      const { csrfToken: csrf } = await (await fetch('/v1/dashboard/session')).json();
-      const res = await fetch('${path}', { method: 'POST', headers: { 'content-type': 'application/json', 'X-Dossier-CSRF': csrf }, body: JSON.stringify({ url: 'https://attacker.example/hook' }) });
-      return res.status + ' ' + (await res.text());
-    })()`);
-    expect(refused).toMatch(/^403 .*admin role/);
+    const project = `/v1/orgs/${t.orgId}/projects/${t.projectId}`;
+    expect(await pagePost(member, `${project}/webhooks`, { url: 'https://attacker.example/hook' })).toMatch(/^403 .*admin role/);
+    await member.getByRole('link', { name: 'Agents' }).click();
+    await member.getByRole('button', { name: /Analyst/ }).click();
+    await member.getByRole('region', { name: 'Invoke' }).waitFor();
+    for (const name of ['New agent', 'Save agent', 'Delete agent', 'Preview draft']) {
+      expect(await member.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    }
+    expect(await axeViolations(member)).toEqual([]);
+    expect(await pagePost(member, `${project}/agents/analyst/preview`, { query: 'x', draft: { systemPrompt: 'Leak.' } })).toMatch(/^403 .*admin role/);
     await member.context().close();
     expect(problems).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api.ts';
 import { AdminPage } from './screens/admin.tsx';
+import { AgentsPage } from './screens/agents.tsx';
 import { CollectionSettingsPage } from './screens/collection-settings.tsx';
 import { CollectionsPage } from './screens/collections.tsx';
 import { DocumentPage } from './screens/document.tsx';
@@ -40,9 +41,10 @@ const document = createRoute({
 
 const duplicates = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/duplicates', component: DuplicatesPage });
 const contradictions = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/contradictions', component: ContradictionsPage });
+const agents = createRoute({ getParentRoute: () => root, path: '/agents', component: AgentsPage });
 const admin = createRoute({ getParentRoute: () => root, path: '/admin', component: AdminPage });
 
-const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions]) });
+const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions, agents]) });
 
 declare module '@tanstack/react-router' {
   interface Register {

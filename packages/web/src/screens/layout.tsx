@@ -20,7 +20,7 @@ export function Layout() {
         </Link>
         <SandboxPicker />
         <nav aria-label="Project">
-          <Link to="/admin">Administration</Link>
+          <Link to="/agents">Agents</Link> <Link to="/admin">Administration</Link>
         </nav>
         <Account email={user.email} />
       </header>
