@@ -53,6 +53,7 @@ const policyModel = new ScriptedModel((request): ScriptedTurn => {
 
 let t: TestServer;
 let browser: Browser;
+let policies = '';
 let receiver: Receiver;
 const problems: string[] = [];
 
@@ -251,6 +252,7 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     const models = scriptedResolver(policyModel);
     dossierContext(t.server.dossier).models = { resolve: (...args) => models.resolve(...args), hasProvider: (access) => models.hasProvider(access) };
     const collection = await t.createCollection({ name: 'Policies' }, auth);
+    policies = collection.id;
     const settings = { enableSummarization: false, enableCaptioning: false, instructions: 'Answer in English.' };
     expect((await t.request('PATCH', `/v1/collections/${collection.id}`, { auth, json: settings })).status).toBe(200);
     await t.ingest(collection.id, 'policy-2022.md', POLICY_2022, { auth });
@@ -288,6 +290,32 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('button', { name: /high Meal allowance/ }).waitFor();
     const after = await t.request('GET', `/v1/collections/${collection.id}`, { auth });
     expect(after.body.instructions).toBe('Answer in English.\n\nQuote the newest expenses policy for meal allowances.');
+  });
+
+  it('draws the claim map, recolours it, zooms and pans by keyboard, and opens a claim in its section', async () => {
+    await admin.goto(`${t.url}/collections/${policies}`);
+    await admin.getByRole('link', { name: 'Claim map' }).click();
+    await admin.getByRole('status').filter({ hasText: '4 claims' }).waitFor();
+    const canvas = admin.locator('canvas');
+    const image = () => canvas.evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL());
+    const first = await image();
+    await admin.getByLabel('Colour by').selectOption('importance');
+    await expect.poll(image).not.toBe(first);
+    await canvas.focus();
+    await admin.keyboard.press('n');
+    const card = admin.getByRole('complementary', { name: 'Claim under the pointer' });
+    await card.getByText(/importance \d/).waitFor();
+    const beforeZoom = await image();
+    await admin.keyboard.press('+');
+    await admin.keyboard.press('ArrowLeft');
+    await expect.poll(image).not.toBe(beforeZoom);
+    expect(await axeViolations(admin)).toEqual([]);
+    await screenshot(admin, 'claim-map');
+    const claim = (await card.locator('p.claim').textContent()) ?? '';
+    expect(claim).toMatch(/euros per day|travel desk/);
+    await admin.keyboard.press('Enter');
+    await admin.waitForURL(/\/documents\/[^?]+\?section=/);
+    await admin.locator('article section.target').waitFor();
   });
 
   it('creates an agent (the output schema checked as typed), previews the draft, invokes it, and browses its runs and steps', async () => {
