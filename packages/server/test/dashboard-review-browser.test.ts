@@ -298,6 +298,14 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('status').filter({ hasText: '4 claims' }).waitFor();
     const canvas = admin.locator('canvas');
     const image = () => canvas.evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL());
+    const painted = () => canvas.evaluate((c) => {
+      const canvas = c as unknown as { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count++;
+      return count;
+    });
+    expect(await painted()).toBeGreaterThan(100); // the dots are drawn (two positions: three claims share one)
     const first = await image();
     await admin.getByLabel('Colour by').selectOption('importance');
     await expect.poll(image).not.toBe(first);
@@ -305,12 +313,12 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.keyboard.press('n');
     const card = admin.getByRole('complementary', { name: 'Claim under the pointer' });
     await card.getByText(/importance \d/).waitFor();
+    await screenshot(admin, 'claim-map');
     const beforeZoom = await image();
     await admin.keyboard.press('+');
     await admin.keyboard.press('ArrowLeft');
     await expect.poll(image).not.toBe(beforeZoom);
     expect(await axeViolations(admin)).toEqual([]);
-    await screenshot(admin, 'claim-map');
     const claim = (await card.locator('p.claim').textContent()) ?? '';
     expect(claim).toMatch(/euros per day|travel desk/);
     await admin.keyboard.press('Enter');

@@ -29,7 +29,7 @@ const HEIGHT = 560;
 const PALETTE = ['#1d4ed8', '#b91c1c', '#047857', '#a16207', '#7c3aed', '#be185d', '#0e7490', '#4d7c0f', '#c2410c', '#334155', '#9333ea', '#0f766e'];
 const IMPORTANCE = ['#cbd5e1', '#93c5fd', '#3b82f6', '#1d4ed8', '#1e3a8a'];
 
-/** Points in canvas space at scale 1: the data's bounding box fitted into the canvas with a margin. */
+/** Points in canvas space at scale 1: the data's bounding box fitted into the canvas with a margin, centred. */
 function fit(claims: MapClaim[]): Float32Array {
   let [minX, minY, maxX, maxY] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
   for (const c of claims) {
@@ -39,10 +39,13 @@ function fit(claims: MapClaim[]): Float32Array {
     maxY = Math.max(maxY, c.y);
   }
   const scale = Math.min((WIDTH - 40) / (maxX - minX || 1), (HEIGHT - 40) / (maxY - minY || 1));
+  // Centred: a map whose claims share one position (or one line) sits in the middle, not in a corner.
+  const left = (WIDTH - (maxX - minX) * scale) / 2;
+  const top = (HEIGHT - (maxY - minY) * scale) / 2;
   const points = new Float32Array(claims.length * 2);
   claims.forEach((c, i) => {
-    points[i * 2] = 20 + (c.x - minX) * scale;
-    points[i * 2 + 1] = 20 + (c.y - minY) * scale;
+    points[i * 2] = left + (c.x - minX) * scale;
+    points[i * 2 + 1] = top + (c.y - minY) * scale;
   });
   return points;
 }
@@ -63,7 +66,8 @@ function draw(canvas: HTMLCanvasElement, points: Float32Array, colour: Uint8Arra
   if (!ctx) return;
   const started = performance.now();
   ctx.clearRect(0, 0, WIDTH, HEIGHT);
-  const size = Math.max(2, Math.min(6, 2 * Math.sqrt(view.scale)));
+  // Big dots for a small map, fine ones for a dense map; both grow as the map is zoomed in.
+  const size = Math.min(14, (colour.length < 2000 ? 7 : 2.5) * Math.sqrt(view.scale));
   for (let slot = 0; slot < palette.length; slot++) {
     ctx.fillStyle = palette[slot] ?? '#000';
     ctx.beginPath();
