@@ -324,6 +324,10 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.keyboard.press('Enter');
     await admin.waitForURL(/\/documents\/[^?]+\?section=/);
     await admin.locator('article section.target').waitFor();
+    await admin.getByText(/^Claims \(\d\)$/).click();
+    const row = admin.getByRole('row').filter({ hasText: claim });
+    expect(await row.textContent()).toMatch(/^\d.+euros per day.+/);
+    expect(await axeViolations(admin)).toEqual([]);
   });
 
   it('creates an agent (the output schema checked as typed), previews the draft, invokes it, and browses its runs and steps', async () => {
