@@ -132,7 +132,7 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('link', { name: 'Administration' }).click();
     await admin.getByRole('heading', { name: 'Project administration' }).waitFor();
     await admin.getByText('Your role in this org: admin').waitFor();
-    await admin.getByLabel('Key name').fill('ci runner');
+    await admin.getByLabel('Key name', { exact: true }).fill('ci runner');
     await admin.keyboard.press('Enter');
     const shown = admin.getByTestId('new-key');
     const first = (await shown.textContent()) ?? '';
@@ -163,6 +163,18 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key' }).click();
     await admin.getByRole('row').filter({ hasText: second.slice(-4) }).filter({ hasText: 'revoked' }).waitFor();
     expect(await statusWithKey(second)).toBe(401);
+
+    const secret = 'sk-ant-test-0000000000000000wxyz';
+    await admin.getByLabel('Provider key name').fill('team anthropic');
+    await admin.getByLabel('Provider key', { exact: true }).fill(secret);
+    await admin.getByRole('button', { name: 'Add provider key' }).click();
+    const stored = admin.getByRole('listitem').filter({ hasText: 'team anthropic' });
+    await stored.waitFor();
+    expect(await admin.locator('main').innerText()).not.toContain(secret);
+    await stored.getByRole('button', { name: 'Delete provider key team anthropic' }).click();
+    await admin.getByRole('dialog', { name: 'Delete this provider key?' }).getByRole('button', { name: 'Delete provider key' }).click();
+    await expect.poll(() => stored.count()).toBe(0);
+    expect((await t.request('GET', `/v1/projects/${t.projectId}/provider-keys`, { auth: t.testKey })).body).toEqual([]);
   });
 
   it('adds a webhook, shows a failed delivery with its response, and retries it from the log', async () => {

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api, type Schemas, unwrap } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { ApiKeysSection } from './admin-keys.tsx';
+import { ProviderKeysSection } from './admin-provider-keys.tsx';
 import { WebhooksSection } from './admin-webhooks.tsx';
 import { ConfirmDialog, ErrorLine, useOrgRole, when } from './common.tsx';
 
@@ -19,6 +20,7 @@ export function AdminPage() {
       <UsageSection />
       <MembersSection orgId={orgId} isAdmin={isAdmin} />
       {isAdmin && <ApiKeysSection orgId={orgId} projectId={projectId} />}
+      <ProviderKeysSection projectId={projectId} />
       <WebhooksSection orgId={orgId} projectId={projectId} isAdmin={isAdmin} />
       {isAdmin && <McpClientsSection orgId={orgId} projectId={projectId} />}
     </>
