@@ -170,7 +170,7 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('button', { name: 'Add provider key' }).click();
     const stored = admin.getByRole('listitem').filter({ hasText: 'team anthropic' });
     await stored.waitFor();
-    expect(await admin.locator('main').innerText()).not.toContain(secret);
+    expect(await admin.content()).not.toContain(secret);
     await stored.getByRole('button', { name: 'Delete provider key team anthropic' }).click();
     await admin.getByRole('dialog', { name: 'Delete this provider key?' }).getByRole('button', { name: 'Delete provider key' }).click();
     await expect.poll(() => stored.count()).toBe(0);

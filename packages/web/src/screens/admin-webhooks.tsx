@@ -19,7 +19,7 @@ export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; 
   const [removing, setRemoving] = useState<Endpoint | null>(null);
   const refresh = () => queries.invalidateQueries({ queryKey: ['webhooks', projectId] });
   const create = useMutation({
-    mutationFn: async (body: { url: string; events: (typeof EVENTS)[number][]; receiveTestEvents: boolean }) =>
+    mutationFn: async (body: NewWebhook) =>
       unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks', { params: { path }, body })),
     onSuccess: (created) => {
       setSecret(created.secret ?? null);
@@ -36,37 +36,10 @@ export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; 
       void refresh();
     },
   });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const events = EVENTS.filter((ev) => f.get(`event-${ev}`) === 'on');
-    create.mutate({ url: String(f.get('url') ?? '').trim(), events, receiveTestEvents: f.get('receiveTestEvents') === 'on' });
-  };
   return (
     <section aria-labelledby="hooks-h">
       <h2 id="hooks-h">Webhooks</h2>
-      {isAdmin && (
-        <form className="stack" onSubmit={submit}>
-          <label>
-            Endpoint URL (HTTPS)
-            <input name="url" type="url" required />
-          </label>
-          <fieldset>
-            <legend>Events (none chosen: all events)</legend>
-            {EVENTS.map((ev) => (
-              <label key={ev} className="check">
-                <input type="checkbox" name={`event-${ev}`} /> {ev}
-              </label>
-            ))}
-          </fieldset>
-          <label className="check">
-            <input type="checkbox" name="receiveTestEvents" /> Also deliver test-sandbox events
-          </label>
-          <button type="submit" disabled={create.isPending}>
-            Add webhook
-          </button>
-        </form>
-      )}
+      {isAdmin && <WebhookForm pending={create.isPending} onCreate={(body) => create.mutate(body)} />}
       <ErrorLine error={create.error ?? remove.error ?? endpoints.error} />
       {secret && (
         <section className="shown-once" aria-label="Signing secret">
@@ -99,6 +72,40 @@ export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; 
         </ConfirmDialog>
       )}
     </section>
+  );
+}
+
+type NewWebhook = { url: string; events: (typeof EVENTS)[number][]; receiveTestEvents: boolean };
+
+/** The form adding an endpoint: URL, events (none: all), and whether test-sandbox events are delivered too. */
+function WebhookForm({ pending, onCreate }: { pending: boolean; onCreate(body: NewWebhook): void }) {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const events = EVENTS.filter((ev) => f.get(`event-${ev}`) === 'on');
+    onCreate({ url: String(f.get('url') ?? '').trim(), events, receiveTestEvents: f.get('receiveTestEvents') === 'on' });
+  };
+  return (
+    <form className="stack" onSubmit={submit}>
+      <label>
+        Endpoint URL (HTTPS)
+        <input name="url" type="url" required />
+      </label>
+      <fieldset>
+        <legend>Events (none chosen: all events)</legend>
+        {EVENTS.map((ev) => (
+          <label key={ev} className="check">
+            <input type="checkbox" name={`event-${ev}`} /> {ev}
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" name="receiveTestEvents" /> Also deliver test-sandbox events
+      </label>
+      <button type="submit" disabled={pending}>
+        Add webhook
+      </button>
+    </form>
   );
 }
 

@@ -76,7 +76,6 @@ function useCollections() {
 /** The editor of one agent (or a new one), with the draft preview beside it. */
 function AgentEditor({ orgId, projectId, agent, onSaved }: { orgId: string; projectId: string; agent: Agent | null; onSaved(slug: string | null): void }) {
   const queries = useQueryClient();
-  const collections = useCollections();
   const [schemaText, setSchemaText] = useState(agent?.outputSchema ? JSON.stringify(agent.outputSchema, null, 2) : '');
   const [prompt, setPrompt] = useState(agent?.systemPrompt ?? '');
   const [model, setModel] = useState(agent?.model ?? '');
@@ -132,25 +131,8 @@ function AgentEditor({ orgId, projectId, agent, onSaved }: { orgId: string; proj
           <textarea rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} required />
         </label>
         <ToolsField tools={tools} onChange={setTools} />
-        <fieldset>
-          <legend>Collections it may read</legend>
-          <label className="check">
-            <input type="checkbox" checked={allowed === null} onChange={(e) => setAllowed(e.target.checked ? null : [])} /> every collection of the sandbox
-          </label>
-          {allowed !== null &&
-            collections.data?.map((c) => (
-              <label key={c.id} className="check">
-                <input type="checkbox" checked={allowed.includes(c.id)} onChange={(e) => setAllowed(e.target.checked ? [...allowed, c.id] : allowed.filter((x) => x !== c.id))} /> {c.name}
-              </label>
-            ))}
-        </fieldset>
-        <label>
-          Output schema (JSON Schema, optional)
-          <textarea rows={4} value={schemaText} onChange={(e) => setSchemaText(e.target.value)} aria-invalid={Boolean(schema.error)} aria-describedby="schema-check" />
-        </label>
-        <p id="schema-check" className={schema.error ? 'error' : 'muted'} aria-live="polite">
-          {schema.error ?? (schema.value ? 'Valid output schema.' : 'No output schema: answers are text.')}
-        </p>
+        <CollectionsField allowed={allowed} onChange={setAllowed} />
+        <SchemaField text={schemaText} onChange={setSchemaText} check={schema} />
         <div className="actions">
           <button type="submit" disabled={Boolean(schema.error) || save.isPending}>
             {agent ? 'Save agent' : 'Create agent'}
@@ -174,6 +156,40 @@ function AgentEditor({ orgId, projectId, agent, onSaved }: { orgId: string; proj
         </ConfirmDialog>
       )}
     </div>
+  );
+}
+
+/** The collections an agent may read: every collection of the sandbox (null), or the ones ticked. */
+function CollectionsField({ allowed, onChange }: { allowed: string[] | null; onChange(next: string[] | null): void }) {
+  const collections = useCollections();
+  return (
+    <fieldset>
+      <legend>Collections it may read</legend>
+      <label className="check">
+        <input type="checkbox" checked={allowed === null} onChange={(e) => onChange(e.target.checked ? null : [])} /> every collection of the sandbox
+      </label>
+      {allowed !== null &&
+        collections.data?.map((c) => (
+          <label key={c.id} className="check">
+            <input type="checkbox" checked={allowed.includes(c.id)} onChange={(e) => onChange(e.target.checked ? [...allowed, c.id] : allowed.filter((x) => x !== c.id))} /> {c.name}
+          </label>
+        ))}
+    </fieldset>
+  );
+}
+
+/** The output schema, checked as it is typed (the message is announced politely). */
+function SchemaField({ text, onChange, check }: { text: string; onChange(next: string): void; check: ReturnType<typeof parseOutputSchema> }) {
+  return (
+    <>
+      <label>
+        Output schema (JSON Schema, optional)
+        <textarea rows={4} value={text} onChange={(e) => onChange(e.target.value)} aria-invalid={Boolean(check.error)} aria-describedby="schema-check" />
+      </label>
+      <p id="schema-check" className={check.error ? 'error' : 'muted'} aria-live="polite">
+        {check.error ?? (check.value ? 'Valid output schema.' : 'No output schema: answers are text.')}
+      </p>
+    </>
   );
 }
 
