@@ -3,10 +3,15 @@ import { createRootRoute, createRoute, createRouter, RouterProvider } from '@tan
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api.ts';
+import { AdminPage } from './screens/admin.tsx';
+import { AgentsPage } from './screens/agents.tsx';
+import { ClaimMapPage } from './screens/claim-map.tsx';
 import { CollectionSettingsPage } from './screens/collection-settings.tsx';
 import { CollectionsPage } from './screens/collections.tsx';
 import { DocumentPage } from './screens/document.tsx';
+import { ContradictionsPage } from './screens/contradictions.tsx';
 import { DocumentsPage } from './screens/documents.tsx';
+import { DuplicatesPage } from './screens/duplicates.tsx';
 import { Layout } from './screens/layout.tsx';
 import { ResearchPage } from './screens/research.tsx';
 import { SearchPage } from './screens/search.tsx';
@@ -35,7 +40,13 @@ const document = createRoute({
   }),
 });
 
-const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document]) });
+const duplicates = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/duplicates', component: DuplicatesPage });
+const contradictions = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/contradictions', component: ContradictionsPage });
+const agents = createRoute({ getParentRoute: () => root, path: '/agents', component: AgentsPage });
+const claimMap = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/claims', component: ClaimMapPage });
+const admin = createRoute({ getParentRoute: () => root, path: '/admin', component: AdminPage });
+
+const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions, agents, claimMap]) });
 
 declare module '@tanstack/react-router' {
   interface Register {

@@ -3,6 +3,7 @@ import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, type Doc, type Section, sessionHeaders, unwrap } from '../api.ts';
 import { Markdown } from '../markdown.tsx';
+import { DocumentClaims } from './document-claims.tsx';
 
 /** A short, whitespace-normalised opening of a passage: what the document page looks for to highlight it. */
 export function passageKey(content: string): string {
@@ -48,6 +49,7 @@ export function DocumentPage() {
         </div>
       )}
       <TagsEditor doc={d} />
+      {ready && <DocumentClaims documentId={documentId} />}
       {ready && <PageImages documentId={documentId} />}
       {sections.data && markdown.data !== undefined && (
         <div className="document-layout">

@@ -132,6 +132,9 @@ export function CollectionHeader({ collectionId }: { collectionId: string }) {
         <Link to="/collections/$collectionId" params={{ collectionId }} activeOptions={{ exact: true }}>Documents</Link>
         <Link to="/collections/$collectionId/search" params={{ collectionId }}>Search</Link>
         <Link to="/collections/$collectionId/research" params={{ collectionId }}>Research</Link>
+        <Link to="/collections/$collectionId/duplicates" params={{ collectionId }}>Duplicates</Link>
+        <Link to="/collections/$collectionId/contradictions" params={{ collectionId }}>Contradictions</Link>
+        <Link to="/collections/$collectionId/claims" params={{ collectionId }}>Claim map</Link>
         <Link to="/collections/$collectionId/settings" params={{ collectionId }}>Settings</Link>
       </nav>
     </>

@@ -19,6 +19,9 @@ export function Layout() {
           Dossier
         </Link>
         <SandboxPicker />
+        <nav aria-label="Project">
+          <Link to="/agents">Agents</Link> <Link to="/admin">Administration</Link>
+        </nav>
         <Account email={user.email} />
       </header>
       <main id="main" className="page">
