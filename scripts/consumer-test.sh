@@ -92,6 +92,7 @@ check_serve() {
   done
   [[ -n "$url" ]] || { echo "dossier serve did not start"; cat serve.err; return 1; }
   echo "dossier serve: $(node -e "fetch('$url/v1/health').then(r => r.text()).then(console.log)")"
+  echo "dossier serve dashboard: $(node -e "fetch('$url/', { headers: { accept: 'text/html' } }).then(async (r) => console.log(r.status, r.headers.get('content-type'), (await r.text()).includes('<script') ? 'with its script' : 'without a script'))")"
   local status=0
   kill -INT "$serve_pid" && wait "$serve_pid" || status=$?
   serve_pid=""

@@ -39,6 +39,7 @@ describe('the packed packages, installed outside the workspace', () => {
     expect(output).toMatch(/^\d+\.\d{3} tides\.md/m); // the right file first
     expect(output).toMatch(/consumer\.ts type-checks \(nodenext, skipLibCheck false, no optional peer installed\)/);
     expect(output).toMatch(/dossier serve: \{"status":"ok"/);
+    expect(output).toMatch(/dossier serve dashboard: 200 text\/html; charset=utf-8 with its script/);
     // The installed CLI's start-up is measured (wall and CPU time; the target is 300 ms on an idle machine). On this
     // shared machine CPU time varies with load, so the bound here only catches a regression of a different order.
     const helpCpuMs = Number(/dossier --help: \d+ ms wall, (\d+) ms CPU/.exec(output)?.[1]);

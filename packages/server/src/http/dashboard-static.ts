@@ -10,8 +10,13 @@ import type { Context, Middleware, Next } from 'koa';
  * Pages carry a Content-Security-Policy that allows this origin's scripts, styles and API only.
  */
 
-/** Where `pnpm --filter @dossier/web build` writes the dashboard (not committed: the start script builds it). */
-export const DEFAULT_DASHBOARD_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+/**
+ * The dashboard's build: dist/web inside the published package (copied there before packing, see
+ * scripts/bundle-dashboard.mjs), else packages/web/dist of the workspace (not committed: the start script builds it).
+ */
+export const DEFAULT_DASHBOARD_DIR = [new URL('../web', import.meta.url), new URL('../../../web/dist', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((dir) => existsSync(join(dir, 'index.html'))) ?? fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** Path prefixes of the API and the server-rendered pages: never the dashboard's. */
 const API_PREFIXES = ['/v1', '/mcp', '/oauth', '/.well-known', '/auth', '/orgs', '/health'];
