@@ -4,35 +4,10 @@
  * document counting as relevant when its grade is above 0. A query with no hits scores 0.
  */
 
-/** Relevance grades of one query: BEIR document id → grade. */
-export type Judgments = ReadonlyMap<string, number>;
+// The metrics themselves are the library's (evaluation runs of issue 38 score with the same functions).
+import { type Judgments, ndcgAt, recallAt, reciprocalRankAt } from '@dossier/core';
 
-/** Discounted cumulative gain of the first k ranked ids. */
-function dcg(gains: readonly number[], k: number): number {
-  let sum = 0;
-  for (const [i, gain] of gains.slice(0, k).entries()) sum += gain / Math.log2(i + 2);
-  return sum;
-}
-
-/** nDCG@k: DCG of the ranking over DCG of the qrels sorted by grade (trec_eval `ndcg_cut`). */
-export function ndcgAt(ranking: readonly string[], judged: Judgments, k: number): number {
-  const ideal = dcg([...judged.values()].filter((g) => g > 0).sort((a, b) => b - a), k);
-  if (ideal === 0) return 0;
-  return dcg(ranking.map((id) => Math.max(0, judged.get(id) ?? 0)), k) / ideal;
-}
-
-/** recall@k: share of the relevant documents found in the first k. */
-export function recallAt(ranking: readonly string[], judged: Judgments, k: number): number {
-  const relevant = [...judged.values()].filter((g) => g > 0).length;
-  if (relevant === 0) return 0;
-  return ranking.slice(0, k).filter((id) => (judged.get(id) ?? 0) > 0).length / relevant;
-}
-
-/** MRR@k for one query: 1 / rank of the first relevant document within the first k, else 0. */
-export function reciprocalRankAt(ranking: readonly string[], judged: Judgments, k: number): number {
-  const i = ranking.slice(0, k).findIndex((id) => (judged.get(id) ?? 0) > 0);
-  return i < 0 ? 0 : 1 / (i + 1);
-}
+export { type Judgments, ndcgAt, recallAt, reciprocalRankAt };
 
 /** One scored passage hit mapped to its BEIR document id. */
 export interface PassageHit {
