@@ -45,4 +45,25 @@ describe('Redis EventBus across nodes', () => {
       await Promise.all([nodeA.close(), nodeB.close()]);
     }
   });
+
+  it('rejects settled() when Redis refuses a subscription, and asks again on the next subscribe', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const user = `dossier-test-${randomUUID()}`;
+    const { Redis } = await import('ioredis');
+    const control = new Redis(REDIS_URL);
+    await control.call('ACL', 'SETUSER', user, 'on', '>secret', '~*', '+@all', 'resetchannels', `&${prefix}events:allowed`);
+    const restricted = await createRedisEventBus(REDIS_URL.replace('redis://', `redis://${user}:secret@`), prefix);
+    try {
+      restricted.subscribe('denied', () => {});
+      await expect(restricted.settled!()).rejects.toThrow(/did not accept a subscription/);
+      restricted.subscribe('allowed', () => {});
+      await expect(restricted.settled!()).resolves.toBeUndefined();
+      restricted.subscribe('denied', () => {});
+      await expect(restricted.settled!()).rejects.toThrow(/NOPERM|No permissions/i);
+    } finally {
+      await restricted.close();
+      await control.call('ACL', 'DELUSER', user);
+      await control.quit();
+    }
+  });
 });

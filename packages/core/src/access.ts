@@ -9,6 +9,12 @@ export type Access = { projectId: string; env: Env } | null;
 /** What the caller wants to do; anonymous callers may only read public collections. */
 export type Intent = 'read' | 'write';
 
+/** The one place core refuses an anonymous caller: the sandbox behind the caller's key, or unauthorized. */
+export function requireAccess(access: Access): NonNullable<Access> {
+  if (access === null) throw new DossierError('unauthorized', 'An API key is required for this; anonymous callers may only read public collections');
+  return access;
+}
+
 /** Whether the caller's sandbox owns the collection (anyone else reads only what is public of it). */
 export const ownedBy = (c: Collection, access: Access): boolean =>
   access !== null && c.projectId === access.projectId && c.env === access.env;
@@ -19,7 +25,7 @@ export async function requireCollection(ctx: DossierContext, access: Access, id:
   if (!c || c.deletedAt) throw notFound('Collection');
   if (ownedBy(c, access)) return c;
   if (intent === 'read' && c.visibility === 'public') return c;
-  if (access === null) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
+  requireAccess(access);
   throw notFound('Collection');
 }
 

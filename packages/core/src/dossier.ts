@@ -208,7 +208,13 @@ export function createDossierCore(
         const c = await requireCollection(ctx, access, collectionId, 'read');
         const unsubscribe = ctx.events.subscribe(documentTopic(c.id), (e) => handler(documentEventIn(c.env, e as DocumentStatusMessage)));
         // A stream that says it is connected must see every later event, whichever node publishes it.
-        await ctx.events.settled?.();
+        try {
+          await ctx.events.settled?.();
+        } catch (err) {
+          unsubscribe();
+          ctx.log.error('event subscription failed; the stream is refused', { collectionId: c.id, error: String(err) });
+          throw new DossierError('unavailable', 'Live events are unavailable right now; try again shortly');
+        }
         return unsubscribe;
       },
     },

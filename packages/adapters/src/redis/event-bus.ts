@@ -15,7 +15,8 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:'): Pro
   await Promise.all([publisher.connect(), subscriber.connect()]);
   const channelOf = (topic: string) => `${prefix}events:${topic}`;
   const handlers = new Map<string, Set<(event: unknown) => void>>();
-  let pending: Promise<unknown> = Promise.resolve();
+  // Each topic's SUBSCRIBE (or UNSUBSCRIBE) in flight; a failed SUBSCRIBE rejects here so `settled` can say so.
+  const inFlight = new Map<string, Promise<void>>();
   let closed = false;
 
   subscriber.on('message', (channel: string, message: string) => {
@@ -30,10 +31,23 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:'): Pro
     }
   });
 
+  const track = (topic: string, command: Promise<unknown>) => {
+    const done = command.then(() => undefined);
+    inFlight.set(topic, done);
+    const forget = () => {
+      if (inFlight.get(topic) === done) inFlight.delete(topic);
+    };
+    done.then(forget, () => {
+      // A failed SUBSCRIBE: drop the topic's handlers so the next subscribe asks Redis again.
+      forget();
+      handlers.delete(topic);
+    });
+  };
+
   return {
     async publish(topic, event) {
       if (closed) throw new Error('The event bus is closed');
-      await pending;
+      await Promise.allSettled(inFlight.values());
       await publisher.publish(channelOf(topic), JSON.stringify(event));
     },
     subscribe(topic, handler): Unsubscribe {
@@ -41,18 +55,21 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:'): Pro
       if (!set) {
         set = new Set();
         handlers.set(topic, set);
-        pending = Promise.all([pending, subscriber.subscribe(channelOf(topic)).catch(() => {})]);
+        track(topic, subscriber.subscribe(channelOf(topic)));
       }
       set.add(handler);
       return () => {
         const current = handlers.get(topic);
         if (!current?.delete(handler) || current.size > 0) return;
         handlers.delete(topic);
-        if (!closed) pending = Promise.all([pending, subscriber.unsubscribe(channelOf(topic)).catch(() => {})]);
+        if (!closed) track(topic, subscriber.unsubscribe(channelOf(topic)).catch(() => undefined));
       };
     },
+    /** Rejects when a subscription made so far was not acknowledged by Redis (its stream would receive nothing). */
     async settled() {
-      await pending;
+      const outcomes = await Promise.allSettled(inFlight.values());
+      const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw new Error(`Redis did not accept a subscription: ${String(failed.reason)}`);
     },
     async close() {
       if (closed) return;

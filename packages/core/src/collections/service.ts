@@ -1,4 +1,4 @@
-import { type Access, ownedBy, requireCollection } from '../access.ts';
+import { type Access, ownedBy, requireAccess, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -87,16 +87,12 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
   };
 }
 
-const requireKey = (access: Access): NonNullable<Access> => {
-  if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
-  return access;
-};
 
 /** Collections: create, list, get, update, stats, soft delete. */
 export function collectionService(ctx: DossierContext) {
   return {
     async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
-      const a = requireKey(access);
+      const a = requireAccess(access);
       const input = parseInput(createCollectionSchema, raw);
       if (input.projectId !== a.projectId) throw new DossierError('forbidden', 'The API key does not belong to this projectId');
       if ((input.chunkOverlap ?? 64) >= (input.chunkSize ?? 512)) throw new DossierError('invalid_input', 'chunkOverlap must be smaller than chunkSize');
@@ -108,7 +104,7 @@ export function collectionService(ctx: DossierContext) {
       return collectionView(collection);
     },
     async list(access: Access): Promise<CollectionView[]> {
-      const a = requireKey(access);
+      const a = requireAccess(access);
       return (await ctx.store.listCollections(a.projectId, a.env)).map(collectionView);
     },
     /** The whole collection, to code that acts for its owner or reads a public one on its own behalf (the library). */

@@ -1,7 +1,7 @@
-import type { Access } from '../access.ts';
+import { type Access, requireAccess } from '../access.ts';
 import { previewSecret } from '../auth/secrets.ts';
 import type { DossierContext } from '../context.ts';
-import { DossierError, notFound } from '../domain/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
@@ -26,9 +26,9 @@ export const providerKeyView = (k: ProviderKeyRecord): ProviderKeyView => ({
 
 /** The project id when the caller's API key belongs to it; another project's id is not_found, as for any resource. */
 function requireOwnSandbox(access: Access, projectId: string): NonNullable<Access> {
-  if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
-  if (access.projectId !== projectId) throw notFound('Project');
-  return access;
+  const own = requireAccess(access);
+  if (own.projectId !== projectId) throw notFound('Project');
+  return own;
 }
 
 /**

@@ -1,6 +1,5 @@
-import { type Access, requireCollection } from '../access.ts';
+import { type Access, requireAccess, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
-import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { ResolvedModel } from '../models/types.ts';
 import { parseInput, type ResearchInput, researchSchema } from '../schemas.ts';
@@ -24,10 +23,10 @@ export interface ResearchPlan {
  */
 export async function planResearch(ctx: DossierContext, access: Access, collectionId: string, raw: ResearchInput): Promise<ResearchPlan> {
   const collection = await requireCollection(ctx, access, collectionId, 'write');
-  if (!access) throw new DossierError('unauthorized', 'An API key is required (Authorization: Bearer <key>)');
+  const owner = requireAccess(access);
   const input = parseInput(researchSchema, raw);
   const depth = RESEARCH_DEPTHS[input.depth];
-  await requireMeterRoom(ctx, access, 'credits', depth.credits);
-  const model = await ctx.models.resolve(access, input.model ?? null, depth.tier);
-  return { owner: access, collection, input, depth, model };
+  await requireMeterRoom(ctx, owner, 'credits', depth.credits);
+  const model = await ctx.models.resolve(owner, input.model ?? null, depth.tier);
+  return { owner, collection, input, depth, model };
 }

@@ -12,7 +12,7 @@ export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
     {
       method: 'get', path: '/v1/collections/:id/documents/events', operationId: 'streamDocumentEvents', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s); closes within 5 s of its key being revoked',
-      responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection\'s sandbox, live or test)', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found' },
+      responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection\'s sandbox, live or test)', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found', 503: 'Live events unavailable: the event bus did not accept the subscription (the stream is not opened)' },
       handle: async (ctx) => {
         const access = apiAccess(ctx);
         const caller = principal(ctx);
