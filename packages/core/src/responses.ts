@@ -11,7 +11,7 @@ import { AGENT_RUN_STATUSES, AGENT_STEP_KINDS, AGENT_TOOLS } from './domain/agen
 import { CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from './domain/claims.ts';
 import { DUPLICATE_RELATIONSHIPS, DUPLICATE_RUN_STATUSES } from './domain/duplicates.ts';
 import type { DuplicateGroupView, DuplicateRunView } from './duplicates/service.ts';
-import { ENVS, type Org, type Project, type ResearchSource, type RunUsage } from './domain/types.ts';
+import { ENVS, type Org, type Project, QUERY_EXPANSIONS, type ResearchSource, type RunUsage } from './domain/types.ts';
 import type { SectionView } from './documents/manage.ts';
 import type { ImageView } from './documents/images.ts';
 import type { PageSpan } from './documents/pages.ts';
@@ -52,7 +52,7 @@ export const collection = z
     suppressIntraDocumentContradictions: z.boolean(),
     llmModel: z.string().nullable(),
     instructions: z.string().nullable(),
-    queryExpansion: z.enum(['none', 'rm3']).nullable(),
+    queryExpansion: z.enum(QUERY_EXPANSIONS).nullable(),
     duplicateThreshold: z.number().nullable(),
     createdAt: timestamp,
   })

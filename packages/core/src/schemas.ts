@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DossierError } from './domain/errors.ts';
-import { ENVS, type JsonValue } from './domain/types.ts';
+import { DOCUMENT_STATUSES, ENVS, type JsonValue, QUERY_EXPANSIONS, RESEARCH_DEPTH_NAMES } from './domain/types.ts';
 import { EVENT_TYPES } from './events/catalogue.ts';
 
 /**
@@ -73,7 +73,7 @@ export const createCollectionSchema = z.strictObject({
   chunkSize: z.number().int().min(64).max(4096).optional(),
   chunkOverlap: z.number().int().min(0).max(512).optional(),
   embeddingModel: z.string().min(1).max(200).optional(),
-  queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
+  queryExpansion: z.enum(QUERY_EXPANSIONS).nullable().optional(),
   duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
 });
 
@@ -91,7 +91,7 @@ export const updateCollectionSchema = z.strictObject({
   suppressIntraDocumentContradictions: z.boolean().optional(),
   llmModel: z.string().min(1).max(200).nullable().optional(),
   instructions: z.string().max(4000).nullable().optional(),
-  queryExpansion: z.enum(['none', 'rm3']).nullable().optional(),
+  queryExpansion: z.enum(QUERY_EXPANSIONS).nullable().optional(),
   /** Apply a query-time change even when the collection's evaluation guard refuses it (issue 38). */
   force: z.boolean().optional(),
   duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
@@ -134,7 +134,7 @@ export const bulkPatchSchema = z.strictObject({
   documents: z.array(documentPatchSchema.extend({ id: uuid })).min(1).max(500),
 });
 
-export const documentStatusSchema = z.enum(['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error']);
+export const documentStatusSchema = z.enum(DOCUMENT_STATUSES);
 export const listDocumentsSchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
@@ -226,7 +226,7 @@ export const createProviderKeySchema = z.strictObject({
 export type CreateProviderKeyInput = z.input<typeof createProviderKeySchema>;
 
 // Research (spec: Research). `model` is routed to its provider by the model resolver.
-export const researchDepthSchema = z.enum(['quick', 'balanced', 'deep', 'exhaustive']);
+export const researchDepthSchema = z.enum(RESEARCH_DEPTH_NAMES);
 export const researchSchema = z.strictObject({
   q: z.string().trim().min(1).max(10_000),
   depth: researchDepthSchema.default('balanced'),

@@ -1,9 +1,10 @@
+import { RESEARCH_DEPTH_NAMES } from '@dossier/core/vocabulary';
 import type { ResearchEvent } from '@dossier/core';
 import { z } from 'zod';
 import { sseMessages } from './sse.ts';
 import { collectionId, defineTool, documentId, filterBody, filters, objects, READ, sectionId, ToolError, type ToolContext, WRITE, withId } from './define.ts';
 
-const DEPTHS = ['quick', 'balanced', 'deep', 'exhaustive'] as const;
+const DEPTHS = RESEARCH_DEPTH_NAMES;
 
 /** Comments of the research stream that are only keep-alives. */
 const SILENT_COMMENTS = new Set(['ping', 'connected']);

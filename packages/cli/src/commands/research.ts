@@ -1,3 +1,4 @@
+import { RESEARCH_DEPTH_NAMES } from '@dossier/core/vocabulary';
 import type { ResearchEvent, ResearchSource } from '../api-types.ts';
 import { citationBlock } from '../citations.ts';
 import { httpError } from '../client.ts';
@@ -9,7 +10,7 @@ import { sseMessages } from '../sse.ts';
 
 const NO_MODEL_HINT =
   'give the project its own key (`dossier provider-keys set anthropic --name team < key.txt`), or start the server with DOSSIER_ANTHROPIC_API_KEY, DOSSIER_OPENAI_API_KEY or DOSSIER_OLLAMA_CHAT_MODEL';
-const DEPTHS = ['quick', 'balanced', 'deep', 'exhaustive'];
+const DEPTHS: readonly string[] = RESEARCH_DEPTH_NAMES;
 const notFound = { notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' };
 
 function body(ctx: Context, q: string): Record<string, unknown> {

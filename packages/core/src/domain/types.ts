@@ -4,14 +4,9 @@
 export const ENVS = ['live', 'test'] as const;
 export type Env = (typeof ENVS)[number];
 export type Visibility = 'private' | 'public';
-export type DocumentStatus =
-  | 'pending'
-  | 'uploading'
-  | 'processing'
-  | 'sectioned'
-  | 'embedded'
-  | 'ready'
-  | 'error';
+/** A document's statuses, in pipeline order (`error` last); the one list schemas, CLI and MCP read. */
+export const DOCUMENT_STATUSES = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export const TERMINAL_STATUSES: readonly DocumentStatus[] = ['ready', 'error'];
 
@@ -225,7 +220,13 @@ export interface DocumentEvent {
 
 // --- Research sessions and usage meters (spec: ResearchSource, ResearchSession, Usage meters) ---
 
-export type ResearchDepth = 'quick' | 'balanced' | 'deep' | 'exhaustive';
+/** Research depths, shallowest first (spec: research `depth`). */
+export const RESEARCH_DEPTH_NAMES = ['quick', 'balanced', 'deep', 'exhaustive'] as const;
+export type ResearchDepth = (typeof RESEARCH_DEPTH_NAMES)[number];
+
+/** Lexical query expansion strategies (collection setting `queryExpansion`). */
+export const QUERY_EXPANSIONS = ['none', 'rm3'] as const;
+export type QueryExpansion = (typeof QUERY_EXPANSIONS)[number];
 
 /** A box on a page as fractions of its width and height: [x0, y0, x1, y1], origin top-left. */
 export type PageBox = [number, number, number, number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUERY_EXPANSIONS } from '../domain/types.ts';
 
 /**
  * Request and response schemas of evaluations (issue 38): golden sets, runs, comparisons and the guard of a
@@ -39,7 +40,7 @@ export const updateGoldenSetSchema = z
 
 /** Query-time settings a run may try without changing the collection. */
 export const evaluationSettingsPatchSchema = z.strictObject({
-  queryExpansion: z.enum(['none', 'rm3']).optional(),
+  queryExpansion: z.enum(QUERY_EXPANSIONS).optional(),
   enableReranking: z.boolean().optional(),
   limit: z.number().int().min(1).max(100).optional().describe('Results per query: the k of recall@k and MRR (default 10)'),
   lexicalWeight: z.number().min(0).max(10).optional(),
@@ -98,7 +99,7 @@ const metrics = z
 
 const settings = z
   .object({
-    queryExpansion: z.enum(['none', 'rm3']),
+    queryExpansion: z.enum(QUERY_EXPANSIONS),
     enableReranking: z.boolean(),
     limit: z.number().int(),
     lexicalWeight: z.number(),

@@ -19,9 +19,8 @@ export interface QueryHit extends PassageLocation {
   document: { id: string; filename: string };
 }
 
-/** Lexical query expansion strategies. */
-export const QUERY_EXPANSIONS = ['none', 'rm3'] as const;
-export type QueryExpansion = (typeof QUERY_EXPANSIONS)[number];
+import type { QueryExpansion } from '../domain/types.ts';
+export { QUERY_EXPANSIONS, type QueryExpansion } from '../domain/types.ts';
 
 /** Tunables of hybrid retrieval. */
 export interface RetrievalSettings {
