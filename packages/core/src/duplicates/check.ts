@@ -4,7 +4,8 @@ import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { FingerprintMatch } from '../ports/duplicate-store.ts';
 import { alignProfiles } from './align.ts';
 import { indexedFingerprints } from './fingerprints.ts';
-import { formGroup, joinGroup } from './groups.ts';
+import { DUPLICATE_JOBS } from './detect.ts';
+import { type FlagChanges, formGroup, joinGroup, recordFlagsThenIndex } from './groups.ts';
 import { coverageOf, isCandidate } from './score.ts';
 import { MAX_CANDIDATES, MAX_POSTING, thresholdOf } from './settings.ts';
 import { ProfileCache } from './texts.ts';
@@ -51,10 +52,20 @@ export async function checkDocument(ctx: DossierContext, collection: Collection,
     .filter((match) => isCandidate(match, fingerprints.length))
     .sort((a, b) => estimatedCoverage(b, fingerprints.length) - estimatedCoverage(a, fingerprints.length))
     .slice(0, MAX_CANDIDATES);
-  for (const { other } of await verify(ctx, collection, doc, candidates, cache)) {
+  const flags: FlagChanges = new Map();
+  const group = await groupWithBestMatch(ctx, collection, doc, await verify(ctx, collection, doc, candidates, cache), cache, flags);
+  await recordFlagsThenIndex(ctx, collection, flags, DUPLICATE_JOBS.flags);
+  return group;
+}
+
+/** Form a group with the best verified match, or join its group when the document also matches that group's canonical. */
+async function groupWithBestMatch(
+  ctx: DossierContext, collection: Collection, doc: DocumentRecord, verified: VerifiedPair[], cache: ProfileCache, flags: FlagChanges,
+): Promise<DuplicateGroupRecord | null> {
+  for (const { other } of verified) {
     const group = await ctx.store.duplicateGroupOf(other.id);
-    if (!group) return formGroup(ctx, collection, [doc, other], cache);
-    if (await matchesCanonical(ctx, collection, doc, group, cache)) return joinGroup(ctx, collection, group, [doc], cache);
+    if (!group) return formGroup(ctx, collection, [doc, other], cache, flags);
+    if (await matchesCanonical(ctx, collection, doc, group, cache)) return joinGroup(ctx, collection, group, [doc], cache, flags);
   }
   return null;
 }

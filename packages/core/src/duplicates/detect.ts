@@ -13,7 +13,7 @@ import { MAX_POSTING, thresholdOf } from './settings.ts';
 import { ProfileCache, profileOf } from './texts.ts';
 
 /** Queue job types of a detection run: fingerprint a batch of documents, then group the whole collection. */
-export const DUPLICATE_JOBS = { fingerprint: 'duplicates.fingerprint', group: 'duplicates.group', check: 'duplicates.check' } as const;
+export const DUPLICATE_JOBS = { fingerprint: 'duplicates.fingerprint', group: 'duplicates.group', check: 'duplicates.check', flags: 'duplicates.flags' } as const;
 /** Documents fingerprinted per job. */
 export const FINGERPRINT_BATCH = 500;
 

@@ -56,6 +56,27 @@ export async function applyFlags(ctx: DossierContext, collection: Collection, ch
   }
 }
 
+/**
+ * The incremental check's flags: the store now (the API shows the decision at once), the chunk index by a
+ * `duplicates.flags` job, so one check is not held up by an index write (two LanceDB table versions per value).
+ * The job syncs the index to the store's current flags, so jobs for the same document may run in any order.
+ */
+export async function recordFlagsThenIndex(ctx: DossierContext, collection: Collection, changes: FlagChanges, jobType: string): Promise<void> {
+  if (changes.size === 0) return;
+  for (const [documentId, canonical] of changes) await ctx.store.updateDocument(documentId, { canonical });
+  await ctx.queue.enqueue({ type: jobType, payload: { collectionId: collection.id, documentIds: [...changes.keys()] }, maxAttempts: 5 });
+  ctx.wakeWorkers();
+}
+
+/** Bring the chunk index's retrieval flags of these documents in line with the store (one write per value). */
+export async function syncIndexFlags(ctx: DossierContext, collectionId: string, documentIds: string[]): Promise<void> {
+  const docs = (await ctx.store.getDocuments(documentIds)).filter((doc) => doc.collectionId === collectionId && doc.status === 'ready');
+  for (const canonical of [true, false]) {
+    const ids = docs.filter((doc) => doc.canonical === canonical).map((doc) => doc.id);
+    if (ids.length > 0) await ctx.index.updateDocumentAttributes(collectionId, ids, { canonical });
+  }
+}
+
 /** Write a group and the retrieval flags of its members (into `deferred` when given, applied by the caller). */
 async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean, deferred?: FlagChanges): Promise<void> {
   if (isNew) await ctx.store.insertDuplicateGroup(group);

@@ -7,7 +7,7 @@ import type { Job } from '../ports/job-queue.ts';
 import { isUuid } from '../util/ids.ts';
 import { checkDocument } from './check.ts';
 import { DUPLICATE_JOBS, runFingerprintJob, runGroupJob, startDetection } from './detect.ts';
-import { disbandGroup, leaveGroup, promoteMember } from './groups.ts';
+import { disbandGroup, leaveGroup, promoteMember, syncIndexFlags } from './groups.ts';
 import { ProfileCache } from './texts.ts';
 
 /** A group as the API shows it (spec: DuplicateGroup). */
@@ -38,6 +38,7 @@ export function duplicateHandlers(ctx: DossierContext): Record<string, (job: Job
     [DUPLICATE_JOBS.check]: (job) => runCheckJob(ctx, job),
     [DUPLICATE_JOBS.fingerprint]: (job) => runFingerprintJob(ctx, job),
     [DUPLICATE_JOBS.group]: (job) => runGroupJob(ctx, job),
+    [DUPLICATE_JOBS.flags]: (job) => syncIndexFlags(ctx, String(job.payload.collectionId), (job.payload.documentIds as string[]).map(String)),
   };
 }
 
