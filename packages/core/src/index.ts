@@ -65,9 +65,9 @@ export { DEFAULT_RM3, type Rm3Options, queryTerms, rm3Weights, weightedQueryText
 export { canonicalJson, metadataPairs } from './util/canonical-json.ts';
 export { isUuid, newId, stableId } from './util/ids.ts';
 export * from './scoped.ts';
-export { type AgentEvent, type AgentLoopOptions, type AgentTool, runAgentLoop } from './agent/loop.ts';
-export { ContextWindow, type ToolOutput } from './agent/context-window.ts';
-export { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './agent/retry.ts';
+export { type AgentEvent, type AgentLoopOptions, type AgentTool, runAgentLoop } from './tool-loop/loop.ts';
+export { ContextWindow, type ToolOutput } from './tool-loop/context-window.ts';
+export { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './tool-loop/retry.ts';
 export { DEFAULT_INPUT_BUDGETS, DEFAULT_TIME_LIMITS_MS, type DepthSettings, RESEARCH_DEPTHS, type ResearchToolName } from './research/depths.ts';
 export type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchSession } from './research/events.ts';
 export { DEFAULT_RESEARCH_SETTINGS, RESEARCH_HISTORY_LIMIT, type ResearchService, type ResearchSettings } from './research/service.ts';

@@ -1,4 +1,4 @@
-import { type AgentEvent, runAgentLoop } from '../agent/loop.ts';
+import { type AgentEvent, runAgentLoop } from '../tool-loop/loop.ts';
 import { contradictionFlags } from '../claims/flags.ts';
 import { type DossierContext, eventsSaved } from '../context.ts';
 import type { AgentContradictionFlag, AgentRunEndStatus, AgentRunRecord, AgentRunSource, AgentRunStepRecord, AgentStepKind } from '../domain/agents.ts';

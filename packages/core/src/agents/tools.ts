@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool } from '../agent/loop.ts';
+import type { AgentTool } from '../tool-loop/loop.ts';
 import type { DossierContext } from '../context.ts';
 import type { AgentToolName, AgentToolset } from '../domain/agents.ts';
 import { DossierError, notFound } from '../domain/errors.ts';

@@ -1,5 +1,5 @@
-import { type AgentEvent, runAgentLoop } from '../agent/loop.ts';
-import { DEFAULT_RETRY, type RetryPolicy } from '../agent/retry.ts';
+import { type AgentEvent, runAgentLoop } from '../tool-loop/loop.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from '../tool-loop/retry.ts';
 import { type DossierContext, eventsSaved } from '../context.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { isDossierError } from '../domain/errors.ts';

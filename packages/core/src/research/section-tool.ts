@@ -3,7 +3,7 @@ import { notFound } from '../domain/errors.ts';
 import { answersSearch, type DocumentRecord, type SectionRecord } from '../domain/types.ts';
 import { parseInput } from '../schemas.ts';
 import { isUuid } from '../util/ids.ts';
-import type { AgentTool } from '../agent/loop.ts';
+import type { AgentTool } from '../tool-loop/loop.ts';
 import { documentMatches } from './document-filter.ts';
 import { type ResearchToolContext, recoverable } from './tool-context.ts';
 import { formatChunks } from './untrusted.ts';

@@ -1,5 +1,5 @@
 import type { Access } from '../access.ts';
-import type { ToolOutput } from '../agent/context-window.ts';
+import type { ToolOutput } from '../tool-loop/context-window.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection, RetrievalFilter } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';

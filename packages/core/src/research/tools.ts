@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ResearchSource } from '../domain/types.ts';
 import { parseInput } from '../schemas.ts';
 import type { QueryHit } from '../search/query.ts';
-import type { AgentTool } from '../agent/loop.ts';
+import type { AgentTool } from '../tool-loop/loop.ts';
 import type { ResearchToolName } from './depths.ts';
 import { sectionReadTool } from './section-tool.ts';
 import { type ResearchToolContext, recoverable } from './tool-context.ts';

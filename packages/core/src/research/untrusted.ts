@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../agent/context-window.ts';
+import type { ToolOutput } from '../tool-loop/context-window.ts';
 import type { MarkedSource, SourceRegistry } from './sources.ts';
 
 /** The tag that fences document text in tool results; the system prompt tells the model what it means. */

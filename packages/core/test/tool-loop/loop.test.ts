@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DossierError } from '../../src/domain/errors.ts';
-import { type AgentEvent, type AgentLoopOptions, type AgentTool, runAgentLoop } from '../../src/agent/loop.ts';
+import { type AgentEvent, type AgentLoopOptions, type AgentTool, runAgentLoop } from '../../src/tool-loop/loop.ts';
 import type { RunUsage } from '../../src/domain/types.ts';
-import { ContextWindow } from '../../src/agent/context-window.ts';
+import { ContextWindow } from '../../src/tool-loop/context-window.ts';
 import type { ChatRequest } from '../../src/ports/model-provider.ts';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/scripted-model.ts';
 
