@@ -1,10 +1,12 @@
 import type { ApiKeyRecord, OrgApiKeyRecord } from '../domain/types.ts';
 
-/**
- * API key management (part of the MetadataStore, issue 9): a project's live and test keys and an org's keys.
- * Lookups by hash (createApiKey, findApiKeyByHash) stay on the MetadataStore itself.
- */
+/** API keys (part of the MetadataStore, issue 9): a project's live and test keys and an org's keys. */
 export interface KeyStore {
+  /** Insert an API key record. */
+  createApiKey(key: ApiKeyRecord): Promise<void>;
+  /** A non-revoked API key by the sha256 hex of its plaintext. */
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+
   /** Every key of a project, revoked ones too, newest first (ties by id, descending). */
   listApiKeys(projectId: string): Promise<ApiKeyRecord[]>;
   /** A project key by id, revoked or not; null when unknown. */
