@@ -56,10 +56,11 @@ ${passwordField('newPassword', 'New password', 'new-password', '12 characters or
 </form>`);
 }
 
-/** A link that cannot be used (or an outcome): a heading and a message. */
-export function messagePage(title: string, message: string, kind: 'error' | 'status' = 'status'): Html {
+/** A link that cannot be used (or an outcome): a heading, a message and maybe a link onwards. */
+export function messagePage(title: string, message: string, kind: 'error' | 'status' = 'status', onwards?: { href: string; label: string }): Html {
   return page(title, html`<h1>${title}</h1>
-<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`);
+<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>
+${onwards ? html`<p><a href="${onwards.href}">${onwards.label}</a></p>` : ''}`);
 }
 
 /** After single sign-on without a consent flow to resume: a management token for the API and the CLI. */
