@@ -93,7 +93,7 @@ export async function ssoLogIn(ctx: Context, providerId: string, opts: { openBro
   const verifier = randomBytes(32).toString('base64url');
   const { server, port, arrived } = await loopback();
   try {
-    start.search = new URLSearchParams({ then: 'cli', port: String(port), challenge: createHash('sha256').update(verifier).digest('base64url') }).toString();
+    start.search = new URLSearchParams([['then', 'cli'], ['port', String(port)], ['challenge', createHash('sha256').update(verifier).digest('base64url')]]).toString();
     ctx.out.streams.stderr.write(`Open this address to sign in with ${providerId} (waiting on 127.0.0.1:${port}):\n${start.href}\n`);
     if (opts.openBrowser) openBrowser(start.href);
     const arrival = await waitForArrival(ctx, arrived);

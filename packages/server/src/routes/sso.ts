@@ -45,7 +45,7 @@ function cliResume(params: Record<string, string>): Record<string, string> {
   const port = Number(params.port);
   if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new DossierError('invalid_input', 'then=cli needs port: the port (1024–65535) of the CLI\'s listener on 127.0.0.1');
   if (!/^[A-Za-z0-9_-]{43}$/.test(params.challenge ?? '')) throw new DossierError('invalid_input', 'then=cli needs challenge: the base64url S256 challenge of the CLI\'s verifier (43 characters)');
-  return { then: 'cli', port: String(port), challenge: params.challenge! };
+  return { target: 'cli', port: String(port), challenge: params.challenge! };
 }
 
 /**
@@ -58,14 +58,14 @@ async function resumeOf(deps: RouteDeps, ctx: Context, params: Record<string, st
     case '':
       return null;
     case 'connected-clients':
-      return { then: 'connected-clients' };
+      return { target: 'connected-clients' };
     case 'cli':
       return cliResume(params);
     case 'dashboard': {
       const binding = randomBytes(24).toString('base64url');
       // Lax: the provider's redirect back is a top-level GET from another site, which must carry it.
       ctx.cookies.set(BINDING_COOKIE, binding, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/auth/sso', maxAge: ATTEMPT_TTL_MS, overwrite: true });
-      return { then: 'dashboard', binding: hashSecret(binding) };
+      return { target: 'dashboard', binding: hashSecret(binding) };
     }
     default:
       throw new DossierError('invalid_input', 'then: expected dashboard, cli or connected-clients');
@@ -115,12 +115,12 @@ async function callback(deps: RouteDeps, clients: OidcClients, ctx: Context): Pr
   const attempt = state ? await deps.dossier.people.sso.take(hashSecret(state)) : null;
   if (!attempt || attempt.providerId !== provider.id) throw new DossierError('invalid_input', 'This sign-in has expired or was already used: start again');
   const answer: Answer = { deps, clients, provider, attempt, state, resume: attempt.context ? (JSON.parse(attempt.context) as Record<string, string>) : null };
-  if (answer.resume?.then === 'cli') return toCli(ctx, answer);
-  if (answer.resume?.then === 'dashboard') return toDashboard(ctx, answer);
+  if (answer.resume?.target === 'cli') return toCli(ctx, answer);
+  if (answer.resume?.target === 'dashboard') return toDashboard(ctx, answer);
   const signedIn = await deps.dossier.auth.startSession(await admitted(ctx, answer), 'sso', { userAgent: ctx.get('user-agent') || null });
   if (!answer.resume) return sendPage(ctx, 200, signedInPage(signedIn.user.email, signedIn.token));
   const claims = await deps.dossier.auth.verifyToken(signedIn.token);
-  if (answer.resume.then === 'connected-clients') {
+  if (answer.resume.target === 'connected-clients') {
     return showConnections(deps.dossier, ctx, claims, await deps.dossier.oauth.pageSessionFor(claims, { page: 'connections' }));
   }
   const request = await checkedRequest(deps, ctx, answer.resume);
