@@ -13,7 +13,8 @@ import { corpProvider, startTestIdp, type TestIdp } from './oidc-idp.ts';
  * real servers and a real OpenID provider (oidc-provider, on `localhost`: another site than the servers' 127.0.0.1,
  * as a real identity provider is). The sign-in screen offers the provider beside the password form; signing in with
  * it comes back signed in to the dashboard (the cookie session); a refused person gets a page that says why; the
- * invitation and reset links an admin passes on open their pages (not the dashboard's) and work. With password
+ * invitation and reset links an admin passes on open their pages (not the dashboard's) and work, the invitation's
+ * single sign-on continuing in the dashboard. With password
  * sign-in off, the screen offers the provider only. Every screen is checked with axe-core.
  *
  * Skipped when Chromium is missing, except in CI (CI=true), where .ci/run installs it and a skip would hide a failure.
@@ -141,6 +142,19 @@ describe.runIf(RUN)('signing in to the dashboard as a person on a team', () => {
     await page.getByLabel('Password').fill('another long passphrase, reset');
     await page.keyboard.press('Enter');
     await page.getByText('dana@example.test').waitFor();
+    await page.context().close();
+  });
+
+  it('accepts an invitation with single sign-on from its page and continues in the dashboard', async () => {
+    // Ivy's domain is not allowed: only the invitation lets her in.
+    const invitation = await t.request('POST', `/v1/orgs/${t.orgId}/invitations`, { auth: admin, json: { email: 'ivy@partner.test', role: 'member' } });
+    const { page, problems } = await freshPage(invitation.body.url);
+    await page.getByRole('link', { name: 'Sign in with Corp ID' }).click();
+    await signInAtProvider(page, 'ivy');
+    await page.getByText('ivy@partner.test').waitFor();
+    await page.getByRole('heading', { name: 'Collections' }).waitFor();
+    expect((await t.request('GET', `/v1/orgs/${t.orgId}/invitations`, { auth: admin })).body).toEqual([]);
+    expect(problems).toEqual([]);
     await page.context().close();
   });
 

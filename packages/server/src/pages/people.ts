@@ -19,6 +19,8 @@ export interface InvitationPageView {
   hasAccount: boolean;
   passwordSignIn: boolean;
   providers: { id: string; name: string }[];
+  /** What single sign-on resumes (`then=dashboard` where the server serves it), as a query. */
+  ssoQuery?: string;
   error?: string;
 }
 
@@ -41,7 +43,7 @@ ${view.hasAccount
 <p>This invitation is for <strong>${view.email}</strong>, as <strong>${view.role}</strong>.</p>
 ${errorMessage('form-error', view.error)}
 ${form}
-${ssoButtons(view.providers)}
+${ssoButtons(view.providers, view.ssoQuery)}
 ${view.providers.length > 0 ? html`<p class="hint">Signing in with single sign-on as ${view.email} accepts the invitation too.</p>` : ''}`);
 }
 

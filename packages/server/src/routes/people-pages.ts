@@ -26,7 +26,7 @@ const UNUSABLE_INVITE = 'This invitation link is not valid: it was used, revoked
 async function showInvitation(deps: RouteDeps, ctx: Context, token: string, failure?: { status: number; message: string }): Promise<void> {
   try {
     const preview = await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.invitations.preview(token));
-    const view = { token, ...preview, passwordSignIn: peopleOptions(deps).passwordSignIn, providers: providersOf(deps), error: failure?.message };
+    const view = { token, ...preview, passwordSignIn: peopleOptions(deps).passwordSignIn, providers: providersOf(deps), ssoQuery: deps.dashboard ? 'then=dashboard' : '', error: failure?.message };
     sendPage(ctx, failure?.status ?? 200, invitationPage(view));
   } catch (err) {
     const refused = refusal(err);
