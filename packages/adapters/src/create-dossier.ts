@@ -20,6 +20,7 @@ import {
   type ModelProviderFactory,
   type ModelResolver,
   type OAuthSettings,
+  type PeopleSettings,
   type PlanBook,
   type Reranker,
   type ResearchSettings,
@@ -78,6 +79,8 @@ export interface DossierOptions {
   research?: Partial<ResearchSettings>;
   /** Lifetimes of the MCP endpoint's OAuth codes and tokens, and the clock they are measured by. */
   oauth?: Partial<OAuthSettings>;
+  /** Lifetimes of invitation and reset links (issue 42). */
+  people?: Partial<PeopleSettings>;
   /**
    * The composition seam (issue 10): bring any adapter of your own; each one left out is the embedded default.
    * Where files are stored (default: the filesystem under `<dataDir>/blobs`; `s3BlobStoreFromUrl` shares them).
@@ -235,7 +238,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       },
       log,
     },
-    { retrieval: opts.retrieval, research: opts.research, oauth: opts.oauth },
+    { retrieval: opts.retrieval, research: opts.research, oauth: opts.oauth, people: opts.people },
   );
   core.start();
   const closeCore = core.close;

@@ -222,7 +222,7 @@ function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: Incoming
   const noteStepUp = (token: string, scope: OAuthScope) => dossier.oauth.noteStepUp(token, scope);
   const mcp = mcpEndpoint({ api: inProcess, publicUrl, corsOrigins: config.corsOrigins, version: API_VERSION, log, noteStepUp });
   const router = new Router();
-  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp, people: opts.people })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
+  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp, people: opts.people, dashboard: opts.dashboard !== null })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
   inProcess.attach(inProcessApp(router, log).callback());
   logResponseErrors(app, log);
   // Outermost first: the log line sees the final status; limits run before any route reads a body.

@@ -1,5 +1,6 @@
 import { checkDatabaseUrl, parseRerankerSpec } from '@dossier/adapters';
-import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PEOPLE_SETTINGS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { parseSsoProviders, type SsoProviderConfig } from './people/config.ts';
 
 /** One configuration setting: where it comes from and what it means. The table of docs/configuration.md is generated from this list. */
 export interface SettingDoc {
@@ -34,6 +35,17 @@ export interface ServerConfig {
   jobLeaseMs: number;
   adminEmail: string;
   adminPassword: string | null;
+  /** Issue 42: whether e-mail and password sign-in is on (off: single sign-on only). */
+  passwordSignIn: boolean;
+  /** Issue 42: the OpenID Connect identity providers people may sign in with. */
+  oidcProviders: readonly SsoProviderConfig[];
+  /** Issue 42: where invitation and reset links are e-mailed from (null: the admin passes them on). */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Issue 42: lifetimes of invitation links, reset links an admin issues, and reset links e-mailed on request. */
+  invitationTtlSeconds: number;
+  adminResetTtlSeconds: number;
+  emailResetTtlSeconds: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   maxUploadBytes: number;
   anthropicApiKey: string | null;
@@ -104,6 +116,13 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'jobLeaseMs', env: 'DOSSIER_JOB_LEASE_MS', flag: '--job-lease-ms', default: '30000', meaning: 'Lease of a running pipeline job; a crashed worker\'s job is taken over after this long (heartbeats renew it every third).' },
   { key: 'adminEmail', env: 'DOSSIER_ADMIN_EMAIL', flag: '--admin-email', default: 'admin@localhost', meaning: 'E-mail of the admin account created on first start.' },
   { key: 'adminPassword', env: 'DOSSIER_ADMIN_PASSWORD', flag: null, default: '(random, printed once)', meaning: 'Password of the admin account created on first start. Environment only.' },
+  { key: 'passwordSignIn', env: 'DOSSIER_PASSWORD_SIGNIN', flag: '--password-signin', default: 'on', meaning: '`on` or `off`: whether people may sign in with e-mail and password (the API, the CLI, the dashboard, the OAuth sign-in page of MCP clients, invitation and reset pages). `off` needs DOSSIER_OIDC_PROVIDERS: single sign-on only (see docs/members.md).' },
+  { key: 'oidcProviders', env: 'DOSSIER_OIDC_PROVIDERS', flag: null, default: '(none)', meaning: 'JSON array of OpenID Connect identity providers people may sign in with: `[{"id":"corp","name":"Corp ID","issuer":"https://…","clientId":"…","clientSecret":"…","allowedDomains":["example.com"],"groupsClaim":"groups","groupRoles":[{"group":"…","orgId":"…","role":"admin"}]}]`; the redirect URI to register is `<public URL>/auth/sso/<id>/callback` (see docs/members.md). Environment only (it holds client secrets).' },
+  { key: 'smtpUrl', env: 'DOSSIER_SMTP_URL', flag: null, default: '(unset: links are shown to the admin only)', meaning: '`smtp://[user:password@]host[:port]` or `smtps://…`: mail server that sends invitation and password reset links (and lets people ask for a reset link by e-mail). Environment only (it may hold a password).' },
+  { key: 'mailFrom', env: 'DOSSIER_MAIL_FROM', flag: '--mail-from', default: 'Dossier <dossier@localhost>', meaning: 'Sender of the e-mails DOSSIER_SMTP_URL sends.' },
+  { key: 'invitationTtlSeconds', env: 'DOSSIER_INVITATION_TTL', flag: '--invitation-ttl', default: '7d', meaning: 'How long an invitation link works (`<n>s`, `m`, `h` or `d`; 1 minute to 365 days).' },
+  { key: 'adminResetTtlSeconds', env: 'DOSSIER_ADMIN_RESET_TTL', flag: '--admin-reset-ttl', default: '24h', meaning: 'How long a password reset link an admin issues works (passed on by hand); same syntax.' },
+  { key: 'emailResetTtlSeconds', env: 'DOSSIER_EMAIL_RESET_TTL', flag: '--email-reset-ttl', default: '1h', meaning: 'How long a password reset link a person asks for by e-mail works (needs DOSSIER_SMTP_URL); same syntax.' },
   { key: 'logLevel', env: 'DOSSIER_LOG_LEVEL', flag: '--log-level', default: 'info', meaning: 'debug, info, warn, error or silent. Logs are JSON lines on stderr.' },
   { key: 'maxUploadBytes', env: 'DOSSIER_MAX_UPLOAD_BYTES', flag: '--max-upload-bytes', default: '1073741824', meaning: 'Largest file accepted through a presigned upload URL (direct uploads stop at 25 MB).' },
   { key: 'anthropicApiKey', env: 'DOSSIER_ANTHROPIC_API_KEY', flag: null, default: '(unset)', meaning: 'Managed Anthropic (provider_a) key for research and post-ready jobs of projects without their own key. Environment only, never logged.' },
@@ -131,6 +150,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'rateLimitAnonymous', env: 'DOSSIER_RATE_LIMIT_ANONYMOUS', flag: '--rate-limit-anonymous', default: '60/1m+30', meaning: 'Requests without credentials (public collection reads), per client address; same syntax. Anonymous reads are never metered to, or limited by, the collection owner\'s plan.' },
   { key: 'anonymousConcurrency', env: 'DOSSIER_ANONYMOUS_CONCURRENCY', flag: '--anonymous-concurrency', default: '8', meaning: 'Anonymous requests this node serves at once, all addresses together (0: no cap); beyond: 429 with Retry-After 1. Keeps a crowd of strangers from slowing the projects that pay for the node.' },
   { key: 'uploadConcurrency', env: 'DOSSIER_UPLOAD_CONCURRENCY', flag: '--upload-concurrency', default: String(DEFAULT_UPLOAD_CONCURRENCY), meaning: 'Direct uploads (multipart, single or batch) this node stores at once, after their bodies are received (0: no cap); more wait their turn, in order. Storing a file is a few milliseconds of the event loop, so many at once delay every other caller: with 8 uploaders on 2 cores, no cap read 24-34 ms of event-loop delay at p99 and 2 read 15 ms, storing more documents a second (bench/ingest/responsiveness.ts).' },
+  { key: 'sourceFolders', env: 'DOSSIER_SOURCE_FOLDERS', flag: '--source-folders', default: '(none: folder sources refused)', meaning: 'Comma-separated absolute folders on this server that collection sources may sync from (a source\'s folder must be inside one; see docs/sync.md).' },
   { key: 'connectionsPerAddress', env: 'DOSSIER_CONNECTIONS_PER_ADDRESS', flag: '--connections-per-address', default: '0', meaning: 'Connections one client address may hold open at once (0: no cap, the default). A connection beyond it is answered 429 with Retry-After 1 and closed before its request is parsed, so a flood of connections from one address costs the server little and other callers keep their latency (256 in bench/access-burst.ts). Off by default: under a steady 50 queries/s from one address, 256 turned a short stall into seconds of refusals (bench/sustained-load.ts). Ignored behind a reverse proxy (DOSSIER_TRUST_PROXY), where every connection comes from the proxy.' },
   { key: 'loginLimitAccount', env: 'DOSSIER_LOGIN_LIMIT_ACCOUNT', flag: '--login-limit-account', default: '10/15m', meaning: 'Failed logins per account (e-mail) before login is refused with 429 for the rest of the window; a successful login clears the count.' },
   { key: 'authFailureLimitAddress', env: 'DOSSIER_AUTH_FAILURE_LIMIT_ADDRESS', flag: '--auth-failure-limit-address', default: '30/15m', meaning: 'Failed logins and requests with an invalid key or token per client address before that address is refused with 429 for the rest of the window.' },
@@ -165,6 +185,16 @@ function durationMs(value: string): number | null {
   if (!m) return null;
   const ms = Math.round(Number(m[1]) * (m[2]?.toLowerCase() === 'm' ? 60_000 : 1000));
   return ms >= 1000 ? ms : null;
+}
+
+const LIFETIME_UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** `90m`, `24h`, `7d` (or `3600s`) in seconds; from a minute to a year. */
+function lifetimeSeconds(value: string): number | null {
+  const m = /^(\d+)\s*(s|m|h|d)$/i.exec(value.trim());
+  if (!m) return null;
+  const seconds = Number(m[1]) * LIFETIME_UNIT_SECONDS[m[2]!.toLowerCase() as keyof typeof LIFETIME_UNIT_SECONDS];
+  return seconds >= 60 && seconds <= 365 * 86_400 ? seconds : null;
 }
 
 const WINDOW_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
@@ -258,6 +288,20 @@ function coerce(s: SettingDoc, raw: string): unknown {
         fail(s, (err as Error).message);
       }
       return raw;
+    case 'sourceFolders':
+      return sourceFolders(s, raw);
+    case 'passwordSignIn':
+      if (!/^(on|off)$/i.test(raw.trim())) fail(s, `expected on or off, got '${raw}'`);
+      return raw.trim().toLowerCase() === 'on';
+    case 'oidcProviders':
+      return Object.freeze(parseSsoProviders(raw));
+    case 'smtpUrl':
+      if (!/^smtps?:\/\/\S+$/i.test(raw.trim())) fail(s, 'expected smtp://… or smtps://…');
+      return raw.trim();
+    case 'invitationTtlSeconds':
+    case 'adminResetTtlSeconds':
+    case 'emailResetTtlSeconds':
+      return lifetimeSeconds(raw) ?? fail(s, `expected a lifetime such as 90m, 24h or 7d (1 minute to 365 days), got '${raw}'`);
     case 'masterKey':
       if (!/^[0-9a-f]{64}$/i.test(raw)) fail(s, 'expected 64 hexadecimal characters');
       return raw;
@@ -281,7 +325,7 @@ function parseFlags(argv: string[]): Map<string, string> {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    if (flag !== '--source-folders' && !SETTINGS.some((s) => s.flag === flag)) throw new DossierError('invalid_input', `Unknown option ${flag}`);
+    if (!SETTINGS.some((s) => s.flag === flag)) throw new DossierError('invalid_input', `Unknown option ${flag}`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new DossierError('invalid_input', `Option ${flag} needs a value`);
     out.set(flag, value);
@@ -293,6 +337,7 @@ const DEFAULTS = {
   role: 'all', host: '127.0.0.1', port: 8080, dataDir: './data', indexDir: null, publicUrl: null, masterKey: null,
   embeddingModel: 'Xenova/bge-small-en-v1.5', modelsDir: null, allowModelDownload: true,
   ollamaUrl: 'http://127.0.0.1:11434', workers: SERVER_PIPELINE_CONCURRENCY, jobLeaseMs: 30_000, adminEmail: 'admin@localhost', adminPassword: null,
+  passwordSignIn: true, oidcProviders: [], smtpUrl: null, mailFrom: 'Dossier <dossier@localhost>', ...DEFAULT_PEOPLE_SETTINGS,
   logLevel: 'info', maxUploadBytes: 1024 * 1024 * 1024,
   anthropicApiKey: null, anthropicBaseUrl: null, openaiApiKey: null, openaiBaseUrl: null,
   ollamaChatModel: null, ollamaBestChatModel: null, fastModel: null, bestModel: null,
@@ -311,15 +356,10 @@ const DEFAULTS = {
   webhooksAllowHttpLoopback: false, webhookRetryBaseMs: 10_000,
 } satisfies ServerConfig;
 
-/**
- * Issue 43: DOSSIER_SOURCE_FOLDERS / --source-folders, comma-separated absolute folders that collection sources may
- * sync from (docs/sync.md). Read beside SETTINGS until its row joins the README's generated table.
- */
-function sourceFolders(raw: string): readonly string[] {
+/** Issue 43: comma-separated absolute folders that collection sources may sync from (docs/sync.md). */
+function sourceFolders(s: SettingDoc, raw: string): readonly string[] {
   const folders = raw.split(',').map((f) => f.trim()).filter(Boolean);
-  if (folders.some((f) => !f.startsWith('/'))) {
-    throw new DossierError('invalid_input', `Invalid --source-folders / DOSSIER_SOURCE_FOLDERS: expected absolute folder paths separated by commas, got '${raw}'`);
-  }
+  if (folders.some((f) => !f.startsWith('/'))) fail(s, `expected absolute folder paths separated by commas, got '${raw}'`);
   return Object.freeze(folders);
 }
 
@@ -331,8 +371,9 @@ export function loadConfig(argv: string[] = [], env: NodeJS.ProcessEnv = process
     const raw = (s.flag ? flags.get(s.flag) : undefined) ?? env[s.env];
     if (raw !== undefined && raw !== '') config[s.key] = coerce(s, raw);
   }
-  const folders = flags.get('--source-folders') ?? env.DOSSIER_SOURCE_FOLDERS;
-  if (folders) config.sourceFolders = sourceFolders(folders);
+  if (config.passwordSignIn === false && (config.oidcProviders as readonly unknown[]).length === 0) {
+    throw new DossierError('invalid_input', 'DOSSIER_PASSWORD_SIGNIN=off needs DOSSIER_OIDC_PROVIDERS: nobody could sign in');
+  }
   return Object.freeze(config as unknown as ServerConfig);
 }
 

@@ -175,7 +175,7 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
   const bootstrap = config.role === 'worker' ? null : await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dataDir, bootstrap) });
   let url = '';
-  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard: opts.dashboard ?? true, people: opts.people ?? loadPeopleOptions(process.env, log) });
+  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard: opts.dashboard ?? true, people: opts.people ?? loadPeopleOptions(config, log) });
   const http = app ? apiServer(app, config, log) : workerHealthServer(() => ({ workers: config.workers }));
   url = await listen(http, config);
   http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
@@ -233,6 +233,7 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     },
     webhooks: { allowHttpLoopback: config.webhooksAllowHttpLoopback, settings: { baseDelayMs: config.webhookRetryBaseMs } },
     oauth: opts.oauth,
+    people: { invitationTtlSeconds: config.invitationTtlSeconds, adminResetTtlSeconds: config.adminResetTtlSeconds, emailResetTtlSeconds: config.emailResetTtlSeconds },
     log,
   });
 }

@@ -106,7 +106,7 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/auth/account': 'jwt-user', 'PATCH /v1/auth/account': 'jwt-user', 'GET /v1/auth/sessions': 'jwt-user', 'DELETE /v1/auth/sessions/:sessionId': 'jwt-user',
   'POST /v1/orgs/:orgId/members/:accountId/password-reset': 'jwt-admin', 'POST /v1/auth/password-reset/request': 'open', 'POST /v1/auth/password-reset': 'open',
   'GET /invite': 'open', 'POST /invite': 'open', 'GET /reset-password': 'open', 'POST /reset-password': 'open',
-  'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open',
+  'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open', 'POST /v1/auth/sso/token': 'open',
   // Issue 38: evaluation — project keys of the collection's sandbox (running meters queries but changes nothing).
   'POST /v1/collections/:id/golden-sets': 'key-owned', 'GET /v1/collections/:id/golden-sets': 'key-owned',
   'GET /v1/collections/:id/golden-sets/:setId': 'key-owned', 'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',

@@ -1,9 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PEOPLE_OPTIONS, type SsoProviderConfig } from '../src/people/config.ts';
+import { DEFAULT_PEOPLE_OPTIONS } from '../src/people/config.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { corpProvider, signInAtProvider, startTestIdp, type TestIdp } from './oidc-idp.ts';
 import { authorizeParams, call, hiddenValue, pkcePair, postForm, registerClient } from './oauth-client.ts';
 
 /**
@@ -14,93 +12,24 @@ import { authorizeParams, call, hiddenValue, pkcePair, postForm, registerClient 
  * sign-in turned off.
  */
 
-/** The provider's people, by subject. */
-const PEOPLE: Record<string, { email: string; email_verified: boolean; groups: string[] }> = {
-  alice: { email: 'alice@corp.test', email_verified: true, groups: ['dossier-admins'] },
-  carl: { email: 'carl@corp.test', email_verified: true, groups: [] },
-  eve: { email: 'eve@evil.test', email_verified: true, groups: [] },
-  bob: { email: 'bob@corp.test', email_verified: false, groups: [] },
-  ivy: { email: 'ivy@partner.test', email_verified: true, groups: [] },
-};
-
-let idp: Server;
-let issuer: string;
+let idp: TestIdp;
 let t: TestServer;
 let ssoOnly: TestServer;
 let admin: string;
 
-/** Dossier's provider settings (the org of the group mapping is set once the server has bootstrapped it). */
-const corp = (): SsoProviderConfig => ({
-  id: 'corp', name: 'Corp ID', issuer, clientId: 'dossier', clientSecret: 'dossier-client-secret', allowedDomains: ['corp.test'], groupsClaim: 'groups',
-  groupRoles: [], allowInsecureHttp: true,
-});
-
-/** The OpenID provider: one confidential client (both Dossier servers' callbacks), PKCE required, consent implied. */
-function openIdProvider(callbacks: string[]) {
-  const provider = new Provider(issuer, {
-    clients: [{ client_id: 'dossier', client_secret: 'dossier-client-secret', redirect_uris: callbacks, grant_types: ['authorization_code'], response_types: ['code'] }],
-    findAccount: async (_ctx: unknown, sub: string) => (PEOPLE[sub] ? { accountId: sub, claims: async () => ({ sub, ...PEOPLE[sub] }) } : undefined),
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['groups'] },
-    cookies: { keys: ['a cookie signing key for the test provider'] },
-    features: { devInteractions: { enabled: true } },
-    pkce: { required: () => true },
-    // Consent is implied (a first-party client): the login form is the only interaction.
-    loadExistingGrant: async (ctx: { oidc: { client: { clientId: string }; session: { accountId: string } } & Record<string, never> }) => {
-      const grant = new provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
-      grant.addOIDCScope('openid email profile');
-      await grant.save();
-      return grant;
-    },
-  });
-  return provider;
-}
-
-let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
-
 beforeAll(async () => {
-  idp = createServer((req, res) => handle(req, res));
-  await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
-  t = await startTestServer({ config: { workers: 0 }, people: { ...DEFAULT_PEOPLE_OPTIONS, ssoProviders: [corp()] } });
-  const ssoOnlyProvider = corp();
+  idp = await startTestIdp();
+  t = await startTestServer({ config: { workers: 0 }, people: { ...DEFAULT_PEOPLE_OPTIONS, ssoProviders: [corpProvider(idp.issuer)] } });
+  const ssoOnlyProvider = corpProvider(idp.issuer);
   ssoOnly = await startTestServer({ config: { workers: 0 }, people: { ...DEFAULT_PEOPLE_OPTIONS, passwordSignIn: false, ssoProviders: [ssoOnlyProvider] } });
   ssoOnlyProvider.groupRoles = [{ group: 'dossier-admins', orgId: ssoOnly.orgId, role: 'admin' }];
-  handle = openIdProvider([`${t.url}/auth/sso/corp/callback`, `${ssoOnly.url}/auth/sso/corp/callback`]).callback();
+  idp.allow([`${t.url}/auth/sso/corp/callback`, `${ssoOnly.url}/auth/sso/corp/callback`]);
   admin = (await t.request('POST', '/v1/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
 });
 afterAll(async () => {
   await Promise.all([t?.close(), ssoOnly?.close()]);
-  await new Promise<void>((resolve) => idp?.close(() => resolve()));
+  await idp?.close();
 });
-
-/**
- * Be the browser: from Dossier's start URL through the provider's login form (as `subject`), until the provider
- * redirects back to Dossier's callback; returns that callback URL (not yet opened).
- */
-async function signInAtProvider(startUrl: string, subject: string): Promise<string> {
-  const cookies = new Map<string, string>();
-  let url = startUrl;
-  let form: URLSearchParams | undefined;
-  for (let step = 0; step < 12; step++) {
-    const res = await fetch(url, {
-      redirect: 'manual', method: form ? 'POST' : 'GET', body: form,
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
-    });
-    for (const c of res.headers.getSetCookie()) cookies.set(c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1, c.indexOf(';')));
-    const text = await res.text();
-    const location = res.headers.get('location');
-    if (location) {
-      const next = new URL(location, url).href;
-      if (next.includes('/auth/sso/corp/callback')) return next;
-      [url, form] = [next, undefined];
-    } else if (res.status === 200 && url.includes('/interaction/')) {
-      form = new URLSearchParams({ prompt: 'login', login: subject, password: 'any' });
-    } else {
-      throw new Error(`unexpected ${res.status} at ${url}: ${text.slice(0, 300)}`);
-    }
-  }
-  throw new Error('the provider never redirected back');
-}
 
 const tokenOnPage = (page: string): string => /id="token" type="password" readonly value="([^"]+)"/.exec(page)![1]!;
 
@@ -158,10 +87,50 @@ describe('single sign-on with OpenID Connect', () => {
   });
 });
 
+describe('single sign-on started by the dashboard and by the CLI', () => {
+  it('refuses an answer opened in a browser that did not start the dashboard sign-in, and bad `then` targets', async () => {
+    const start = await call(`${t.url}/auth/sso/corp/start?then=dashboard`);
+    expect(start.status).toBe(302);
+    expect(start.headers.getSetCookie().join('\n')).toMatch(/dossier_sso=[\w-]+; path=\/auth\/sso; expires=.*samesite=lax; httponly/i);
+    // The answer of a sign-in started elsewhere (an attacker's), opened without the starting browser's cookie.
+    const elsewhere = await call(await signInAtProvider(`${t.url}/auth/sso/corp/start?then=dashboard`, 'carl'));
+    expect([elsewhere.status, elsewhere.body]).toEqual([403, expect.stringContaining('This sign-in was started in another browser')]);
+    expect(elsewhere.headers.getSetCookie().join('')).not.toContain('dossier_session=');
+    expect(elsewhere.body).toContain('<a href="/">Back to the sign-in</a>');
+    const unknown = await call(`${t.url}/auth/sso/corp/start?then=elsewhere`);
+    expect([unknown.status, unknown.body]).toEqual([400, expect.stringContaining('then: expected dashboard, cli or connected-clients')]);
+    const noPort = await call(`${t.url}/auth/sso/corp/start?then=cli&challenge=${pkcePair().challenge}`);
+    expect([noPort.status, noPort.body]).toEqual([400, expect.stringContaining('then=cli needs port')]);
+    const noChallenge = await call(`${t.url}/auth/sso/corp/start?then=cli&port=45000`);
+    expect([noChallenge.status, noChallenge.body]).toEqual([400, expect.stringContaining('then=cli needs challenge')]);
+  });
+
+  it("hands the CLI's loopback a one-time code only its verifier redeems, or the refusal", async () => {
+    const pkce = pkcePair();
+    const startCli = `${t.url}/auth/sso/corp/start?then=cli&port=45123&challenge=${pkce.challenge}`;
+    const handedOff = (await call(await signInAtProvider(startCli, 'carl'))).location!;
+    expect(`${handedOff.origin}${handedOff.pathname}`).toBe('http://127.0.0.1:45123/callback');
+    const code = handedOff.searchParams.get('code')!;
+    const redeem = (verifier: string, codeOf = code) => t.request('POST', '/v1/auth/sso/token', { auth: null, json: { code: codeOf, verifier } });
+    expect((await redeem(pkcePair().verifier)).status).toBe(401); // another verifier: refused, and the code is spent
+    expect([(await redeem(pkce.verifier)).status, (await redeem(pkce.verifier)).body.error]).toEqual([404, expect.stringContaining('expired or was already used')]);
+    const again = (await call(await signInAtProvider(startCli, 'carl'))).location!.searchParams.get('code')!;
+    const signedIn = await redeem(pkce.verifier, again);
+    expect([signedIn.status, signedIn.body.user.email]).toEqual([200, 'carl@corp.test']);
+    expect((await t.request('GET', '/v1/auth/account', { auth: signedIn.body.token })).body.email).toBe('carl@corp.test');
+    expect((await t.request('POST', '/v1/auth/sso/token', { auth: null, json: { code: 'x' } })).status).toBe(400);
+    const refused = (await call(await signInAtProvider(startCli, 'eve'))).location!;
+    expect(refused.searchParams.get('error')).toMatch(/^Single sign-on refused: Accounts for evil.test e-mail addresses are not allowed here/);
+    expect(refused.searchParams.get('code')).toBeNull();
+  });
+});
+
 describe('a server with password sign-in turned off', () => {
   it('refuses passwords everywhere and signs people in with the provider, their group making them admins', async () => {
     const password = await ssoOnly.request('POST', '/v1/auth/login', { auth: null, json: { email: ssoOnly.email, password: ssoOnly.password } });
     expect([password.status, password.body.error]).toEqual([403, 'Password sign-in is turned off on this server: sign in with single sign-on']);
+    const dashboard = await ssoOnly.request('POST', '/v1/dashboard/session', { auth: null, json: { email: ssoOnly.email, password: ssoOnly.password } });
+    expect([dashboard.status, dashboard.body.error]).toEqual([403, 'Password sign-in is turned off on this server: sign in with single sign-on']);
     const client = await registerClient(ssoOnly);
     const query = new URLSearchParams(authorizeParams(ssoOnly, client.client_id, pkcePair().challenge) as Record<string, string>).toString();
     const login = await call(`${ssoOnly.url}/oauth/authorize?${query}`);

@@ -19,7 +19,7 @@ export const DEFAULT_DASHBOARD_DIR = [new URL('../web', import.meta.url), new UR
   .find((dir) => existsSync(join(dir, 'index.html'))) ?? fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** Path prefixes of the API and the server-rendered pages: never the dashboard's. */
-const API_PREFIXES = ['/v1', '/mcp', '/oauth', '/.well-known', '/auth', '/orgs', '/health'];
+const API_PREFIXES = ['/v1', '/mcp', '/oauth', '/.well-known', '/auth', '/orgs', '/health', '/invite', '/reset-password'];
 
 export const DASHBOARD_CSP = [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",

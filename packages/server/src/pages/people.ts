@@ -19,6 +19,8 @@ export interface InvitationPageView {
   hasAccount: boolean;
   passwordSignIn: boolean;
   providers: { id: string; name: string }[];
+  /** What single sign-on resumes (`then=dashboard` where the server serves it), as a query. */
+  ssoQuery?: string;
   error?: string;
 }
 
@@ -41,7 +43,7 @@ ${view.hasAccount
 <p>This invitation is for <strong>${view.email}</strong>, as <strong>${view.role}</strong>.</p>
 ${errorMessage('form-error', view.error)}
 ${form}
-${ssoButtons(view.providers)}
+${ssoButtons(view.providers, view.ssoQuery)}
 ${view.providers.length > 0 ? html`<p class="hint">Signing in with single sign-on as ${view.email} accepts the invitation too.</p>` : ''}`);
 }
 
@@ -56,10 +58,11 @@ ${passwordField('newPassword', 'New password', 'new-password', '12 characters or
 </form>`);
 }
 
-/** A link that cannot be used (or an outcome): a heading and a message. */
-export function messagePage(title: string, message: string, kind: 'error' | 'status' = 'status'): Html {
+/** A link that cannot be used (or an outcome): a heading, a message and maybe a link onwards. */
+export function messagePage(title: string, message: string, kind: 'error' | 'status' = 'status', onwards?: { href: string; label: string }): Html {
   return page(title, html`<h1>${title}</h1>
-<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`);
+<p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>
+${onwards ? html`<p><a href="${onwards.href}">${onwards.label}</a></p>` : ''}`);
 }
 
 /** After single sign-on without a consent flow to resume: a management token for the API and the CLI. */

@@ -1,5 +1,6 @@
 import { DossierError, type Logger } from '@dossier/core';
 import { z } from 'zod';
+import type { ServerConfig } from '../config.ts';
 import { type Mailer, smtpMailer } from './mailer.ts';
 
 /** One OpenID Connect identity provider an operator configured (issue 42). */
@@ -63,14 +64,9 @@ export function parseSsoProviders(raw: string | undefined): SsoProviderConfig[] 
   return parsed.data.map((p) => ({ ...p, name: p.name ?? p.id }));
 }
 
-/** DOSSIER_PASSWORD_SIGNIN (on | off), DOSSIER_SMTP_URL, DOSSIER_MAIL_FROM and DOSSIER_OIDC_PROVIDERS. */
-export function loadPeopleOptions(env: NodeJS.ProcessEnv, log: Logger): PeopleOptions {
-  const signIn = (env.DOSSIER_PASSWORD_SIGNIN ?? 'on').trim().toLowerCase();
-  if (!['on', 'off'].includes(signIn)) throw new DossierError('invalid_input', 'DOSSIER_PASSWORD_SIGNIN: expected on or off');
-  const ssoProviders = parseSsoProviders(env.DOSSIER_OIDC_PROVIDERS);
-  if (signIn === 'off' && ssoProviders.length === 0) throw new DossierError('invalid_input', 'DOSSIER_PASSWORD_SIGNIN=off needs DOSSIER_OIDC_PROVIDERS: nobody could sign in');
-  const smtp = env.DOSSIER_SMTP_URL?.trim();
-  if (smtp && !/^smtps?:\/\//.test(smtp)) throw new DossierError('invalid_input', 'DOSSIER_SMTP_URL: expected smtp://… or smtps://…');
-  const mailer = smtp ? smtpMailer(smtp, env.DOSSIER_MAIL_FROM?.trim() || 'Dossier <dossier@localhost>', log) : null;
-  return { passwordSignIn: signIn === 'on', mailer, ssoProviders };
+/** How people sign in, from the server's settings (DOSSIER_PASSWORD_SIGNIN, DOSSIER_OIDC_PROVIDERS, DOSSIER_SMTP_URL, DOSSIER_MAIL_FROM). */
+export function loadPeopleOptions(config: Pick<ServerConfig, 'passwordSignIn' | 'oidcProviders' | 'smtpUrl' | 'mailFrom'>, log: Logger): PeopleOptions {
+  if (!config.passwordSignIn && config.oidcProviders.length === 0) throw new DossierError('invalid_input', 'DOSSIER_PASSWORD_SIGNIN=off needs DOSSIER_OIDC_PROVIDERS: nobody could sign in');
+  const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, log) : null;
+  return { passwordSignIn: config.passwordSignIn, mailer, ssoProviders: [...config.oidcProviders] };
 }

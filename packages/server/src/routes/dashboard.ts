@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireSession } from '../http/auth.ts';
 import { csrfTokenOf, endSession, startSession } from '../http/session-cookie.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
+import { requirePasswordSignIn } from './people.ts';
 
 /** What the dashboard learns about its session: who is signed in, and the CSRF token its writes must carry. */
 const dashboardSession = z.object({
@@ -32,14 +33,16 @@ function refuseOtherOrigins(ctx: Context): void {
  * cookie, never to page scripts), read the session back after a reload, sign out in this browser. "Sign out
  * everywhere" is POST /v1/auth/logout-all, which the cookie session may call like a JWT.
  */
-export function dashboardRoutes({ dossier, limits }: RouteDeps): RouteDef[] {
+export function dashboardRoutes(deps: RouteDeps): RouteDef[] {
+  const { dossier, limits } = deps;
   return [
     route({
       method: 'post', path: '/v1/dashboard/session', operationId: 'startDashboardSession', tag: 'auth', auth: 'none', body: schemas.loginSchema,
       summary: 'Sign in to the dashboard: sets the httpOnly session cookie (1 hour) and returns the CSRF token for writes',
-      responses: { 200: { description: 'Signed in', schema: dashboardSession }, 400: 'Invalid input', 401: 'Invalid credentials', 403: 'Sent from another origin', 429: 'Too many failed logins' },
+      responses: { 200: { description: 'Signed in', schema: dashboardSession }, 400: 'Invalid input', 401: 'Invalid credentials', 403: 'Sent from another origin, or password sign-in is off (single sign-on only)', 429: 'Too many failed logins' },
       handle: async (ctx, { body, reply }) => {
         refuseOtherOrigins(ctx);
+        requirePasswordSignIn(deps);
         const { token, user } = await limits.login(ctx.ip, body.email, () => dossier.auth.login(body));
         reply(200, { user, csrfToken: startSession(ctx, token) });
       },

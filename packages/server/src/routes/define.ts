@@ -142,6 +142,8 @@ export interface RouteDeps {
   mcp?: () => McpEndpoint;
   /** How people sign in and how their links reach them (issue 42; default: passwords on, no mail, no SSO). */
   people?: PeopleOptions;
+  /** Whether this server serves the dashboard at `/` (sign-ins from the server's pages then continue there). */
+  dashboard?: boolean;
 }
 
 /** Respond with JSON and a status. */

@@ -26,7 +26,7 @@ const UNUSABLE_INVITE = 'This invitation link is not valid: it was used, revoked
 async function showInvitation(deps: RouteDeps, ctx: Context, token: string, failure?: { status: number; message: string }): Promise<void> {
   try {
     const preview = await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.invitations.preview(token));
-    const view = { token, ...preview, passwordSignIn: peopleOptions(deps).passwordSignIn, providers: providersOf(deps), error: failure?.message };
+    const view = { token, ...preview, passwordSignIn: peopleOptions(deps).passwordSignIn, providers: providersOf(deps), ssoQuery: deps.dashboard ? 'then=dashboard' : '', error: failure?.message };
     sendPage(ctx, failure?.status ?? 200, invitationPage(view));
   } catch (err) {
     const refused = refusal(err);
@@ -41,7 +41,7 @@ async function acceptFromForm(deps: RouteDeps, ctx: Context): Promise<void> {
   try {
     if (!peopleOptions(deps).passwordSignIn) return void (await showInvitation(deps, ctx, token));
     const accepted = await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.invitations.accept({ token, password: form.password ?? '' }, { userAgent: ctx.get('user-agent') || null }));
-    sendPage(ctx, 200, messagePage('Welcome', `You are a member now, signed in as ${accepted.user.email}. Sign in with your e-mail and password from the CLI (dossier login), the API, or an MCP client.`));
+    sendPage(ctx, 200, messagePage('Welcome', `You are a member now, signed in as ${accepted.user.email}. Sign in with your e-mail and password in the dashboard, the CLI (dossier login), the API, or an MCP client.`, 'status', { href: '/', label: 'Open the dashboard' }));
   } catch (err) {
     const refused = refusal(err);
     if (!refused) throw err;
@@ -55,7 +55,7 @@ async function resetFromForm(deps: RouteDeps, ctx: Context): Promise<void> {
   try {
     if (!peopleOptions(deps).passwordSignIn) return sendPage(ctx, 403, messagePage('Password', 'Password sign-in is turned off on this server: sign in with single sign-on.', 'error'));
     await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.accounts.completeReset({ token, newPassword: form.newPassword ?? '' }));
-    sendPage(ctx, 200, messagePage('Password changed', 'Your password is changed and every session of your account has ended. Sign in with the new password.'));
+    sendPage(ctx, 200, messagePage('Password changed', 'Your password is changed and every session of your account has ended. Sign in with the new password.', 'status', { href: '/', label: 'Open the dashboard' }));
   } catch (err) {
     const refused = refusal(err);
     if (!refused) throw err;

@@ -31,7 +31,34 @@ export function Layout() {
   );
 }
 
+/** The sign-in screen: the identity providers the server offers (single sign-on), and the password form unless it is off. */
 function SignIn() {
+  const choices = useQuery({ queryKey: ['sign-in-choices'], retry: false, queryFn: async () => unwrap(await api.GET('/v1/auth/sso/providers')) });
+  const providers = choices.data?.providers ?? [];
+  return (
+    <main id="main" className="signin">
+      <h1>Sign in to Dossier</h1>
+      {choices.isPending ? <p>Loading…</p> : choices.data?.passwordSignIn !== false && <PasswordSignIn />}
+      {providers.length > 0 && (
+        <section aria-labelledby="sso-heading" className="sso">
+          <h2 id="sso-heading">Single sign-on</h2>
+          <ul>
+            {providers.map((provider) => (
+              <li key={provider.id}>
+                {/* A full-page navigation: the provider's page, then back to the server, which sets the session cookie. */}
+                <a className="button" href={`/auth/sso/${encodeURIComponent(provider.id)}/start?then=dashboard`}>
+                  Sign in with {provider.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </main>
+  );
+}
+
+function PasswordSignIn() {
   const { signIn } = useSession();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -49,27 +76,24 @@ function SignIn() {
     }
   };
   return (
-    <main id="main" className="signin">
-      <h1>Sign in to Dossier</h1>
-      <form onSubmit={submit}>
-        <label>
-          E-mail
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-    </main>
+    <form onSubmit={submit}>
+      <label>
+        E-mail
+        <input name="email" type="email" autoComplete="username" required />
+      </label>
+      <label>
+        Password
+        <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
   );
 }
 
