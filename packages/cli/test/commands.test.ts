@@ -166,6 +166,10 @@ describe.concurrent('upload', () => {
     const id = (done[0]!.document as { id: string }).id;
     const got = JSON.parse((await u.run(['docs', 'get', id, '--json'])).stdout);
     expect(got.metadata).toEqual({ year: 2024, x: 'foo', o: { a: 1 } });
+    const listTagged = async (...flags: string[]) => JSON.parse((await u.run(['docs', 'list', '-c', col.id, '--json', ...flags])).stdout).total;
+    expect(await listTagged('--tag', 'GLOB')).toBe(2);
+    expect(await listTagged('--tag', 'glob', '--tag', 'other')).toBe(0);
+    expect(await listTagged('--any-tag', 'other', '--any-tag', 'glob')).toBe(2);
   });
 
   it('uploads a folder recursively, and prints a table when not asked for JSON', async () => {
