@@ -2617,6 +2617,13 @@ export interface components {
             rrfK: number;
             vectorWeight: number;
         };
+        /** @description Which retrieval lists found the hit and at what rank, before fusion and reranking; a list that did not find it is absent (a collection without embeddings has only the lexical list) */
+        FoundBy: {
+            /** @description Rank in the lexical (BM25) list, 1 = first */
+            lexical?: number;
+            /** @description Rank in the vector (embedding) list, 1 = first */
+            vector?: number;
+        };
         GoldenSet: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
@@ -2704,6 +2711,7 @@ export interface components {
                 filename: string;
                 id: string;
             };
+            foundBy?: components["schemas"]["FoundBy"];
             /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
             pages?: number[];
             /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
@@ -5849,9 +5857,11 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
+                anyTags?: string[];
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "uploading" | "processing" | "sectioned" | "embedded" | "ready" | "error";
+                tags?: string[];
             };
             header?: never;
             path: {
