@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { api, unwrap } from '../api.ts';
+import { api, type QueryHit, unwrap } from '../api.ts';
 import { QueryTerms } from '../markdown.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
@@ -40,7 +40,10 @@ export function SearchPage() {
                   <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content) }}>
                     {hit.document.filename} › {hit.section.title || '(untitled section)'}
                   </Link>{' '}
-                  <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}</span>
+                  <span className="muted">
+                    score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{hit.pages?.length ? ` · ${pagesLabel(hit.pages)}` : ''}
+                  </span>{' '}
+                  <FoundByBadges foundBy={hit.foundBy} />
                 </p>
                 <blockquote><QueryTerms text={hit.chunk.content} query={q} /></blockquote>
               </li>
@@ -49,5 +52,26 @@ export function SearchPage() {
         </section>
       )}
     </>
+  );
+}
+
+/** "page 3" or "pages 3–5" (the passage's pages of the original, for PDFs and scans). */
+export function pagesLabel(pages: number[]): string {
+  const first = Math.min(...pages);
+  const last = Math.max(...pages);
+  return first === last ? `page ${first}` : `pages ${first}–${last}`;
+}
+
+/** Which retrieval lists found the hit and at what rank: "lexical #1 · vector #3". */
+function FoundByBadges({ foundBy }: { foundBy: QueryHit['foundBy'] }) {
+  const lists = (['lexical', 'vector'] as const).flatMap((list) => (foundBy?.[list] === undefined ? [] : [{ list, rank: foundBy[list] }]));
+  if (lists.length === 0) return null;
+  return (
+    <span className="found-by" data-testid="found-by">
+      <span className="visually-hidden">Found by: </span>
+      {lists.map(({ list, rank }) => (
+        <span key={list} className={`badge ${list}`} title={`Rank ${rank} in the ${list} list before fusion`}>{list} #{rank}</span>
+      ))}
+    </span>
   );
 }
