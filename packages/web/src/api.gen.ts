@@ -1248,7 +1248,7 @@ export interface paths {
         /** The signed-in person and the CSRF token of the session cookie (after a reload) */
         get: operations["getDashboardSession"];
         put?: never;
-        /** Sign in to the dashboard: sets the httpOnly session cookie (1 hour) and returns the CSRF token for writes */
+        /** Sign in to the dashboard: sets the httpOnly session cookie (1 hour, renewed while in use) and returns the CSRF token for writes */
         post: operations["startDashboardSession"];
         /** Sign out of the dashboard in this browser (the cookies expire); POST /v1/auth/logout-all ends every session */
         delete: operations["endDashboardSession"];

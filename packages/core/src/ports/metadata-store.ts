@@ -20,7 +20,6 @@ export type CollectionPatch = Partial<Omit<Collection, 'id' | 'projectId' | 'env
 /** Fields a document update may change. */
 export type DocumentPatch = Partial<Omit<DocumentRecord, 'id' | 'collectionId' | 'createdAt'>>;
 
-/** A page of a collection's documents: by status, and by tags (all of `tags`, one of `anyTags`). */
 export interface DocumentListQuery extends Omit<DocumentFilter, 'metadata'> {
   status?: DocumentStatus;
   limit: number;
