@@ -156,7 +156,8 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     await page.getByRole('alert').waitFor();
     await page.getByLabel('Query').fill('revenue growth');
     await page.keyboard.press('Enter');
-    const hit = page.getByRole('link', { name: /report\.md › Revenue/ });
+    // Document › section path (the section's ancestors from the document's outline) links to the section.
+    const hit = page.getByRole('link', { name: /report\.md › Annual report › Revenue/ });
     await hit.waitFor();
     expect(await page.getByText(/score \d\.\d{3}/).count()).toBeGreaterThan(0);
     // Which list found each hit, and at what rank (this collection has no embeddings: the lexical list only).

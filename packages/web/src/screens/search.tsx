@@ -1,7 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueries } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { api, type QueryHit, unwrap } from '../api.ts';
+import { api, type QueryHit, type Section, unwrap } from '../api.ts';
 import { QueryTerms } from '../markdown.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
@@ -20,6 +20,7 @@ export function SearchPage() {
     search.mutate({ q: String(f.get('q') ?? ''), limit: Number(f.get('limit') || 10), ...(tags.length ? { tags } : {}) });
   };
   const q = search.variables?.q ?? '';
+  const paths = useSectionPaths(search.data ?? []);
   return (
     <>
       <CollectionHeader collectionId={collectionId} />
@@ -38,7 +39,7 @@ export function SearchPage() {
               <li key={hit.chunk.id} className="hit">
                 <p className="provenance">
                   <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content) }}>
-                    {hit.document.filename} › {hit.section.title || '(untitled section)'}
+                    {hit.document.filename} › {(paths.get(hit.section.id) ?? [untitled(hit.section.title)]).join(' › ')}
                   </Link>{' '}
                   <span className="muted">
                     score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{hit.pages?.length ? ` · ${pagesLabel(hit.pages)}` : ''}
@@ -74,4 +75,32 @@ function FoundByBadges({ foundBy }: { foundBy: QueryHit['foundBy'] }) {
       ))}
     </span>
   );
+}
+
+const untitled = (title: string) => title || '(untitled section)';
+
+/** Each hit's section path, from its document's outline (read once per document and cached, as the document page does). */
+function useSectionPaths(hits: { document: { id: string } }[]): Map<string, string[]> {
+  const documentIds = [...new Set(hits.map((h) => h.document.id))];
+  const outlines = useQueries({
+    queries: documentIds.map((id) => ({
+      queryKey: ['sections', id],
+      queryFn: async () => unwrap(await api.GET('/v1/documents/{id}/sections', { params: { path: { id } } })),
+    })),
+  });
+  const paths = new Map<string, string[]>();
+  for (const outline of outlines) for (const [id, path] of sectionPaths(outline.data ?? [])) paths.set(id, path);
+  return paths;
+}
+
+/** The titles from the top of the outline down to each section: its ancestors by heading level, then itself. */
+function sectionPaths(sections: Section[]): Map<string, string[]> {
+  const paths = new Map<string, string[]>();
+  const open: Section[] = [];
+  for (const section of [...sections].sort((a, b) => a.position - b.position)) {
+    while (open.length > 0 && (open[open.length - 1]?.level ?? 0) >= section.level) open.pop();
+    open.push(section);
+    paths.set(section.id, open.map((s) => untitled(s.title)));
+  }
+  return paths;
 }
