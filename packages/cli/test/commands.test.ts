@@ -276,7 +276,7 @@ describe.concurrent('reading: query, scan, docs', () => {
     expect(r.code, r.stderr).toBe(0);
     const hits = JSON.parse(r.stdout);
     expect(hits.length).toBeGreaterThan(0);
-    expect(Object.keys(hits[0]).sort()).toEqual(['chunk', 'document', 'score', 'section', 'span']);
+    expect(Object.keys(hits[0]).sort()).toEqual(['chunk', 'document', 'foundBy', 'score', 'section', 'span']);
     expect(hits[0]).toMatchObject({ document: { id: docId, filename: 'report.md' }, section: { title: 'Revenue' } });
     const human = await u.run(['query', 'revenue', '-c', col]);
     expect(human.stdout).toMatch(/^ {1}1 {2}\d+\.\d{4} {2}report\.md › Revenue$/m);
