@@ -44,11 +44,15 @@ async function followReady(url: string, key: string, seen: Map<string, number>, 
   }
 }
 
-/** Upload `count` tiny Markdown documents, 100 per batch request, and wait for the pipeline to finish them. */
+/**
+ * Upload `count` tiny Markdown documents, 100 per batch request, and wait for the pipeline to finish them. Each batch is
+ * tagged `group-<0…9>` (1,000 documents a tag at 10,000), and the batch from 4,200 also `rare` (100 documents).
+ */
 async function fillCollection(api: (path: string, init?: RequestInit) => Promise<Response>, collectionId: string, count: number): Promise<void> {
   for (let start = 0; start < count; start += 100) {
     const form = new FormData();
     for (let i = start; i < Math.min(count, start + 100); i++) form.append('file', new Blob([`# Doc ${i}\n\nItem ${i} of the load.\n`]), `doc-${String(i).padStart(5, '0')}.md`);
+    form.append('tags', JSON.stringify([`group-${(start / 100) % 10}`, ...(start === 4200 ? ['rare'] : [])]));
     const res = await api(`/v1/collections/${collectionId}/documents/batch`, { method: 'POST', body: form });
     if (res.status !== 202) throw new Error(`batch upload: ${res.status} ${await res.text()}`);
   }
@@ -91,6 +95,27 @@ async function tableFigures(page: Page, url: string): Promise<void> {
   const back = await timed(() => page.getByLabel('Status').selectOption('ready').then(() => {}), () => page.getByRole('heading', { name: 'Documents (10000)' }).waitFor());
   const byName = await timed(() => page.getByLabel('File name').fill('doc-04242'), () => page.getByRole('row').filter({ hasText: 'doc-04242.md' }).first().waitFor());
   console.log(`10,000 documents: status filter (error, 0 rows) ${byStatus.toFixed(0)} ms, (ready, 10,000) ${back.toFixed(0)} ms; file-name filter ${byName.toFixed(0)} ms`);
+  await page.getByLabel('File name').fill('');
+  await page.getByRole('heading', { name: 'Documents (10000)' }).waitFor();
+  const tag = page.getByRole('combobox', { name: /^Tag/ });
+  const rare = await timed(() => tag.selectOption('rare').then(() => {}), () => page.getByRole('heading', { name: 'Documents (100)' }).waitFor());
+  const group = await timed(() => tag.selectOption('group-3').then(() => {}), () => page.getByRole('heading', { name: 'Documents (1000)' }).waitFor());
+  console.log(`10,000 documents: tag filter (rare, 100 rows) ${rare.toFixed(0)} ms, (group-3, 1,000 rows) ${group.toFixed(0)} ms`);
+}
+
+/** The list route's own time for a tag filter over 10,000 documents (median of 10 requests of a first page of 500). */
+async function tagListFigures(api: (path: string, init?: RequestInit) => Promise<Response>, collectionId: string): Promise<void> {
+  const times = async (query: string) => {
+    const all: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      const res = await api(`/v1/collections/${collectionId}/documents?limit=500&${query}`);
+      await res.json();
+      all.push(performance.now() - started);
+    }
+    return median(all).toFixed(1);
+  };
+  console.log(`GET …/documents at 10,000: no filter ${await times('')} ms, tags=rare ${await times('tags=rare')} ms, tags=group-3 ${await times('tags=group-3')} ms, anyTags=rare&anyTags=group-3 ${await times('anyTags=rare&anyTags=group-3')} ms (median of 10)`);
 }
 
 async function main(): Promise<void> {
@@ -149,6 +174,7 @@ async function main(): Promise<void> {
     await server.dossier.idle();
     console.log(`10,000 documents uploaded and processed in ${((performance.now() - loaded) / 1000).toFixed(1)} s`);
     await tableFigures(page, `${server.url}/collections/${big.id}`);
+    await tagListFigures(api, big.id);
   } finally {
     await browser.close();
     await server.close();

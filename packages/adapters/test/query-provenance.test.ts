@@ -34,4 +34,20 @@ describe('query provenance carried in the chunk rows (real SQLite and LanceDB)',
     expect(results[0]).toMatchObject({ section: { title: 'Revenue', level: 2 }, document: { filename: 'report.md' } });
     expect(getSections).toHaveBeenCalledTimes(1);
   });
+
+  it('says which list found each hit and at what rank, kept through reranking (issue 34)', async () => {
+    const plain = await (await (await open()).local()).search.query(fixture.collectionId, { q: 'walrus revenue annual' });
+    expect(plain.results.length).toBeGreaterThan(1);
+    expect(plain.results.map((h) => h.foundBy)).toEqual(plain.results.map((_, i) => ({ lexical: i + 1 }))); // no embeddings: lexical only
+    // A reranker that puts the last candidate first: the hits keep the ranks their lists gave them.
+    const reversing = { name: 'reversing', rerank: async (_q: string, candidates: unknown[]) => candidates.map((_, i) => i) };
+    const local = await (await fixture.open({ reranker: reversing })).local();
+    await local.collections.update(fixture.collectionId, { enableReranking: true });
+    const reranked = await local.search.query(fixture.collectionId, { q: 'walrus revenue annual' });
+    expect(reranked.reranker).toBe('reversing');
+    const ranks = reranked.results.map((h) => h.foundBy?.lexical);
+    expect(ranks).toEqual([...ranks].sort((a, b) => (b ?? 0) - (a ?? 0)));
+    expect(ranks[0]).toBeGreaterThan(1);
+    await local.collections.update(fixture.collectionId, { enableReranking: false });
+  });
 });

@@ -9,7 +9,8 @@ export interface RequestOptions {
   /** A raw body (FormData, Blob, bytes). */
   body?: RequestInit['body'];
   headers?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
+  /** Query parameters; a list is sent as the parameter repeated (`tags=a&tags=b`). */
+  query?: Record<string, string | number | string[] | undefined>;
   signal?: AbortSignal;
   /** Give up after this long (default 60 s; null for long-polls and streams). */
   timeoutMs?: number | null;
@@ -89,7 +90,10 @@ export class ApiClient {
   /** The absolute URL of a path under /v1 (absolute URLs, such as presigned ones, are kept). */
   url(path: string, query?: RequestOptions['query']): string {
     const u = new URL(/^https?:/.test(path) ? path : `${this.baseUrl}${path}`);
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) u.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (Array.isArray(v)) for (const item of v) u.searchParams.append(k, item);
+      else if (v !== undefined) u.searchParams.set(k, String(v));
+    }
     return u.toString();
   }
 

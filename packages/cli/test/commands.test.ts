@@ -166,6 +166,10 @@ describe.concurrent('upload', () => {
     const id = (done[0]!.document as { id: string }).id;
     const got = JSON.parse((await u.run(['docs', 'get', id, '--json'])).stdout);
     expect(got.metadata).toEqual({ year: 2024, x: 'foo', o: { a: 1 } });
+    const listTagged = async (...flags: string[]) => JSON.parse((await u.run(['docs', 'list', '-c', col.id, '--json', ...flags])).stdout).total;
+    expect(await listTagged('--tag', 'GLOB')).toBe(2);
+    expect(await listTagged('--tag', 'glob', '--tag', 'other')).toBe(0);
+    expect(await listTagged('--any-tag', 'other', '--any-tag', 'glob')).toBe(2);
   });
 
   it('uploads a folder recursively, and prints a table when not asked for JSON', async () => {
@@ -272,7 +276,7 @@ describe.concurrent('reading: query, scan, docs', () => {
     expect(r.code, r.stderr).toBe(0);
     const hits = JSON.parse(r.stdout);
     expect(hits.length).toBeGreaterThan(0);
-    expect(Object.keys(hits[0]).sort()).toEqual(['chunk', 'document', 'score', 'section', 'span']);
+    expect(Object.keys(hits[0]).sort()).toEqual(['chunk', 'document', 'foundBy', 'score', 'section', 'span']);
     expect(hits[0]).toMatchObject({ document: { id: docId, filename: 'report.md' }, section: { title: 'Revenue' } });
     const human = await u.run(['query', 'revenue', '-c', col]);
     expect(human.stdout).toMatch(/^ {1}1 {2}\d+\.\d{4} {2}report\.md › Revenue$/m);

@@ -58,7 +58,7 @@ export { goldenQueriesFromBeir } from './evaluation/beir.ts';
 export { type CitedPassage, type Faithfulness, faithfulness } from './evaluation/faithfulness.ts';
 export { type Judgments, type RunMetrics, ndcgAt, percentile, rankKeys, recallAt, reciprocalRankAt, summarize } from './evaluation/metrics.ts';
 export { reciprocalRankFusion } from './search/rrf.ts';
-export type { QueryHit, RetrievalSettings } from './search/query.ts';
+export type { FoundBy, QueryHit, RetrievalSettings } from './search/query.ts';
 export { DEFAULT_RETRIEVAL } from './search/query.ts';
 export { createLlmReranker, listwisePrompt, parseRanking, type LlmRerankerOptions } from './search/llm-reranker.ts';
 export { DEFAULT_RM3, type Rm3Options, queryTerms, rm3Weights, weightedQueryText } from './search/expansion.ts';

@@ -235,9 +235,19 @@ export const image = z
   .meta({ id: 'DocumentImage' });
 export const tableCaptions = z.array(z.object({ content: z.string(), caption: z.string() }));
 
+/** Which retrieval lists found a hit (issue 34). */
+const foundBy = z
+  .object({
+    lexical: z.number().int().min(1).optional().describe('Rank in the lexical (BM25) list, 1 = first'),
+    vector: z.number().int().min(1).optional().describe('Rank in the vector (embedding) list, 1 = first'),
+  })
+  .describe('Which retrieval lists found the hit and at what rank, before fusion and reranking; a list that did not find it is absent (a collection without embeddings has only the lexical list)')
+  .meta({ id: 'FoundBy' });
+
 export const queryHit = z
   .object({
     score: z.number(),
+    foundBy: foundBy.optional(),
     chunk,
     section: z.object({ id: z.string(), title: z.string(), level: z.number().int() }),
     document: z.object({ id: z.string(), filename: z.string() }),

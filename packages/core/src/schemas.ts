@@ -139,6 +139,8 @@ export const listDocumentsSchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
   status: documentStatusSchema.optional(),
+  tags: filterFields.tags.describe('Documents must carry ALL of these tags (repeat the parameter: ?tags=a&tags=b)'),
+  anyTags: filterFields.anyTags.describe('Documents must carry at least ONE of these tags (repeat the parameter)'),
 });
 
 /** GET …/manifest (issue 43): keyset paging by source path. */

@@ -4,7 +4,7 @@ import { type Dossier, type Logger, type OAuthScope, type Principal, schemas, si
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { loadConfig, type ServerConfig } from './config.ts';
-import { queryObject, readJson } from './http/body.ts';
+import { listKeys, queryInput, readJson } from './http/body.ts';
 import { authenticate, giveHostPrincipal } from './http/auth.ts';
 import { authorizeRole, checkRoleDeclaration } from './http/roles.ts';
 import { oauthUrls } from './http/oauth-urls.ts';
@@ -82,12 +82,13 @@ const notWired = (): McpEndpoint => {
  */
 function mount(router: Router, dossier: Dossier, r: RouteDef, timeoutMs: number, publicUrl: () => string): void {
   checkRoleDeclaration(r);
+  const lists = r.query ? listKeys(r.query) : new Set<string>();
   router[r.method](r.path, async (ctx) => {
     const caller = await authenticate(dossier, ctx, r.auth, { queryKey: r.queryKey, urls: oauthUrls(publicUrl()) });
     await authorizeRole(dossier, ctx, r, caller);
     const run = async () => {
       const body = r.body ? schemas.parseInput(r.body, await readJson(ctx, r.maxBodyBytes)) : undefined;
-      const query = r.query ? schemas.parseInput(r.query, queryObject(ctx)) : undefined;
+      const query = r.query ? schemas.parseInput(r.query, queryInput(ctx, lists)) : undefined;
       const input = { body, query, reply: (status: number, value: unknown) => send(ctx, status, value) };
       if (r.idempotent) await withIdempotency(dossier, ctx, body, () => r.handle(ctx, input));
       else await r.handle(ctx, input);

@@ -132,15 +132,37 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     expect(await page.getByRole('row').filter({ hasText: 'huge.pdf' }).count()).toBe(0);
   });
 
+  it('filters the table by tag, with the choices the collection has (kept over a reload)', async () => {
+    const [collection] = (await t.request('GET', '/v1/collections', { auth: t.testKey })).body as { id: string }[];
+    const listed = (await t.request('GET', `/v1/collections/${collection!.id}/documents`, { auth: t.testKey })).body.documents as { id: string; filename: string }[];
+    const report = listed.find((d) => d.filename === 'report.md')!;
+    const tagged = await t.request('PATCH', `/v1/collections/${collection!.id}/documents/${report.id}`, { auth: t.testKey, json: { tags: ['finance', '2024'] } });
+    expect(tagged.status).toBe(200);
+    await page.reload(); // the session survives it; the tag choices are read again
+    const tagFilter = page.getByRole('combobox', { name: /^Tag/ });
+    await tagFilter.locator('option', { hasText: 'finance (1)' }).waitFor({ state: 'attached' });
+    await tagFilter.selectOption('finance');
+    await page.getByRole('heading', { name: 'Documents (1)' }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'report.md' }).count()).toBe(1);
+    expect(await page.getByRole('row').filter({ hasText: 'broken.pdf' }).count()).toBe(0);
+    expect(await axeViolations()).toEqual([]);
+    await tagFilter.selectOption('');
+    await page.getByRole('row').filter({ hasText: 'broken.pdf' }).waitFor();
+  });
+
   it('searches with provenance (after a bad query), and opens the hit in its document', async () => {
     await page.getByRole('link', { name: 'Search' }).first().click();
     await page.getByRole('button', { name: 'Search' }).click(); // an empty query: the server's 400, shown
     await page.getByRole('alert').waitFor();
     await page.getByLabel('Query').fill('revenue growth');
     await page.keyboard.press('Enter');
-    const hit = page.getByRole('link', { name: /report\.md › Revenue/ });
+    // Document › section path (the section's ancestors from the document's outline) links to the section.
+    const hit = page.getByRole('link', { name: /report\.md › Annual report › Revenue/ });
     await hit.waitFor();
     expect(await page.getByText(/score \d\.\d{3}/).count()).toBeGreaterThan(0);
+    // Which list found each hit, and at what rank (this collection has no embeddings: the lexical list only).
+    expect(await page.getByTestId('found-by').first().textContent()).toContain('lexical #1');
+    expect(await page.getByTestId('found-by').filter({ hasText: 'vector' }).count()).toBe(0);
     expect(await axeViolations()).toEqual([]);
     await screenshot('search');
     await hit.click();

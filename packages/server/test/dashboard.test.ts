@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 /**
@@ -143,13 +143,48 @@ describe('dashboard session', () => {
     expect(own.status).toBe(200);
   });
 
+  it('renews the session past half its life, so a dashboard in use stays signed in, while an idle one lapses', async () => {
+    const { cookie, csrf } = await signIn();
+    const start = Date.now();
+    const minutes = (m: number) => start + m * 60_000;
+    const read = (c: string) => fetch(`${t.url}/v1/dashboard/session`, { headers: { cookie: c } });
+    vi.useFakeTimers({ toFake: ['Date'], now: minutes(10) });
+    try {
+      const young = await read(cookie);
+      expect(young.status).toBe(200);
+      expect(young.headers.getSetCookie()).toEqual([]); // under half its life: nothing to renew
+      vi.setSystemTime(minutes(40));
+      const old = await read(cookie);
+      expect(old.status).toBe(200);
+      const set = old.headers.getSetCookie();
+      expect(set.find((c) => c.startsWith('dossier_session='))).toMatch(/httponly/i);
+      expect(set.find((c) => c.startsWith('dossier_csrf='))).toContain(`dossier_csrf=${csrf};`); // the page keeps its CSRF token
+      const renewed = set.map((c) => c.split(';')[0]).join('; ');
+      expect(renewed).not.toBe(cookie);
+      vi.setSystemTime(minutes(75)); // past the first token's hour
+      expect((await read(cookie)).status).toBe(401);
+      const later = await read(renewed);
+      expect(later.status).toBe(200);
+      expect(((await later.json()) as { csrfToken: string }).csrfToken).toBe(csrf);
+      const sandbox = { cookie: renewed, 'x-dossier-project': t.projectId, 'x-dossier-env': 'test', 'x-dossier-csrf': csrf, 'content-type': 'application/json' };
+      const write = await fetch(`${t.url}/v1/collections`, { method: 'POST', headers: sandbox, body: JSON.stringify({ projectId: t.projectId, name: 'after renewal' }) });
+      expect(write.status).toBe(201);
+      vi.setSystemTime(minutes(101)); // idle since the renewal at 40: its hour is over
+      expect((await read(renewed)).status).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('signs out in this browser, and everywhere (the cookie stops working)', async () => {
     const out = await fetch(`${t.url}/v1/dashboard/session`, { method: 'DELETE' });
     expect(out.status).toBe(204);
     expect(out.headers.getSetCookie().find((c) => c.startsWith('dossier_session='))).toMatch(/expires=Thu, 01 Jan 1970/i);
     const { cookie, csrf } = await signIn();
     expect((await fetch(`${t.url}/v1/auth/logout-all`, { method: 'POST', headers: { cookie } })).status).toBe(403);
+    const otherBrowser = await signIn();
     expect((await fetch(`${t.url}/v1/auth/logout-all`, { method: 'POST', headers: { cookie, 'x-dossier-csrf': csrf } })).status).toBe(204);
     expect((await fetch(`${t.url}/v1/dashboard/session`, { headers: { cookie } })).status).toBe(401);
+    expect((await fetch(`${t.url}/v1/dashboard/session`, { headers: { cookie: otherBrowser.cookie } })).status).toBe(401);
   });
 });

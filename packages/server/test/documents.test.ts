@@ -179,6 +179,32 @@ describe('GET /v1/collections/:id/documents', () => {
     expect(max.documents).toHaveLength(101);
     expectError(await t.request('GET', `/v1/collections/${c.id}/documents?limit=501`), 400, /limit/);
   });
+
+  it('filters by tags (repeated: all of them) and anyTags (one of them), with status and paging; bad tags are 400 (issue 34)', async () => {
+    const c = await t.createCollection({ name: 'Tag filter' });
+    await t.ingest(c.id, 'both.md', '# B\n\nb\n', { tags: ['finance', '2024'] });
+    await t.ingest(c.id, 'finance.md', '# F\n\nf\n', { tags: ['Finance'] });
+    await t.ingest(c.id, 'legal.md', '# L\n\nl\n', { tags: ['legal'] });
+    await t.ingest(c.id, 'none.md', '# N\n\nn\n');
+    const list = async (query: string) => {
+      const res = await t.request('GET', `/v1/collections/${c.id}/documents?${query}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { names: (res.body.documents as Doc[]).map((d) => d.filename).sort(), total: res.body.total as number };
+    };
+    expect(await list('tags=finance')).toEqual({ names: ['both.md', 'finance.md'], total: 2 });
+    expect(await list('tags=FINANCE&tags=2024')).toEqual({ names: ['both.md'], total: 1 }); // matched as stored: lowercased
+    expect(await list('anyTags=legal&anyTags=2024')).toEqual({ names: ['both.md', 'legal.md'], total: 2 });
+    expect(await list('anyTags=legal')).toEqual({ names: ['legal.md'], total: 1 });
+    expect(await list('tags=finance&anyTags=legal')).toEqual({ names: [], total: 0 });
+    expect(await list('tags=finance&limit=1&offset=1')).toEqual({ names: ['both.md'], total: 2 }); // newest first
+    expect(await list('tags=finance&status=error')).toEqual({ names: [], total: 0 });
+    expect((await list('tags=finance&status=ready')).total).toBe(2);
+    expectError(await t.request('GET', `/v1/collections/${c.id}/documents?tags=`), 400, /tags/);
+    expectError(await t.request('GET', `/v1/collections/${c.id}/documents?tags=${'x'.repeat(201)}`), 400, /tags/);
+    const tooMany = Array.from({ length: 101 }, (_, i) => `tags=t${i}`).join('&');
+    expectError(await t.request('GET', `/v1/collections/${c.id}/documents?${tooMany}`), 400, /tags/);
+    expectError(await t.request('GET', `/v1/collections/${c.id}/documents?tag=finance`), 400, /tag/);
+  });
 });
 
 describe('PATCH documents: tags and metadata', () => {

@@ -57,6 +57,7 @@ afterAll(async () => {
 });
 
 interface Hit {
+  foundBy?: { lexical?: number; vector?: number };
   score: number;
   chunk: { id: string; content: string; position: number; tokenCount: number };
   section: { id: string; title: string; level: number };
@@ -76,7 +77,7 @@ describe('POST /v1/collections/:id/query', () => {
     expect(res.headers.get('x-dossier-reranker')).toBe('none');
     expect(res.body.length).toBeGreaterThan(0);
     for (const h of res.body) {
-      expect(Object.keys(h).sort()).toEqual(['chunk', 'document', 'score', 'section', 'span']); // span: issue 39
+      expect(Object.keys(h).sort()).toEqual(['chunk', 'document', 'foundBy', 'score', 'section', 'span']); // span: issue 39, foundBy: 34
       expect(Object.keys(h.chunk).sort()).toEqual(['content', 'id', 'position', 'tokenCount']);
       expect(Object.keys(h.section).sort()).toEqual(['id', 'level', 'title']);
       expect(Object.keys(h.document).sort()).toEqual(['filename', 'id']);
@@ -88,6 +89,8 @@ describe('POST /v1/collections/:id/query', () => {
     descending(res.body.map((h) => h.score));
     expect(res.body[0]!.document.filename).toBe('lighthouses.md');
     expect(res.body[0]!.chunk.content).toMatch(/keepers/i);
+    // Without embeddings only the lexical list runs, and it gives the order: ranks 1, 2, 3…
+    expect(res.body.map((h) => h.foundBy)).toEqual(res.body.map((_, i) => ({ lexical: i + 1 })));
   });
 
   it('answers [] when nothing matches', async () => {
@@ -232,6 +235,13 @@ describe('hybrid search with an embedding model (deterministic test embedder)', 
     descending(res.body.map((h) => h.score));
     // Reciprocal Rank Fusion of two lists with k = 60: no score can exceed 2 / 61.
     for (const h of res.body) expect(h.score).toBeLessThanOrEqual(2 / 61 + 1e-9);
+    // Each hit says which lists found it and at what rank (issue 34); its fused score is the sum of 1 / (60 + rank).
+    for (const h of res.body) {
+      const ranks = [h.foundBy?.lexical, h.foundBy?.vector].filter((r): r is number => r !== undefined);
+      expect(ranks.length, JSON.stringify(h.foundBy)).toBeGreaterThan(0);
+      expect(h.score).toBeCloseTo(ranks.reduce((sum, r) => sum + 1 / (60 + r), 0), 9);
+    }
+    expect(res.body[0]!.foundBy).toEqual({ lexical: expect.any(Number), vector: expect.any(Number) });
   });
 
   it('finds chunks through the vector list alone when no word matches lexically', async () => {
@@ -239,6 +249,7 @@ describe('hybrid search with an embedding model (deterministic test embedder)', 
     const res = await query({ q: 'qwertyuiop', limit: 50 }, hybrid);
     expect(res.status).toBe(200);
     expect(res.body.length).toBeGreaterThan(0);
+    expect(res.body.map((h) => h.foundBy)).toEqual(res.body.map((_, i) => ({ vector: i + 1 }))); // no lexical match at all
     const filtered = await query({ q: 'qwertyuiop', limit: 50, tags: ['inland'] }, hybrid);
     expect(filenames(filtered.body)).toEqual(['mountains.md']);
   });

@@ -1265,7 +1265,7 @@ export interface paths {
         /** The signed-in person and the CSRF token of the session cookie (after a reload) */
         get: operations["getDashboardSession"];
         put?: never;
-        /** Sign in to the dashboard: sets the httpOnly session cookie (1 hour) and returns the CSRF token for writes */
+        /** Sign in to the dashboard: sets the httpOnly session cookie (1 hour, renewed while in use) and returns the CSRF token for writes */
         post: operations["startDashboardSession"];
         /** Sign out of the dashboard in this browser (the cookies expire); POST /v1/auth/logout-all ends every session */
         delete: operations["endDashboardSession"];
@@ -2634,6 +2634,13 @@ export interface components {
             rrfK: number;
             vectorWeight: number;
         };
+        /** @description Which retrieval lists found the hit and at what rank, before fusion and reranking; a list that did not find it is absent (a collection without embeddings has only the lexical list) */
+        FoundBy: {
+            /** @description Rank in the lexical (BM25) list, 1 = first */
+            lexical?: number;
+            /** @description Rank in the vector (embedding) list, 1 = first */
+            vector?: number;
+        };
         GoldenSet: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
@@ -2721,6 +2728,7 @@ export interface components {
                 filename: string;
                 id: string;
             };
+            foundBy?: components["schemas"]["FoundBy"];
             /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
             pages?: number[];
             /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
@@ -5937,9 +5945,11 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
+                anyTags?: string[];
                 limit?: number;
                 offset?: number;
                 status?: "pending" | "uploading" | "processing" | "sectioned" | "embedded" | "ready" | "error";
+                tags?: string[];
             };
             header?: never;
             path: {
@@ -6624,6 +6634,15 @@ export interface operations {
             };
             /** @description Too many requests (Retry-After says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Live events unavailable: the event bus did not accept the subscription (the stream is not opened) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

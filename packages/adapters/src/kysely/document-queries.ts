@@ -26,12 +26,14 @@ export async function getDocuments({ db }: StoreContext, ids: string[]): Promise
 }
 
 export async function listDocuments(
-  { db }: StoreContext,
+  ctx: StoreContext,
   collectionId: string,
   q: DocumentListQuery,
 ): Promise<{ documents: DocumentRecord[]; total: number }> {
-  let base = db.selectFrom('documents').where('collection_id', '=', collectionId).where('deleted_at', 'is', null);
+  const predicates = filterPredicates(ctx, { tags: q.tags, anyTags: q.anyTags });
+  let base = ctx.db.selectFrom('documents').where('collection_id', '=', collectionId).where('deleted_at', 'is', null);
   if (q.status !== undefined) base = base.where('status', '=', q.status);
+  if (predicates.length > 0) base = base.where((eb) => eb.and(predicates));
   const rows = await base
     .selectAll()
     .orderBy('created_at', 'desc')

@@ -214,6 +214,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     getSession: (id) => people.getSession(ctx, id),
     listSessions: (accountId, now) => people.listSessions(ctx, accountId, now),
     revokeSession: (accountId, id, at) => people.revokeSession(ctx, accountId, id, at),
+    extendSession: (id, expiresAt, now) => people.extendSession(ctx, id, expiresAt, now),
     revokeAllSessions: (accountId, at) => people.revokeAllSessions(ctx, accountId, at),
     createPasswordReset: (reset) => people.createPasswordReset(ctx, reset),
     consumePasswordReset: (tokenHash, at) => people.consumePasswordReset(ctx, tokenHash, at),

@@ -86,6 +86,12 @@ export async function revokeSession({ db }: StoreContext, accountId: string, id:
   return Number(result.numUpdatedRows) === 1;
 }
 
+export async function extendSession({ db }: StoreContext, id: string, expiresAt: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('account_sessions').set({ expires_at: expiresAt }).where('id', '=', id).where('revoked_at', 'is', null)
+    .where('expires_at', '>', now).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function revokeAllSessions({ db }: StoreContext, accountId: string, at: string): Promise<void> {
   await db.updateTable('account_sessions').set({ revoked_at: at }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
 }

@@ -4,7 +4,7 @@ import type { Command, Context } from '../command.ts';
 import { isUuid } from '../collection.ts';
 import { CliError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { intFlag } from '../filters.ts';
+import { intFlag, many } from '../filters.ts';
 import { bytes, compact, fields, num, shortDate, status } from '../format.ts';
 import { oneLine, truncate } from '../style.ts';
 import { arg, dispatch } from '../subcommand.ts';
@@ -22,8 +22,10 @@ async function list(ctx: Context) {
   const limit = intFlag(ctx.values, 'limit', 1, 500) ?? 100;
   const offset = intFlag(ctx.values, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
   const st = typeof ctx.values.status === 'string' ? ctx.values.status : undefined;
+  const tags = many(ctx.values, 'tag');
+  const anyTags = many(ctx.values, 'any-tag');
   const page = await ctx.api({ keyRequired: false }).json<{ documents: Document[]; total: number }>('GET', `/collections/${id}/documents`, {
-    query: { limit, offset, status: st },
+    query: { limit, offset, status: st, ...(tags.length ? { tags } : {}), ...(anyTags.length ? { anyTags } : {}) },
     notFoundHint: 'pass -c <collection-id> or run `dossier collections list`',
   });
   if (ctx.out.json) return ctx.out.value(page);
@@ -133,7 +135,7 @@ export const docsCommand: Command = {
   name: 'docs',
   summary: 'List documents; show one, its Markdown, sections, chunks or images; delete; wait until ready',
   usage: [
-    'docs list [-c collection] [--status s] [--limit n] [--offset n]',
+    'docs list [-c collection] [--status s] [--tag t]... [--any-tag t]... [--limit n] [--offset n]',
     'docs get <document-id>',
     'docs markdown <document-id>',
     'docs sections <document-id>',
@@ -152,15 +154,21 @@ export const docsCommand: Command = {
     ['delete <id>...', 'delete documents and their stored files'],
     ['wait <id>...', 'block until each document is ready or in error (exit 1 if any is in error)'],
   ],
-  options: { status: { type: 'string' }, limit: { type: 'string' }, offset: { type: 'string' }, section: { type: 'string' } },
+  options: {
+    status: { type: 'string' }, tag: { type: 'string', multiple: true }, 'any-tag': { type: 'string', multiple: true },
+    limit: { type: 'string' }, offset: { type: 'string' }, section: { type: 'string' },
+  },
   optionHelp: [
     ['--status <status>', 'list: only pending, uploading, processing, sectioned, embedded, ready or error'],
+    ['--tag <name>', 'list: only documents carrying ALL these tags (repeatable)'],
+    ['--any-tag <name>', 'list: only documents carrying at least ONE of these tags (repeatable)'],
     ['--limit <n>', 'list: page size, 1 to 500 (default 100)'],
     ['--offset <n>', 'list: skip this many'],
     ['--section <section-id>', 'chunks: the chunks of this section only'],
   ],
   examples: [
     'dossier docs list --status error',
+    'dossier docs list --tag finance --tag 2024',
     'dossier docs markdown 3f2a… > report.md',
     'dossier docs sections 3f2a…',
     'dossier docs chunks --section 9c1e… --json | jq -r ".[].content"',

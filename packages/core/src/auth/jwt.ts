@@ -9,6 +9,8 @@ export interface SessionClaims {
   epoch?: string | null;
   /** The session the token belongs to (issue 42: checked on every request, so ending it ends the token at once). */
   sessionId?: string | null;
+  /** When the token lapses, in seconds since the epoch (set on verified tokens; issuing ignores it). */
+  expiresAt?: number;
 }
 
 /** Issues and verifies short-lived HS256 JWTs for the management plane. */
@@ -31,7 +33,7 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
         const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] });
         if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('claims');
         const sessionId = typeof payload.sid === 'string' ? payload.sid : null;
-        return { accountId: payload.sub, email: payload.email, epoch: typeof payload.ep === 'string' ? payload.ep : null, sessionId };
+        return { accountId: payload.sub, email: payload.email, epoch: typeof payload.ep === 'string' ? payload.ep : null, sessionId, expiresAt: payload.exp };
       } catch {
         throw new DossierError('unauthorized', 'Invalid or expired token');
       }

@@ -134,6 +134,18 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
       if (claims.sessionId && !(await isSessionLive(claims.accountId, claims.sessionId))) throw new DossierError('unauthorized', 'This session has ended: sign in again');
       return claims;
     },
+    /**
+     * Sliding renewal (the dashboard's cookie session, issue 34): a verified token of a session past half its life is
+     * replaced by a fresh one of the same session, whose expiry moves on by the token lifetime. Null while the token is
+     * young, or when it names no live session. Ending the session or "log out everywhere" still ends it at once.
+     */
+    async renewToken(claims: SessionClaims): Promise<string | null> {
+      const now = Date.now();
+      if (!claims.sessionId || claims.expiresAt === undefined || claims.expiresAt * 1000 - now > (TOKEN_TTL_SECONDS * 1000) / 2) return null;
+      const expiresAt = new Date(now + TOKEN_TTL_SECONDS * 1000).toISOString();
+      if (!(await ctx.store.extendSession(claims.sessionId, expiresAt, new Date(now).toISOString()))) return null;
+      return tokens.issue(claims);
+    },
     async listOrgs(claims: SessionClaims): Promise<Org[]> {
       return ctx.store.listOrgsForAccount(claims.accountId);
     },

@@ -68,7 +68,7 @@ export function documentService(ctx: DossierContext) {
     async list(access: Access, collectionId: string, raw: ListDocumentsInput = {}) {
       const c = await requireCollection(ctx, access, collectionId, 'read');
       const q = parseInput(listDocumentsSchema, raw);
-      const page = await ctx.store.listDocuments(c.id, q);
+      const page = await ctx.store.listDocuments(c.id, { ...q, tags: q.tags && normalizeTags(q.tags), anyTags: q.anyTags && normalizeTags(q.anyTags) });
       return { documents: page.documents.map(documentView), total: page.total };
     },
     async get(access: Access, id: string): Promise<DocumentView> {

@@ -3,7 +3,7 @@ import type { DocumentRecord, DocumentStatus, Metadata } from '../domain/types.t
 /** Fields a document update may change. */
 export type DocumentPatch = Partial<Omit<DocumentRecord, 'id' | 'collectionId' | 'createdAt'>>;
 
-export interface DocumentListQuery {
+export interface DocumentListQuery extends Omit<DocumentFilter, 'metadata'> {
   status?: DocumentStatus;
   limit: number;
   offset: number;

@@ -74,6 +74,8 @@ export interface PeopleStore {
   listSessions(accountId: string, now: string): Promise<AccountSessionRecord[]>;
   /** Revoke one session of the account; false when it is not the account's or was revoked already. */
   revokeSession(accountId: string, id: string, at: string): Promise<boolean>;
+  /** Move a live (unrevoked, unexpired at `now`) session's expiry to `expiresAt` (sliding renewal); false otherwise. */
+  extendSession(id: string, expiresAt: string, now: string): Promise<boolean>;
   /** Revoke every session of the account. */
   revokeAllSessions(accountId: string, at: string): Promise<void>;
 

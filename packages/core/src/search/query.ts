@@ -11,9 +11,20 @@ import { DEFAULT_RM3, rm3Weights, weightedQueryText } from './expansion.ts';
 import { indexFilter } from './filters.ts';
 import { reciprocalRankFusion } from './rrf.ts';
 
+/**
+ * Which retrieval lists found a hit, and its rank in each (1 = first): `lexical` (BM25) and `vector` (embeddings);
+ * a list that did not find it is absent. A collection without embeddings (`none`) has only the lexical list.
+ */
+export interface FoundBy {
+  lexical?: number;
+  vector?: number;
+}
+
 /** One query result with provenance (spec: Retrieval), and where the passage is in its document (issue 39). */
 export interface QueryHit extends PassageLocation {
   score: number;
+  /** Which lists found it and at what rank, before fusion and reranking (issue 34). */
+  foundBy?: FoundBy;
   chunk: { id: string; content: string; position: number; tokenCount: number };
   section: { id: string; title: string; level: number };
   document: { id: string; filename: string };
@@ -52,6 +63,9 @@ export const DEFAULT_RETRIEVAL: RetrievalSettings = { candidates: 50, rrfK: 60, 
 
 type IndexOptions = { limit: number; filter: ReturnType<typeof indexFilter> };
 
+/** A candidate of the query: its index row, its score so far, and the lists that found it. */
+type Candidate = { row: ChunkHitRow; score: number; foundBy: FoundBy };
+
 /** The BM25 list: one search, or with `rm3` a feedback search and a second search with the expanded query. */
 async function lexicalHits(ctx: DossierContext, c: Collection, q: string, opts: IndexOptions, s: RetrievalSettings) {
   if ((s.queryExpansion ?? 'none') === 'none') return ctx.index.searchText(c.id, q, opts);
@@ -70,7 +84,13 @@ async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, fi
     embedder ? embedder.embedQuery(q).then((v) => ctx.index.searchVector(c.id, v, opts)) : Promise.resolve([]),
   ]);
   const rows = new Map<string, ChunkHitRow>([...text, ...vector].map((h) => [h.row.id, h.row]));
-  if (vector.length === 0) return text.map((h) => ({ row: h.row, score: h.score }));
+  const lexicalRank = new Map(text.map((h, i) => [h.row.id, i + 1]));
+  if (vector.length === 0) return text.map((h, i): Candidate => ({ row: h.row, score: h.score, foundBy: { lexical: i + 1 } }));
+  const vectorRank = new Map(vector.map((h, i) => [h.row.id, i + 1]));
+  const foundBy = (id: string): FoundBy => {
+    const [lexical, vectorAt] = [lexicalRank.get(id), vectorRank.get(id)];
+    return { ...(lexical !== undefined ? { lexical } : {}), ...(vectorAt !== undefined ? { vector: vectorAt } : {}) };
+  };
   const fused = reciprocalRankFusion(
     [
       { ids: text.map((h) => h.row.id), weight: s.lexicalWeight },
@@ -78,14 +98,14 @@ async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, fi
     ],
     s.rrfK,
   );
-  return fused.map((f) => ({ row: rows.get(f.id)!, score: f.score }));
+  return fused.map((f): Candidate => ({ row: rows.get(f.id)!, score: f.score, foundBy: foundBy(f.id) }));
 }
 
 /** Re-score the top candidates when the collection asks for it and a reranker is configured. */
-async function rerank(ctx: DossierContext, c: Collection, q: string, hits: { row: ChunkHitRow; score: number }[]) {
+async function rerank(ctx: DossierContext, c: Collection, q: string, hits: Candidate[]) {
   if (!c.enableReranking || !ctx.reranker || hits.length === 0) return { hits, reranker: 'none' };
   const scores = await ctx.reranker.rerank(q, hits.map((h) => ({ id: h.row.id, text: h.row.content })));
-  const out = hits.map((h, i) => ({ row: h.row, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score);
+  const out = hits.map((h, i) => ({ ...h, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score);
   return { hits: out, reranker: ctx.reranker.name };
 }
 
@@ -108,7 +128,7 @@ function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: Re
  * the documents are read (their file name, and their status: only ready documents answer); rows of an index
  * written before rows carried the level also get their sections looked up.
  */
-async function withProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; score: number }[]): Promise<QueryHit[]> {
+async function withProvenance(ctx: DossierContext, hits: Candidate[]): Promise<QueryHit[]> {
   const lacking = hits.filter((h) => h.row.sectionLevel === null);
   const [sections, docs] = await Promise.all([
     lacking.length ? ctx.store.getSections([...new Set(lacking.map((h) => h.row.sectionId))]) : [],
@@ -116,12 +136,13 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; sco
   ]);
   const levelOf = new Map(sections.map((s) => [s.id, s.level]));
   const docById = new Map(docs.map((d) => [d.id, d]));
-  return hits.flatMap(({ row, score }) => {
+  return hits.flatMap(({ row, score, foundBy }) => {
     const level = row.sectionLevel ?? levelOf.get(row.sectionId);
     const d = docById.get(row.documentId);
     if (level === undefined || !d || !answersSearch(d)) return []; // deleted or being re-processed since indexing
     return [{
       score,
+      foundBy,
       chunk: { id: row.id, content: row.content, position: row.position, tokenCount: row.tokenCount },
       section: { id: row.sectionId, title: row.sectionTitle, level },
       document: { id: d.id, filename: d.filename },
@@ -135,7 +156,7 @@ async function withProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; sco
  * fusion and reranking work on a deep pool (50), but only the top of it is returned, so provenance for the
  * whole pool was wasted work (two metadata queries over 50 ids per search).
  */
-async function topWithProvenance(ctx: DossierContext, hits: { row: ChunkHitRow; score: number }[], limit: number): Promise<QueryHit[]> {
+async function topWithProvenance(ctx: DossierContext, hits: Candidate[], limit: number): Promise<QueryHit[]> {
   const out: QueryHit[] = [];
   for (let from = 0; from < hits.length && out.length < limit; ) {
     const window = hits.slice(from, from + limit - out.length + SPARE_HITS);

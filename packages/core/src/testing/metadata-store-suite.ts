@@ -530,6 +530,25 @@ function documentTests(ctx: SuiteContext): void {
       expect(next.documents).toEqual([failedOld]);
     });
 
+    it('filters the list by tags (all of tags, one of anyTags), with status, counting only matches (issue 34)', async () => {
+      const collection = await seedCollection(ctx.store);
+      const [both, financeOnly, legalOnly, failedBoth] = await insertDocuments(ctx.store, [
+        makeDocument(collection.id, { tags: ['finance', '2024'] }),
+        makeDocument(collection.id, { tags: ['finance'] }),
+        makeDocument(collection.id, { tags: ['legal'] }),
+        makeDocument(collection.id, { tags: ['finance', '2024'], status: 'error', errorMessage: 'bad' }),
+        makeDocument(collection.id, { tags: [] }),
+      ]);
+      const list = (q: { tags?: string[]; anyTags?: string[]; status?: 'error' }) => ctx.store.listDocuments(collection.id, { limit: 10, offset: 0, ...q });
+      expect(sortedIds((await list({ tags: ['finance'] })).documents)).toEqual(sortedIds([both!, financeOnly!, failedBoth!]));
+      expect(sortedIds((await list({ tags: ['finance', '2024'] })).documents)).toEqual(sortedIds([both!, failedBoth!]));
+      expect(sortedIds((await list({ anyTags: ['legal', '2024'] })).documents)).toEqual(sortedIds([both!, legalOnly!, failedBoth!]));
+      expect(await list({ tags: ['finance'], anyTags: ['2024'], status: 'error' })).toEqual({ documents: [failedBoth], total: 1 });
+      expect(await list({ tags: ['nobody'] })).toEqual({ documents: [], total: 0 });
+      const page = await ctx.store.listDocuments(collection.id, { tags: ['finance'], limit: 1, offset: 1 });
+      expect(page).toEqual({ documents: [financeOnly], total: 3 });
+    });
+
     it('returns the oldest document with a content hash, ignoring error documents and other collections', async () => {
       const collection = await seedCollection(ctx.store);
       const other = await seedCollection(ctx.store);

@@ -54,6 +54,19 @@ function sessionTests(store: () => MetadataStore): void {
     expect(await store().listSessions(accountId, at(9))).toEqual([]);
     expect((await store().getSession(b.id))?.revokedAt).toBe(at(8));
   });
+
+  it('extends a live session (sliding renewal), never a revoked or expired one', async () => {
+    const { accountId } = await seedTenant(store(), at(0));
+    const [live, expired, revoked] = [session(accountId, 1), session(accountId, 2), session(accountId, 3)];
+    for (const s of [live, expired, revoked]) await store().createSession(s);
+    await store().revokeSession(accountId, revoked.id, at(4));
+    expect(await store().extendSession(live.id, at(250), at(50))).toBe(true);
+    expect((await store().getSession(live.id))?.expiresAt).toBe(at(250));
+    expect(await store().extendSession(expired.id, at(300), at(200))).toBe(false); // it expired at 102
+    expect((await store().getSession(expired.id))?.expiresAt).toBe(at(102));
+    expect(await store().extendSession(revoked.id, at(300), at(50))).toBe(false);
+    expect((await store().listSessions(accountId, at(200))).map((s) => s.id)).toEqual([live.id]);
+  });
 }
 
 function resetAndSsoTests(store: () => MetadataStore): void {

@@ -1,5 +1,6 @@
 import { DossierError } from '@dossier/core';
 import type { Context } from 'koa';
+import { z } from 'zod';
 
 /** Largest JSON body of most routes; bulk routes declare more (500 documents with metadata fit in 10 MB). */
 export const DEFAULT_JSON_BYTES = 1024 * 1024;
@@ -83,3 +84,21 @@ export async function readForm(ctx: Context, maxBytes = FORM_BYTES): Promise<Rec
 /** Query-string values as a plain object of the first value per key. */
 export const queryObject = (ctx: Context): Record<string, string> =>
   Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : (v ?? '')]));
+
+/**
+ * A route's query input: the first value per key, except for the keys in `lists` (the array fields of the route's
+ * query schema, see listKeys), which get every value (`?tags=a&tags=b` → ['a', 'b'], `?tags=a` → ['a']).
+ */
+export const queryInput = (ctx: Context, lists: ReadonlySet<string>): Record<string, string | string[]> =>
+  Object.fromEntries(
+    Object.entries(ctx.query).map(([k, v]) => {
+      const values = Array.isArray(v) ? v : [v ?? ''];
+      return [k, lists.has(k) ? values : (values[0] ?? '')];
+    }),
+  );
+
+/** The fields of a query schema that take a list, i.e. a repeated parameter (their JSON Schema type is array). */
+export function listKeys(schema: z.ZodType): ReadonlySet<string> {
+  const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: unknown }> };
+  return new Set(Object.entries(js.properties ?? {}).filter(([, field]) => field.type === 'array').map(([name]) => name));
+}

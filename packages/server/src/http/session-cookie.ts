@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { type Dossier, DossierError, type Env, type Principal } from '@dossier/core';
+import { type Dossier, DossierError, type Env, type Principal, type SessionClaims } from '@dossier/core';
 import type { Context } from 'koa';
 
 /**
@@ -16,7 +16,7 @@ export const CSRF_HEADER = 'x-dossier-csrf';
 export const PROJECT_HEADER = 'x-dossier-project';
 export const ENV_HEADER = 'x-dossier-env';
 
-/** The session lives as long as the JWT inside it (1 hour). */
+/** The session lives as long as the JWT inside it (1 hour), renewed while in use (renewIfOld). */
 const SESSION_MAX_AGE_MS = 3600_000;
 
 /** Methods that change nothing: they need no CSRF token. */
@@ -44,6 +44,18 @@ export function startSession(ctx: Context, token: string): string {
   ctx.cookies.set(SESSION_COOKIE, token, { ...cookieOptions(ctx), maxAge: SESSION_MAX_AGE_MS });
   ctx.cookies.set(CSRF_COOKIE, csrf, { ...cookieOptions(ctx), maxAge: SESSION_MAX_AGE_MS });
   return csrf;
+}
+
+/**
+ * Sliding renewal: past half its life the session's token is replaced (see auth.renewToken), and both cookies start
+ * another hour, the CSRF token unchanged (the page keeps it), so a dashboard in use stays signed in.
+ */
+async function renewIfOld(dossier: Dossier, ctx: Context, claims: SessionClaims): Promise<void> {
+  const token = await dossier.auth.renewToken(claims);
+  if (!token) return;
+  ctx.cookies.set(SESSION_COOKIE, token, { ...cookieOptions(ctx), maxAge: SESSION_MAX_AGE_MS });
+  const csrf = csrfTokenOf(ctx);
+  if (csrf) ctx.cookies.set(CSRF_COOKIE, csrf, { ...cookieOptions(ctx), maxAge: SESSION_MAX_AGE_MS });
 }
 
 /** End the session in this browser: both cookies expire. */
@@ -85,6 +97,7 @@ function namedSandbox(ctx: Context): { projectId: string; env: Env } | null {
 export async function sessionPrincipal(dossier: Dossier, ctx: Context, token: string, accepts: readonly Principal['kind'][]): Promise<Principal | null> {
   const claims = await dossier.auth.verifyToken(token);
   checkCsrf(ctx);
+  await renewIfOld(dossier, ctx, claims);
   if (accepts.includes('user')) return { kind: 'user', accountId: claims.accountId, email: claims.email };
   const named = accepts.includes('project_key') ? namedSandbox(ctx) : null;
   if (!named) return null;

@@ -38,7 +38,7 @@ export function dashboardRoutes(deps: RouteDeps): RouteDef[] {
   return [
     route({
       method: 'post', path: '/v1/dashboard/session', operationId: 'startDashboardSession', tag: 'auth', auth: 'none', body: schemas.loginSchema,
-      summary: 'Sign in to the dashboard: sets the httpOnly session cookie (1 hour) and returns the CSRF token for writes',
+      summary: 'Sign in to the dashboard: sets the httpOnly session cookie (1 hour, renewed while in use) and returns the CSRF token for writes',
       responses: { 200: { description: 'Signed in', schema: dashboardSession }, 400: 'Invalid input', 401: 'Invalid credentials', 403: 'Sent from another origin, or password sign-in is off (single sign-on only)', 429: 'Too many failed logins' },
       handle: async (ctx, { body, reply }) => {
         refuseOtherOrigins(ctx);

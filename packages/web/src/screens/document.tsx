@@ -119,7 +119,11 @@ function TagsEditor({ doc }: { doc: Doc }) {
   const save = useMutation({
     mutationFn: async (body: { tags: string[]; metadata: Record<string, unknown> }) =>
       unwrap(await api.PATCH('/v1/collections/{id}/documents/{docId}', { params: { path: { id: doc.collectionId, docId: doc.id } }, body: { ...body, replaceMetadata: true } })),
-    onSuccess: (saved) => queries.setQueryData(['document', doc.id], saved),
+    onSuccess: (saved) => {
+      queries.setQueryData(['document', doc.id], saved);
+      void queries.invalidateQueries({ queryKey: ['tags', doc.collectionId] }); // the table's tag filter offers the new tags
+      void queries.invalidateQueries({ queryKey: ['documents', doc.collectionId] });
+    },
     onError: (err) => setError(err.message),
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {

@@ -25,8 +25,9 @@ export function DocumentsPage() {
   const { collectionId } = useParams({ from: '/collections/$collectionId' });
   const [status, setStatus] = useState<Status | ''>('');
   const [name, setName] = useState('');
+  const [tag, setTag] = useState('');
   const [page, setPage] = useState(0);
-  const docs = useDocuments(collectionId, status, name, page);
+  const docs = useDocuments(collectionId, { status, name, tag }, page);
   useLiveStatus(collectionId);
   const queries = useQueryClient();
   const retryAll = useMutation({
@@ -48,6 +49,7 @@ export function DocumentsPage() {
               {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
           </label>
+          <TagFilter collectionId={collectionId} value={tag} onChange={(t) => { setTag(t); setPage(0); }} />
           <label>
             File name
             <input type="search" value={name} onChange={(e) => { setName(e.target.value); setPage(0); }} />
@@ -70,22 +72,49 @@ export function DocumentsPage() {
   );
 }
 
-/** The page of documents: by status from the list, or by file name from the server's name search. */
-function useDocuments(collectionId: string, status: Status | '', name: string, page: number) {
+/** The filters of the table: status, one tag, and a file name. */
+interface DocumentFilters {
+  status: Status | '';
+  name: string;
+  tag: string;
+}
+
+/** The page of documents: by status and tag from the list, or by file name (and tag) from the server's name search. */
+function useDocuments(collectionId: string, { status, name, tag }: DocumentFilters, page: number) {
   const { sandbox } = useSession();
   return useQuery({
-    queryKey: ['documents', collectionId, sandbox, status, name, page],
+    queryKey: ['documents', collectionId, sandbox, status, name, tag, page],
     placeholderData: (previous) => previous,
     queryFn: async (): Promise<{ documents: Doc[]; total: number }> => {
+      const tags = tag ? { tags: [tag] } : {};
       if (name.trim()) {
-        const hits = unwrap(await api.POST('/v1/collections/{id}/documents/search', { params: { path: { id: collectionId } }, body: { q: name.trim(), limit: 100 } }));
+        const body = { q: name.trim(), limit: 100, ...tags };
+        const hits = unwrap(await api.POST('/v1/collections/{id}/documents/search', { params: { path: { id: collectionId } }, body }));
         const documents = hits.map((h) => h.document).filter((d) => !status || d.status === status);
         return { documents, total: documents.length };
       }
-      const query = { limit: PAGE_SIZE, offset: page * PAGE_SIZE, ...(status ? { status } : {}) };
+      const query = { limit: PAGE_SIZE, offset: page * PAGE_SIZE, ...(status ? { status } : {}), ...tags };
       return unwrap(await api.GET('/v1/collections/{id}/documents', { params: { path: { id: collectionId }, query } }));
     },
   });
+}
+
+/** Choose one tag to filter by, from the collection's tags with their document counts. */
+function TagFilter({ collectionId, value, onChange }: { collectionId: string; value: string; onChange: (tag: string) => void }) {
+  const { sandbox } = useSession();
+  const tags = useQuery({
+    queryKey: ['tags', collectionId, sandbox],
+    queryFn: async () => unwrap(await api.GET('/v1/collections/{id}/tags', { params: { path: { id: collectionId } } })),
+  });
+  return (
+    <label>
+      Tag
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">any</option>
+        {(tags.data?.tags ?? []).map((t) => <option key={t.name} value={t.name}>{t.name} ({t.count})</option>)}
+      </select>
+    </label>
+  );
 }
 
 /** Follow the collection's status stream: rows change in place when their document's status does (no polling). */
@@ -107,7 +136,10 @@ function useLiveStatus(collectionId: string) {
       });
       // A new document, or one that failed (its reason is in the document): fetch the page again.
       if (!known || e.status === 'error') void queries.invalidateQueries({ queryKey: ['documents', collectionId] });
-      if (e.status === 'ready' || e.status === 'error') void queries.invalidateQueries({ queryKey: ['stats', collectionId] });
+      if (e.status === 'ready' || e.status === 'error') {
+        void queries.invalidateQueries({ queryKey: ['stats', collectionId] });
+        void queries.invalidateQueries({ queryKey: ['tags', collectionId] }); // new uploads may bring new tags
+      }
     };
     const follow = async () => {
       while (!stop.signal.aborted) {

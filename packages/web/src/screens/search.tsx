@@ -1,7 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueries } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { api, unwrap } from '../api.ts';
+import { api, type QueryHit, type Section, unwrap } from '../api.ts';
 import { QueryTerms } from '../markdown.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
@@ -20,6 +20,7 @@ export function SearchPage() {
     search.mutate({ q: String(f.get('q') ?? ''), limit: Number(f.get('limit') || 10), ...(tags.length ? { tags } : {}) });
   };
   const q = search.variables?.q ?? '';
+  const paths = useSectionPaths(search.data ?? []);
   return (
     <>
       <CollectionHeader collectionId={collectionId} />
@@ -38,9 +39,12 @@ export function SearchPage() {
               <li key={hit.chunk.id} className="hit">
                 <p className="provenance">
                   <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content) }}>
-                    {hit.document.filename} › {hit.section.title || '(untitled section)'}
+                    {hit.document.filename} › {(paths.get(hit.section.id) ?? [untitled(hit.section.title)]).join(' › ')}
                   </Link>{' '}
-                  <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}</span>
+                  <span className="muted">
+                    score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{hit.pages?.length ? ` · ${pagesLabel(hit.pages)}` : ''}
+                  </span>{' '}
+                  <FoundByBadges foundBy={hit.foundBy} />
                 </p>
                 <blockquote><QueryTerms text={hit.chunk.content} query={q} /></blockquote>
               </li>
@@ -50,4 +54,53 @@ export function SearchPage() {
       )}
     </>
   );
+}
+
+/** "page 3" or "pages 3–5" (the passage's pages of the original, for PDFs and scans). */
+export function pagesLabel(pages: number[]): string {
+  const first = Math.min(...pages);
+  const last = Math.max(...pages);
+  return first === last ? `page ${first}` : `pages ${first}–${last}`;
+}
+
+/** Which retrieval lists found the hit and at what rank: "lexical #1 · vector #3". */
+function FoundByBadges({ foundBy }: { foundBy: QueryHit['foundBy'] }) {
+  const lists = (['lexical', 'vector'] as const).flatMap((list) => (foundBy?.[list] === undefined ? [] : [{ list, rank: foundBy[list] }]));
+  if (lists.length === 0) return null;
+  return (
+    <span className="found-by" data-testid="found-by">
+      <span className="visually-hidden">Found by: </span>
+      {lists.map(({ list, rank }) => (
+        <span key={list} className={`badge ${list}`} title={`Rank ${rank} in the ${list} list before fusion`}>{list} #{rank}</span>
+      ))}
+    </span>
+  );
+}
+
+const untitled = (title: string) => title || '(untitled section)';
+
+/** Each hit's section path, from its document's outline (read once per document and cached, as the document page does). */
+function useSectionPaths(hits: { document: { id: string } }[]): Map<string, string[]> {
+  const documentIds = [...new Set(hits.map((h) => h.document.id))];
+  const outlines = useQueries({
+    queries: documentIds.map((id) => ({
+      queryKey: ['sections', id],
+      queryFn: async () => unwrap(await api.GET('/v1/documents/{id}/sections', { params: { path: { id } } })),
+    })),
+  });
+  const paths = new Map<string, string[]>();
+  for (const outline of outlines) for (const [id, path] of sectionPaths(outline.data ?? [])) paths.set(id, path);
+  return paths;
+}
+
+/** The titles from the top of the outline down to each section: its ancestors by heading level, then itself. */
+function sectionPaths(sections: Section[]): Map<string, string[]> {
+  const paths = new Map<string, string[]>();
+  const open: Section[] = [];
+  for (const section of [...sections].sort((a, b) => a.position - b.position)) {
+    while (open.length > 0 && (open[open.length - 1]?.level ?? 0) >= section.level) open.pop();
+    open.push(section);
+    paths.set(section.id, open.map((s) => untitled(s.title)));
+  }
+  return paths;
 }
