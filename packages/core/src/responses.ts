@@ -197,7 +197,6 @@ export const section = z
     ...pageSpan,
   })
   .meta({ id: 'Section' });
-export const sectionWithContent = section.extend({ content: z.string().describe('The Markdown of the section') }).meta({ id: 'SectionWithContent' });
 
 /** Where a passage is in its document (issue 39): fields absent when unknown (an older index, a format without pages). */
 const passageLocation = {
@@ -218,6 +217,11 @@ const passageLocation = {
     .optional()
     .describe("Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image)"),
 };
+
+/** A section with its Markdown, and where it is in its original (span, pages and bounded boxes, as a scan result's). */
+export const sectionWithContent = section
+  .extend({ content: z.string().describe('The Markdown of the section'), ...passageLocation })
+  .meta({ id: 'SectionWithContent' });
 
 export const chunk = z
   .object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int(), ...passageLocation })

@@ -84,6 +84,25 @@ describe('where a result is (issue 39)', () => {
     expect(section?.regions?.length).toBeGreaterThan(0);
     const chunks = await t.request('GET', `/v1/sections/${section?.section.id}/chunks`);
     expect((chunks.body as Located[])[0]?.pages).toEqual([2]);
+    expect((chunks.body as Located[])[0]?.regions?.every((r) => r.page === 2)).toBe(true);
+  });
+
+  it('gives a section read on its own its span, pages and boxes', async () => {
+    const scan = await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Deposit' } });
+    const found = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find((r) => r.section.title === 'Deposit');
+    const res = await t.request('GET', `/v1/sections/${found?.section.id}`);
+    expect(res.status).toBe(200);
+    const section = res.body as Located & { content: string; pageStart: number; pageEnd: number; markdownOffsetStart: number };
+    expect(section).toMatchObject({ pageStart: 2, pageEnd: 2, pages: [2], span: found?.span });
+    expect(markdown[pdfId]?.slice(section.span?.start, section.span?.end)).toBe(section.content);
+    expect(section.regions?.length).toBeGreaterThan(0);
+    expect(section.regions).toEqual(found?.regions);
+    expect(section.regions?.every((r) => r.page === 2 && r.box[1] > 0.55)).toBe(true);
+    const mdSection = (await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Notes' } })).body as { results: { section: { id: string }; document: { id: string } }[] };
+    const notes = await t.request('GET', `/v1/sections/${mdSection.results.find((r) => r.document.id === mdId)?.section.id}`);
+    expect(notes.body.span).toEqual({ start: notes.body.markdownOffsetStart, end: notes.body.markdownOffsetEnd });
+    expect(notes.body.pages).toBeUndefined();
+    expect(notes.body.regions).toBeUndefined();
   });
 
   it('copies the location into research sources', async () => {
@@ -94,7 +113,31 @@ describe('where a result is (issue 39)', () => {
     const [source] = (res.body as { sources: (Located & { documentId: string })[] }).sources;
     expect(source?.documentId).toBe(pdfId);
     expect(source?.pages).toContain(2);
+    expect(source?.regions?.some((r) => r.page === 2)).toBe(true);
     expect(source?.span?.end).toBeGreaterThan(source?.span?.start ?? Number.POSITIVE_INFINITY);
+    const saved = await t.request('GET', `/v1/collections/${cid}/research/${(res.body as { sessionId: string }).sessionId}`);
+    expect((saved.body as { sources: Located[] }).sources[0]).toMatchObject({ span: source?.span, pages: source?.pages, regions: source?.regions });
+  });
+
+  it('copies the location into a hosted agent run’s sources, as answered and as stored', async () => {
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: 'search_collection', arguments: { collectionId: cid, query: 'deposit thirty days' } }] },
+      { text: ['Within thirty days [S1].'] },
+    ]);
+    dossierContext(t.server.dossier).models = scriptedResolver(model);
+    const token = (await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token as string;
+    const base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/agents`;
+    const agent = { slug: 'lease-reader', name: 'Lease reader', systemPrompt: 'You answer from the leases.', model: 'scripted', allowedCollectionIds: [cid] };
+    expect((await t.request('POST', base, { auth: token, json: agent })).status).toBe(201);
+    const res = await t.request('POST', `${base}/lease-reader/invoke/sync`, { auth: token, json: { query: 'When is the deposit returned?' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [source] = (res.body as { sources: (Located & { documentId: string; marker: string })[] }).sources;
+    expect(source).toMatchObject({ documentId: pdfId, marker: 'S1' });
+    expect(source?.pages).toContain(2);
+    expect(source?.regions?.some((r) => r.page === 2 && r.box.every((v) => v >= 0 && v <= 1))).toBe(true);
+    expect(markdown[pdfId]?.slice(source?.span?.start, source?.span?.end)).toContain('deposit');
+    const run = await t.request('GET', `${base}/lease-reader/runs/${(res.body as { runId: string }).runId}`, { auth: token });
+    expect((run.body as { sources: Located[] }).sources[0]).toMatchObject({ span: source?.span, pages: source?.pages, regions: source?.regions });
   });
 });
 
