@@ -2212,6 +2212,13 @@ export interface components {
             warnings: string[];
         };
         AgentRunSource: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunkId: string;
             collectionId: string;
             content: string;
@@ -2309,6 +2316,13 @@ export interface components {
             revokedAt: string | null;
         };
         Chunk: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             content: string;
             id: string;
             /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
@@ -2699,6 +2713,13 @@ export interface components {
             visibility: "public";
         };
         QueryHit: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunk: components["schemas"]["Chunk"];
             document: {
                 filename: string;
@@ -2758,6 +2779,13 @@ export interface components {
             usage: components["schemas"]["RunUsage"] | null;
         };
         ResearchSource: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunkId: string;
             content: string;
             contradictions?: {
@@ -2814,6 +2842,13 @@ export interface components {
             title: string;
         };
         SectionWithContent: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunkCount: number;
             /** @description The Markdown of the section */
             content: string;
@@ -2823,8 +2858,26 @@ export interface components {
             markdownOffsetEnd: number;
             markdownOffsetStart: number;
             pageEnd?: number;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
             pageStart?: number;
             position: number;
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
+            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
+            span?: {
+                end: number;
+                start: number;
+            };
             summary: string | null;
             summaryType: ("extractive" | "generated") | null;
             title: string;
@@ -8749,6 +8802,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+                            cells?: {
+                                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                                range: string;
+                                /** @description The sheet's name */
+                                sheet: string;
+                            }[];
                             document: {
                                 filename: string;
                                 id: string;

@@ -216,6 +216,10 @@ const passageLocation = {
     )
     .optional()
     .describe("Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image)"),
+  cells: z
+    .array(z.object({ sheet: z.string().describe("The sheet's name"), range: z.string().describe('First to last cell in A1 notation, e.g. A1:D20') }))
+    .optional()
+    .describe("For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from"),
 };
 
 /** A section with its Markdown, and where it is in its original (span, pages and bounded boxes, as a scan result's). */

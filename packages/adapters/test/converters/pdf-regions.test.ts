@@ -82,12 +82,13 @@ async function scanOf(textPdf: Uint8Array, dpi: number): Promise<Uint8Array> {
   const doc = await openPdf(textPdf);
   const page = await doc.getPage(1);
   const viewport = page.getViewport({ scale: dpi / 72 });
-  const target = doc.canvasFactory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+  const [width, height] = [Math.ceil(viewport.width), Math.ceil(viewport.height)];
+  const target = doc.canvasFactory.create(width, height);
   const context = target.context as { fillStyle: string; fillRect(...a: number[]): void; getImageData(...a: number[]): { data: Uint8ClampedArray; width: number; height: number } };
   context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, target.canvas.width, target.canvas.height);
+  context.fillRect(0, 0, width, height);
   await page.render({ canvas: target.canvas, canvasContext: target.context, viewport }).promise;
-  const { data, width, height } = context.getImageData(0, 0, target.canvas.width, target.canvas.height);
+  const { data } = context.getImageData(0, 0, width, height);
   await doc.destroy();
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0, o = 0; i < data.length; i += 4, o += 3) rgb.set([data[i] as number, data[i + 1] as number, data[i + 2] as number], o);
