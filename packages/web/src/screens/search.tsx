@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { api, unwrap } from '../api.ts';
+import { citationSearch, whereLabel } from '../citation.tsx';
 import { QueryTerms } from '../markdown.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
@@ -37,10 +38,10 @@ export function SearchPage() {
             {search.data.map((hit) => (
               <li key={hit.chunk.id} className="hit">
                 <p className="provenance">
-                  <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content) }}>
+                  <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content), ...citationSearch(hit) }}>
                     {hit.document.filename} › {hit.section.title || '(untitled section)'}
                   </Link>{' '}
-                  <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}</span>
+                  <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{whereLabel(hit) && ` · ${whereLabel(hit)}`}</span>
                 </p>
                 <blockquote><QueryTerms text={hit.chunk.content} query={q} /></blockquote>
               </li>
