@@ -45,9 +45,10 @@ async function axeViolations(): Promise<string[]> {
 async function drawnRegions(): Promise<number[][]> {
   const image = page.locator('.page-view img');
   await image.waitFor({ timeout: 30_000 });
-  await page.waitForFunction(() => (document.querySelector('.page-view img') as HTMLImageElement | null)?.complete === true);
+  await page.waitForFunction(`document.querySelector('.page-view img')?.complete === true`);
   const frame = await image.boundingBox();
-  const boxes = await page.locator('.page-view .region-highlight').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+  type Rect = { x: number; y: number; width: number; height: number };
+  const boxes = await page.locator('.page-view .region-highlight').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Rect));
   if (!frame) throw new Error('the page image has no box');
   return boxes.map((b) => [(b.x - frame.x) / frame.width, (b.y - frame.y) / frame.height, (b.x + b.width - frame.x) / frame.width, (b.y + b.height - frame.y) / frame.height]);
 }
