@@ -77,7 +77,8 @@ function sheetLayout(name: string, grid: string[][]): SheetLayout {
 /**
  * The cell regions of a workbook's Markdown: each `## ` heading starts the next sheet (cells never start a line with
  * it: they sit in `| … |` rows); in a sheet, each table's first line is the header row (repeated by every part of a
- * split table), its second the delimiter, and the lines after it the sheet's kept rows in order.
+ * split table: only the first one counts), its second the delimiter, and the lines after it the sheet's kept rows in
+ * order.
  */
 function cellRegions(markdown: string, layouts: SheetLayout[]): CellRegion[] {
   const out: CellRegion[] = [];
@@ -93,7 +94,9 @@ function cellRegions(markdown: string, layouts: SheetLayout[]): CellRegion[] {
     else if (!line.startsWith('|')) lineInTable = -1;
     else if (layout) {
       lineInTable++;
-      const row = lineInTable === 0 ? layout.rows[0] : lineInTable > 1 ? layout.rows[++body] : undefined;
+      // The header row is where it is once: a later part's copy of it is not part of that part's rows.
+      const header = lineInTable === 0 && body === 0 ? layout.rows[0] : undefined;
+      const row = lineInTable === 0 ? header : lineInTable > 1 ? layout.rows[++body] : undefined;
       if (row !== undefined) out.push({ start, end, sheet: layout.name, row, firstColumn: layout.firstColumn, lastColumn: layout.lastColumn });
     }
     start = end + 1;
