@@ -222,9 +222,10 @@ const passageLocation = {
     .describe("For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from"),
 };
 
-/** A section with its Markdown, and where it is in its original (span, pages and bounded boxes, as a scan result's). */
+/** A section with its Markdown, and where it is in its original (pages and bounded boxes, cells, as a scan result's). */
+const { span: _span, ...sectionLocation } = passageLocation;
 export const sectionWithContent = section
-  .extend({ content: z.string().describe('The Markdown of the section'), ...passageLocation })
+  .extend({ content: z.string().describe('The Markdown of the section'), ...sectionLocation })
   .meta({ id: 'SectionWithContent' });
 
 export const chunk = z

@@ -2873,11 +2873,6 @@ export interface components {
                 ];
                 page: number;
             }[];
-            /** @description The passage's characters in the document's Markdown: [start, end) in UTF-16 code units (JavaScript string offsets) */
-            span?: {
-                end: number;
-                start: number;
-            };
             summary: string | null;
             summaryType: ("extractive" | "generated") | null;
             title: string;

@@ -200,7 +200,9 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       const { collectionId: _c, ...view } = section;
       const pages: Partial<PageSpan> = offsets ? pageSpan(offsets, section.markdownOffsetStart, section.markdownOffsetEnd) : {};
       const content = markdown.slice(section.markdownOffsetStart, section.markdownOffsetEnd);
-      return { ...view, ...pages, ...locations.get(section.id), content };
+      // Its span is markdownOffsetStart/End already: the section gains its pages, regions and cells only.
+      const { span: _span, ...location } = locations.get(section.id) ?? {};
+      return { ...view, ...pages, ...location, content };
     },
     async sectionChunks(access: Access, sectionId: string) {
       const { section, collection } = await sectionWithAccess(ctx, access, sectionId);
