@@ -30,6 +30,13 @@ export function pagesLabel(pages: number[] | undefined): string {
   return first === last ? ` (p. ${first})` : ` (pp. ${first}–${last})`;
 }
 
+/** Where a source is: its pages (PDFs, slides), else its sheet and cells (`Fleet B2:D5`, spreadsheets), else nothing. */
+export function whereLabel(at: { pages?: number[]; cells?: { sheet: string; range: string }[] }): string {
+  const pages = pagesLabel(at.pages);
+  if (pages || !at.cells?.length) return pages;
+  return ` (${at.cells.map((c) => `${c.sheet} ${c.range}`).join(', ')})`;
+}
+
 /**
  * The citation block printed under an answer: exactly the cited sources, `[S1] filename › section`; a line saying
  * so when the answer cites none; and a warning line for cited markers that resolve to no source (issue 12).
@@ -37,7 +44,7 @@ export function pagesLabel(pages: number[] | undefined): string {
 export function citationBlock(answer: string, sources: ResearchSource[], s: Style, unresolved: string[] = []): string[] {
   const cited = citedSources(answer, sources);
   const lines = cited.length
-    ? [s.bold('Sources'), ...cited.map(({ label, source }) => `${s.cyan(`[${label}]`)} ${source.filename} › ${source.sectionTitle}${pagesLabel(source.pages)}`)]
+    ? [s.bold('Sources'), ...cited.map(({ label, source }) => `${s.cyan(`[${label}]`)} ${source.filename} › ${source.sectionTitle}${whereLabel(source)}`)]
     : [s.dim('The answer cites no sources.')];
   if (unresolved.length) {
     const list = unresolved.map((m) => `[${m}]`).join(', ');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citationBlock, pagesLabel } from '../src/citations.ts';
+import { citationBlock, pagesLabel, whereLabel } from '../src/citations.ts';
 import type { ResearchSource } from '../src/api-types.ts';
 
 const plain = { bold: (t: string) => t, cyan: (t: string) => t, dim: (t: string) => t, yellow: (t: string) => t } as never;
@@ -10,6 +10,12 @@ describe('page labels of citations (issue 39)', () => {
     expect(pagesLabel([3, 2, 4])).toBe(' (pp. 2–4)');
     expect(pagesLabel([])).toBe('');
     expect(pagesLabel(undefined)).toBe('');
+  });
+
+  it('names the sheet and cells of a spreadsheet source, and prefers pages when there are some', () => {
+    expect(whereLabel({ cells: [{ sheet: 'Fleet', range: 'B2:D5' }] })).toBe(' (Fleet B2:D5)');
+    expect(whereLabel({ pages: [2], cells: [{ sheet: 'Fleet', range: 'B2:D5' }] })).toBe(' (p. 2)');
+    expect(whereLabel({})).toBe('');
   });
 
   it('prints the page of each cited PDF source under the answer', () => {

@@ -59,7 +59,11 @@ export const uploadStagingKey = (c: Collection, docId: string): string => `${col
 export const pagesKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/pages.json`;
 /** Blob key of a paged document's text regions: where its Markdown's text sits on the original's pages (see documents/regions.ts). */
 export const regionsKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/regions.json`;
+/** Blob key of a spreadsheet's cell map: which sheet row each line of its Markdown tables holds (see documents/cells.ts). */
+export const cellsKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/cells.json`;
+/** Blob key prefix of a document's rendered page images (a cache, cleared when the document's content is replaced). */
+export const pageImagesPrefix = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/pages/`;
 /** Blob key of a rendered page of a document's original (PNG, a cache: see documents/page-images.ts). */
-export const pageImageKey = (c: Collection, docId: string, page: number, width: number): string => `${collectionPrefix(c)}${docId}/pages/${page}-${width}.png`;
+export const pageImageKey = (c: Collection, docId: string, page: number, width: number): string => `${pageImagesPrefix(c, docId)}${page}-${width}.png`;
 /** Blob key of a document's Markdown. */
 export const markdownKey = (c: Collection, docId: string): string => `${collectionPrefix(c)}${docId}/document.md`;

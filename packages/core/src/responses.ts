@@ -197,7 +197,6 @@ export const section = z
     ...pageSpan,
   })
   .meta({ id: 'Section' });
-export const sectionWithContent = section.extend({ content: z.string().describe('The Markdown of the section') }).meta({ id: 'SectionWithContent' });
 
 /** Where a passage is in its document (issue 39): fields absent when unknown (an older index, a format without pages). */
 const passageLocation = {
@@ -217,7 +216,17 @@ const passageLocation = {
     )
     .optional()
     .describe("Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image)"),
+  cells: z
+    .array(z.object({ sheet: z.string().describe("The sheet's name"), range: z.string().describe('First to last cell in A1 notation, e.g. A1:D20') }))
+    .optional()
+    .describe("For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from"),
 };
+
+/** A section with its Markdown, and where it is in its original (pages and bounded boxes, cells, as a scan result's). */
+const { span: _span, ...sectionLocation } = passageLocation;
+export const sectionWithContent = section
+  .extend({ content: z.string().describe('The Markdown of the section'), ...sectionLocation })
+  .meta({ id: 'SectionWithContent' });
 
 export const chunk = z
   .object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int(), ...passageLocation })

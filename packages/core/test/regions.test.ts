@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodePositions, decodeRegions, encodePositions, encodeRegions, MAX_PASSAGE_BOXES, passagePages, passagePositions } from '../src/documents/regions.ts';
-import type { TextRegion } from '../src/ingest/converters/types.ts';
+import { columnName, decodeCells, encodeCells, passageCells } from '../src/documents/cells.ts';
+import { chunkLocation, decodePositions, decodeRegions, encodePositions, encodeRegions, locatePassage, MAX_PASSAGE_BOXES, passagePages, passagePositions } from '../src/documents/regions.ts';
+import type { CellRegion, TextRegion } from '../src/ingest/converters/types.ts';
 
 /** Lines of 20 characters (plus a newline) stacked down a column of page `page`, 0.02 of the page high each. */
 const lines = (page: number, count: number, from = 0, x0 = 0.1, top = 0.1): TextRegion[] =>
@@ -48,5 +49,36 @@ describe('passage positions', () => {
     expect(p && decodePositions(encodePositions(p))).toEqual(p);
     expect(decodePositions('not json')).toBeNull();
     expect(decodePositions('[["x"]]')).toBeNull();
+  });
+});
+
+describe('spreadsheet cells (issue 39)', () => {
+  /** Rows 1, 2, 3, 5 of sheet Data (columns B to D) as Markdown lines of 10 characters, then row 1 of sheet Notes. */
+  const cells: CellRegion[] = [
+    ...[1, 2, 3, 5].map((row, i) => ({ start: i * 11, end: i * 11 + 10, sheet: 'Data', row, firstColumn: 2, lastColumn: 4 })),
+    { start: 60, end: 70, sheet: 'Notes', row: 1, firstColumn: 1, lastColumn: 28 },
+  ];
+
+  it('names columns as a spreadsheet does', () => {
+    expect([1, 2, 26, 27, 28, 52, 53, 702, 703, 16384].map(columnName)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
+  });
+
+  it('gives a passage the first to last row it touches across its sheet’s columns, per sheet', () => {
+    expect(passageCells(cells, 12, 40)).toEqual([{ sheet: 'Data', range: 'B2:D5' }]);
+    expect(passageCells(cells, 35, 65)).toEqual([{ sheet: 'Data', range: 'B5:D5' }, { sheet: 'Notes', range: 'A1:AB1' }]);
+    expect(passageCells(cells, 44, 60)).toBeNull();
+  });
+
+  it('round-trips the cell map and a chunk’s cells through their stored forms; older readers skip cell entries', () => {
+    expect(decodeCells(encodeCells(cells))).toEqual(cells);
+    const located = locatePassage({ regions: null, pageOffsets: null, cells }, 0, 30);
+    expect(located).toEqual({ pages: [], regions: [], cells: [{ sheet: 'Data', range: 'B1:D3' }] });
+    const stored = encodePositions(located as NonNullable<typeof located>);
+    expect(decodePositions(stored)).toEqual(located);
+    expect(chunkLocation({ charStart: 0, charEnd: 30, positions: stored })).toEqual({ span: { start: 0, end: 30 }, cells: [{ sheet: 'Data', range: 'B1:D3' }] });
+    // What a reader of page entries alone sees: nothing it misreads as a page.
+    const pageEntries = (JSON.parse(stored) as unknown[]).filter((e) => Array.isArray(e) && e.every((v) => typeof v === 'number'));
+    expect(pageEntries).toEqual([]);
+    expect(locatePassage({ regions: null, pageOffsets: null, cells }, 44, 60)).toBeNull();
   });
 });

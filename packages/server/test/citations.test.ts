@@ -1,6 +1,6 @@
 import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePptx } from '../../adapters/test/converters/office-helpers.ts';
+import { makePptx, makeXlsx } from '../../adapters/test/converters/office-helpers.ts';
 import { column, makePdf } from '../../adapters/test/converters/pdf-helpers.ts';
 import { expectError, startTestServer, type TestServer } from './helpers.ts';
 
@@ -38,7 +38,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Located = { span?: { start: number; end: number }; pages?: number[]; regions?: { page: number; box: number[] }[] };
+type Located = { span?: { start: number; end: number }; pages?: number[]; regions?: { page: number; box: number[] }[]; cells?: { sheet: string; range: string }[] };
 
 describe('where a result is (issue 39)', () => {
   it('gives a PDF hit its exact span in the Markdown, its page and boxes on that page', async () => {
@@ -77,6 +77,25 @@ describe('where a result is (issue 39)', () => {
     expectError(await t.request('GET', `/v1/documents/${doc.id}/pages/2/image`), 422, /PDFs only/);
   });
 
+  it('gives a spreadsheet hit its sheet and cell range, and its section the whole sheet’s', async () => {
+    const row = (r: number, cells: string[]) => `<row r="${r}">${cells.map((v, i) => `<c r="${String.fromCharCode(66 + i)}${r}" t="inlineStr"><is><t>${v}</t></is></c>`).join('')}</row>`;
+    const fleet = [row(2, ['Craft', 'Hangar', 'Status']), row(3, ['Zeppelin LZ 9', 'North', 'grounded']), row(5, ['Balloon 4', 'South', 'flying'])].join('');
+    const budget = [row(1, ['Line', 'Amount']), row(2, ['Helium refill', '1200'])].join('');
+    const doc = await t.ingest(cid, 'fleet.xlsx', new Uint8Array(makeXlsx([['Budget', budget], ['Fleet', fleet]])));
+    const res = await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'zeppelin grounded hangar', limit: 5 } });
+    const hit = (res.body as (Located & { chunk: { content: string }; document: { id: string } })[]).find((h) => h.document.id === doc.id && h.chunk.content.includes('Zeppelin'));
+    expect(hit?.cells).toEqual([{ sheet: 'Fleet', range: 'B2:D5' }]);
+    expect(hit?.pages).toBeUndefined();
+    expect(hit?.regions).toBeUndefined();
+    const text = (await t.request('GET', `/v1/documents/${doc.id}/markdown`)).body as string;
+    expect(text.slice(hit?.span?.start, hit?.span?.end)).toBe(hit?.chunk.content);
+    const scan = await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Budget' } });
+    const budgetSection = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find((r) => r.section.title === 'Budget');
+    expect(budgetSection?.cells).toEqual([{ sheet: 'Budget', range: 'B1:C2' }]);
+    expect((await t.request('GET', `/v1/sections/${budgetSection?.section.id}`)).body.cells).toEqual([{ sheet: 'Budget', range: 'B1:C2' }]);
+    expectError(await t.request('GET', `/v1/documents/${doc.id}/pages/1/image`), 422, /PDFs only/);
+  });
+
   it('gives scanned sections and a section’s chunks their location', async () => {
     const scan = await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Deposit' } });
     const section = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find((r) => r.section.title === 'Deposit');
@@ -84,6 +103,26 @@ describe('where a result is (issue 39)', () => {
     expect(section?.regions?.length).toBeGreaterThan(0);
     const chunks = await t.request('GET', `/v1/sections/${section?.section.id}/chunks`);
     expect((chunks.body as Located[])[0]?.pages).toEqual([2]);
+    expect((chunks.body as Located[])[0]?.regions?.every((r) => r.page === 2)).toBe(true);
+  });
+
+  it('gives a section read on its own its pages and boxes', async () => {
+    const scan = await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Deposit' } });
+    const found = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find((r) => r.section.title === 'Deposit');
+    const res = await t.request('GET', `/v1/sections/${found?.section.id}`);
+    expect(res.status).toBe(200);
+    const section = res.body as Located & { content: string; pageStart: number; pageEnd: number; markdownOffsetStart: number; markdownOffsetEnd: number };
+    expect(section).toMatchObject({ pageStart: 2, pageEnd: 2, pages: [2], markdownOffsetStart: found?.span?.start, markdownOffsetEnd: found?.span?.end });
+    expect(section.span).toBeUndefined(); // markdownOffsetStart/End are its span
+    expect(markdown[pdfId]?.slice(section.markdownOffsetStart, section.markdownOffsetEnd)).toBe(section.content);
+    expect(section.regions?.length).toBeGreaterThan(0);
+    expect(section.regions).toEqual(found?.regions);
+    expect(section.regions?.every((r) => r.page === 2 && (r.box[1] ?? 0) > 0.55)).toBe(true);
+    const mdSection = (await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Notes' } })).body as { results: { section: { id: string }; document: { id: string } }[] };
+    const notes = await t.request('GET', `/v1/sections/${mdSection.results.find((r) => r.document.id === mdId)?.section.id}`);
+    expect(notes.body.content).toContain('cooperative bank');
+    expect(notes.body.pages).toBeUndefined();
+    expect(notes.body.regions).toBeUndefined();
   });
 
   it('copies the location into research sources', async () => {
@@ -94,7 +133,31 @@ describe('where a result is (issue 39)', () => {
     const [source] = (res.body as { sources: (Located & { documentId: string })[] }).sources;
     expect(source?.documentId).toBe(pdfId);
     expect(source?.pages).toContain(2);
+    expect(source?.regions?.some((r) => r.page === 2)).toBe(true);
     expect(source?.span?.end).toBeGreaterThan(source?.span?.start ?? Number.POSITIVE_INFINITY);
+    const saved = await t.request('GET', `/v1/collections/${cid}/research/${(res.body as { sessionId: string }).sessionId}`);
+    expect((saved.body as { sources: Located[] }).sources[0]).toMatchObject({ span: source?.span, pages: source?.pages, regions: source?.regions });
+  });
+
+  it('copies the location into a hosted agent run’s sources, as answered and as stored', async () => {
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: 'search_collection', arguments: { collectionId: cid, query: 'deposit thirty days' } }] },
+      { text: ['Within thirty days [S1].'] },
+    ]);
+    dossierContext(t.server.dossier).models = scriptedResolver(model);
+    const token = (await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token as string;
+    const base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/agents`;
+    const agent = { slug: 'lease-reader', name: 'Lease reader', systemPrompt: 'You answer from the leases.', model: 'scripted', allowedCollectionIds: [cid] };
+    expect((await t.request('POST', base, { auth: token, json: agent })).status).toBe(201);
+    const res = await t.request('POST', `${base}/lease-reader/invoke/sync`, { auth: token, json: { query: 'When is the deposit returned?' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [source] = (res.body as { sources: (Located & { documentId: string; marker: string })[] }).sources;
+    expect(source).toMatchObject({ documentId: pdfId, marker: 'S1' });
+    expect(source?.pages).toContain(2);
+    expect(source?.regions?.some((r) => r.page === 2 && r.box.every((v) => v >= 0 && v <= 1))).toBe(true);
+    expect(markdown[pdfId]?.slice(source?.span?.start, source?.span?.end)).toContain('deposit');
+    const run = await t.request('GET', `${base}/lease-reader/runs/${(res.body as { runId: string }).runId}`, { auth: token });
+    expect((run.body as { sources: Located[] }).sources[0]).toMatchObject({ span: source?.span, pages: source?.pages, regions: source?.regions });
   });
 });
 
@@ -123,6 +186,26 @@ describe('GET /v1/documents/:id/pages/:page/image', () => {
     expect((await image(pdfId, 1, '?width=99999')).status).toBe(400);
     expectError(await t.request('GET', `/v1/documents/${mdId}/pages/1/image`), 422, /PDFs only/);
     expectError(await t.request('GET', `/v1/documents/${pdfId}/pages/9/image`), 404, /Page 9/);
+  });
+
+  it('draws the new content once a document’s file is replaced in place (the cached pages of the old one are dropped)', async () => {
+    const send = async (pdf: Uint8Array) => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), 'policy.pdf');
+      form.append('sourcePaths', JSON.stringify(['leases/policy.pdf']));
+      const res = await t.request('POST', `/v1/collections/${cid}/documents/batch`, { body: form });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      return (await t.waitDone((res.body as { documents: { id: string }[] }).documents[0]?.id ?? '')).id;
+    };
+    const id = await send(leasePdf());
+    const before = Buffer.from(await (await image(id, 1, '?width=400')).arrayBuffer());
+    expect((await image(id, 2, '?width=400')).status).toBe(200);
+    const again = await send(makePdf([{ texts: [{ text: 'Policy withdrawn', x: 200, y: 400, size: 30, bold: true }] }]));
+    expect(again).toBe(id);
+    const after = Buffer.from(await (await image(id, 1, '?width=400')).arrayBuffer());
+    expect([...after.subarray(0, 8)]).toEqual(PNG);
+    expect(after.equals(before)).toBe(false);
+    expect((await image(id, 2, '?width=400')).status).toBe(404);
   });
 
   it('is refused to an anonymous caller of a private collection, and served to one of a public collection', async () => {

@@ -2229,6 +2229,13 @@ export interface components {
             warnings: string[];
         };
         AgentRunSource: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunkId: string;
             collectionId: string;
             content: string;
@@ -2326,6 +2333,13 @@ export interface components {
             revokedAt: string | null;
         };
         Chunk: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             content: string;
             id: string;
             /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
@@ -2723,6 +2737,13 @@ export interface components {
             visibility: "public";
         };
         QueryHit: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunk: components["schemas"]["Chunk"];
             document: {
                 filename: string;
@@ -2783,6 +2804,13 @@ export interface components {
             usage: components["schemas"]["RunUsage"] | null;
         };
         ResearchSource: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunkId: string;
             content: string;
             contradictions?: {
@@ -2839,6 +2867,13 @@ export interface components {
             title: string;
         };
         SectionWithContent: {
+            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+            cells?: {
+                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                range: string;
+                /** @description The sheet's name */
+                sheet: string;
+            }[];
             chunkCount: number;
             /** @description The Markdown of the section */
             content: string;
@@ -2848,8 +2883,21 @@ export interface components {
             markdownOffsetEnd: number;
             markdownOffsetStart: number;
             pageEnd?: number;
+            /** @description Pages of the original (1-based) the passage is on, for PDFs and scans */
+            pages?: number[];
             pageStart?: number;
             position: number;
+            /** @description Boxes on the original's pages holding the passage's text (see GET /v1/documents/{id}/pages/{page}/image) */
+            regions?: {
+                /** @description [x0, y0, x1, y1] as fractions of the page width and height, origin at the top left */
+                box: [
+                    number,
+                    number,
+                    number,
+                    number
+                ];
+                page: number;
+            }[];
             summary: string | null;
             summaryType: ("extractive" | "generated") | null;
             title: string;
@@ -8856,6 +8904,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: {
+                            /** @description For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from */
+                            cells?: {
+                                /** @description First to last cell in A1 notation, e.g. A1:D20 */
+                                range: string;
+                                /** @description The sheet's name */
+                                sheet: string;
+                            }[];
                             document: {
                                 filename: string;
                                 id: string;

@@ -3,6 +3,7 @@ import { createRootRoute, createRoute, createRouter, RouterProvider } from '@tan
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api.ts';
+import type { CitationSearch } from './citation.tsx';
 import { AdminPage } from './screens/admin.tsx';
 import { AgentsPage } from './screens/agents.tsx';
 import { ClaimMapPage } from './screens/claim-map.tsx';
@@ -34,10 +35,14 @@ const document = createRoute({
   getParentRoute: () => root,
   path: '/documents/$documentId',
   component: DocumentPage,
-  validateSearch: (s: Record<string, unknown>): { section?: string; highlight?: string } => ({
-    ...(typeof s.section === 'string' ? { section: s.section } : {}),
-    ...(typeof s.highlight === 'string' ? { highlight: s.highlight } : {}),
-  }),
+  validateSearch: (s: Record<string, unknown>): { section?: string; highlight?: string } & CitationSearch => {
+    const out: Record<string, string> = {};
+    // The section to open, a passage to mark, and where a citation is (issue 39): strings, as a link carries them.
+    for (const key of ['section', 'highlight', 'span', 'pages', 'regions', 'cells'] as const) if (typeof s[key] === 'string') out[key] = s[key];
+    // A number in the URL (span=12-40 is a string, pages=2 is read as a number): kept as its text.
+    for (const key of ['pages'] as const) if (typeof s[key] === 'number') out[key] = String(s[key]);
+    return out;
+  },
 });
 
 const duplicates = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/duplicates', component: DuplicatesPage });

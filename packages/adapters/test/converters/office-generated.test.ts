@@ -25,6 +25,27 @@ describe('the office converters on generated documents', () => {
     expect(r.markdown.match(/^\| \d+ \|/gm)).toHaveLength(450);
   });
 
+  it('records, for each table line of a sheet, the sheet row it holds and the columns of its sheet (issue 39)', async () => {
+    const rows = [`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>`];
+    for (let i = 2; i <= 451; i++) rows.push(`<row r="${i}"><c r="A${i}"><v>${i}</v></c><c r="B${i}" t="inlineStr"><is><t>v|${i}</t></is></c></row>`);
+    // A second sheet starting at C3, with an empty row 4 that the Markdown leaves out.
+    const sparse = '<row r="3"><c r="C3" t="str"><v>Item</v></c><c r="D3" t="str"><v>Cost</v></c></row><row r="5"><c r="C5" t="str"><v>Zeppelin</v></c><c r="D5"><v>9</v></c></row>';
+    const r = await convert(makeXlsx([['Data', rows.join('')], ['Costs', sparse]], ['<t>Id</t>', '<t>Value</t>']), 'big.xlsx');
+    const cells = r.cells ?? [];
+    const lineOf = (c: { start: number; end: number }) => r.markdown.slice(c.start, c.end);
+    expect(cells.every((c) => lineOf(c).startsWith('| ') && lineOf(c).endsWith(' |') && !lineOf(c).includes('---'))).toBe(true);
+    const data = cells.filter((c) => c.sheet === 'Data');
+    expect(data).toHaveLength(451); // every row once: the header's copies atop the second and third tables are not rows of theirs
+    expect(data.every((c) => c.firstColumn === 1 && c.lastColumn === 2)).toBe(true);
+    expect(data.map((c) => c.row)).toEqual(Array.from({ length: 451 }, (_, i) => i + 1));
+    for (const c of data) expect(lineOf(c)).toBe(c.row === 1 ? '| Id | Value |' : `| ${c.row} | v\\|${c.row} |`);
+    const costs = cells.filter((c) => c.sheet === 'Costs');
+    expect(costs.map((c) => [lineOf(c), c.row, c.firstColumn, c.lastColumn])).toEqual([
+      ['|  |  | Item | Cost |', 3, 3, 4],
+      ['|  |  | Zeppelin | 9 |', 5, 3, 4],
+    ]);
+  });
+
   it('shows date-formatted cells as ISO dates and leaves out phonetic guides', async () => {
     const sheet = '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" s="1"><v>45292</v></c></row>';
     const r = await convert(makeXlsx([['People', sheet]], ['<t>Name</t>', '<t>Joined</t>', '<r><t>東京</t></r><rPh sb="0" eb="2"><t>トウキョウ</t></rPh>']), 'p.xlsx');

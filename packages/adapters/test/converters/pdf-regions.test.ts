@@ -1,5 +1,6 @@
 import { chunkDocument } from '@dossier/core/conversion';
 import { describe, expect, it } from 'vitest';
+import { openPdf } from '../../src/converters/pdf/pdfjs.ts';
 import { column, convertBytes, makePdf } from './pdf-helpers.ts';
 
 const PROSE = [
@@ -71,4 +72,43 @@ describe('text regions of a PDF conversion', () => {
       for (const w of words) expect(lines).toContain(w);
     }
   });
+});
+
+/**
+ * A scan of a text page: the page drawn by pdf.js at `dpi`, its pixels placed as one full-page image on a page with no
+ * text layer (as a scanner's PDF is), so the converter must OCR it.
+ */
+async function scanOf(textPdf: Uint8Array, dpi: number): Promise<Uint8Array> {
+  const doc = await openPdf(textPdf);
+  const page = await doc.getPage(1);
+  const viewport = page.getViewport({ scale: dpi / 72 });
+  const [width, height] = [Math.ceil(viewport.width), Math.ceil(viewport.height)];
+  const target = doc.canvasFactory.create(width, height);
+  const context = target.context as { fillStyle: string; fillRect(...a: number[]): void; getImageData(...a: number[]): { data: Uint8ClampedArray; width: number; height: number } };
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  await page.render({ canvas: target.canvas, canvasContext: target.context, viewport }).promise;
+  const { data } = context.getImageData(0, 0, width, height);
+  await doc.destroy();
+  const rgb = new Uint8Array(width * height * 3);
+  for (let i = 0, o = 0; i < data.length; i += 4, o += 3) rgb.set([data[i] as number, data[i + 1] as number, data[i + 2] as number], o);
+  return makePdf([{ texts: [], images: [{ width, height, rgb, x: 0, y: 0, w: 612, h: 792 }] }]);
+}
+
+describe('text regions of a scanned page (OCR word boxes)', () => {
+  it('gives OCR lines their boxes: each line of the scan found where it was printed', async () => {
+    const printed = makePdf([{ texts: [{ text: 'Inspection Report', x: 72, y: 700, size: 22, bold: true }, ...column(LATER, 72, 300, { size: 16, pitch: 24 })] }]);
+    const r = await convertBytes(await scanOf(printed, 150), 'scan.pdf', { ocrDpi: 150 });
+    expect(r.markdown).toMatch(/three months/);
+    const regions = r.regions ?? [];
+    expect(regions.length).toBeGreaterThanOrEqual(3);
+    expect(regions.every((g) => g.page === 1 && g.box.every((v) => v >= 0 && v <= 1) && g.box[2] > g.box[0] && g.box[3] > g.box[1])).toBe(true);
+    const at = (needle: string) => regions.find((g) => r.markdown.slice(g.start, g.end).includes(needle));
+    // Printed at y = 700 pt (title) and 300 / 276 pt (the two lines) from the bottom of a 792 pt page, x from 72 pt.
+    expect(at('Inspection')?.box[1]).toBeLessThan(0.15);
+    const notice = at('notice given');
+    expect(notice?.box[1]).toBeGreaterThan((792 - 300) / 792);
+    expect(notice?.box[3]).toBeLessThan((792 - 276 + 10) / 792);
+    expect(notice?.box[0]).toBeCloseTo(72 / 612, 1);
+  }, 120_000);
 });

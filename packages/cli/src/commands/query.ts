@@ -2,7 +2,7 @@ import type { QueryHit } from '../api-types.ts';
 import type { Command } from '../command.ts';
 import { FILTER_HELP, FILTER_OPTIONS, filterBody, intFlag, textArgument } from '../filters.ts';
 import { oneLine, truncate } from '../style.ts';
-import { pagesLabel } from '../citations.ts';
+import { whereLabel } from '../citations.ts';
 
 export const queryCommand: Command = {
   name: 'query',
@@ -26,7 +26,7 @@ export const queryCommand: Command = {
     const width = (ctx.out.streams.stdout.columns ?? 100) - 6;
     const scoreWidth = Math.max(...hits.map((h) => h.score.toFixed(4).length)); // scores line up, 8.0428 under 22.7676
     hits.forEach((h, i) => {
-      ctx.out.line(`${s.bold(String(i + 1).padStart(2))}  ${s.dim(h.score.toFixed(4).padStart(scoreWidth))}  ${s.cyan(h.document.filename)} › ${h.section.title}${pagesLabel(h.pages)}`);
+      ctx.out.line(`${s.bold(String(i + 1).padStart(2))}  ${s.dim(h.score.toFixed(4).padStart(scoreWidth))}  ${s.cyan(h.document.filename)} › ${h.section.title}${whereLabel(h)}`);
       const body = ctx.values.full ? h.chunk.content.trim().replace(/\n/g, '\n    ') : truncate(oneLine(h.chunk.content), Math.max(40, width));
       ctx.out.line(`    ${body}`);
     });

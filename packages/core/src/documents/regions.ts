@@ -1,14 +1,17 @@
 import { regionsKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
-import type { Collection, PageBox, PassageLocation, SectionRecord } from '../domain/types.ts';
+import type { CellRange, Collection, PageBox, PassageLocation, SectionRecord } from '../domain/types.ts';
 import { pageOffsetsOf, pageSpan } from './pages.ts';
-import type { TextRegion } from '../ingest/converters/types.ts';
+import type { CellRegion, TextRegion } from '../ingest/converters/types.ts';
+import { cellsOf, passageCells } from './cells.ts';
 
 /** Where a passage sits on the original: the pages it spans and a few boxes covering its text there. */
 export interface PassagePositions {
   pages: number[];
   regions: { page: number; box: PageBox }[];
+  /** A spreadsheet passage's sheets and cell ranges. */
+  cells?: CellRange[];
 }
 
 /** A passage's boxes beyond this many are merged page by page (a chunk keeps a bounded size in the index). */
@@ -100,15 +103,18 @@ export function passagePages(offsets: number[], start: number, end: number): Pas
 }
 
 /**
- * Positions as stored with a chunk: `[[page, x0, y0, x1, y1], …]`, and `[page]` for a page the passage is on without
- * a box (a slide): the pages are those the entries name.
+ * Positions as stored with a chunk: `[[page, x0, y0, x1, y1], …]`, `[page]` for a page the passage is on without
+ * a box (a slide), and `[sheet, range]` for a spreadsheet's cells: the pages are those the entries name. Readers
+ * that predate an entry shape skip it.
  */
 export function encodePositions(p: PassagePositions): string {
   const boxed = new Set(p.regions.map((r) => r.page));
-  return JSON.stringify([...p.regions.map((r) => [r.page, ...r.box]), ...p.pages.filter((n) => !boxed.has(n)).map((n) => [n])]);
+  const cells = (p.cells ?? []).map((c) => [c.sheet, c.range]);
+  return JSON.stringify([...p.regions.map((r) => [r.page, ...r.box]), ...p.pages.filter((n) => !boxed.has(n)).map((n) => [n]), ...cells]);
 }
 
 const isNumbers = (r: unknown): r is number[] => Array.isArray(r) && r.every((v) => typeof v === 'number');
+const isCellEntry = (r: unknown): r is [string, string] => Array.isArray(r) && r.length === 2 && r.every((v) => typeof v === 'string');
 
 /** Stored chunk positions read back; null when absent or malformed. */
 export function decodePositions(text: string | null | undefined): PassagePositions | null {
@@ -119,10 +125,36 @@ export function decodePositions(text: string | null | undefined): PassagePositio
     const entries = raw.filter((r): r is number[] => isNumbers(r) && (r.length === 5 || r.length === 1));
     const regions = entries.filter((r) => r.length === 5).map(([page, x0, y0, x1, y1]) => ({ page: page as number, box: [x0, y0, x1, y1] as PageBox }));
     const pages = [...new Set(entries.map((r) => r[0] as number))].sort((a, b) => a - b);
-    return pages.length ? { pages, regions } : null;
+    const cells = raw.filter(isCellEntry).map(([sheet, range]) => ({ sheet, range }));
+    if (!pages.length && !cells.length) return null;
+    return cells.length ? { pages, regions, cells } : { pages, regions };
   } catch {
     return null;
   }
+}
+
+/** What a document keeps about where its Markdown came from (each null when it has none). */
+export interface StoredPositions {
+  regions: TextRegion[] | null;
+  pageOffsets: number[] | null;
+  cells: CellRegion[] | null;
+}
+
+/** A document's stored regions, page offsets and cell map, read together. */
+export async function storedPositionsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<StoredPositions> {
+  const [regions, pageOffsets, cells] = await Promise.all([regionsOf(ctx, c, documentId), pageOffsetsOf(ctx, c, documentId), cellsOf(ctx, c, documentId)]);
+  return { regions, pageOffsets, cells };
+}
+
+/**
+ * Where the characters [start, end) of a document's Markdown came from: boxes on pages (PDFs), else pages alone
+ * (slides), and the cell ranges of a spreadsheet; null when nothing is known.
+ */
+export function locatePassage(stored: StoredPositions, start: number, end: number): PassagePositions | null {
+  const at = (stored.regions && passagePositions(stored.regions, start, end)) || (stored.pageOffsets && passagePages(stored.pageOffsets, start, end)) || null;
+  const cells = stored.cells && passageCells(stored.cells, start, end);
+  if (!cells) return at;
+  return { pages: at?.pages ?? [], regions: at?.regions ?? [], cells };
 }
 
 /** A chunk row's location fields (an index written before rows carried them gives none). */
@@ -130,8 +162,9 @@ export function chunkLocation(row: { charStart?: number | null; charEnd?: number
   const out: PassageLocation = {};
   if (typeof row.charStart === 'number' && typeof row.charEnd === 'number') out.span = { start: row.charStart, end: row.charEnd };
   const p = decodePositions(row.positions);
-  if (p) out.pages = p.pages;
+  if (p?.pages.length) out.pages = p.pages;
   if (p?.regions.length) out.regions = p.regions;
+  if (p?.cells?.length) out.cells = p.cells;
   return out;
 }
 
@@ -141,15 +174,15 @@ export function chunkLocation(row: { charStart?: number | null; charEnd?: number
  */
 export async function sectionLocations(ctx: DossierContext, c: Collection, sections: SectionRecord[]): Promise<Map<string, PassageLocation>> {
   const docIds = [...new Set(sections.map((s) => s.documentId))];
-  const stored = await Promise.all(docIds.map(async (id) => [id, await Promise.all([pageOffsetsOf(ctx, c, id), regionsOf(ctx, c, id)])] as const));
-  const byDoc = new Map(stored);
+  const byDoc = new Map(await Promise.all(docIds.map(async (id) => [id, await storedPositionsOf(ctx, c, id)] as const)));
   const out = new Map<string, PassageLocation>();
   for (const s of sections) {
-    const [offsets, regions] = byDoc.get(s.documentId) ?? [null, null];
+    const stored = byDoc.get(s.documentId);
+    const at = stored && locatePassage(stored, s.markdownOffsetStart, s.markdownOffsetEnd);
     const location: PassageLocation = { span: { start: s.markdownOffsetStart, end: s.markdownOffsetEnd } };
-    const at = (regions && passagePositions(regions, s.markdownOffsetStart, s.markdownOffsetEnd)) || (offsets && passagePages(offsets, s.markdownOffsetStart, s.markdownOffsetEnd));
-    if (at) location.pages = at.pages;
+    if (at?.pages.length) location.pages = at.pages;
     if (at?.regions.length) location.regions = at.regions;
+    if (at?.cells?.length) location.cells = at.cells;
     out.set(s.id, location);
   }
   return out;

@@ -1,4 +1,4 @@
-import { originalKey, pagesKey } from '../access.ts';
+import { cellsKey, originalKey, pageImagesPrefix, pagesKey, regionsKey } from '../access.ts';
 import { type DossierContext, setDocumentStatus } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, Metadata } from '../domain/types.ts';
@@ -37,8 +37,10 @@ export async function replaceDocumentContent(ctx: DossierContext, c: Collection,
   await forgetDuplicate(ctx, c, doc);
   const key = originalKey(c, doc.id);
   await ctx.blobs.put(key, file.bytes, { flush: false });
-  // Page offsets of the previous content would be read as this one's if the new file has none.
-  await ctx.blobs.delete(pagesKey(c, doc.id));
+  // Page offsets, regions and cells of the previous content would be read as this one's if the new file has none, and
+  // its drawn pages would be served as this one's.
+  await Promise.all([pagesKey, regionsKey, cellsKey].map((key) => ctx.blobs.delete(key(c, doc.id))));
+  await ctx.blobs.deletePrefix(pageImagesPrefix(c, doc.id));
   const patch: Partial<DocumentRecord> = {
     filename: safeFilename(file.filename),
     contentType: file.contentType ?? null,

@@ -239,6 +239,14 @@ export interface PassageLocation {
   span?: { start: number; end: number };
   pages?: number[];
   regions?: { page: number; box: PageBox }[];
+  /** For a spreadsheet: the sheet and cell range (A1 notation, e.g. `A1:D20`) the passage's rows come from. */
+  cells?: CellRange[];
+}
+
+/** A range of a spreadsheet's cells: its sheet's name and `A1:D20` (first cell to last). */
+export interface CellRange {
+  sheet: string;
+  range: string;
 }
 
 /** A chunk an answer cites, copied when the session ran (spec: ResearchSource); where it is in its document beyond the spec (issue 39). */

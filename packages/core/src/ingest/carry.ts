@@ -1,5 +1,5 @@
 import type { SectionRecord, TableChunkRecord } from '../domain/types.ts';
-import type { TextRegion } from './converters/types.ts';
+import type { CellRegion, TextRegion } from './converters/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
 
@@ -15,6 +15,8 @@ export interface StepCarry {
   regions?: TextRegion[] | null;
   /** The document's page (or slide) start offsets, as the conversion stored them; undefined when they must be read. */
   pageOffsets?: number[] | null;
+  /** The document's cell map (spreadsheets), as the conversion stored it; undefined when it must be read. */
+  cells?: CellRegion[] | null;
   /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
   chunks?: DraftChunkRow[];
   /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */

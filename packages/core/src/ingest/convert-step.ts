@@ -1,7 +1,8 @@
-import { markdownKey, pagesKey, regionsKey } from '../access.ts';
+import { cellsKey, markdownKey, pagesKey, regionsKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord } from '../domain/types.ts';
+import { encodeCells } from '../documents/cells.ts';
 import { encodeRegions } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 import { storeImages } from './images.ts';
@@ -39,6 +40,8 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
   if (pages) await ctx.blobs.put(pagesKey(c, doc.id), pages);
   const regions = prepared.regions?.length ? encodeRegions(prepared.regions) : null;
   if (regions) await ctx.blobs.put(regionsKey(c, doc.id), regions);
+  const cells = prepared.cells?.length ? encodeCells(prepared.cells) : null;
+  if (cells) await ctx.blobs.put(cellsKey(c, doc.id), cells);
   const sections: SectionRecord[] = prepared.sections.map((d) => ({
     id: sectionIdOf(doc.id, d.position),
     documentId: doc.id,
@@ -53,7 +56,7 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     markdownOffsetEnd: d.end,
   }));
   await ctx.store.replaceSections(doc.id, sections);
-  Object.assign(carry, { markdown, sections, chunks: prepared.chunks, regions: prepared.regions ?? null, pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null });
+  Object.assign(carry, { markdown, sections, chunks: prepared.chunks, regions: prepared.regions ?? null, cells: prepared.cells ?? null, pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null });
   const images = await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p));
   await ctx.store.replaceImages(doc.id, images);
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
@@ -70,6 +73,6 @@ export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord
     { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
   // Stats and the usage meter add these up (no file listing); they are saved with the status change.
-  const derivedBytes = (prepared.markdownIsOriginal ? 0 : markdown.length) + (pages?.length ?? 0) + (regions?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
+  const derivedBytes = (prepared.markdownIsOriginal ? 0 : markdown.length) + (pages?.length ?? 0) + (regions?.length ?? 0) + (cells?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
   return { markdownStorageKey: key, derivedBytes, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null, contentHash };
 }

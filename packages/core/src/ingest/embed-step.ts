@@ -3,8 +3,9 @@ import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord, type TableChunkRecord } from '../domain/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
 import type { Embedder } from '../ports/embedder.ts';
+import { cellsOf } from '../documents/cells.ts';
 import { pageOffsetsOf } from '../documents/pages.ts';
-import { encodePositions, passagePages, passagePositions, regionsOf } from '../documents/regions.ts';
+import { encodePositions, locatePassage, regionsOf } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 import type { IndexedChunks, StepCarry } from './carry.ts';
 import type { DraftChunkRow } from './chunk-document.ts';
@@ -29,15 +30,18 @@ async function draftsOf(ctx: DossierContext, doc: DocumentRecord, carry: StepCar
   return { drafts, sections };
 }
 
-/** Where a chunk's characters are on the original: its boxes (PDFs), else its pages alone (slides), else nothing. */
+/** Where a chunk's characters are on the original: its boxes (PDFs), else its pages alone (slides), its cells (spreadsheets), else nothing. */
 type Locator = (start: number, end: number) => string | null;
 
-/** The document's locator, from what the conversion left in the carry, else from the stored regions and page offsets. */
+/** The document's locator, from what the conversion left in the carry, else from the stored regions, page offsets and cells. */
 async function locatorFor(ctx: DossierContext, doc: DocumentRecord, c: Collection, carry: StepCarry): Promise<Locator> {
-  const regions = carry.regions !== undefined ? carry.regions : await regionsOf(ctx, c, doc.id);
-  const offsets = carry.pageOffsets !== undefined ? carry.pageOffsets : await pageOffsetsOf(ctx, c, doc.id);
+  const [regions, pageOffsets, cells] = await Promise.all([
+    carry.regions !== undefined ? carry.regions : regionsOf(ctx, c, doc.id),
+    carry.pageOffsets !== undefined ? carry.pageOffsets : pageOffsetsOf(ctx, c, doc.id),
+    carry.cells !== undefined ? carry.cells : cellsOf(ctx, c, doc.id),
+  ]);
   return (start, end) => {
-    const at = (regions && passagePositions(regions, start, end)) || (offsets && passagePages(offsets, start, end));
+    const at = locatePassage({ regions, pageOffsets, cells }, start, end);
     return at ? encodePositions(at) : null;
   };
 }

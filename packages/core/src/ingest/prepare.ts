@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConverterRegistry } from './converters/registry.ts';
-import type { TextRegion } from './converters/types.ts';
+import type { CellRegion, TextRegion } from './converters/types.ts';
 import { chunkMarkdown, type DraftChunkRow } from './chunk-document.ts';
 import { sectionMarkdown, type DraftSection } from './sectioner.ts';
 import { stableId } from '../util/ids.ts';
@@ -27,6 +27,8 @@ export interface PreparedDocument {
   pageOffsets?: number[];
   /** Where the Markdown's text sits on the original's pages (PDFs), offsets as in `markdown` decoded. */
   regions?: TextRegion[];
+  /** Where the Markdown's table rows sit in the original's sheets (spreadsheets), offsets as in `markdown` decoded. */
+  cells?: CellRegion[];
   /** The chunks, when the input asked for them and the Markdown was small enough (see PrepareInput.chunking). */
   chunks?: DraftChunkRow[];
   /** `sha256:<hex>` of the input bytes when the input asked for it (PrepareInput.hash), hashed in the worker thread. */
@@ -71,7 +73,8 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const result = await registry.convert(input.bytes, input.filename);
   const kept = result.images.filter((img) => img.bytes.length > 0 && img.bytes.length <= MAX_IMAGE_BYTES);
   const urls = new Map(kept.map((img) => [`(${img.placeholder})`, `(${imageUrl(input.documentId, imageIdOf(input.documentId, img.placeholder))})`]));
-  const { markdown, pageOffsets, regions } = replaceTracked(result.markdown, urls, { pageOffsets: result.pageOffsets, regions: result.regions });
+  const tracked = { pageOffsets: result.pageOffsets, regions: result.regions, cells: result.cells };
+  const { markdown, pageOffsets, regions, cells } = replaceTracked(result.markdown, urls, tracked);
   const sections = sectionMarkdown(markdown, input.filename);
   const images = kept.map((img) => {
     const id = imageIdOf(input.documentId, img.placeholder);
@@ -83,7 +86,7 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const chunks = chunkSmall(input, markdown, bytes.length, sections);
   const markdownIsOriginal = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(input.bytes);
   const contentHash = input.hash ? `sha256:${createHash('sha256').update(input.bytes).digest('hex')}` : undefined;
-  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, regions: regions?.length ? regions : undefined, chunks, contentHash };
+  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, regions: regions?.length ? regions : undefined, cells: cells?.length ? cells : undefined, chunks, contentHash };
 }
 
 /** The chunks of a document whose Markdown is at most `chunking.maxBytes` (UTF-8), else undefined. */
@@ -110,10 +113,11 @@ function offsetMover(shifts: { at: number; delta: number }[]): (offset: number) 
   };
 }
 
-/** Offsets into a converted Markdown that must follow its rewrites: page starts and text regions. */
+/** Offsets into a converted Markdown that must follow its rewrites: page starts, text regions and cell rows. */
 export interface TrackedOffsets {
   pageOffsets?: number[];
   regions?: TextRegion[];
+  cells?: CellRegion[];
 }
 
 /** Replace every `(placeholder)` in one pass, moving page offsets and regions by the length change of the replacements before them. */
@@ -128,5 +132,6 @@ export function replaceTracked(markdown: string, replacements: Map<string, strin
   });
   const move = offsetMover(shifts);
   const regions = tracked.regions?.map((r) => ({ ...r, start: move(r.start), end: move(r.end) }));
-  return { markdown: out, pageOffsets: tracked.pageOffsets?.map(move), regions };
+  const cells = tracked.cells?.map((r) => ({ ...r, start: move(r.start), end: move(r.end) }));
+  return { markdown: out, pageOffsets: tracked.pageOffsets?.map(move), regions, cells };
 }

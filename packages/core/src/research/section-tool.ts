@@ -54,6 +54,7 @@ export function sectionReadTool(rc: ResearchToolContext): AgentTool {
             sectionLevel: section.level,
             ...(c.span ? { span: c.span } : {}),
             ...(c.pages ? { pages: c.pages, regions: c.regions } : {}),
+            ...(c.cells ? { cells: c.cells } : {}),
           }),
         );
         const output = formatChunks('get_section_chunks', entries, 'The section has no text.', rc.sources);

@@ -20,6 +20,7 @@ const hitSource = (h: QueryHit): ResearchSource => ({
   sectionLevel: h.section.level,
   ...(h.span ? { span: h.span } : {}),
   ...(h.pages ? { pages: h.pages, regions: h.regions } : {}),
+  ...(h.cells ? { cells: h.cells } : {}),
 });
 
 const searchArgs = z.object({ query: z.string().trim().min(1).max(2000), limit: z.coerce.number().int().min(1).max(20).optional() });

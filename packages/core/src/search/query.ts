@@ -216,10 +216,13 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       // A Markdown upload's Markdown is its original file (see convert-step): the document says where it is.
       const doc = await ctx.store.getDocument(section.documentId);
       const markdown = new TextDecoder().decode(await ctx.blobs.get(doc?.markdownStorageKey ?? markdownKey(collection, section.documentId)));
-      const offsets = await pageOffsetsOf(ctx, collection, section.documentId);
+      const [offsets, locations] = await Promise.all([pageOffsetsOf(ctx, collection, section.documentId), sectionLocations(ctx, collection, [section])]);
       const { collectionId: _c, ...view } = section;
       const pages: Partial<PageSpan> = offsets ? pageSpan(offsets, section.markdownOffsetStart, section.markdownOffsetEnd) : {};
-      return { ...view, ...pages, content: markdown.slice(section.markdownOffsetStart, section.markdownOffsetEnd) };
+      const content = markdown.slice(section.markdownOffsetStart, section.markdownOffsetEnd);
+      // Its span is markdownOffsetStart/End already: the section gains its pages, regions and cells only.
+      const { span: _span, ...location } = locations.get(section.id) ?? {};
+      return { ...view, ...pages, ...location, content };
     },
     async sectionChunks(access: Access, sectionId: string) {
       const { section, collection } = await sectionWithAccess(ctx, access, sectionId);

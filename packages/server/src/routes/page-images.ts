@@ -24,8 +24,8 @@ export function pageImageRoutes({ dossier }: RouteDeps): RouteDef[] {
         const page = pageNumber(ctx.params.page);
         const { png, public: isPublic } = await dossier.documents.pageImage(apiAccess(ctx), ctx.params.id, page, query.width);
         ctx.type = 'image/png';
-        // A page of an original never changes (a new file is a new document): cached a day, shared only when public.
-        ctx.set({ 'Cache-Control': `${isPublic ? 'public' : 'private'}, max-age=86400`, 'X-Content-Type-Options': 'nosniff' });
+        // A page changes only when its document's file is replaced in place (rare): cached an hour, shared only when public.
+        ctx.set({ 'Cache-Control': `${isPublic ? 'public' : 'private'}, max-age=3600`, 'X-Content-Type-Options': 'nosniff' });
         ctx.status = 200;
         ctx.body = Buffer.from(png);
       },

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, type Doc, type Section, sessionHeaders, unwrap } from '../api.ts';
+import { CitationView, parseCitation } from '../citation.tsx';
 import { Markdown } from '../markdown.tsx';
 import { DocumentClaims } from './document-claims.tsx';
 
@@ -14,7 +15,8 @@ export function passageKey(content: string): string {
 /** A document: status and why it failed, tags and metadata, section outline, its Markdown and a section's chunks. */
 export function DocumentPage() {
   const { documentId } = useParams({ from: '/documents/$documentId' });
-  const { section: target, highlight } = useSearch({ from: '/documents/$documentId' });
+  const { section: target, highlight, ...citation } = useSearch({ from: '/documents/$documentId' });
+  const cited = parseCitation(citation);
   const doc = useQuery({ queryKey: ['document', documentId], queryFn: async () => unwrap(await api.GET('/v1/documents/{id}', { params: { path: { id: documentId } } })) });
   const ready = doc.data?.status === 'ready';
   const sections = useQuery({
@@ -51,6 +53,7 @@ export function DocumentPage() {
       <TagsEditor doc={d} />
       {ready && <DocumentClaims documentId={documentId} />}
       {ready && <PageImages documentId={documentId} />}
+      {markdown.data !== undefined && (cited.span || cited.regions) && <CitationView key={citation.span ?? citation.regions} documentId={documentId} filename={d.filename} at={cited} markdown={markdown.data} />}
       {sections.data && markdown.data !== undefined && (
         <div className="document-layout">
           <Outline sections={sections.data} documentId={documentId} current={target} />

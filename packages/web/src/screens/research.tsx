@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { api, readSse, type ResearchSource, unwrap } from '../api.ts';
+import { citationSearch, whereLabel } from '../citation.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
 
@@ -111,7 +112,7 @@ function Answer({ text, sources }: { text: string; sources: ResearchSource[] }) 
             <span key={marker}>
               {i > 0 && ', '}
               {source ? (
-                <Link to="/documents/$documentId" params={{ documentId: source.documentId }} search={{ section: source.sectionId, highlight: passageKey(source.content) }} title={`${source.filename} › ${source.sectionTitle}`}>
+                <Link to="/documents/$documentId" params={{ documentId: source.documentId }} search={{ section: source.sectionId, highlight: passageKey(source.content), ...citationSearch(source) }} title={`${source.filename} › ${source.sectionTitle}`}>
                   {marker}
                 </Link>
               ) : marker}
@@ -131,9 +132,10 @@ function Answer({ text, sources }: { text: string; sources: ResearchSource[] }) 
           {sources.map((s) => (
             <li key={`${s.marker}-${s.chunkId}`}>
               [{s.marker}]{' '}
-              <Link to="/documents/$documentId" params={{ documentId: s.documentId }} search={{ section: s.sectionId, highlight: passageKey(s.content) }}>
+              <Link to="/documents/$documentId" params={{ documentId: s.documentId }} search={{ section: s.sectionId, highlight: passageKey(s.content), ...citationSearch(s) }}>
                 {s.filename} › {s.sectionTitle}
               </Link>
+              {whereLabel(s) && <span className="muted"> ({whereLabel(s)})</span>}
             </li>
           ))}
         </ol>

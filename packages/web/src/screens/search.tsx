@@ -2,6 +2,7 @@ import { useMutation, useQueries } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { api, type QueryHit, type Section, unwrap } from '../api.ts';
+import { citationSearch, whereLabel } from '../citation.tsx';
 import { QueryTerms } from '../markdown.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
@@ -38,12 +39,10 @@ export function SearchPage() {
             {search.data.map((hit) => (
               <li key={hit.chunk.id} className="hit">
                 <p className="provenance">
-                  <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content) }}>
+                  <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content), ...citationSearch(hit) }}>
                     {hit.document.filename} › {(paths.get(hit.section.id) ?? [untitled(hit.section.title)]).join(' › ')}
                   </Link>{' '}
-                  <span className="muted">
-                    score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{hit.pages?.length ? ` · ${pagesLabel(hit.pages)}` : ''}
-                  </span>{' '}
+                  <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{whereLabel(hit) && ` · ${whereLabel(hit)}`}</span>{' '}
                   <FoundByBadges foundBy={hit.foundBy} />
                 </p>
                 <blockquote><QueryTerms text={hit.chunk.content} query={q} /></blockquote>
@@ -54,13 +53,6 @@ export function SearchPage() {
       )}
     </>
   );
-}
-
-/** "page 3" or "pages 3–5" (the passage's pages of the original, for PDFs and scans). */
-export function pagesLabel(pages: number[]): string {
-  const first = Math.min(...pages);
-  const last = Math.max(...pages);
-  return first === last ? `page ${first}` : `pages ${first}–${last}`;
 }
 
 /** Which retrieval lists found the hit and at what rank: "lexical #1 · vector #3". */

@@ -1,4 +1,4 @@
-import type { ConvertResult, Converter } from '@dossier/core/conversion';
+import type { CellRegion, ConvertResult, Converter } from '@dossier/core/conversion';
 import { DossierError } from '@dossier/core/conversion';
 import { guarded } from './guard.ts';
 import { blocks, gridSection } from './markdown.ts';
@@ -38,13 +38,70 @@ function convertXlsx(bytes: Uint8Array): ConvertResult {
     dateStyles: dateStyles(zip, rels),
     date1904: ['1', 'true'].includes(descendants(workbook, 'workbookPr')[0]?.attrs.date1904 ?? ''),
   };
-  const sections = descendants(workbook, 'sheet').map((sheet) => {
+  const sheets = descendants(workbook, 'sheet').map((sheet) => {
     const target = rels.get(sheet.attrs['r:id'] ?? sheet.attrs.id ?? '');
     const name = sheet.attrs.name ?? 'Sheet';
-    if (!target || !zip.has(target.target)) return gridSection(name, []);
-    return gridSection(name, readSheet(zip.text(target.target), target.target, book));
+    const rows = target && zip.has(target.target) ? readSheet(zip.text(target.target), target.target, book) : [];
+    return { name, rows, markdown: gridSection(name, rows) };
   });
-  return { markdown: blocks(sections), images: [] };
+  const markdown = blocks(sheets.map((sheet) => sheet.markdown));
+  return { markdown, images: [], cells: cellRegions(markdown, sheets.map((sheet) => sheetLayout(sheet.name, sheet.rows))) };
+}
+
+/** Where a sheet's Markdown table rows come from: the sheet row of each row kept (empty ones are dropped) and its columns. */
+interface SheetLayout {
+  name: string;
+  /** 1-based sheet row numbers of the rows gridSection keeps, in order (the first is the tables' header). */
+  rows: number[];
+  firstColumn: number;
+  lastColumn: number;
+}
+
+const hasText = (cellText: string): boolean => cellText.trim() !== '';
+
+/** A sheet's layout, by the same rules compactGrid keeps rows and trims columns by. */
+function sheetLayout(name: string, grid: string[][]): SheetLayout {
+  const rows: number[] = [];
+  let firstColumn = Number.POSITIVE_INFINITY;
+  let lastColumn = 0;
+  grid.forEach((row, index) => {
+    if (!row.some(hasText)) return;
+    rows.push(index + 1);
+    const first = row.findIndex(hasText);
+    firstColumn = Math.min(firstColumn, first + 1);
+    lastColumn = Math.max(lastColumn, row.findLastIndex(hasText) + 1);
+  });
+  return { name, rows, firstColumn: Number.isFinite(firstColumn) ? firstColumn : 1, lastColumn: Math.max(lastColumn, 1) };
+}
+
+/**
+ * The cell regions of a workbook's Markdown: each `## ` heading starts the next sheet (cells never start a line with
+ * it: they sit in `| … |` rows); in a sheet, each table's first line is the header row (repeated by every part of a
+ * split table: only the first one counts), its second the delimiter, and the lines after it the sheet's kept rows in
+ * order.
+ */
+function cellRegions(markdown: string, layouts: SheetLayout[]): CellRegion[] {
+  const out: CellRegion[] = [];
+  let sheet = -1;
+  let body = 0;
+  let lineInTable = -1;
+  for (let start = 0; start < markdown.length; ) {
+    const newline = markdown.indexOf('\n', start);
+    const end = newline < 0 ? markdown.length : newline;
+    const line = markdown.slice(start, end);
+    const layout = layouts[sheet];
+    if (line.startsWith('## ')) [sheet, body, lineInTable] = [sheet + 1, 0, -1];
+    else if (!line.startsWith('|')) lineInTable = -1;
+    else if (layout) {
+      lineInTable++;
+      // The header row is where it is once: a later part's copy of it is not part of that part's rows.
+      const header = lineInTable === 0 && body === 0 ? layout.rows[0] : undefined;
+      const row = lineInTable === 0 ? header : lineInTable > 1 ? layout.rows[++body] : undefined;
+      if (row !== undefined) out.push({ start, end, sheet: layout.name, row, firstColumn: layout.firstColumn, lastColumn: layout.lastColumn });
+    }
+    start = end + 1;
+  }
+  return out;
 }
 
 const partOf = (rels: Map<string, Relationship>, type: string): string | undefined =>

@@ -25,6 +25,19 @@ export interface TextRegion {
   box: [number, number, number, number];
 }
 
+/**
+ * Where a line of a spreadsheet's Markdown came from: characters [start, end) hold row `row` (1-based, as the sheet
+ * numbers it) of sheet `sheet`, which spans columns `firstColumn` to `lastColumn` (1-based: A is 1).
+ */
+export interface CellRegion {
+  start: number;
+  end: number;
+  sheet: string;
+  row: number;
+  firstColumn: number;
+  lastColumn: number;
+}
+
 /** What a converter produces. */
 export interface ConvertResult {
   markdown: string;
@@ -33,6 +46,8 @@ export interface ConvertResult {
   pageOffsets?: number[];
   /** Where the Markdown's text sits on its pages, in Markdown order (paged formats with geometry: PDFs, scans). */
   regions?: TextRegion[];
+  /** Where the Markdown's table rows sit in the original's sheets, in Markdown order (spreadsheets: XLSX). */
+  cells?: CellRegion[];
 }
 
 /** One format's converter. Adding a format is adding one of these to the registry. */
