@@ -97,7 +97,7 @@ describe.runIf(RUN)('citations in the dashboard (issue 39)', () => {
     await page.goto(`${t.url}/collections/${collectionId}/search`);
     await page.getByLabel('Query').fill('deposit returned thirty days');
     await page.keyboard.press('Enter');
-    const hit = page.getByRole('link', { name: /lease\.pdf › Deposit/ });
+    const hit = page.getByRole('link', { name: /lease\.pdf › (.+ › )?Deposit/ }); // the section path grows by its ancestors once the outline is read
     await hit.waitFor();
     expect(await page.getByText(/chunk \d+ · p\. 2/).count()).toBeGreaterThan(0);
     await hit.click();
