@@ -242,6 +242,17 @@ export const duplicateListQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
+/** GET /v1/usage/daily: a calendar month (UTC), default the current one. */
+export const usageDailyQuerySchema = z.strictObject({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM').optional().describe('The calendar month (UTC) as YYYY-MM; default the current month'),
+});
+
+/** GET …/duplicates/:groupId/compare: the two members to compare. */
+export const duplicateCompareQuerySchema = z.strictObject({
+  left: uuid.describe('A member of the group (shown on the left)'),
+  right: uuid.describe('Another member of the group'),
+});
+
 /** Promote a member of a duplicate group to canonical. */
 export const promoteDuplicateSchema = z.strictObject({ canonicalDocumentId: uuid });
 
