@@ -134,8 +134,8 @@ function TestEventButton({ orgId, projectId, endpoint }: { orgId: string; projec
   });
   return (
     <>
-      <button type="button" onClick={() => send.mutate()} disabled={send.isPending} aria-label={`Send a test event to ${endpoint.url}`}>
-        {send.isPending ? 'Sending…' : 'Send test event'}
+      <button type="button" onClick={() => send.mutate()} disabled={send.isPending} aria-label={`Send test event to ${endpoint.url}`}>
+        Send test event
       </button>
       <ErrorLine error={send.error} />
       {send.data && (
