@@ -7158,9 +7158,9 @@ export interface operations {
     };
     compareDuplicateMembers: {
         parameters: {
-            query: {
-                left: string;
-                right: string;
+            query?: {
+                left?: string;
+                right?: string;
             };
             header?: never;
             path: {

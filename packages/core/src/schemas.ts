@@ -247,10 +247,13 @@ export const usageDailyQuerySchema = z.strictObject({
   month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM').optional().describe('The calendar month (UTC) as YYYY-MM; default the current month'),
 });
 
-/** GET …/duplicates/:groupId/compare: the two members to compare. */
+/**
+ * GET …/duplicates/:groupId/compare: the two members to compare. Both are required, checked after the group is
+ * found, so a caller outside the collection gets its 404 whatever the query.
+ */
 export const duplicateCompareQuerySchema = z.strictObject({
-  left: uuid.describe('A member of the group (shown on the left)'),
-  right: uuid.describe('Another member of the group'),
+  left: uuid.optional().describe('A member of the group (shown on the left); required'),
+  right: uuid.optional().describe('Another member of the group; required'),
 });
 
 /** Promote a member of a duplicate group to canonical. */

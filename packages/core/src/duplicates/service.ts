@@ -76,8 +76,9 @@ export function duplicateService(ctx: DossierContext) {
       return { total, items: items.map(groupView) };
     },
     /** Any two members side by side: coverage both ways and the passages they share (400 unless both are members). */
-    async compare(access: Access, collectionId: string, groupId: string, pair: { left: string; right: string }): Promise<DuplicateComparison> {
+    async compare(access: Access, collectionId: string, groupId: string, pair: { left?: string; right?: string }): Promise<DuplicateComparison> {
       const { group } = await groupOf(access, collectionId, groupId);
+      if (!pair.left || !pair.right) throw invalid('left and right are both required: the document ids of two members of the group');
       return compareMembers(ctx, group, pair.left, pair.right);
     },
     /** Make a member canonical (spec: promote). */
