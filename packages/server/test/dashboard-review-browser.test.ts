@@ -299,6 +299,7 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await t.server.dossier.idle();
     await admin.goto(`${t.url}/collections/${collection.id}/duplicates`);
     const group = admin.getByRole('listitem', { name: /^Group of / });
+    await group.getByRole('button', { name: 'Compare two members…' }).click();
     const picker = group.getByRole('form', { name: 'Compare two members' });
     await picker.getByLabel('Compare', { exact: true }).selectOption({ label: 'memo.md' });
     await picker.getByLabel('with', { exact: true }).selectOption({ label: 'memo copy.md' });

@@ -82,6 +82,8 @@ function DuplicateRun({ collectionId }: { collectionId: string }) {
 function GroupCard({ collectionId, group }: { collectionId: string; group: Group }) {
   const queries = useQueryClient();
   const [comparing, setComparing] = useState<[Member, Member] | null>(null);
+  // The pair picker mounts on demand: two selects in each of 50 cards slowed the page's first draw (bench/RESULTS.md).
+  const [picking, setPicking] = useState(false);
   const [disbanding, setDisbanding] = useState(false);
   const canonical = group.members.find((m) => m.documentId === group.canonicalDocumentId);
   const refresh = () => queries.invalidateQueries({ queryKey: ['duplicates', collectionId] });
@@ -102,7 +104,12 @@ function GroupCard({ collectionId, group }: { collectionId: string; group: Group
     <li className="card" aria-label={label}>
       <h2>{label}</h2>
       <MembersTable group={group} onPromote={(m) => promote.mutate(m.documentId)} onCompare={(m) => canonical && setComparing([m, canonical])} />
-      {group.members.length > 2 && <PickTwo group={group} onCompare={(left, right) => setComparing([left, right])} />}
+      {group.members.length > 2 && !picking && (
+        <button type="button" onClick={() => setPicking(true)}>
+          Compare two members…
+        </button>
+      )}
+      {picking && <PickTwo group={group} onCompare={(left, right) => setComparing([left, right])} />}
       <button type="button" className="danger" onClick={() => setDisbanding(true)}>
         Disband group
       </button>
