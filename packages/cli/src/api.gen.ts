@@ -904,6 +904,23 @@ export interface paths {
         patch: operations["promoteDuplicate"];
         trace?: never;
     };
+    "/v1/collections/{id}/duplicates/{groupId}/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare any two members of a group (query left, right: their document ids): coverage each way and the passages they share, as spans of each Markdown */
+        get: operations["compareDuplicateMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections/{id}/duplicates/detect": {
         parameters: {
             query?: never;
@@ -2058,6 +2075,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed `webhook.test` event to the endpoint now (admin or the live key), whatever it subscribes to and even while disabled; answers with the delivery as recorded in its log once the receiver answered (status success, or failed: a test is not retried) */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{id}/provider-keys": {
         parameters: {
             query?: never;
@@ -2153,6 +2187,23 @@ export interface paths {
         };
         /** The key's sandbox usage this calendar month (UTC) with its plan's limits: {meters: {queries: {used, limit}, credits: {used, limit}, storage: {usedMb, limitMb}}}; a null limit is unlimited */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's sandbox usage of a calendar month (UTC; `month` YYYY-MM, default the current one) day by day, for charts: each meter's every day (up to today for the current month) with what was used and the running total, against its plan limit; storage as held now */
+        get: operations["getUsageDaily"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2507,6 +2558,39 @@ export interface components {
             placeholder: string;
             position: number;
             sectionId: string | null;
+        };
+        DuplicateComparison: {
+            left: {
+                documentId: string;
+                filename: string;
+            };
+            /** @description Share of the left document's content words in passages shared with the right one (0 to 1) */
+            leftCoverage: number;
+            /** @description The shared passages (the longest, at most 20) in the left document's order */
+            passages: {
+                left: {
+                    /** @description Where it ends (exclusive) */
+                    end: number;
+                    /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                    excerpt: string;
+                    /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                    start: number;
+                };
+                right: {
+                    /** @description Where it ends (exclusive) */
+                    end: number;
+                    /** @description Its first words, whitespace collapsed (at most about 160 characters) */
+                    excerpt: string;
+                    /** @description Where the passage starts in this document's Markdown (UTF-16 offset) */
+                    start: number;
+                };
+            }[];
+            right: {
+                documentId: string;
+                filename: string;
+            };
+            /** @description Share of the right document's content words in passages shared with the left one */
+            rightCoverage: number;
         };
         DuplicateGroup: {
             canonicalDocumentId: string;
@@ -2980,6 +3064,45 @@ export interface components {
             documentId: string;
             uploadUrl: string | null;
         };
+        UsageDaily: {
+            meters: {
+                credits: {
+                    days: {
+                        /** @description Used in the month up to and including that day */
+                        cumulative: number;
+                        /** @description The UTC day, YYYY-MM-DD */
+                        date: string;
+                        /** @description Used that day */
+                        used: number;
+                    }[];
+                    /** @description The plan's monthly limit; null is unlimited */
+                    limit: number | null;
+                    /** @description Used in the month so far */
+                    total: number;
+                };
+                queries: {
+                    days: {
+                        /** @description Used in the month up to and including that day */
+                        cumulative: number;
+                        /** @description The UTC day, YYYY-MM-DD */
+                        date: string;
+                        /** @description Used that day */
+                        used: number;
+                    }[];
+                    /** @description The plan's monthly limit; null is unlimited */
+                    limit: number | null;
+                    /** @description Used in the month so far */
+                    total: number;
+                };
+            };
+            /** @description The month, YYYY-MM (UTC) */
+            month: string;
+            /** @description Held now (storage has no day-by-day history) */
+            storage: {
+                limitMb: number | null;
+                usedMb: number;
+            };
+        };
         UsageMeters: {
             meters: {
                 credits: {
@@ -3027,7 +3150,7 @@ export interface components {
                 env: "live" | "test";
                 id: string;
                 /** @enum {string} */
-                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed";
+                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "webhook.test";
             };
             responseBody?: string;
             responseStatus?: number;
@@ -5477,6 +5600,7 @@ export interface operations {
             query?: {
                 documentId?: string;
                 limit?: number;
+                offset?: number;
                 severity?: "low" | "medium" | "high";
                 status?: "active" | "dismissed" | "applied";
             };
@@ -7150,6 +7274,68 @@ export interface operations {
                 };
             };
             /** @description Not a member of the group */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compareDuplicateMembers: {
+        parameters: {
+            query?: {
+                left?: string;
+                right?: string;
+            };
+            header?: never;
+            path: {
+                groupId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateComparison"];
+                };
+            };
+            /** @description left or right missing, the same, or not members of the group */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13043,8 +13229,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed, webhook.test); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "webhook.test")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
@@ -13183,8 +13369,8 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed, webhook.test); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "webhook.test")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
@@ -13327,6 +13513,66 @@ export interface operations {
         responses: {
             /** @description The delivery as reset (status pending, attempts 0) */
             202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Missing or invalid JWT / API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs the admin role in the org (members list endpoints and deliveries) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Org, project or endpoint not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+                orgId: string;
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test delivery with the receiver's answer (status, responseStatus, responseBody) */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13733,6 +13979,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageMeters"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsageDaily: {
+        parameters: {
+            query?: {
+                month?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The month day by day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageDaily"];
+                };
+            };
+            /** @description Invalid month, or one not started yet */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid API key */

@@ -33,6 +33,7 @@ import type { Lease } from './ports/concurrency-gate.ts';
 import type { SearchService } from './search/query.ts';
 import type { Sandbox, UsageMeters } from './usage/quotas.ts';
 import type { WebhookService } from './webhooks/service.ts';
+import type { UsageDaily } from './usage/daily.ts';
 import type { PeopleService } from './people/index.ts';
 import type { SourceService } from './sources/service.ts';
 
@@ -65,6 +66,8 @@ export interface EventsApi {
 export interface UsageApi {
   /** The sandbox's meters for the current month (spec: Usage meters). */
   meters(sandbox: Sandbox): Promise<UsageMeters>;
+  /** The sandbox's meters of a month (query `month` YYYY-MM, default the current one) day by day, for charts. */
+  daily(sandbox: Sandbox, query?: unknown): Promise<UsageDaily>;
 }
 
 /** Agent-run slots of an org (its plan's cap on concurrent runs). */

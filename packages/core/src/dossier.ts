@@ -43,6 +43,7 @@ import { DEFAULT_RETRIEVAL, type RetrievalSettings, searchService } from './sear
 import { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings, researchService } from './research/service.ts';
 import { memoryConcurrencyGate } from './limits/memory-gate.ts';
 import { acquireRunSlot, releaseRunSlot } from './limits/run-slots.ts';
+import { usageDaily } from './usage/daily.ts';
 import { withQueryMeter } from './usage/meter.ts';
 import { unlimitedPlans } from './usage/plans.ts';
 import { type Sandbox, usageMeters } from './usage/quotas.ts';
@@ -194,6 +195,8 @@ export function createDossierCore(
     usage: {
       /** The caller's sandbox meters for the current month (spec: Usage meters). */
       meters: (sandbox: Sandbox) => usageMeters(ctx, sandbox),
+      /** The sandbox's meters of a month day by day (query `month` YYYY-MM, default the current one). */
+      daily: (sandbox: Sandbox, query?: unknown) => usageDaily(ctx, sandbox, query),
     },
     limits: {
       /** Take a slot of the project's org for an agent run (429 when the org's cap is reached). */
@@ -201,7 +204,7 @@ export function createDossierCore(
       releaseRunSlot: (lease: Awaited<ReturnType<typeof acquireRunSlot>>) => releaseRunSlot(ctx, lease),
     },
     duplicates: duplicateService(ctx),
-    webhooks: webhookService(ctx, { allowHttpLoopback: deps.webhooks?.allowHttpLoopback ?? false, kick: dispatcher.kick, checkUrl: sender.checkUrl?.bind(sender) }),
+    webhooks: webhookService(ctx, { allowHttpLoopback: deps.webhooks?.allowHttpLoopback ?? false, kick: dispatcher.kick, sender }),
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called (live when this resolves). */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {

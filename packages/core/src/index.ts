@@ -48,6 +48,7 @@ export * from './people/index.ts';
 export { memoryConcurrencyGate } from './limits/memory-gate.ts';
 export { type Plan, type PlanBook, type PlanFile, planBook, planFileSchema, UNLIMITED_PLAN, unlimitedPlans } from './usage/plans.ts';
 export { billingPeriod, type Sandbox, type UsageMeters } from './usage/quotas.ts';
+export { type DailyMeter, monthRange, type UsageDaily, type UsageDay } from './usage/daily.ts';
 export * as schemas from './schemas.ts';
 export * as responses from './responses.ts';
 export * as evaluationSchemas from './evaluation/schemas.ts';

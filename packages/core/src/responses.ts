@@ -22,6 +22,8 @@ import type { ProviderKeyView } from './providers/keys.ts';
 import type { ResearchAnswer, ResearchSession } from './research/events.ts';
 import { documentStatusSchema, jsonValueSchema, researchDepthSchema, visibilitySchema } from './schemas.ts';
 import type { QueryHit } from './search/query.ts';
+import type { UsageDaily } from './usage/daily.ts';
+import type { DuplicateComparison } from './duplicates/compare.ts';
 import type { UsageMeters } from './usage/quotas.ts';
 import type { WebhookDeliveryView, WebhookEndpointView } from './webhooks/service.ts';
 
@@ -432,6 +434,15 @@ export const duplicateGroup = z
     ),
   })
   .meta({ id: 'DuplicateGroup' });
+export const duplicateComparison = z
+  .object({
+    left: z.object({ documentId: z.string(), filename: z.string() }),
+    right: z.object({ documentId: z.string(), filename: z.string() }),
+    leftCoverage: z.number().describe("Share of the left document's content words in passages shared with the right one (0 to 1)"),
+    rightCoverage: z.number().describe("Share of the right document's content words in passages shared with the left one"),
+    passages: z.array(z.object({ left: passageSpan, right: passageSpan })).describe("The shared passages (the longest, at most 20) in the left document's order"),
+  })
+  .meta({ id: 'DuplicateComparison' });
 export const duplicateGroupList = z.object({ total: z.number().int(), items: z.array(duplicateGroup) });
 export const duplicateRun = z
   .object({
@@ -484,6 +495,24 @@ export const usageMeters = z
     }),
   })
   .meta({ id: 'UsageMeters' });
+
+const dailyMeter = z.object({
+  limit: z.number().nullable().describe("The plan's monthly limit; null is unlimited"),
+  total: z.number().describe('Used in the month so far'),
+  days: z.array(z.object({
+    date: z.string().describe('The UTC day, YYYY-MM-DD'),
+    used: z.number().describe('Used that day'),
+    cumulative: z.number().describe('Used in the month up to and including that day'),
+  })),
+});
+
+export const usageDaily = z
+  .object({
+    month: z.string().describe('The month, YYYY-MM (UTC)'),
+    meters: z.object({ queries: dailyMeter, credits: dailyMeter }),
+    storage: z.object({ usedMb: z.number(), limitMb: z.number().nullable() }).describe('Held now (storage has no day-by-day history)'),
+  })
+  .meta({ id: 'UsageDaily' });
 
 export const webhookEndpoint = z
   .object({
@@ -617,6 +646,8 @@ export type ResponseSchemaChecks = [
   Same<Out<typeof apiKey>, ApiKeyView>,
   Same<Out<typeof providerKey>, ProviderKeyView>,
   Same<Out<typeof usageMeters>, UsageMeters>,
+  Same<Out<typeof usageDaily>, UsageDaily>,
+  Same<Out<typeof duplicateComparison>, DuplicateComparison>,
   Same<Out<typeof webhookEndpoint>, WebhookEndpointView>,
   Same<Out<typeof webhookDelivery>, WebhookDeliveryView>,
   Same<Out<typeof agent>, AgentView>,

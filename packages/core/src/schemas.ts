@@ -244,6 +244,20 @@ export const duplicateListQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
+/** GET /v1/usage/daily: a calendar month (UTC), default the current one. */
+export const usageDailyQuerySchema = z.strictObject({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM').optional().describe('The calendar month (UTC) as YYYY-MM; default the current month'),
+});
+
+/**
+ * GET …/duplicates/:groupId/compare: the two members to compare. Both are required, checked after the group is
+ * found, so a caller outside the collection gets its 404 whatever the query.
+ */
+export const duplicateCompareQuerySchema = z.strictObject({
+  left: uuid.optional().describe('A member of the group (shown on the left); required'),
+  right: uuid.optional().describe('Another member of the group; required'),
+});
+
 /** Promote a member of a duplicate group to canonical. */
 export const promoteDuplicateSchema = z.strictObject({ canonicalDocumentId: uuid });
 

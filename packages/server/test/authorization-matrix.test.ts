@@ -78,9 +78,9 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/collections/:id/contradictions/runs/latest': 'key-owned', 'GET /v1/collections/:id/contradictions': 'key-owned',
   'PATCH /v1/collections/:id/contradictions/:contradictionId': 'key-owned', 'POST /v1/collections/:id/contradictions/:contradictionId': 'key-owned',
   'POST /v1/collections/:id/contradictions/:contradictionId/apply-instruction': 'key-owned',
-  'GET /v1/usage': 'key-sandbox',
+  'GET /v1/usage': 'key-sandbox', 'GET /v1/usage/daily': 'key-sandbox',
   'POST /v1/collections/:id/duplicates/detect': 'key-owned', 'GET /v1/collections/:id/duplicates/runs/latest': 'key-owned',
-  'GET /v1/collections/:id/duplicates': 'key-owned', 'PATCH /v1/collections/:id/duplicates/:groupId': 'key-owned',
+  'GET /v1/collections/:id/duplicates': 'key-owned', 'GET /v1/collections/:id/duplicates/:groupId/compare': 'key-owned', 'PATCH /v1/collections/:id/duplicates/:groupId': 'key-owned',
   'POST /v1/collections/:id/duplicates/:groupId': 'key-owned', 'DELETE /v1/collections/:id/duplicates/:groupId': 'key-owned',
   [`POST ${ORG}/agents`]: 'jwt-admin', [`GET ${ORG}/agents`]: 'jwt-member', [`GET ${ORG}/agents/:agentId`]: 'jwt-member',
   [`PATCH ${ORG}/agents/:agentId`]: 'jwt-admin', [`DELETE ${ORG}/agents/:agentId`]: 'jwt-admin',
@@ -91,6 +91,7 @@ const ROWS: Record<string, Profile> = {
   [`GET ${ORG}/webhooks`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks`]: 'jwt-admin-or-live-key',
   [`PATCH ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key', [`DELETE ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key',
   [`GET ${ORG}/webhooks/:endpointId/deliveries`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks/:endpointId/deliveries/:id/retry`]: 'jwt-admin-or-live-key',
+  [`POST ${ORG}/webhooks/:endpointId/test`]: 'jwt-admin-or-live-key',
   [`GET ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys/:keyId/rotate`]: 'jwt-admin',
   [`DELETE ${ORG}/api-keys/:keyId`]: 'jwt-admin',
   'GET /v1/orgs/:orgId/api-keys': 'jwt-admin', 'POST /v1/orgs/:orgId/api-keys': 'jwt-admin', 'DELETE /v1/orgs/:orgId/api-keys/:keyId': 'jwt-admin',
@@ -299,7 +300,7 @@ describe('authorization matrix', () => {
     expect(wrong).toEqual([]);
     // The writes the outside security test found open to members (issue 33) are admin routes now.
     const admin = routes.filter((route) => route.role === 'admin').map((route) => route.operationId);
-    expect(admin).toEqual(expect.arrayContaining(['previewAgent', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'retryWebhookDelivery', 'createAgent']));
+    expect(admin).toEqual(expect.arrayContaining(['previewAgent', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'retryWebhookDelivery', 'sendWebhookTestEvent', 'createAgent']));
   });
 
   it('refuses to mount a route that takes a JWT without a role, or an org role without :orgId in its path', () => {

@@ -55,6 +55,8 @@ let t: TestServer;
 let browser: Browser;
 let policies = '';
 let receiver: Receiver;
+/** The signing secret the dashboard showed once for the webhook it created (the receiver verifies with it). */
+let hookSecret = '';
 const problems: string[] = [];
 
 async function axeViolations(page: Page): Promise<string[]> {
@@ -117,7 +119,7 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     if (!CHROMIUM) throw new Error('CI: /usr/bin/chromium is missing (.ci/run installs it)');
     execFileSync(process.execPath, [join(ROOT, 'packages', 'web', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
     t = await startTestServer({ config: { providerRetries: 0, webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 1 } });
-    receiver = await startReceiver(() => '');
+    receiver = await startReceiver(() => hookSecret);
     await addMember();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
     admin = await signedIn({ email: t.email, password: t.password });
@@ -181,7 +183,19 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByLabel('Endpoint URL (HTTPS)').fill(receiver.url);
     await admin.getByLabel('document.ready').check();
     await admin.getByRole('button', { name: 'Add webhook' }).click();
-    await admin.getByRole('region', { name: 'Signing secret' }).waitFor();
+    const secretShown = admin.getByRole('region', { name: 'Signing secret' });
+    hookSecret = ((await secretShown.locator('code').textContent()) ?? '').trim();
+    expect(hookSecret).toMatch(/^[0-9a-f]{64}$/);
+    // Issue 37: a signed test event, its outcome on the card and in the log.
+    await admin.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+    await admin.getByRole('status').filter({ hasText: 'Test event delivered: the endpoint answered 200 (ok).' }).waitFor();
+    const tested = receiver.received.find((r) => r.type === 'webhook.test');
+    expect(tested?.signatureValid).toBe(true);
+    expect(tested?.body.data.endpointId).toBeTruthy();
+    receiver.answers.push(500);
+    await admin.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+    await admin.getByRole('status').filter({ hasText: 'Test event failed: the endpoint answered 500 (failing with 500).' }).waitFor();
+    expect(await axeViolations(admin)).toEqual([]);
     receiver.answers.push(...Array(11).fill(500)); // the first attempt and its 10 retries fail
     const collection = await t.createCollection({ name: 'hooked' });
     await t.ingest(collection.id, 'a.md', '# A\n\ntext\n');
@@ -202,6 +216,10 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
         return row.textContent();
       }, { timeout: 20_000 })
       .toMatch(/success1200 ok/);
+    expect(await card.getByRole('row').filter({ hasText: 'webhook.test' }).allTextContents()).toEqual([
+      expect.stringMatching(/^webhook\.testfailed1500 failing with 500/),
+      expect.stringMatching(/^webhook\.testsuccess1200 ok/),
+    ]);
   });
 
   it('invites a person, and revokes a connected MCP client after a confirmation', async () => {
@@ -222,6 +240,17 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     expect(left.body.map((c: { clientId: string }) => c.clientId)).not.toContain(client.client_id);
     await admin.getByRole('heading', { name: /Usage this month \(test sandbox\)/ }).waitFor();
     await admin.getByText(/^Queries: \d+/).waitFor();
+    // Issue 37: the month day by day as charts against the plan, each with a table of its days.
+    const month = new Date().toISOString().slice(0, 7);
+    const chart = admin.getByRole('img', { name: new RegExp(`^Queries in ${month}: \\d+ used, no limit by ${month}-\\d\\d\\.$`) });
+    await chart.waitFor();
+    expect(await chart.locator('polyline').getAttribute('points')).toMatch(/^[\d.]+,[\d.]+/);
+    await admin.getByRole('img', { name: new RegExp(`^Credits in ${month}: `) }).waitFor();
+    await admin.getByText('Credits day by day (table)').click();
+    const days = admin.getByRole('table', { name: `Credits used each day of ${month}` }).getByRole('row');
+    expect(await days.count()).toBe(new Date().getUTCDate() + 1);
+    expect(await axeViolations(admin)).toEqual([]);
+    await screenshot(admin, 'usage');
   });
 
   it('runs duplicate detection, compares a copy with its canonical (shared text marked), promotes it, disbands the group', async () => {
@@ -257,6 +286,61 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('status').filter({ hasText: '0 groups' }).waitFor();
     expect((await t.request('GET', `/v1/collections/${collection.id}/duplicates`, { auth })).body.total).toBe(0);
     for (const id of ids) expect((await t.request('GET', `/v1/documents/${id}`, { auth })).status).toBe(200); // nothing deleted
+  });
+
+  it('compares any two members of a group side by side, not only a member with the canonical (issue 37)', async () => {
+    const auth = t.testKey;
+    const collection = await t.createCollection({ name: 'Copies' }, auth);
+    const settings = { enableDeduplication: true, enableSummarization: false, enableCaptioning: false };
+    expect((await t.request('PATCH', `/v1/collections/${collection.id}`, { auth, json: settings })).status).toBe(200);
+    await t.ingest(collection.id, 'memo.md', MEMO, { auth });
+    await t.ingest(collection.id, 'Fwd memo.txt', `Forwarded message\n\n${MEMO.replace('# Memo\n\n', '')}`, { auth });
+    await t.ingest(collection.id, 'memo copy.md', MEMO.replace('Thursday morning', 'Thursday afternoon'), { auth });
+    await t.server.dossier.idle();
+    await admin.goto(`${t.url}/collections/${collection.id}/duplicates`);
+    const group = admin.getByRole('listitem', { name: /^Group of / });
+    await group.getByRole('button', { name: 'Compare two members…' }).click();
+    const picker = group.getByRole('form', { name: 'Compare two members' });
+    await picker.getByLabel('Compare', { exact: true }).selectOption({ label: 'memo.md' });
+    await picker.getByLabel('with', { exact: true }).selectOption({ label: 'memo copy.md' });
+    await picker.getByRole('button', { name: 'Compare these two' }).click();
+    const compare = admin.getByRole('region', { name: 'memo.md compared with memo copy.md' });
+    await compare.getByText(/\d+ shared passages?; \d+% of memo\.md and \d+% of memo copy\.md shared/).waitFor();
+    const marked = async (name: string) => (await compare.getByRole('region', { name, exact: true }).locator('mark').allTextContents()).join(' ');
+    await expect.poll(() => marked('memo.md')).toContain('quarterly review');
+    expect(await marked('memo copy.md')).toContain('quarterly review');
+    expect(await axeViolations(admin)).toEqual([]);
+    await picker.getByLabel('with', { exact: true }).selectOption({ label: 'memo.md' });
+    expect(await picker.getByRole('button', { name: 'Compare these two' }).isDisabled()).toBe(true);
+  });
+
+  it('pages through more than 100 contradictions and filters them by severity and status (issue 37)', async () => {
+    const auth = t.testKey;
+    const collection = await t.createCollection({ name: 'Many conflicts' }, auth);
+    const doc = await t.ingest(collection.id, 'rules.md', '# Rules\n\nThe allowance is 30 euros.\n', { auth });
+    const rows = Array.from({ length: 130 }, (_, n) => ({
+      id: crypto.randomUUID(), collectionId: collection.id, severity: n % 2 === 0 ? ('high' as const) : ('low' as const),
+      status: n < 120 ? ('active' as const) : ('dismissed' as const), explanation: `Conflict ${n}`, clusterTopicSummary: `Topic ${n}`,
+      suggestedInstruction: null, fingerprint: `fp-${n}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+      claims: [{ claimId: crypto.randomUUID(), text: 'x', sourceText: 'x', documentId: doc.id, documentName: 'rules.md', sectionId: crypto.randomUUID(), sectionTitle: 'Rules' }],
+    }));
+    await dossierContext(t.server.dossier).store.insertContradictions(rows);
+    await admin.goto(`${t.url}/collections/${collection.id}/contradictions`);
+    const status = admin.getByRole('status').filter({ hasText: /contradictions/ });
+    await status.filter({ hasText: '120 contradictions, 1–50 shown' }).waitFor();
+    await admin.getByRole('button', { name: 'Next contradictions' }).click();
+    await admin.getByRole('button', { name: 'Next contradictions' }).click();
+    await status.filter({ hasText: '120 contradictions, 101–120 shown' }).waitFor();
+    const items = admin.locator('ul.contradictions > li');
+    expect(await items.count()).toBe(20);
+    expect(await items.last().textContent()).toContain('Topic 0:');
+    expect(await admin.getByRole('button', { name: 'Next contradictions' }).isDisabled()).toBe(true);
+    await admin.getByLabel('Severity').selectOption('high');
+    await status.filter({ hasText: '60 contradictions, 1–50 shown' }).waitFor();
+    await admin.getByLabel('Status').selectOption('dismissed');
+    await status.filter({ hasText: /^5 contradictions$/ }).waitFor();
+    expect(await admin.getByRole('button', { name: 'Next contradictions' }).count()).toBe(0);
+    expect(await axeViolations(admin)).toEqual([]);
   });
 
   it('detects contradictions, filters them, shows one side by side, dismisses one and applies the other', async () => {
@@ -398,10 +482,15 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     for (const name of ['Create key', 'Add webhook', 'Invite', 'Delete', 'Retry', 'Revoke', 'Remove']) {
       expect(await member.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     }
+    expect(await member.getByRole('button', { name: /test event/i }).count()).toBe(0);
     expect(await member.getByRole('heading', { name: 'API keys' }).count()).toBe(0);
     expect(await axeViolations(member)).toEqual([]);
     const project = `/v1/orgs/${t.orgId}/projects/${t.projectId}`;
     expect(await pagePost(member, `${project}/webhooks`, { url: 'https://attacker.example/hook' })).toMatch(/^403 .*admin role/);
+    const [hook] = (await t.request('GET', `${project}/webhooks`, { auth: await adminJwt() })).body;
+    const sentBefore = receiver.received.length;
+    expect(await pagePost(member, `${project}/webhooks/${hook.id}/test`, {})).toMatch(/^403 .*admin role/);
+    expect(receiver.received.length).toBe(sentBefore);
     await member.getByRole('link', { name: 'Agents' }).click();
     await member.getByRole('button', { name: /Analyst/ }).click();
     await member.getByRole('region', { name: 'Invoke' }).waitFor();

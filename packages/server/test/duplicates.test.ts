@@ -113,5 +113,24 @@ describe('duplicates over HTTP: edited pastes and other formats, with the passag
     const covered = answerMember.sharedPassages.map((p: { member: { start: number; end: number } }) => answerText.slice(p.member.start, p.member.end)).join(' ');
     expect(covered).not.toContain('My answer'); // the writer's own words are not part of any shared passage
     expect(covered.toLowerCase()).toContain('multiple inheritance brings the diamond problem');
+
+    // Issue 37: any two members compared, here the two near duplicates (neither is the canonical).
+    const [left, right] = group.members.filter((m: { relationship: string }) => m.relationship === 'near_duplicate').map((m: { documentId: string }) => m.documentId);
+    const compare = (query: string) => t.request('GET', `/v1/collections/${lessons}/duplicates/${group.id}/compare?${query}`);
+    const pair = await compare(`left=${left}&right=${right}`);
+    expect(pair.status, JSON.stringify(pair.body)).toBe(200);
+    expect([pair.body.left.documentId, pair.body.right.documentId]).toEqual([left, right]);
+    expect(pair.body.leftCoverage).toBeGreaterThan(0);
+    expect(pair.body.rightCoverage).toBeGreaterThan(0);
+    expect(pair.body.passages.length).toBeGreaterThan(0);
+    const [leftText, rightText] = [await markdownOf(left), await markdownOf(right)];
+    for (const passage of pair.body.passages) {
+      expect(leftText.slice(passage.left.start, passage.left.end).replace(/\s+/g, ' ').startsWith(passage.left.excerpt.replace(/…$/, ''))).toBe(true);
+      expect(rightText.slice(passage.right.start, passage.right.end).replace(/\s+/g, ' ').startsWith(passage.right.excerpt.replace(/…$/, ''))).toBe(true);
+    }
+    expectError(await compare(`left=${left}&right=${left}`), 400, /different/);
+    expectError(await compare(`left=${left}&right=${topic}`), 400, /members/);
+    expectError(await compare(`left=${left}`), 400, /right/);
+    expectError(await t.request('GET', `/v1/collections/${lessons}/duplicates/${group.id}/compare?left=${left}&right=${right}`, { auth: otherKey }), 404);
   });
 });

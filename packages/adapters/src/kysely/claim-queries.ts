@@ -218,6 +218,7 @@ export async function listContradictions(
   collectionId: string,
   filter: ContradictionFilter,
   limit: number,
+  offset = 0,
 ): Promise<{ total: number; items: ContradictionRecord[] }> {
   let query = db.selectFrom('contradictions').where('collection_id', '=', collectionId).where('status', '=', filter.status);
   if (filter.severity) query = query.where('severity', '=', filter.severity);
@@ -226,7 +227,7 @@ export async function listContradictions(
     query = query.where('id', 'in', (eb) => eb.selectFrom('contradiction_documents').select('contradiction_id').where('document_id', '=', documentId));
   }
   const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
   return { total: Number(total?.n ?? 0), items: rows.map(contradictionFromRow) };
 }
 

@@ -121,6 +121,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     addUsage: (projectId, env, meter, amount, at) => research.addUsage(ctx, projectId, env, meter, amount, at),
     spendIfRoom: (projectId, env, meter, amount, cap, since, at) => research.spendIfRoom(ctx, projectId, env, meter, amount, cap, since, at),
     usageTotals: (projectId, env, since) => research.usageTotals(ctx, projectId, env, since),
+    usageByDay: (projectId, env, since, until) => research.usageByDay(ctx, projectId, env, since, until),
     sandboxTotals: (projectId, env) => research.sandboxTotals(ctx, projectId, env),
 
     createProviderKey: (key) => providerKeys.createProviderKey(ctx, key),
@@ -146,7 +147,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     updateContradictionRun: (id, patch, events = []) => webhooks.writeWithEvents(ctx, events, (inTx) => claims.updateContradictionRun(inTx, id, patch)),
     latestContradictionRun: (collectionId) => claims.latestContradictionRun(ctx, collectionId),
     insertContradictions: (rows) => claims.insertContradictions(ctx, rows),
-    listContradictions: (collectionId, filter, limit) => claims.listContradictions(ctx, collectionId, filter, limit),
+    listContradictions: (collectionId, filter, limit, offset) => claims.listContradictions(ctx, collectionId, filter, limit, offset),
     getContradiction: (id) => claims.getContradiction(ctx, id),
     setContradictionStatus: (id, status) => claims.setContradictionStatus(ctx, id, status),
 
@@ -194,6 +195,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listWebhookEndpoints: (projectId) => webhooks.listWebhookEndpoints(ctx, projectId),
     updateWebhookEndpoint: (id, patch) => webhooks.updateWebhookEndpoint(ctx, id, patch),
     deleteWebhookEndpoint: (id) => webhooks.deleteWebhookEndpoint(ctx, id),
+    insertWebhookDelivery: (delivery) => webhooks.insertWebhookDelivery(ctx, delivery),
     getWebhookDelivery: (id) => webhooks.getWebhookDelivery(ctx, id),
     listWebhookDeliveries: (endpointId, limit) => webhooks.listWebhookDeliveries(ctx, endpointId, limit),
     listDueWebhookDeliveries: (now, staleBefore, limit) => webhooks.listDueWebhookDeliveries(ctx, now, staleBefore, limit),

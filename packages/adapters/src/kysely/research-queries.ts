@@ -1,5 +1,5 @@
 import type { Env, JsonValue, ResearchDepth, ResearchSessionRecord, ResearchSource, RunUsage, SandboxTotals, UsageMeter } from '@dossier/core';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { ResearchSessionsTable } from './schema.ts';
 
@@ -95,6 +95,29 @@ export async function usageTotals({ db }: StoreContext, projectId: string, env: 
   const totals: Record<UsageMeter, number> = { queries: 0, credits: 0 };
   for (const r of rows) if (r.meter === 'queries' || r.meter === 'credits') totals[r.meter] = Number(r.total);
   return totals;
+}
+
+export async function usageByDay(
+  { db }: StoreContext,
+  projectId: string,
+  env: Env,
+  since: string,
+  until: string,
+): Promise<{ date: string; meter: UsageMeter; amount: number }[]> {
+  const day = sql<string>`substr(at, 1, 10)`;
+  const rows = await db
+    .selectFrom('usage_events')
+    .select(['meter', day.as('date'), (eb) => eb.fn.sum<number>('amount').as('total')])
+    .where('project_id', '=', projectId)
+    .where('env', '=', env)
+    .where('at', '>=', since)
+    .where('at', '<', until)
+    .groupBy(['meter', day])
+    .orderBy(day)
+    .execute();
+  return rows
+    .filter((r) => r.meter === 'queries' || r.meter === 'credits')
+    .map((r) => ({ date: String(r.date), meter: r.meter as UsageMeter, amount: Number(r.total) }));
 }
 
 export async function sandboxTotals({ db }: StoreContext, projectId: string, env: Env): Promise<SandboxTotals> {

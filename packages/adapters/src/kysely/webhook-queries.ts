@@ -118,6 +118,14 @@ export async function deleteWebhookEndpoint({ db }: StoreContext, id: string): P
   });
 }
 
+export async function insertWebhookDelivery({ db }: StoreContext, d: WebhookDeliveryRecord): Promise<void> {
+  await db.insertInto('webhook_deliveries').values({
+    id: d.id, endpoint_id: d.endpointId, project_id: d.projectId, event_type: d.eventType, env: d.env, created: d.created,
+    data: JSON.stringify(d.data), status: d.status, attempts: d.attempts, last_attempt_at: d.lastAttemptAt, response_status: d.responseStatus,
+    response_body: d.responseBody, next_attempt_at: d.nextAttemptAt, queued_attempt: 0, queued_at: null, created_at: d.createdAt,
+  }).execute();
+}
+
 export async function getWebhookDelivery({ db }: StoreContext, id: string): Promise<WebhookDeliveryRecord | null> {
   const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? deliveryFromRow(row) : null;

@@ -12,6 +12,7 @@ export const contradictionListQuerySchema = z.strictObject({
   severity: z.enum(CONTRADICTION_SEVERITIES).optional(),
   documentId: z.string().uuid({ message: 'must be a UUID' }).optional().describe('Only contradictions touching this document'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0).describe('Matching contradictions to skip (paging: total says how many match)'),
 });
 
 export const contradictionFilesQuerySchema = z.strictObject({

@@ -29,6 +29,8 @@ export interface ContradictionListQuery {
   severity?: ContradictionSeverity;
   documentId?: string;
   limit: number;
+  /** Matching contradictions to skip (default 0). */
+  offset?: number;
 }
 
 /** Every contradiction matching a status and severity (for the per-file counts). */
@@ -117,13 +119,13 @@ export function claimService(ctx: DossierContext) {
     /** Contradictions of a collection, newest first (spec: GET …/contradictions). */
     async listContradictions(access: Access, collectionId: string, query: ContradictionListQuery): Promise<{ total: number; items: ContradictionView[] }> {
       const collection = await requireCollection(ctx, access, collectionId, 'write');
-      const { limit, ...filter } = query;
-      const page = await ctx.store.listContradictions(collection.id, filter, limit);
+      const { limit, offset, ...filter } = query;
+      const page = await ctx.store.listContradictions(collection.id, filter, limit, offset);
       return { total: page.total, items: page.items.map(contradictionView) };
     },
 
     /** Documents by number of contradictions touching them, count desc then filename asc (spec: …/files). */
-    async contradictionFiles(access: Access, collectionId: string, query: Omit<ContradictionListQuery, 'limit' | 'documentId'>) {
+    async contradictionFiles(access: Access, collectionId: string, query: Omit<ContradictionListQuery, 'limit' | 'offset' | 'documentId'>) {
       const collection = await requireCollection(ctx, access, collectionId, 'write');
       const { items } = await ctx.store.listContradictions(collection.id, query, ALL);
       const files = new Map<string, { documentId: string; filename: string; contradictionCount: number }>();

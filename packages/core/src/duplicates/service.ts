@@ -6,6 +6,7 @@ import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { isUuid } from '../util/ids.ts';
 import { checkDocument } from './check.ts';
+import { compareMembers, type DuplicateComparison } from './compare.ts';
 import { DUPLICATE_JOBS, runFingerprintJob, runGroupJob, startDetection } from './detect.ts';
 import { disbandGroup, leaveGroup, promoteMember, syncIndexFlags } from './groups.ts';
 import { ProfileCache } from './texts.ts';
@@ -74,6 +75,12 @@ export function duplicateService(ctx: DossierContext) {
       const collection = await requireCollection(ctx, access, collectionId, 'write');
       const { total, items } = await ctx.store.listDuplicateGroups(collection.id, page.limit, page.offset);
       return { total, items: items.map(groupView) };
+    },
+    /** Any two members side by side: coverage both ways and the passages they share (400 unless both are members). */
+    async compare(access: Access, collectionId: string, groupId: string, pair: { left?: string; right?: string }): Promise<DuplicateComparison> {
+      const { group } = await groupOf(access, collectionId, groupId);
+      if (!pair.left || !pair.right) throw invalid('left and right are both required: the document ids of two members of the group');
+      return compareMembers(ctx, group, pair.left, pair.right);
     },
     /** Make a member canonical (spec: promote). */
     async promote(access: Access, collectionId: string, groupId: string, canonicalDocumentId: string): Promise<{ success: true; changed: boolean }> {

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'contradictions.completed',
   'agent.run.completed',
   'source.run.completed',
+  'webhook.test',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -51,6 +52,11 @@ export interface EventData {
     runId: string; agentId: string; agentSlug: string; projectId: string; status: 'succeeded' | 'failed' | 'cancelled' | 'timeout';
     iterationsUsed: number; sourceCount: number; error: string | null;
   };
+  /**
+   * A test event an admin asked for (POST …/webhooks/:endpointId/test): sent to that one endpoint only, whatever it
+   * subscribes to, once and without retries, so a receiver's URL, secret and signature check can be tried.
+   */
+  'webhook.test': { endpointId: string; projectId: string; message: string };
 }
 
 /**

@@ -46,8 +46,8 @@ export interface ClaimStore {
   latestContradictionRun(collectionId: string): Promise<ContradictionRunRecord | null>;
   /** Insert contradictions whose fingerprint the collection does not hold yet; returns how many were new. */
   insertContradictions(rows: ContradictionRecord[]): Promise<number>;
-  /** Matching contradictions, newest first, at most `limit`, and how many match in all. */
-  listContradictions(collectionId: string, filter: ContradictionFilter, limit: number): Promise<{ total: number; items: ContradictionRecord[] }>;
+  /** Matching contradictions, newest first, at most `limit` after skipping `offset` (default 0), and how many match in all. */
+  listContradictions(collectionId: string, filter: ContradictionFilter, limit: number, offset?: number): Promise<{ total: number; items: ContradictionRecord[] }>;
   /** A contradiction by id, or null. */
   getContradiction(id: string): Promise<ContradictionRecord | null>;
   /** Set a contradiction's status. */

@@ -30,6 +30,11 @@ export interface UsageStore {
   spendIfRoom(projectId: string, env: Env, meter: UsageMeter, amount: number, cap: number | null, since: string, at: string): Promise<boolean>;
   /** Sum of each meter recorded at or after `since` (ISO time); meters with no usage are 0. */
   usageTotals(projectId: string, env: Env, since: string): Promise<Record<UsageMeter, number>>;
+  /**
+   * Each meter's sum per UTC day (`date` YYYY-MM-DD) of what was recorded in [since, until) (ISO times); days and
+   * meters with nothing recorded are left out.
+   */
+  usageByDay(projectId: string, env: Env, since: string, until: string): Promise<{ date: string; meter: UsageMeter; amount: number }[]>;
   /** What a sandbox holds now: live collections, their documents and the documents' bytes (plan quotas). */
   sandboxTotals(projectId: string, env: Env): Promise<SandboxTotals>;
 }

@@ -81,6 +81,8 @@ export interface WebhookStore {
   /** Delete an endpoint with its deliveries and their attempt log. */
   deleteWebhookEndpoint(id: string): Promise<void>;
 
+  /** Store one delivery as given (a requested test event); one without nextAttemptAt is never swept. */
+  insertWebhookDelivery(delivery: WebhookDeliveryRecord): Promise<void>;
   getWebhookDelivery(id: string): Promise<WebhookDeliveryRecord | null>;
   /** An endpoint's newest `limit` deliveries, newest first (ties by id, descending). */
   listWebhookDeliveries(endpointId: string, limit: number): Promise<WebhookDeliveryRecord[]>;

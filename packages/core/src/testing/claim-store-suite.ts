@@ -89,6 +89,9 @@ export function claimStoreTests(store: () => MetadataStore): void {
       expect(all.items.map((entry) => entry.id)).toEqual([newer.id, older.id]);
       expect(all.items[1]).toEqual(older);
       expect((await store().listContradictions(collection.id, { status: 'active' }, 1)).items).toHaveLength(1);
+      const second = await store().listContradictions(collection.id, { status: 'active' }, 1, 1);
+      expect([second.total, second.items.map((entry) => entry.id)]).toEqual([2, [older.id]]);
+      expect((await store().listContradictions(collection.id, { status: 'active' }, 10, 2)).items).toEqual([]);
       expect((await store().listContradictions(collection.id, { status: 'active', severity: 'low' }, 10)).items.map((entry) => entry.id)).toEqual([newer.id]);
       expect((await store().listContradictions(collection.id, { status: 'active', documentId: a.documentId }, 10)).items.map((entry) => entry.id)).toEqual([older.id]);
       await store().setContradictionStatus(older.id, 'dismissed');

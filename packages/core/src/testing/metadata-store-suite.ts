@@ -964,6 +964,23 @@ function usageTests(ctx: SuiteContext): void {
       expect(await ctx.store.usageTotals(other.id, 'live', since)).toEqual({ queries: 0, credits: 8 });
     });
 
+    it('sums each meter per UTC day within [since, until), leaving out empty days, other sandboxes and projects (issue 37)', async () => {
+      const { project } = await seedProject(ctx.store);
+      const { project: other } = await seedProject(ctx.store);
+      await ctx.store.addUsage(project.id, 'live', 'queries', 1, '2026-10-31T23:59:59.999Z');
+      await ctx.store.addUsage(project.id, 'live', 'queries', 1, '2026-11-01T00:00:00.000Z');
+      await ctx.store.addUsage(project.id, 'live', 'queries', 1, '2026-11-01T23:59:59.000Z');
+      await ctx.store.addUsage(project.id, 'live', 'credits', 0.5, '2026-11-01T12:00:00.000Z');
+      await ctx.store.addUsage(project.id, 'live', 'credits', 3, '2026-11-03T08:00:00.000Z');
+      await ctx.store.addUsage(project.id, 'live', 'credits', -3, '2026-11-03T08:00:01.000Z');
+      await ctx.store.addUsage(project.id, 'live', 'queries', 4, '2026-12-01T00:00:00.000Z');
+      await ctx.store.addUsage(project.id, 'test', 'queries', 9, '2026-11-02T00:00:00.000Z');
+      await ctx.store.addUsage(other.id, 'live', 'queries', 9, '2026-11-02T00:00:00.000Z');
+      const days = await ctx.store.usageByDay(project.id, 'live', '2026-11-01T00:00:00.000Z', '2026-12-01T00:00:00.000Z');
+      const byKey = Object.fromEntries(days.map((d) => [`${d.date} ${d.meter}`, d.amount]));
+      expect(byKey).toEqual({ '2026-11-01 queries': 2, '2026-11-01 credits': 0.5, '2026-11-03 credits': 0 });
+    });
+
     it('totals a sandbox\'s live collections, their documents and bytes, apart from the other environment', async () => {
       const { project } = await seedProject(ctx.store);
       expect(await ctx.store.sandboxTotals(project.id, 'live')).toEqual({ collections: 0, documents: 0, storageBytes: 0 });

@@ -150,5 +150,24 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       expect(await store().getWebhookDelivery(one!.id)).toBeNull();
       expect(await store().listWebhookAttempts([one!.id])).toEqual([]);
     });
+
+    it('stores a single delivery as given (a test event): never swept while it has no due time, then logged (issue 37)', async () => {
+      const { projectId } = await seed(store());
+      const e = endpoint(projectId, 60, { events: ['document.error'], enabled: false });
+      await store().insertWebhookEndpoint(e);
+      const delivery = {
+        id: randomUUID(), endpointId: e.id, projectId, eventType: 'webhook.test' as const, env: 'live' as const, created: 1_714_521_660,
+        data: { endpointId: e.id, projectId, message: 'test' }, status: 'pending' as const, attempts: 0, lastAttemptAt: null,
+        responseStatus: null, responseBody: null, nextAttemptAt: null, createdAt: at(60),
+      };
+      await store().insertWebhookDelivery(delivery);
+      expect(await store().getWebhookDelivery(delivery.id)).toEqual(delivery);
+      expect((await store().listDueWebhookDeliveries(FAR, FAR, 100)).map((d) => d.id)).not.toContain(delivery.id);
+      const applied = await store().recordWebhookAttempt({
+        deliveryId: delivery.id, attempt: 1, at: at(61), responseStatus: 204, responseBody: '', durationMs: 3, status: 'success', nextAttemptAt: null,
+      });
+      expect(applied).toBe(true);
+      expect((await store().listWebhookDeliveries(e.id, 10)).map((d) => [d.eventType, d.status, d.attempts])).toEqual([['webhook.test', 'success', 1]]);
+    });
   });
 }

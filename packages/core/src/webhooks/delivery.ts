@@ -1,7 +1,8 @@
 import type { DossierContext } from '../context.ts';
-import type { WebhookBody } from '../events/catalogue.ts';
+import type { EventData, WebhookBody } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
-import type { WebhookAttemptOutcome, WebhookDeliveryRecord } from '../ports/webhook-store.ts';
+import type { WebhookAttemptOutcome, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
+import { newId } from '../util/ids.ts';
 import type { WebhookResponse, WebhookSender } from '../ports/webhook-sender.ts';
 import { DEFAULT_WEBHOOK_SCHEDULE, nextRetryDelayMs, type WebhookSchedule } from './schedule.ts';
 import { signBody } from './signing.ts';
@@ -58,11 +59,11 @@ export async function queueDeliveries(ctx: DossierContext, rows: WebhookDelivery
   await ctx.store.markWebhookDeliveriesQueued(queued);
 }
 
-/** What an attempt's response means for its delivery. */
-function outcomeOf(d: WebhookDeliveryRecord, response: WebhookResponse, startedAt: number, schedule: WebhookSchedule): WebhookAttemptOutcome {
+/** What an attempt's response means for its delivery (`schedule` null: no retry, a failure is final). */
+function outcomeOf(d: WebhookDeliveryRecord, response: WebhookResponse, startedAt: number, schedule: WebhookSchedule | null): WebhookAttemptOutcome {
   const attempt = d.attempts + 1;
   const success = response.ok && response.status >= 200 && response.status < 300;
-  const delay = success ? null : nextRetryDelayMs(attempt, schedule);
+  const delay = success || schedule === null ? null : nextRetryDelayMs(attempt, schedule);
   return {
     deliveryId: d.id,
     attempt,
@@ -102,6 +103,26 @@ export async function runDeliveryJob(ctx: DossierContext, sender: WebhookSender,
   if (outcome.status === 'pending') {
     await queueDeliveries(ctx, [{ ...delivery, attempts: outcome.attempt, nextAttemptAt: outcome.nextAttemptAt }]);
   }
+}
+
+/**
+ * Send a `webhook.test` event to one endpoint now and wait for the answer (POST …/webhooks/:endpointId/test). It is
+ * signed and logged like any delivery, sent whatever the endpoint subscribes to (and even while it is disabled, so
+ * a receiver can be checked before it is turned on), from the live sandbox, once: a failure is final, not retried
+ * (a manual retry sends it again on the normal schedule). Returns the delivery as recorded.
+ */
+export async function sendTestEvent(ctx: DossierContext, sender: WebhookSender, endpoint: WebhookEndpointRecord, message: string): Promise<WebhookDeliveryRecord> {
+  const now = new Date();
+  const data: EventData['webhook.test'] = { endpointId: endpoint.id, projectId: endpoint.projectId, message };
+  const delivery: WebhookDeliveryRecord = {
+    id: newId(), endpointId: endpoint.id, projectId: endpoint.projectId, eventType: 'webhook.test', env: 'live', created: Math.floor(now.getTime() / 1000),
+    data, status: 'pending', attempts: 0, lastAttemptAt: null, responseStatus: null, responseBody: null, nextAttemptAt: null, createdAt: now.toISOString(),
+  };
+  await ctx.store.insertWebhookDelivery(delivery);
+  const startedAt = Date.now();
+  const response = await sender.send(webhookRequest(delivery, endpoint.url, ctx.secrets.decrypt(endpoint.secretEncrypted)));
+  await ctx.store.recordWebhookAttempt(outcomeOf(delivery, response, startedAt, null));
+  return (await ctx.store.getWebhookDelivery(delivery.id)) ?? delivery;
 }
 
 /** Turns outbox rows into queued jobs: after each state change (kick) and on a timer (recovery). */

@@ -8,7 +8,8 @@ import type { WebhookBody } from '../events/catalogue.ts';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
 import * as schemas from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
-import { webhookBody } from './delivery.ts';
+import type { WebhookSender } from '../ports/webhook-sender.ts';
+import { sendTestEvent, webhookBody } from './delivery.ts';
 import { newSigningSecret } from './signing.ts';
 
 /**
@@ -48,6 +49,9 @@ export interface WebhookDeliveryView {
 
 export const DEFAULT_DELIVERY_LIMIT = 50;
 
+/** The `message` of a `webhook.test` event. */
+export const TEST_EVENT_MESSAGE = 'A test event sent on request from Dossier; nothing changed in the project.';
+
 const endpointView = (e: WebhookEndpointRecord): WebhookEndpointView => ({
   id: e.id, url: e.url, events: e.events, enabled: e.enabled, receiveTestEvents: e.receiveTestEvents,
   ...(e.description !== null ? { description: e.description } : {}),
@@ -84,11 +88,11 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
 }
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
-export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; checkUrl?: (url: string) => Promise<string | null> }) {
+export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }) {
   /** The URL when a receiver may have it and the delivery policy could ever reach it (400 otherwise). */
   async function deliverableUrl(raw: string): Promise<string> {
     const url = checkWebhookUrl(raw, opts.allowHttpLoopback);
-    const refused = opts.checkUrl ? await opts.checkUrl(url) : null;
+    const refused = opts.sender.checkUrl ? await opts.sender.checkUrl(url) : null;
     if (refused) throw new DossierError('invalid_input', `url: webhooks can never be delivered there (${refused})`);
     return url;
   }
@@ -169,6 +173,15 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
       const reset = await ctx.store.resetWebhookDelivery(delivery.id, nowIso());
       await opts.kick();
       return deliveryView(reset, await ctx.store.listWebhookAttempts([reset.id]));
+    },
+    /**
+     * Send a signed `webhook.test` event to the endpoint now (admin or the live key) and answer with its delivery
+     * as recorded: success with the receiver's 2xx, or failed with its status and body (no retries).
+     */
+    async sendTest(caller: WebhookCaller, orgId: string, projectId: string, endpointId: string): Promise<WebhookDeliveryView> {
+      const endpoint = await requireEndpoint(caller, orgId, projectId, endpointId, 'admin');
+      const delivery = await sendTestEvent(ctx, opts.sender, endpoint, TEST_EVENT_MESSAGE);
+      return deliveryView(delivery, await ctx.store.listWebhookAttempts([delivery.id]));
     },
   };
 }

@@ -38,6 +38,13 @@ export function duplicateRoutes({ dossier }: RouteDeps): RouteDef[] {
       responses: { 200: { description: 'A page of groups and the total', schema: responses.duplicateGroupList }, 400: 'Invalid limit or offset', ...keyErrors },
       handle: async (ctx, { query, reply }) => reply(200, await duplicates.list(requireApiAccess(ctx), ctx.params.id, query)),
     }),
+    route({
+      method: 'get', path: '/v1/collections/:id/duplicates/:groupId/compare', operationId: 'compareDuplicateMembers', tag: 'duplicates', auth: 'key',
+      query: schemas.duplicateCompareQuerySchema,
+      summary: 'Compare any two members of a group (query left, right: their document ids): coverage each way and the passages they share, as spans of each Markdown',
+      responses: { 200: { description: 'The comparison', schema: responses.duplicateComparison }, 400: 'left or right missing, the same, or not members of the group', ...keyErrors },
+      handle: async (ctx, { query, reply }) => reply(200, await duplicates.compare(requireApiAccess(ctx), ctx.params.id, ctx.params.groupId, query)),
+    }),
     promote('patch'),
     promote('post'),
     route({

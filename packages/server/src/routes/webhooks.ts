@@ -61,5 +61,12 @@ export function webhookRoutes({ dossier }: RouteDeps): RouteDef[] {
       handle: async (ctx, { reply }) =>
         reply(202, await hooks.retry(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId, ctx.params.id)),
     }),
+    route({
+      method: 'post', path: `${BASE}/:endpointId/test`, operationId: 'sendWebhookTestEvent', tag: 'webhooks', auth: 'jwt-or-key', role: 'admin',
+      summary: 'Send a signed `webhook.test` event to the endpoint now (admin or the live key), whatever it subscribes to and even while disabled; answers with the delivery as recorded in its log once the receiver answered (status success, or failed: a test is not retried)',
+      responses: { 200: { description: 'The test delivery with the receiver\'s answer (status, responseStatus, responseBody)', schema: responses.webhookDelivery }, ...WRITE_DENIED },
+      handle: async (ctx, { reply }) =>
+        reply(200, await hooks.sendTest(requireSessionOrKey(ctx), ctx.params.orgId, ctx.params.projectId, ctx.params.endpointId)),
+    }),
   ];
 }

@@ -5,7 +5,11 @@ import { ConfirmDialog, ErrorLine, when } from './common.tsx';
 
 type Endpoint = Schemas['WebhookEndpoint'];
 type Delivery = Schemas['WebhookDelivery'];
-const EVENTS = ['document.ready', 'document.error', 'document.updated', 'research.completed', 'duplicates.completed', 'contradictions.completed', 'agent.run.completed'] as const;
+/** The event types an endpoint may subscribe to (`webhook.test` is sent on request only, whatever it subscribes to). */
+const EVENTS = [
+  'document.ready', 'document.error', 'document.updated', 'research.completed', 'duplicates.completed', 'contradictions.completed',
+  'agent.run.completed', 'source.run.completed',
+] as const;
 
 /** Webhook endpoints of the project, each with its delivery log; admins create, delete and retry. */
 export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; projectId: string; isAdmin: boolean }) {
@@ -58,9 +62,12 @@ export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; 
             <h3 className="url">{endpoint.url}</h3>
             <p className="muted">{endpoint.events.length ? endpoint.events.join(', ') : 'all events'}</p>
             {isAdmin && (
-              <button type="button" className="danger" onClick={() => setRemoving(endpoint)} aria-label={`Delete webhook ${endpoint.url}`}>
-                Delete
-              </button>
+              <div className="actions">
+                <TestEventButton orgId={orgId} projectId={projectId} endpoint={endpoint} />
+                <button type="button" className="danger" onClick={() => setRemoving(endpoint)} aria-label={`Delete webhook ${endpoint.url}`}>
+                  Delete
+                </button>
+              </div>
             )}
             <Deliveries orgId={orgId} projectId={projectId} endpoint={endpoint} isAdmin={isAdmin} />
           </li>
@@ -106,6 +113,37 @@ function WebhookForm({ pending, onCreate }: { pending: boolean; onCreate(body: N
         Add webhook
       </button>
     </form>
+  );
+}
+
+/** The line saying how a test delivery went: the receiver's status and the start of its answer, or why none came. */
+function testOutcome(delivery: Delivery): string {
+  const answer = (delivery.responseBody ?? '').slice(0, 120);
+  if (delivery.status === 'success') return `Test event delivered: the endpoint answered ${delivery.responseStatus}${answer ? ` (${answer})` : ''}.`;
+  if (delivery.responseStatus !== undefined) return `Test event failed: the endpoint answered ${delivery.responseStatus}${answer ? ` (${answer})` : ''}.`;
+  return `Test event failed: ${answer || 'no answer'}.`;
+}
+
+/** Admins send a signed `webhook.test` event to the endpoint and see the receiver's answer; it joins the log. */
+function TestEventButton({ orgId, projectId, endpoint }: { orgId: string; projectId: string; endpoint: Endpoint }) {
+  const queries = useQueryClient();
+  const send = useMutation({
+    mutationFn: async () =>
+      unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/test', { params: { path: { orgId, projectId, endpointId: endpoint.id } } })),
+    onSuccess: () => queries.invalidateQueries({ queryKey: ['deliveries', endpoint.id] }),
+  });
+  return (
+    <>
+      <button type="button" onClick={() => send.mutate()} disabled={send.isPending} aria-label={`Send test event to ${endpoint.url}`}>
+        Send test event
+      </button>
+      <ErrorLine error={send.error} />
+      {send.data && (
+        <p role="status" className={`status ${send.data.status}`}>
+          {testOutcome(send.data)}
+        </p>
+      )}
+    </>
   );
 }
 

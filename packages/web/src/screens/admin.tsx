@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type Schemas, unwrap } from '../api.ts';
-import { useSession } from '../session.tsx';
 import { ApiKeysSection } from './admin-keys.tsx';
 import { ProviderKeysSection } from './admin-provider-keys.tsx';
+import { UsageSection } from './admin-usage.tsx';
 import { WebhooksSection } from './admin-webhooks.tsx';
 import { ConfirmDialog, ErrorLine, useOrgRole, when } from './common.tsx';
 
@@ -24,38 +24,6 @@ export function AdminPage() {
       <WebhooksSection orgId={orgId} projectId={projectId} isAdmin={isAdmin} />
       {isAdmin && <McpClientsSection orgId={orgId} projectId={projectId} />}
     </>
-  );
-}
-
-function Meter({ label, used, limit, unit }: { label: string; used: number; limit: number | null; unit: string }) {
-  return (
-    <div className="meter">
-      <span>
-        {label}: {used.toLocaleString()}
-        {unit} {limit === null ? '(no limit)' : `of ${limit.toLocaleString()}${unit}`}
-      </span>
-      {limit !== null && <progress aria-label={`${label} used`} max={limit} value={Math.min(used, limit)} />}
-    </div>
-  );
-}
-
-/** The sandbox's usage meters against the plan's limits (GET /v1/usage, in the chosen sandbox). */
-function UsageSection() {
-  const { sandbox } = useSession();
-  const usage = useQuery({ queryKey: ['usage', sandbox?.projectId, sandbox?.env], queryFn: async () => unwrap(await api.GET('/v1/usage')) });
-  const m = usage.data?.meters;
-  return (
-    <section aria-labelledby="usage-h">
-      <h2 id="usage-h">Usage this month ({sandbox?.env} sandbox)</h2>
-      <ErrorLine error={usage.error} />
-      {m && (
-        <div className="meters">
-          <Meter label="Queries" used={m.queries.used} limit={m.queries.limit} unit="" />
-          <Meter label="Credits" used={m.credits.used} limit={m.credits.limit} unit="" />
-          <Meter label="Storage" used={Math.round(m.storage.usedMb * 10) / 10} limit={m.storage.limitMb} unit=" MB" />
-        </div>
-      )}
-    </section>
   );
 }
 

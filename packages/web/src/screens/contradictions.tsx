@@ -1,14 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, type Schemas, unwrap } from '../api.ts';
 import { ConfirmDialog, ErrorLine, when } from './common.tsx';
+import { DetectionRun } from './detection-run.tsx';
 import { Highlighted } from './duplicates.tsx';
 
 type Contradiction = Schemas['Contradiction'];
 type Claim = Contradiction['claims'][number];
 type Severity = Contradiction['severity'];
 type Status = Contradiction['status'];
+/** Contradictions per page (the API's largest page is 100). */
+const PAGE = 50;
 
 /**
  * Contradictions between the claims of a collection (issue 37): run detection and follow it, a list filtered by
@@ -22,12 +25,16 @@ export function ContradictionsPage() {
   const [severity, setSeverity] = useState<Severity | ''>('');
   const [status, setStatus] = useState<Status>('active');
   const [open, setOpen] = useState<string | null>(null);
+  const [offset, setOffset] = useState(0);
   const list = useQuery({
-    queryKey: ['contradictions', collectionId, severity, status],
+    queryKey: ['contradictions', collectionId, severity, status, offset],
     queryFn: async () =>
-      unwrap(await api.GET('/v1/collections/{id}/contradictions', { params: { path: { id: collectionId }, query: { status, limit: 100, ...(severity ? { severity } : {}) } } })),
+      unwrap(await api.GET('/v1/collections/{id}/contradictions', { params: { path: { id: collectionId }, query: { status, limit: PAGE, offset, ...(severity ? { severity } : {}) } } })),
   });
   const opened = list.data?.items.find((c) => c.id === open) ?? null;
+  const total = list.data?.total ?? 0;
+  // A page past the end (after a dismissal emptied the last one) steps back to the last page there is.
+  if (list.data && offset > 0 && offset >= total) setOffset(Math.max(0, Math.floor((total - 1) / PAGE) * PAGE));
   return (
     <>
       <p>
@@ -39,21 +46,32 @@ export function ContradictionsPage() {
       <ContradictionRun collectionId={collectionId} />
       <div className="inline">
         <label htmlFor={ids.severity}>Severity</label>
-        <select id={ids.severity} value={severity} onChange={(e) => setSeverity(e.target.value as Severity | '')}>
+        <select id={ids.severity} value={severity} onChange={(e) => {
+            setSeverity(e.target.value as Severity | '');
+            setOffset(0);
+          }}
+        >
           <option value="">any</option>
           <option value="high">high</option>
           <option value="medium">medium</option>
           <option value="low">low</option>
         </select>
         <label htmlFor={ids.status}>Status</label>
-        <select id={ids.status} value={status} onChange={(e) => setStatus(e.target.value as Status)}>
+        <select id={ids.status} value={status} onChange={(e) => {
+            setStatus(e.target.value as Status);
+            setOffset(0);
+          }}
+        >
           <option value="active">open</option>
           <option value="applied">applied before</option>
           <option value="dismissed">dismissed</option>
         </select>
       </div>
       <ErrorLine error={list.error} />
-      <p role="status">{list.data ? `${list.data.total} contradiction${list.data.total === 1 ? '' : 's'}` : 'Loading…'}</p>
+      <p role="status">
+        {list.data ? `${total} contradiction${total === 1 ? '' : 's'}` : 'Loading…'}
+        {total > PAGE ? `, ${offset + 1}–${Math.min(offset + PAGE, total)} shown` : ''}
+      </p>
       <ul className="contradictions">
         {list.data?.items.map((c) => (
           <li key={c.id}>
@@ -63,46 +81,37 @@ export function ContradictionsPage() {
           </li>
         ))}
       </ul>
+      {total > PAGE && (
+        <div className="actions">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            Previous contradictions
+          </button>
+          <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+            Next contradictions
+          </button>
+        </div>
+      )}
       {opened && <ContradictionDetail collectionId={collectionId} contradiction={opened} onDone={() => setOpen(null)} />}
     </>
   );
 }
 
+/** Start contradiction detection and follow it (the shared detection-run bar). */
 function ContradictionRun({ collectionId }: { collectionId: string }) {
-  const queries = useQueryClient();
-  const latest = useQuery({
-    queryKey: ['contradiction-run', collectionId],
-    queryFn: async () => {
-      const res = await api.GET('/v1/collections/{id}/contradictions/runs/latest', { params: { path: { id: collectionId } } });
-      return res.response.status === 404 ? null : unwrap(res);
-    },
-    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'enqueued' || q.state.data.status === 'running') ? 500 : false),
-  });
-  const run = latest.data;
-  const finished = run?.status === 'completed' || run?.status === 'failed';
-  const finishedRun = finished ? run.id : null;
-  useEffect(() => {
-    if (finishedRun) void queries.invalidateQueries({ queryKey: ['contradictions', collectionId] });
-  }, [finishedRun, queries, collectionId]);
-  const detect = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/v1/collections/{id}/contradictions/detect', { params: { path: { id: collectionId } } })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['contradiction-run', collectionId] }),
-  });
   return (
-    <div className="actions">
-      <button type="button" onClick={() => detect.mutate()} disabled={detect.isPending || (Boolean(run) && !finished)}>
-        Run contradiction detection
-      </button>
-      {run && (
-        <span className="run" aria-live="polite">
-          Last run: {run.status}
-          {run.claimsProcessed !== null ? `, ${run.claimsProcessed} claims` : ''}
-          {run.status === 'completed' ? `, ${run.contradictionsFound ?? 0} found, ${when(run.completedAt)}` : ''}
-          {run.error ? `: ${run.error}` : ''}
-        </span>
-      )}
-      <ErrorLine error={detect.error ?? latest.error} />
-    </div>
+    <DetectionRun
+      label="Run contradiction detection"
+      runKey={['contradiction-run', collectionId]}
+      listKey={['contradictions', collectionId]}
+      latest={async () => {
+        const res = await api.GET('/v1/collections/{id}/contradictions/runs/latest', { params: { path: { id: collectionId } } });
+        return res.response.status === 404 ? null : unwrap(res);
+      }}
+      start={async () => unwrap(await api.POST('/v1/collections/{id}/contradictions/detect', { params: { path: { id: collectionId } } }))}
+      describe={(run) =>
+        `${run.claimsProcessed !== null ? `, ${run.claimsProcessed} claims` : ''}${run.status === 'completed' ? `, ${run.contradictionsFound ?? 0} found, ${when(run.completedAt)}` : ''}`
+      }
+    />
   );
 }
 

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { api, type Schemas, unwrap } from '../api.ts';
 import { ConfirmDialog, ErrorLine, when } from './common.tsx';
+import { DetectionRun } from './detection-run.tsx';
 
 type Group = Schemas['DuplicateGroup'];
 type Member = Group['members'][number];
@@ -32,7 +33,7 @@ export function DuplicatesPage() {
         </Link>
       </p>
       <h1>Duplicates</h1>
-      <DetectionRun collectionId={collectionId} />
+      <DuplicateRun collectionId={collectionId} />
       <ErrorLine error={groups.error} />
       <p role="status">
         {total} group{total === 1 ? '' : 's'}
@@ -57,48 +58,32 @@ export function DuplicatesPage() {
   );
 }
 
-/** Start a detection run and follow it until it ends (the latest run, polled while it is pending or running). */
-function DetectionRun({ collectionId }: { collectionId: string }) {
-  const queries = useQueryClient();
-  const latest = useQuery({
-    queryKey: ['duplicate-run', collectionId],
-    queryFn: async () => {
-      const res = await api.GET('/v1/collections/{id}/duplicates/runs/latest', { params: { path: { id: collectionId } } });
-      return res.response.status === 404 ? null : unwrap(res);
-    },
-    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'pending' || q.state.data.status === 'running') ? 500 : false),
-  });
-  const run = latest.data;
-  const finished = run?.status === 'completed' || run?.status === 'failed';
-  const finishedRun = finished ? run.id : null;
-  useEffect(() => {
-    if (finishedRun) void queries.invalidateQueries({ queryKey: ['duplicates', collectionId] });
-  }, [finishedRun, queries, collectionId]);
-  const detect = useMutation({
-    mutationFn: async () => unwrap(await api.POST('/v1/collections/{id}/duplicates/detect', { params: { path: { id: collectionId } } })),
-    onSuccess: () => queries.invalidateQueries({ queryKey: ['duplicate-run', collectionId] }),
-  });
+/** Start a detection run and follow it until it ends (the shared detection-run bar). */
+function DuplicateRun({ collectionId }: { collectionId: string }) {
   return (
-    <div className="actions">
-      <button type="button" onClick={() => detect.mutate()} disabled={detect.isPending || (Boolean(run) && !finished)}>
-        Run duplicate detection
-      </button>
-      {run && (
-        <span className="run" aria-live="polite">
-          Last run: {run.status}
-          {run.jobsEnqueued !== null && !finished ? ` (${run.jobsProcessed ?? 0} of ${run.jobsEnqueued} documents)` : ''}
-          {run.status === 'completed' ? `, ${run.duplicatesDetected ?? 0} duplicates in ${run.duplicateGroupsCreated ?? 0} groups, ${when(run.completedAt)}` : ''}
-          {run.error ? `: ${run.error}` : ''}
-        </span>
-      )}
-      <ErrorLine error={detect.error ?? latest.error} />
-    </div>
+    <DetectionRun
+      label="Run duplicate detection"
+      runKey={['duplicate-run', collectionId]}
+      listKey={['duplicates', collectionId]}
+      latest={async () => {
+        const res = await api.GET('/v1/collections/{id}/duplicates/runs/latest', { params: { path: { id: collectionId } } });
+        return res.response.status === 404 ? null : unwrap(res);
+      }}
+      start={async () => unwrap(await api.POST('/v1/collections/{id}/duplicates/detect', { params: { path: { id: collectionId } } }))}
+      describe={(run, finished) =>
+        `${run.jobsEnqueued !== null && !finished ? ` (${run.jobsProcessed ?? 0} of ${run.jobsEnqueued} documents)` : ''}${
+          run.status === 'completed' ? `, ${run.duplicatesDetected ?? 0} duplicates in ${run.duplicateGroupsCreated ?? 0} groups, ${when(run.completedAt)}` : ''
+        }`
+      }
+    />
   );
 }
 
 function GroupCard({ collectionId, group }: { collectionId: string; group: Group }) {
   const queries = useQueryClient();
-  const [comparing, setComparing] = useState<Member | null>(null);
+  const [comparing, setComparing] = useState<[Member, Member] | null>(null);
+  // The pair picker mounts on demand: two selects in each of 50 cards slowed the page's first draw (bench/RESULTS.md).
+  const [picking, setPicking] = useState(false);
   const [disbanding, setDisbanding] = useState(false);
   const canonical = group.members.find((m) => m.documentId === group.canonicalDocumentId);
   const refresh = () => queries.invalidateQueries({ queryKey: ['duplicates', collectionId] });
@@ -118,12 +103,18 @@ function GroupCard({ collectionId, group }: { collectionId: string; group: Group
   return (
     <li className="card" aria-label={label}>
       <h2>{label}</h2>
-      <MembersTable group={group} onPromote={(m) => promote.mutate(m.documentId)} onCompare={setComparing} />
+      <MembersTable group={group} onPromote={(m) => promote.mutate(m.documentId)} onCompare={(m) => canonical && setComparing([m, canonical])} />
+      {group.members.length > 2 && !picking && (
+        <button type="button" onClick={() => setPicking(true)}>
+          Compare two members…
+        </button>
+      )}
+      {picking && <PickTwo group={group} onCompare={(left, right) => setComparing([left, right])} />}
       <button type="button" className="danger" onClick={() => setDisbanding(true)}>
         Disband group
       </button>
       <ErrorLine error={promote.error ?? disband.error} />
-      {comparing && canonical && <Compare canonical={canonical} member={comparing} onClose={() => setComparing(null)} />}
+      {comparing && <Compare collectionId={collectionId} group={group} left={comparing[0]} right={comparing[1]} onClose={() => setComparing(null)} />}
       {disbanding && (
         <ConfirmDialog title="Disband this group?" confirmLabel="Disband group" onCancel={() => setDisbanding(false)} onConfirm={() => disband.mutate()}>
           <p>
@@ -205,32 +196,80 @@ function useMarkdown(documentId: string) {
   });
 }
 
-/** The canonical and a member side by side, the passages they share marked in both. */
-function Compare({ canonical, member, onClose }: { canonical: Member; member: Member; onClose(): void }) {
-  const left = useMarkdown(canonical.documentId);
-  const right = useMarkdown(member.documentId);
-  const passages = member.sharedPassages ?? [];
+/** Choose any two members of a group to compare (not only a member against the canonical). */
+function PickTwo({ group, onCompare }: { group: Group; onCompare(left: Member, right: Member): void }) {
+  const ids = { left: useId(), right: useId() };
+  const [first, second] = group.members;
+  const [left, setLeft] = useState(first?.documentId ?? '');
+  const [right, setRight] = useState(second?.documentId ?? '');
+  const byId = (id: string) => group.members.find((m) => m.documentId === id);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const [a, b] = [byId(left), byId(right)];
+    if (a && b) onCompare(a, b);
+  };
+  const options = group.members.map((m) => (
+    <option key={m.documentId} value={m.documentId}>
+      {m.filename}
+      {m.documentId === group.canonicalDocumentId ? ' (canonical)' : ''}
+    </option>
+  ));
   return (
-    <section aria-label={`${member.filename} compared with ${canonical.filename}`} className="compare">
+    <form className="inline" onSubmit={submit} aria-label="Compare two members">
+      <label htmlFor={ids.left}>Compare</label>
+      <select id={ids.left} value={left} onChange={(e) => setLeft(e.target.value)}>
+        {options}
+      </select>
+      <label htmlFor={ids.right}>with</label>
+      <select id={ids.right} value={right} onChange={(e) => setRight(e.target.value)}>
+        {options}
+      </select>
+      <button type="submit" disabled={left === right}>
+        Compare these two
+      </button>
+    </form>
+  );
+}
+
+/**
+ * Two members side by side, the passages they share marked in both (GET …/duplicates/:groupId/compare aligns any
+ * two members now, so two near duplicates of one canonical can be compared too).
+ */
+function Compare({ collectionId, group, left, right, onClose }: { collectionId: string; group: Group; left: Member; right: Member; onClose(): void }) {
+  const leftText = useMarkdown(left.documentId);
+  const rightText = useMarkdown(right.documentId);
+  const pair = useQuery({
+    queryKey: ['duplicate-compare', group.id, left.documentId, right.documentId],
+    queryFn: async () =>
+      unwrap(
+        await api.GET('/v1/collections/{id}/duplicates/{groupId}/compare', {
+          params: { path: { id: collectionId, groupId: group.id }, query: { left: left.documentId, right: right.documentId } },
+        }),
+      ),
+  });
+  const passages = pair.data?.passages ?? [];
+  const name = (m: Member) => (m.documentId === group.canonicalDocumentId ? `${m.filename} (canonical)` : m.filename);
+  return (
+    <section aria-label={`${left.filename} compared with ${right.filename}`} className="compare">
       <div className="actions">
         <h3>
-          {passages.length} shared passage{passages.length === 1 ? '' : 's'}
+          {pair.data ? `${passages.length} shared passage${passages.length === 1 ? '' : 's'}; ${percent(pair.data.leftCoverage)} of ${left.filename} and ${percent(pair.data.rightCoverage)} of ${right.filename} shared` : 'Comparing…'}
         </h3>
         <button type="button" onClick={onClose}>
           Close comparison
         </button>
       </div>
-      <ErrorLine error={left.error ?? right.error} />
+      <ErrorLine error={pair.error ?? leftText.error ?? rightText.error} />
       <div className="side-by-side">
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it */}
-        <section tabIndex={0} aria-label={`${canonical.filename} (canonical)`}>
-          <h4>{canonical.filename} (canonical)</h4>
-          {left.data !== undefined && <Highlighted text={left.data} spans={passages.map((p) => p.canonical)} />}
+        <section tabIndex={0} aria-label={name(left)}>
+          <h4>{name(left)}</h4>
+          {leftText.data !== undefined && pair.data && <Highlighted text={leftText.data} spans={passages.map((p) => p.left)} />}
         </section>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it */}
-        <section tabIndex={0} aria-label={member.filename}>
-          <h4>{member.filename}</h4>
-          {right.data !== undefined && <Highlighted text={right.data} spans={passages.map((p) => p.member)} />}
+        <section tabIndex={0} aria-label={name(right)}>
+          <h4>{name(right)}</h4>
+          {rightText.data !== undefined && pair.data && <Highlighted text={rightText.data} spans={passages.map((p) => p.right)} />}
         </section>
       </div>
     </section>
