@@ -28,7 +28,8 @@ async function phase(args: string[], nodeArgs: string[] = ['--import', 'tsx']): 
 
 type Figures = Record<string, number[]>;
 const push = (figures: Figures, key: string, value: unknown) => {
-  if (typeof value === 'number') (figures[key] ??= []).push(value);
+  if (typeof value !== 'number') return;
+  figures[key] = [...(figures[key] ?? []), value];
 };
 
 /** One round: every engine built, queried and started cold, in turn. */
