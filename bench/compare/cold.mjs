@@ -1,14 +1,14 @@
 // A cold process: import the engine, open what a previous process saved, run one query; prints the milliseconds
-// since this process started (performance.now(): Node's own start-up included). Plain node, no TypeScript loader;
-// Dossier runs from the built packages (dist/) through ./dist-loader.mjs, as an installed copy would.
-// Usage: node [--import ./dist-loader.mjs] cold.mjs <dossier|minisearch|orama> <dir> <query> [collection id]
+// since this process started (performance.now(): Node's own start-up included). Plain node, no loader; Dossier runs
+// from an installed copy of the built packages (run.ts lays it out), whose entry is the last argument.
+// Usage: node cold.mjs <dossier|minisearch|orama> <dir> <query> [collection id] [entry of @dossier/adapters]
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const [engine, dir, query, collectionId] = process.argv.slice(2);
+const [engine, dir, query, collectionId, entry] = process.argv.slice(2);
 let hits;
 if (engine === 'dossier') {
-  const { createDossier } = await import('@dossier/adapters');
+  const { createDossier } = await import(entry ?? '@dossier/adapters');
   const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none' });
   const { results } = await (await dossier.local()).search.query(collectionId, { q: query, limit: 10 });
   hits = results.length;
