@@ -96,6 +96,47 @@ describe('TableMaintenance', () => {
     expect(runs).toHaveLength(3);
     await m.close();
   });
+
+  it('flush() runs a pending optimize at once, waits for it and for one that writes during it call for; close() flushes too', async () => {
+    const { runs, optimize } = manualOptimize();
+    const m = new TableMaintenance(optimize, { idleMs: 600_000, maxOps: 1000 });
+    m.noteWrite(handle, 5);
+    let flushed = false;
+    const flush = m.flush().then(() => {
+      flushed = true;
+    });
+    await tick();
+    expect(runs).toHaveLength(1);
+    m.noteWrite(handle, 1); // during the run
+    runs[0]!(5);
+    await waitFor(() => runs.length === 2);
+    expect(flushed).toBe(false);
+    runs[1]!(6);
+    await flush;
+    m.noteWrite(handle, 1);
+    const closing = m.close();
+    await waitFor(() => runs.length === 3);
+    runs[2]!(7);
+    await closing;
+    m.noteWrite(handle, 1); // closed: nothing more
+    await tick();
+    expect(runs).toHaveLength(3);
+  });
+
+  it('retries a failed optimize after a longer quiet period, with no new write', async () => {
+    let calls = 0;
+    const m = new TableMaintenance(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('disk busy');
+        return { rows: 1, compacted: false };
+      },
+      { idleMs: 10, maxOps: 1000, retainMs: 60_000 },
+    );
+    m.noteWrite(handle, 1);
+    await waitFor(() => calls === 2); // the retry, 2 × idleMs after the failure
+    await m.close();
+  });
 });
 
 /** Resolves once `ok()` holds, checking every 5 ms; fails after 5 s. */

@@ -135,7 +135,10 @@ export interface Dossier {
   local(): Promise<ScopedDossier>;
   /** Start the pipeline workers in this process (`createDossier` has already called it). */
   start(): void;
-  /** Resolves when no pipeline job is runnable or running (for scripts, tests and benchmarks). */
+  /**
+   * Resolves when no pipeline job is runnable or running (for scripts, tests and benchmarks) and the index
+   * maintenance those jobs call for has run (the embedded index is folded and compacted, not left to a timer).
+   */
   idle(): Promise<void>;
   /** Drain in-flight jobs, then release every adapter. */
   close(): Promise<void>;

@@ -231,11 +231,12 @@ export function createDossierCore(
         dispatcher.start();
       }
     },
-    /** Resolves when no pipeline job is runnable or running (for scripts, tests and benchmarks). */
+    /** Resolves when no pipeline job is runnable or running and the index maintenance they call for has run. */
     async idle(): Promise<void> {
       await runner?.idle();
       await dispatcher.kick();
       await webhookRunner?.idle();
+      await deps.index.settle?.();
     },
     /** Drain in-flight jobs, then release every adapter. */
     async close(): Promise<void> {

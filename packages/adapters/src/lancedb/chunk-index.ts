@@ -76,11 +76,18 @@ export interface LanceChunkIndex extends ChunkIndex {
    * benchmarks that want the settled state at once.
    */
   optimize(collectionId: string): Promise<void>;
+  /**
+   * Resolves once the background maintenance that writes so far call for has run (at once, not after the quiet
+   * period), and the check of the tables found at open is done: the index is then folded and compacted.
+   */
+  settle(): Promise<void>;
 }
 
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
   const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.sharedWithOtherProcesses ?? false, opts.vectorIndexMinRows, opts.cacheBytes);
   const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), opts.maintenance);
+  // A directory a process left with writes not yet optimized (it closed without settling, or was killed) gets them now.
+  const leftovers = maintenance ? scheduleLeftovers(tables, maintenance).catch(() => {}) : Promise.resolve();
   const pacing = { ...DEFAULT_COMMIT_PACING, ...opts.commitPacing };
   const groups = new GroupCommit(tables, (h, records, fresh) => writeRecords(tables, h, records, fresh), pacing);
   const upsert = async (h: TableHandle, records: LanceRecord[], fresh?: boolean) => {
@@ -162,7 +169,12 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
     async optimize(collectionId) {
       for (const h of await both(collectionId)) await optimizeTable(tables, h, opts.maintenance?.retainMs);
     },
+    async settle() {
+      await leftovers;
+      await maintenance?.flush();
+    },
     async close() {
+      await leftovers;
       await maintenance?.close();
       await tables.close();
     },
@@ -241,6 +253,29 @@ async function writeRecords(tables: LanceTables, h: TableHandle, records: LanceR
 /** Keeps the last record of each id: a merge with two source rows for one target row is ambiguous. */
 function lastById(records: LanceRecord[]): LanceRecord[] {
   return [...new Map(records.map((r) => [r.id, r])).values()];
+}
+
+/**
+ * Checks every table of the directory, as found at open: one with more than one small fragment (compaction would
+ * merge them) or with rows an index has not absorbed gets an optimize, scheduled as after a write. Without this a
+ * table left so by the last process stayed slow until the next write (measured on SciFact: 90 fragments, search
+ * 4–5× slower than after one optimize).
+ */
+async function scheduleLeftovers(tables: LanceTables, maintenance: TableMaintenance): Promise<void> {
+  for (const name of await tables.names()) {
+    const h = await tables.open(name).catch(() => null);
+    if (h && (await needsOptimize(h))) maintenance.noteWrite(h);
+  }
+}
+
+/** Whether the table has fragments to compact or rows outside one of its indexes. */
+export async function needsOptimize(h: TableHandle): Promise<boolean> {
+  const { fragmentStats } = await h.table.stats();
+  if (fragmentStats.numSmallFragments > 1) return true;
+  for (const index of await h.table.listIndices()) {
+    if (((await h.table.indexStats(index.name))?.numUnindexedRows ?? 0) > 0) return true;
+  }
+  return false;
 }
 
 /**

@@ -43,6 +43,8 @@ export class TableMaintenance {
   private readonly running = new Map<string, Promise<void>>();
   /** Rows of each table as of its last optimize: the tail allowed to stay unindexed grows with the table. */
   private readonly sizes = new Map<string, number>();
+  /** Failed optimizes in a row per table (each one retried later, see retryLater). */
+  private readonly failures = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -67,8 +69,26 @@ export class TableMaintenance {
     else p.timer = setTimeout(() => this.runNow(h.name), this.policy.idleMs);
   }
 
-  /** Stop scheduling, and wait for optimizes already running. */
+  /**
+   * Runs every optimize that writes so far call for now, instead of after the quiet period, and resolves once no
+   * table has writes waiting for one (writes that arrive meanwhile are folded in too, a few rounds at most). Settle
+   * runs (clean-up of replaced versions only) stay scheduled: they change no search.
+   */
+  async flush(): Promise<void> {
+    for (let round = 0; round < MAX_FLUSH_ROUNDS; round++) {
+      for (const name of [...this.pending.keys()]) this.runNow(name);
+      if (this.running.size === 0 && this.pending.size === 0) return;
+      await Promise.allSettled([...this.running.values()]);
+    }
+  }
+
+  /**
+   * Runs the optimizes still due (a process that closes right after its last write leaves a folded, compacted
+   * index, not the fragments of that write), then stops scheduling. What a failing optimize leaves is taken over
+   * by the next open of the directory (see scheduleLeftovers in chunk-index.ts).
+   */
   async close(): Promise<void> {
+    await this.flush();
     this.closed = true;
     for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
     for (const name of [...this.settling.keys()]) this.cancelSettle(name);
@@ -106,24 +126,41 @@ export class TableMaintenance {
    */
   private start(h: TableHandle, settleRound: number): void {
     let compacted = false;
+    let failed = false;
     const run = this.optimize(h, this.retainMs).then(
       (outcome) => {
         this.sizes.set(h.name, outcome.rows);
         compacted = outcome.compacted;
       },
       () => {
-        // A failed optimize leaves the table correct (rows stay searchable unindexed); the next write retries it.
+        // A failed optimize leaves the table correct (rows stay searchable unindexed); it is retried later.
+        failed = true;
       },
     );
     this.running.set(h.name, run);
     void run.finally(() => {
       this.running.delete(h.name);
       if (this.closed) return;
+      if (failed) return this.retryLater(h);
+      this.failures.delete(h.name);
       const next = this.pending.get(h.name);
       if (!next) return void ((settleRound === 0 || (compacted && settleRound < MAX_SETTLE_RUNS)) && this.settleLater(h, settleRound + 1));
       if (this.due(h.name)) this.runNow(h.name);
       else if (!next.timer) next.timer = setTimeout(() => this.runNow(h.name), this.policy.idleMs);
     });
+  }
+
+  /**
+   * After a failed optimize: another one later (twice the wait after each failure in a row, MAX_RETRIES at most),
+   * so a table is not left unoptimized when writes have stopped. Writes meanwhile keep their own schedule.
+   */
+  private retryLater(h: TableHandle): void {
+    const failures = (this.failures.get(h.name) ?? 0) + 1;
+    this.failures.set(h.name, failures);
+    if (failures > MAX_RETRIES) return void this.failures.delete(h.name);
+    const p = this.pending.get(h.name) ?? { ops: 0, rows: 0, timer: null, handle: h };
+    this.pending.set(h.name, p);
+    p.timer ??= setTimeout(() => this.runNow(h.name), this.policy.idleMs * 2 ** failures);
   }
 
   /**
@@ -149,6 +186,12 @@ export class TableMaintenance {
 }
 
 const DEFAULT_POLICY: MaintenancePolicy = { idleMs: 1500, maxOps: 1000, maxRows: 20_000, retainMs: RETAIN_MS };
+
+/** Rounds of one flush at most (each waits for the runs going, then starts those that writes meanwhile call for). */
+const MAX_FLUSH_ROUNDS = 5;
+
+/** Retries of a failing optimize in a row (after 2, 4, 8, 16 and 32 quiet periods); the next write starts again. */
+const MAX_RETRIES = 5;
 
 /** Settle runs in a row at most (each one that still compacted schedules the next). */
 const MAX_SETTLE_RUNS = 3;

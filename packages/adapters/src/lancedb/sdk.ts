@@ -64,8 +64,8 @@ export interface LanceTable {
   indexStats(name: string): Promise<{ numIndexedRows: number; numUnindexedRows: number } | undefined>;
   createIndex(column: string, options: { config: unknown; replace?: boolean }): Promise<void>;
   optimize(options?: { cleanupOlderThan?: Date }): Promise<{ compaction: { fragmentsRemoved: number } }>;
-  /** Sizes read from the table's manifest (no file listing). */
-  stats(): Promise<{ totalBytes: number; numRows: number }>;
+  /** Sizes read from the table's manifest (no file listing); small fragments are those compaction would merge. */
+  stats(): Promise<{ totalBytes: number; numRows: number; fragmentStats: { numFragments: number; numSmallFragments: number } }>;
   close(): void;
 }
 

@@ -100,6 +100,11 @@ export class LanceTables {
     return handle;
   }
 
+  /** Names of the tables in the directory. */
+  async names(): Promise<string[]> {
+    return (await this.connection()).tableNames();
+  }
+
   /** Opens `name`, or creates it with `schema` when it does not exist; an existing table keeps its schema. */
   async openOrCreate(name: string, schema: unknown): Promise<TableHandle> {
     try {

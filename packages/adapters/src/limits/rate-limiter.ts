@@ -1,5 +1,6 @@
 import type { RateDecision, RateLimiter, RateLimiterFactory, RateSpec } from '@dossier/core';
-import { BurstyRateLimiter, type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RedisConnection } from './redis.ts';
 
 /**
@@ -8,6 +9,9 @@ import type { RedisConnection } from './redis.ts';
  * A spec with a burst reserve is a BurstyRateLimiter: the window's points, then a reserve refilled over ten
  * windows, which behaves like a token bucket of that capacity.
  */
+/** rate-limiter-flexible (CommonJS), required by the first limiter built: an embedded library never loads it (issue 41). */
+const flexible = () => createRequire(import.meta.url)('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
+
 type Build = (keyPrefix: string, points: number, durationMs: number) => RateLimiterAbstract;
 
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
@@ -20,13 +24,13 @@ function decision(res: RateLimiterRes | null, spec: RateSpec, allowed: boolean):
 function limiterOf(build: Build, name: string, spec: RateSpec): RateLimiter {
   const main = build(`${name}`, spec.points, spec.durationMs);
   const burst = spec.burst > 0 ? build(`${name}:burst`, spec.burst, spec.durationMs * 10) : null;
-  const spender = burst ? new BurstyRateLimiter(main, burst) : main;
+  const spender = burst ? new (flexible().BurstyRateLimiter)(main, burst) : main;
   return {
     async consume(key, points = 1) {
       try {
         return decision(await spender.consume(key, points), spec, true);
       } catch (err) {
-        if (err instanceof RateLimiterRes) return decision(err, spec, false);
+        if (err instanceof flexible().RateLimiterRes) return decision(err, spec, false);
         throw err;
       }
     },
@@ -45,13 +49,13 @@ function limiterOf(build: Build, name: string, spec: RateSpec): RateLimiter {
 
 /** Limits counted in this process: the default for one node. */
 export function memoryRateLimiters(): RateLimiterFactory {
-  const build: Build = (keyPrefix, points, durationMs) => new RateLimiterMemory({ keyPrefix, points, duration: seconds(durationMs) });
+  const build: Build = (keyPrefix, points, durationMs) => new (flexible().RateLimiterMemory)({ keyPrefix, points, duration: seconds(durationMs) });
   return { create: (name, spec) => limiterOf(build, name, spec), close: async () => {} };
 }
 
 /** Limits counted in Redis under `prefix`, so every node sharing the Redis enforces the same limit. */
 export function redisRateLimiters(redis: RedisConnection, prefix: string): RateLimiterFactory {
   const build: Build = (keyPrefix, points, durationMs) =>
-    new RateLimiterRedis({ storeClient: redis.client, keyPrefix: `${prefix}${keyPrefix}`, points, duration: seconds(durationMs) });
+    new (flexible().RateLimiterRedis)({ storeClient: redis.client, keyPrefix: `${prefix}${keyPrefix}`, points, duration: seconds(durationMs) });
   return { create: (name, spec) => limiterOf(build, name, spec), close: () => redis.release() };
 }

@@ -62,17 +62,10 @@ export async function createTaskPool<I, O extends object>(
     maxMemoryMb: opts.maxMemoryMb ?? 1024,
   };
   const gate = new TaskGate(limits.threads, limits.maxThreads, limits.spareAfterMs);
-  const { Piscina } = await import('piscina');
-  const pool: Pool = new Piscina({
-    ...workerOptions(siblingWorkerUrl(spec.worker, spec.callerUrl)),
-    // Threads start with the pool and stay up: loading the workers' libraries takes seconds, so it happens at start.
-    minThreads: limits.threads,
-    maxThreads: limits.maxThreads,
-    idleTimeout: 30_000,
-    // A young generation of 16 MB (it was 64): the threads' parse garbage is short-lived, and the larger nursery cost
-    // 50-60 MiB of peak RSS ingesting SciFact for at most a few per cent of speed, within this machine's noise (issue 11).
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
+  // The pool (and its threads, which load the converters or the tokenizer) starts with the first task, not with the
+  // process: an embedded library that opens a data directory to search never pays for it (issue 41: cold start).
+  let started: Promise<Pool> | null = null;
+  const pool = () => (started ??= startPool(spec, limits));
   const run = async (input: I, transferList?: ArrayBuffer[]): Promise<O> => {
     const ticket = await gate.enter();
     const abort = new AbortController();
@@ -83,7 +76,7 @@ export async function createTaskPool<I, O extends object>(
     }, limits.timeoutMs);
     let reply: TaskReply<O>;
     try {
-      reply = (await pool.run(input, { signal: abort.signal, transferList })) as TaskReply<O>;
+      reply = (await (await pool()).run(input, { signal: abort.signal, transferList })) as TaskReply<O>;
     } catch (err) {
       throw workerFailure(err, timedOut, limits, spec.label);
     } finally {
@@ -94,5 +87,20 @@ export async function createTaskPool<I, O extends object>(
     const { ok: _ok, ...out } = reply;
     return out as unknown as O;
   };
-  return { run, close: () => pool.destroy() };
+  return { run, close: async () => void (started && (await started).destroy()) };
+}
+
+/** The piscina pool of one worker module; its threads stay up once started. */
+async function startPool(spec: TaskPoolSpec, limits: Required<TaskPoolOptions>): Promise<Pool> {
+  const { Piscina } = await import('piscina');
+  return new Piscina({
+    ...workerOptions(siblingWorkerUrl(spec.worker, spec.callerUrl)),
+    // Threads start with the pool and stay up: loading the workers' libraries takes seconds, paid once by the first task.
+    minThreads: limits.threads,
+    maxThreads: limits.maxThreads,
+    idleTimeout: 30_000,
+    // A young generation of 16 MB (it was 64): the threads' parse garbage is short-lived, and the larger nursery cost
+    // 50-60 MiB of peak RSS ingesting SciFact for at most a few per cent of speed, within this machine's noise (issue 11).
+    resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  });
 }

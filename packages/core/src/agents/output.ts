@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { JsonSchemaObject } from '../domain/agents.ts';
 import { DossierError } from '../domain/errors.ts';
 
@@ -12,13 +13,15 @@ export interface OutputValidator {
   check(response: string): { ok: true; value: unknown } | { ok: false; reason: string };
 }
 
-const ajv = new Ajv({ strict: false, allErrors: false });
+/** Ajv, required on the first schema compiled (synchronously: it is CommonJS); a process without agents never loads it. */
+let ajv: Ajv | undefined;
+const validator = (): Ajv => (ajv ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ strict: false, allErrors: false }));
 
 /** Compile a schema; one that does not compile is invalid input (400 on create, update and preview). */
 export function compileOutputSchema(schema: JsonSchemaObject): OutputValidator {
   let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema);
+    validate = validator().compile(schema);
   } catch (err) {
     throw new DossierError('invalid_input', `outputSchema: not a valid JSON Schema (${err instanceof Error ? err.message : String(err)})`);
   }

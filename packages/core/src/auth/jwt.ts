@@ -1,4 +1,3 @@
-import { jwtVerify, SignJWT } from 'jose';
 import { DossierError } from '../domain/errors.ts';
 
 /** Claims of a management-plane token. */
@@ -13,11 +12,15 @@ export interface SessionClaims {
   expiresAt?: number;
 }
 
+/** jose, loaded on the first token issued or checked (an embedded library that only searches never loads it). */
+const jose = () => import('jose');
+
 /** Issues and verifies short-lived HS256 JWTs for the management plane. */
 export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
   return {
     /** A signed token for the account. */
     async issue(claims: SessionClaims): Promise<string> {
+      const { SignJWT } = await jose();
       return new SignJWT({ email: claims.email, ...(claims.epoch ? { ep: claims.epoch } : {}), ...(claims.sessionId ? { sid: claims.sessionId } : {}) })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.accountId)
@@ -28,6 +31,7 @@ export function createTokenIssuer(key: Uint8Array, ttlSeconds: number) {
     },
     /** The claims of a valid token; throws unauthorized for an invalid or expired one. */
     async verify(token: string): Promise<SessionClaims> {
+      const { jwtVerify } = await jose();
       try {
         // A token without an expiry would never lapse: `exp` (and `iat`) are required, whatever else the signature says.
         const { payload } = await jwtVerify(token, key, { issuer: 'dossier', algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] });

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { PCA } from 'ml-pca';
 import type { DossierContext } from '../context.ts';
 import type { ClaimMapItem, ClaimRecord } from '../domain/claims.ts';
 import type { Collection } from '../domain/types.ts';
@@ -45,9 +44,10 @@ export async function embedClaims(ctx: DossierContext, collection: Collection, t
 }
 
 /** 2-D coordinates: random projection to 64 dimensions, then the first two principal components (ml-pca). */
-function coordinates(rows: number[][]): [number, number][] {
+async function coordinates(rows: number[][]): Promise<[number, number][]> {
   if (rows.length === 0) return [];
   if (rows.length < 3) return rows.map((_, index) => [index, 0]);
+  const { PCA } = await import('ml-pca'); // loaded by the first claim map, not by every process start (issue 41)
   const pca = new PCA(rows, { center: true, scale: false });
   const projected = pca.predict(rows, { nComponents: 2 }).to2DArray();
   return projected.map((point) => [round(point[0] ?? 0), round(point[1] ?? 0)]);
@@ -76,7 +76,7 @@ export async function computeClaimMap(
     rows.push(projectEntries(vector ? [...vector.entries()] : (sparse[index] ?? new Map()).entries()));
   }
   progress(85);
-  const points = coordinates(rows);
+  const points = await coordinates(rows);
   return claims.map((claim, index) => ({
     id: claim.id,
     text: claim.text,

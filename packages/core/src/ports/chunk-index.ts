@@ -80,10 +80,7 @@ export interface ChunkIndexCapabilities {
 /** Error codes raised by chunk index adapters. */
 export type ChunkIndexErrorCode = 'dimension_mismatch' | 'missing_index';
 
-/**
- * Per-collection storage of chunk text, vectors and section text.
- * Each collection is isolated (its own table); rows are replaced by id, never by scan-and-delete.
- */
+/** Per-collection storage of chunk text, vectors and section text; rows are replaced by id, never by scan-and-delete. */
 export interface ChunkIndex {
   /** What this adapter supports. */
   readonly capabilities: ChunkIndexCapabilities;
@@ -117,7 +114,9 @@ export interface ChunkIndex {
   countChunks(collectionId: string, documentId?: string): Promise<number>;
   /** Bytes on disk used by the collection's tables. */
   sizeBytes(collectionId: string): Promise<number>;
-  /** Release handles. */
+  /** Optional: resolves once index maintenance the writes so far call for has run (Dossier's idle() waits for it). */
+  settle?(): Promise<void>;
+  /** Release handles, finishing (or leaving to the next open) the maintenance still due. */
   close(): Promise<void>;
 }
 

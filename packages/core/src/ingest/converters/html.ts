@@ -1,24 +1,33 @@
-import rehypeParse from 'rehype-parse';
-import rehypeRemark from 'rehype-remark';
-import remarkGfm from 'remark-gfm';
-import remarkStringify from 'remark-stringify';
-import { unified } from 'unified';
 import { DossierError } from '../../domain/errors.ts';
 import type { Converter } from './types.ts';
 import { decodeText } from './decode.ts';
 import { rehypeClean, remarkFlatCells } from './html-clean.ts';
 
-const processor = unified()
-  .use(rehypeParse)
-  .use(rehypeClean)
-  .use(rehypeRemark)
-  .use(remarkFlatCells)
-  .use(remarkGfm)
-  .use(remarkStringify, { bullet: '-', fences: true, rule: '-' });
+/**
+ * The unified pipeline, built on first use: its 150-odd modules are a sizeable share of a cold process's start
+ * (issue 41), and a process that only searches never converts HTML.
+ */
+let processor: Promise<{ process(html: string): Promise<unknown> }> | undefined;
+const htmlProcessor = () =>
+  (processor ??= Promise.all([
+    import('rehype-parse'),
+    import('rehype-remark'),
+    import('remark-gfm'),
+    import('remark-stringify'),
+    import('unified'),
+  ]).then(([parse, toMarkdown, gfm, stringify, { unified }]) =>
+    unified()
+      .use(parse.default)
+      .use(rehypeClean)
+      .use(toMarkdown.default)
+      .use(remarkFlatCells)
+      .use(gfm.default)
+      .use(stringify.default, { bullet: '-', fences: true, rule: '-' }),
+  ));
 
 /** HTML text to normalised Markdown; also used by the adapters' DOCX and e-mail converters. */
 export async function htmlToMarkdown(html: string): Promise<string> {
-  const file = await processor.process(html);
+  const file = await (await htmlProcessor()).process(html);
   return `${String(file).replace(/\n{3,}/g, '\n\n').trim()}\n`;
 }
 
