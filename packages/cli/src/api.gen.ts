@@ -1029,6 +1029,23 @@ export interface paths {
         patch: operations["updateGoldenSet"];
         trace?: never;
     };
+    "/v1/collections/{id}/golden-sets/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a golden set (version 1) from uploaded BEIR files: multipart file fields `queries` (queries.jsonl) and `qrels` (qrels/<split>.tsv), 8 MB each, and text fields `name` and optional `matchBy` (default filename) */
+        post: operations["uploadGoldenSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections/{id}/manifest": {
         parameters: {
             query?: never;
@@ -7873,6 +7890,98 @@ export interface operations {
             };
             /** @description Collection, set or run not found (or not in your sandbox) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadGoldenSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send a unique value per intended request: a retry with the same key and request within 24 h gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with another request answers 422, and while the first still runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the qrels corpus ids name (default filename)
+                     * @enum {string}
+                     */
+                    matchBy?: "document" | "filename" | "section";
+                    /** @description The golden set's name */
+                    name: string;
+                    /**
+                     * Format: binary
+                     * @description BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped), UTF-8, up to 8 MB
+                     */
+                    qrels: string;
+                    /**
+                     * Format: binary
+                     * @description BEIR queries.jsonl: one {"_id", "text"} object a line, UTF-8, up to 8 MB
+                     */
+                    queries: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenSet"];
+                };
+            };
+            /** @description A file missing, repeated, empty, not UTF-8, or with a malformed line (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A file over 8 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,7 @@ describe('dossier eval', () => {
     expect(imported.code, imported.stderr).toBe(0);
     const set = JSON.parse(imported.stdout);
     expect(set).toMatchObject({ name: 'tiny', queryCount: 2, matchBy: 'filename' });
+    expect(t.logged.filter((l) => l.msg === 'request' && l.route === '/v1/collections/:id/golden-sets/upload' && l.status === 201)).toHaveLength(1);
 
     const first = await run(['eval', 'run', set.id]);
     expect(first.code, first.stderr).toBe(0);
@@ -54,6 +55,11 @@ describe('dossier eval', () => {
   it('refuses bad flags and unknown ids', async () => {
     expect((await run(['eval', 'run', 'x', '--query-expansion', 'bm25'])).code).not.toBe(0);
     expect((await run(['eval', 'import', 'x'])).code).not.toBe(0);
+    const badQrels = join(home.home, 'bad.tsv');
+    writeFileSync(badQrels, '1\ttides\t1\n2\ttides\n');
+    const refused = await run(['eval', 'import', 'x', '--queries', join(home.home, 'queries.jsonl'), '--qrels', badQrels]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/qrels line 2/);
     const missing = await run(['eval', 'show', 'nope']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/not found/i);

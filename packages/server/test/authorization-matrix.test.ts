@@ -109,6 +109,7 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open',
   // Issue 38: evaluation — project keys of the collection's sandbox (running meters queries but changes nothing).
   'POST /v1/collections/:id/golden-sets': 'key-owned', 'GET /v1/collections/:id/golden-sets': 'key-owned',
+  'POST /v1/collections/:id/golden-sets/upload': 'key-owned',
   'GET /v1/collections/:id/golden-sets/:setId': 'key-owned', 'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',
   'DELETE /v1/collections/:id/golden-sets/:setId': 'key-owned', 'POST /v1/collections/:id/evaluations': 'key-owned',
   'GET /v1/collections/:id/evaluations': 'key-owned', 'GET /v1/collections/:id/evaluations/compare': 'key-owned',

@@ -1,4 +1,6 @@
+import { openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { components } from '../api.gen.ts';
 import type { Command, Context } from '../command.ts';
 import { usageError } from '../errors.ts';
@@ -113,11 +115,19 @@ async function importSet(ctx: Context) {
   const name = arg(ctx, 1, 'a name for the set', 'dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv');
   const { queries, qrels, file } = ctx.values;
   const matchBy = typeof ctx.values['match-by'] === 'string' ? { matchBy: ctx.values['match-by'] } : {};
-  let body: Record<string, unknown>;
-  if (typeof file === 'string') body = { name, ...matchBy, queries: JSON.parse(await readFile(file, 'utf8')) };
-  else if (typeof queries === 'string' && typeof qrels === 'string') body = { name, ...matchBy, beir: { queries: await readFile(queries, 'utf8'), qrels: await readFile(qrels, 'utf8') } };
-  else throw usageError('give --queries and --qrels (BEIR files), or --file (a JSON list of {query, relevant: [{target, grade}]})');
-  const set = await ctx.api().json<GoldenSet>('POST', `/collections/${await ctx.collection()}/golden-sets`, { json: body, ...notFound });
+  const path = `/collections/${await ctx.collection()}/golden-sets`;
+  let set: GoldenSet;
+  if (typeof file === 'string') {
+    set = await ctx.api().json<GoldenSet>('POST', path, { json: { name, ...matchBy, queries: JSON.parse(await readFile(file, 'utf8')) }, ...notFound });
+  } else if (typeof queries === 'string' && typeof qrels === 'string') {
+    // The files go as they are (multipart upload): the server checks their size, encoding and lines.
+    const form = new FormData();
+    form.append('name', name);
+    if (matchBy.matchBy) form.append('matchBy', String(matchBy.matchBy));
+    form.append('queries', await openAsBlob(queries), basename(queries));
+    form.append('qrels', await openAsBlob(qrels), basename(qrels));
+    set = await ctx.api().json<GoldenSet>('POST', `${path}/upload`, { body: form, timeoutMs: null, ...notFound });
+  } else throw usageError('give --queries and --qrels (BEIR files), or --file (a JSON list of {query, relevant: [{target, grade}]})');
   if (ctx.out.json) return ctx.out.value(set);
   ctx.out.info(`golden set ${set.id} (v${set.version}): ${set.queryCount} queries, matched by ${set.matchBy}`);
 }

@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const MAX_GOLDEN_QUERIES = 2000;
 /** Largest BEIR upload text of each file (queries.jsonl may carry the whole corpus' queries; unjudged ones are dropped). */
 const MAX_BEIR_CHARS = 8_000_000;
+/** Largest BEIR file of a multipart upload, in bytes (the same bound as the JSON body's text). */
+export const MAX_BEIR_BYTES = MAX_BEIR_CHARS;
 
 const matchBySchema = z.enum(['document', 'filename', 'section']).describe('What targets name: a document id, a file name (with or without extension), or a section id');
 const judgment = z.strictObject({ target: z.string().trim().min(1).max(500), grade: z.number().int().min(0).max(10).default(1) });

@@ -10,6 +10,7 @@ import { requireMeterRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { goldenQueriesFromBeir } from './beir.ts';
 import { effectiveSettings, runGoldenSet } from './runner.ts';
+import { createBodyOfUpload, type GoldenSetUpload } from './upload.ts';
 import {
   type CreateGoldenSetInput,
   compareRunsQuerySchema,
@@ -74,18 +75,24 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
   return { evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf) };
 }
 
-/** Golden sets: create (version 1), edit (the next version), read, list, delete. */
+/** Golden sets: create (version 1; from JSON or uploaded BEIR files), edit (the next version), read, list, delete. */
 function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
+  async function createSet(access: Access, collectionId: string, raw: CreateGoldenSetInput): Promise<GoldenSetView> {
+    const c = await owned(access, collectionId);
+    const body = parseInput(createGoldenSetSchema, raw);
+    const set: GoldenSetRecord = {
+      id: newId(), version: 1, collectionId: c.id, name: body.name, matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
+      queries: queriesOf(body) ?? [], createdAt: nowIso(),
+    };
+    await ctx.store.insertGoldenSet(set);
+    return setView(set);
+  }
   return {
-    async createSet(access: Access, collectionId: string, raw: CreateGoldenSetInput): Promise<GoldenSetView> {
-      const c = await owned(access, collectionId);
-      const body = parseInput(createGoldenSetSchema, raw);
-      const set: GoldenSetRecord = {
-        id: newId(), version: 1, collectionId: c.id, name: body.name, matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
-        queries: queriesOf(body) ?? [], createdAt: nowIso(),
-      };
-      await ctx.store.insertGoldenSet(set);
-      return setView(set);
+    createSet,
+    /** Create a set from a multipart upload of BEIR files (the collection is checked first: a stranger gets 404). */
+    async uploadSet(access: Access, collectionId: string, upload: GoldenSetUpload): Promise<GoldenSetView> {
+      await owned(access, collectionId);
+      return createSet(access, collectionId, createBodyOfUpload(upload));
     },
     /** Edit a set: stores and returns its next version (earlier versions and their runs stay). */
     async updateSet(access: Access, collectionId: string, setId: string, raw: UpdateGoldenSetInput): Promise<GoldenSetView> {

@@ -1,11 +1,25 @@
 import { evaluationSchemas as ev } from '@dossier/core';
 import { z } from 'zod';
 import { requireApiAccess } from '../http/auth.ts';
+import { readMultipart } from '../http/multipart.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 const COLLECTION = '/v1/collections/:id';
 const DENIED = { 401: 'API key required', 404: 'Collection, set or run not found (or not in your sandbox)' };
 const versionQuery = z.strictObject({ version: z.coerce.number().int().min(1).optional() });
+/** A golden-set upload: the two BEIR files (8 MB each at most) and the name and matchBy fields. */
+const SET_UPLOAD_LIMITS = { maxFiles: 2, maxTotalBytes: 16_000_000 + 64_000, textFields: ['name', 'matchBy'] } as const;
+const binary = (description: string) => ({ type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description });
+const SET_UPLOAD_FORM = {
+  type: 'object' as const,
+  required: ['name', 'queries', 'qrels'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200, description: "The golden set's name" },
+    matchBy: { type: 'string', enum: ['document', 'filename', 'section'], description: 'What the qrels corpus ids name (default filename)' },
+    queries: binary('BEIR queries.jsonl: one {"_id", "text"} object a line, UTF-8, up to 8 MB'),
+    qrels: binary('BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped), UTF-8, up to 8 MB'),
+  },
+};
 
 /**
  * Evaluation (issue 38; docs/evaluation.md): golden sets of a collection (versioned: an edit stores the next
@@ -27,6 +41,16 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
       body: ev.createGoldenSetSchema,
       responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid input (e.g. malformed BEIR lines)', ...DENIED },
       handle: async (ctx, { body, reply }) => reply(201, await e.createSet(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'post', path: `${SETS}/upload`, operationId: 'uploadGoldenSet', tag: 'evaluations', auth: 'key', idempotent: true, bodyType: 'multipart/form-data', multipartForm: SET_UPLOAD_FORM, longRunning: true,
+      summary: 'Create a golden set (version 1) from uploaded BEIR files: multipart file fields `queries` (queries.jsonl) and `qrels` (qrels/<split>.tsv), 8 MB each, and text fields `name` and optional `matchBy` (default filename)',
+      responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'A file missing, repeated, empty, not UTF-8, or with a malformed line (named)', 413: 'A file over 8 MB', ...DENIED },
+      handle: async (ctx, { reply }) => {
+        const access = requireApiAccess(ctx);
+        const form = await readMultipart(ctx, SET_UPLOAD_LIMITS);
+        reply(201, await e.uploadSet(access, ctx.params.id, form));
+      },
     }),
     route({
       method: 'get', path: SETS, operationId: 'listGoldenSets', tag: 'evaluations', auth: 'key',
