@@ -11,6 +11,7 @@ import { newId, nowIso } from '../util/ids.ts';
 import { goldenQueriesFromBeir } from './beir.ts';
 import { effectiveSettings, runGoldenSet } from './runner.ts';
 import { createBodyOfUpload, type GoldenSetUpload } from './upload.ts';
+import { proposalMethods } from './proposals.ts';
 import {
   type CreateGoldenSetInput,
   compareRunsQuerySchema,
@@ -72,7 +73,10 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
     await meterUsage(ctx, sandbox, 'queries', set.queries.length);
     return run;
   };
-  return { evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf) };
+  return {
+    evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf),
+    ...proposalMethods(ctx, setOf, setView),
+  };
 }
 
 /** Golden sets: create (version 1; from JSON or uploaded BEIR files), edit (the next version), read, list, delete. */

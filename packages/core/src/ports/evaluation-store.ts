@@ -80,6 +80,24 @@ export interface EvaluationGuardRecord {
   updatedAt: string;
 }
 
+/** A question the fast model drafted from one section; a person accepts (into a set), edits or rejects it. */
+export interface GoldenProposalRecord {
+  id: string;
+  collectionId: string;
+  documentId: string;
+  sectionId: string;
+  sectionTitle: string;
+  /** The start of the section's text, for the person judging the question. */
+  excerpt: string;
+  question: string;
+  status: 'proposed' | 'accepted' | 'rejected';
+  /** The set version an accepted question went into (null until accepted). */
+  setId: string | null;
+  setVersion: number | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
 /** Golden sets, evaluation runs and guards (part of the MetadataStore); scoping by project is the caller's policy. */
 export interface EvaluationStore {
   /** Insert one version of a set (the (id, version) pair is unique). */
@@ -98,4 +116,10 @@ export interface EvaluationStore {
   /** Insert or replace the guard of a collection. */
   putEvaluationGuard(guard: EvaluationGuardRecord): Promise<void>;
   deleteEvaluationGuard(collectionId: string): Promise<void>;
+  insertGoldenProposals(proposals: GoldenProposalRecord[]): Promise<void>;
+  getGoldenProposal(id: string): Promise<GoldenProposalRecord | null>;
+  /** A collection's proposals (of one status when given), oldest first. */
+  listGoldenProposals(collectionId: string, status?: GoldenProposalRecord['status']): Promise<GoldenProposalRecord[]>;
+  /** Record a decision; false when the proposal was decided already (only `proposed` ones change). */
+  decideGoldenProposal(id: string, decision: Pick<GoldenProposalRecord, 'status' | 'question' | 'setId' | 'setVersion' | 'decidedAt'>): Promise<boolean>;
 }

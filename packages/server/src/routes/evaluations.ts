@@ -29,7 +29,7 @@ const SET_UPLOAD_FORM = {
  */
 export function evaluationRoutes({ dossier }: RouteDeps): RouteDef[] {
   const e = dossier.evaluations;
-  return [...goldenSetRoutes(e), ...runRoutes(e), ...guardRoutes(e)];
+  return [...goldenSetRoutes(e), ...proposalRoutes(e), ...runRoutes(e), ...guardRoutes(e)];
 }
 
 function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
@@ -76,6 +76,43 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
         await e.deleteSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId);
         noContent(ctx);
       },
+    }),
+  ];
+}
+
+/** Questions the fast model drafts from sampled sections; a person accepts (into a set), edits or rejects each. */
+function proposalRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
+  const PROPOSALS = `${COLLECTION}/golden-proposals`;
+  const DECIDED = { 409: 'The proposal was accepted or rejected already' };
+  return [
+    route({
+      method: 'post', path: PROPOSALS, operationId: 'proposeGoldenQuestions', tag: 'evaluations', auth: 'key', longRunning: true,
+      summary: 'Sample sections and let the fast model draft one question for each, stored unconfirmed (nothing is scored until a person accepts it)',
+      body: ev.proposeQuestionsSchema,
+      responses: {
+        201: { description: 'The new proposals', schema: ev.goldenProposal.array() }, 400: 'Invalid input', 409: 'No ready section with enough text',
+        503: 'The model failed or proposed nothing usable', ...DENIED,
+      },
+      handle: async (ctx, { body, reply }) => reply(201, await e.proposeQuestions(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'get', path: PROPOSALS, operationId: 'listGoldenProposals', tag: 'evaluations', auth: 'key', query: ev.listProposalsQuerySchema,
+      summary: 'Proposed questions of the collection, oldest first (`?status=proposed` for those waiting)',
+      responses: { 200: { description: 'The proposals', schema: ev.goldenProposal.array() }, 400: 'Invalid status', ...DENIED },
+      handle: async (ctx, { query, reply }) => reply(200, await e.listProposals(requireApiAccess(ctx), ctx.params.id, query)),
+    }),
+    route({
+      method: 'post', path: `${PROPOSALS}/:proposalId/accept`, operationId: 'acceptGoldenProposal', tag: 'evaluations', auth: 'key',
+      summary: "Accept a proposed question (edited when `question` is given) into a set: the set's next version (`setId`) or a new set (`name`), judged by its source section",
+      body: ev.acceptProposalSchema,
+      responses: { 200: { description: 'The proposal and the set version it went into', schema: ev.acceptedProposal }, 400: 'Invalid input', ...DECIDED, ...DENIED },
+      handle: async (ctx, { body, reply }) => reply(200, await e.acceptProposal(requireApiAccess(ctx), ctx.params.id, ctx.params.proposalId, body)),
+    }),
+    route({
+      method: 'post', path: `${PROPOSALS}/:proposalId/reject`, operationId: 'rejectGoldenProposal', tag: 'evaluations', auth: 'key',
+      summary: 'Reject a proposed question (it never joins a set)',
+      responses: { 200: { description: 'The proposal', schema: ev.goldenProposal }, ...DECIDED, ...DENIED },
+      handle: async (ctx, { reply }) => reply(200, await e.rejectProposal(requireApiAccess(ctx), ctx.params.id, ctx.params.proposalId)),
     }),
   ];
 }
