@@ -21,7 +21,7 @@ import {
 } from './schemas.ts';
 
 /** Sections shorter than this (in characters of text) hold too little to ask about. */
-const MIN_SECTION_CHARS = 80;
+const MIN_SECTION_CHARS = 40;
 /** Text of each sampled section sent to the model. */
 const MAX_SECTION_CHARS = 1_500;
 /** Documents read to find sections to sample (a large collection: its first ones). */
