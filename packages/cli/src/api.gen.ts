@@ -2682,12 +2682,18 @@ export interface components {
             trigger: "manual" | "guard-before" | "guard-after";
         };
         EvaluationSettings: {
+            chunkOverlap?: number;
+            /** @description Chunking and model the run searched with (absent in runs made before they were recorded) */
+            chunkSize?: number;
+            embeddingModel?: string;
             enableReranking: boolean;
             lexicalWeight: number;
             limit: number;
             /** @enum {string} */
             queryExpansion: "none" | "rm3";
             rrfK: number;
+            /** @description True when the run searched a shadow copy re-indexed with other chunking or another embedding model */
+            shadow?: boolean;
             vectorWeight: number;
         };
         GoldenProposal: {
@@ -7473,6 +7479,12 @@ export interface operations {
                 "application/json": {
                     setId: string;
                     settings?: {
+                        /** @description Tried on a shadow copy, as chunkSize */
+                        chunkOverlap?: number;
+                        /** @description Tried on a shadow copy of the index, re-chunked from the stored Markdown and dropped after */
+                        chunkSize?: number;
+                        /** @description Tried on a shadow copy re-embedded with this model ('none': lexical only) */
+                        embeddingModel?: string;
                         enableReranking?: boolean;
                         lexicalWeight?: number;
                         /** @description Results per query: the k of recall@k and MRR (default 10) */

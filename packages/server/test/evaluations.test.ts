@@ -147,7 +147,7 @@ describe('evaluation runs', () => {
     expect(await used()).toBe(before + 2);
     expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId: 'missing' }), 404);
     expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { limit: 0 } }), 400);
-    expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { chunkSize: 100 } }), 400, /unknown field/);
+    expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { enableSummarization: true } }), 400, /unknown field/);
     expectError(await t.request('GET', `/v1/collections/${cid}/evaluations/compare?base=x`), 400);
   });
 

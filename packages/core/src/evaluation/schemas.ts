@@ -47,6 +47,9 @@ export const evaluationSettingsPatchSchema = z.strictObject({
   lexicalWeight: z.number().min(0).max(10).optional(),
   vectorWeight: z.number().min(0).max(10).optional(),
   rrfK: z.number().int().min(1).max(1000).optional(),
+  chunkSize: z.number().int().min(64).max(4096).optional().describe('Tried on a shadow copy of the index, re-chunked from the stored Markdown and dropped after'),
+  chunkOverlap: z.number().int().min(0).max(512).optional().describe('Tried on a shadow copy, as chunkSize'),
+  embeddingModel: z.string().min(1).max(200).optional().describe("Tried on a shadow copy re-embedded with this model ('none': lexical only)"),
 });
 
 export const runEvaluationSchema = z.strictObject({
@@ -122,6 +125,10 @@ const settings = z
     lexicalWeight: z.number(),
     vectorWeight: z.number(),
     rrfK: z.number().int(),
+    chunkSize: z.number().int().optional().describe('Chunking and model the run searched with (absent in runs made before they were recorded)'),
+    chunkOverlap: z.number().int().optional(),
+    embeddingModel: z.string().optional(),
+    shadow: z.boolean().optional().describe('True when the run searched a shadow copy re-indexed with other chunking or another embedding model'),
   })
   .meta({ id: 'EvaluationSettings' });
 

@@ -12,6 +12,7 @@ import { goldenQueriesFromBeir } from './beir.ts';
 import { effectiveSettings, runGoldenSet } from './runner.ts';
 import { createBodyOfUpload, type GoldenSetUpload } from './upload.ts';
 import { proposalMethods } from './proposals.ts';
+import { reindexSettingsOf, withShadowCollection } from './shadow.ts';
 import {
   type CreateGoldenSetInput,
   compareRunsQuerySchema,
@@ -66,8 +67,11 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
   const evaluate: Evaluate = async (c, set, patch, trigger) => {
     const sandbox = { projectId: c.projectId, env: c.env };
     await requireMeterRoom(ctx, sandbox, 'queries', set.queries.length);
-    const settings = effectiveSettings(c, server, patch);
-    const { metrics, perQuery } = await runGoldenSet(ctx, c, set, settings, server);
+    const reindex = reindexSettingsOf(c, patch);
+    const settings = { ...effectiveSettings(c, server, patch), shadow: reindex !== null };
+    const { metrics, perQuery } = reindex
+      ? await withShadowCollection(ctx, c, reindex, (shadow) => runGoldenSet(ctx, shadow, set, settings, server))
+      : await runGoldenSet(ctx, c, set, settings, server);
     const run: EvaluationRunRecord = { id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger, settings, metrics, perQuery, createdAt: nowIso() };
     await ctx.store.insertEvaluationRun(run);
     await meterUsage(ctx, sandbox, 'queries', set.queries.length);

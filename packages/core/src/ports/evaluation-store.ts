@@ -36,6 +36,11 @@ export interface EvaluationSettings {
   lexicalWeight: number;
   vectorWeight: number;
   rrfK: number;
+  /** The chunking and embedding model searched, and whether a shadow copy had them (absent in older runs). */
+  chunkSize?: number;
+  chunkOverlap?: number;
+  embeddingModel?: string;
+  shadow?: boolean;
 }
 
 /** A target of a query and the rank it came back at (1-based; null when not in the results). */
