@@ -92,12 +92,10 @@ export interface GoldenProposalRecord {
   documentId: string;
   sectionId: string;
   sectionTitle: string;
-  /** The start of the section's text, for the person judging the question. */
-  excerpt: string;
+  excerpt: string; // the start of the section's text, for the person judging the question
   question: string;
   status: 'proposed' | 'accepted' | 'rejected';
-  /** The set version an accepted question went into (null until accepted). */
-  setId: string | null;
+  setId: string | null; // the set version an accepted question went into (null until accepted)
   setVersion: number | null;
   createdAt: string;
   decidedAt: string | null;
