@@ -1026,6 +1026,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections/{id}/golden-proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Proposed questions of the collection, oldest first (`?status=proposed` for those waiting) */
+        get: operations["listGoldenProposals"];
+        put?: never;
+        /** Sample sections and let the fast model draft one question for each, stored unconfirmed (nothing is scored until a person accepts it) */
+        post: operations["proposeGoldenQuestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/golden-proposals/{proposalId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a proposed question (edited when `question` is given) into a set: the set's next version (`setId`) or a new set (`name`), judged by its source section */
+        post: operations["acceptGoldenProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/golden-proposals/{proposalId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a proposed question (it never joins a set) */
+        post: operations["rejectGoldenProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collections/{id}/golden-sets": {
         parameters: {
             query?: never;
@@ -1061,6 +1113,23 @@ export interface paths {
         head?: never;
         /** Edit a golden set: stores and returns its next version (name, matchBy, or the whole query list); earlier versions stay */
         patch: operations["updateGoldenSet"];
+        trace?: never;
+    };
+    "/v1/collections/{id}/golden-sets/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a golden set (version 1) from uploaded BEIR files: multipart file fields `queries` (queries.jsonl) and `qrels` (qrels/<split>.tsv), 8 MB each, and text fields `name` and optional `matchBy` (default filename) */
+        post: operations["uploadGoldenSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/collections/{id}/manifest": {
@@ -2216,6 +2285,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptedGoldenProposal: {
+            proposal: components["schemas"]["GoldenProposal"];
+            set: components["schemas"]["GoldenSet"];
+        };
         AccountSession: {
             /** @description ISO 8601 time */
             createdAt: string;
@@ -2724,12 +2797,18 @@ export interface components {
             trigger: "manual" | "guard-before" | "guard-after";
         };
         EvaluationSettings: {
+            chunkOverlap?: number;
+            /** @description Chunking and model the run searched with (absent in runs made before they were recorded) */
+            chunkSize?: number;
+            embeddingModel?: string;
             enableReranking: boolean;
             lexicalWeight: number;
             limit: number;
             /** @enum {string} */
             queryExpansion: "none" | "rm3";
             rrfK: number;
+            /** @description True when the run searched a shadow copy re-indexed with other chunking or another embedding model */
+            shadow?: boolean;
             vectorWeight: number;
         };
         /** @description Which retrieval lists found the hit and at what rank, before fusion and reranking; a list that did not find it is absent (a collection without embeddings has only the lexical list) */
@@ -2738,6 +2817,24 @@ export interface components {
             lexical?: number;
             /** @description Rank in the vector (embedding) list, 1 = first */
             vector?: number;
+        };
+        GoldenProposal: {
+            /** @description ISO 8601 date-time (UTC) */
+            createdAt: string;
+            decidedAt: string | null;
+            documentId: string;
+            /** @description The start of the section's text */
+            excerpt: string;
+            id: string;
+            question: string;
+            /** @description The section the question was drafted from (what should answer it) */
+            sectionId: string;
+            sectionTitle: string;
+            /** @description The set an accepted question went into */
+            setId: string | null;
+            setVersion: number | null;
+            /** @enum {string} */
+            status: "proposed" | "accepted" | "rejected";
         };
         GoldenSet: {
             /** @description ISO 8601 date-time (UTC) */
@@ -7723,6 +7820,12 @@ export interface operations {
                 "application/json": {
                     setId: string;
                     settings?: {
+                        /** @description Tried on a shadow copy, as chunkSize */
+                        chunkOverlap?: number;
+                        /** @description Tried on a shadow copy of the index, re-chunked from the stored Markdown and dropped after */
+                        chunkSize?: number;
+                        /** @description Tried on a shadow copy re-embedded with this model ('none': lexical only) */
+                        embeddingModel?: string;
                         enableReranking?: boolean;
                         lexicalWeight?: number;
                         /** @description Results per query: the k of recall@k and MRR (default 10) */
@@ -7878,6 +7981,295 @@ export interface operations {
             };
             /** @description Collection, set or run not found (or not in your sandbox) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listGoldenProposals: {
+        parameters: {
+            query?: {
+                status?: "proposed" | "accepted" | "rejected";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenProposal"][];
+                };
+            };
+            /** @description Invalid status */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    proposeGoldenQuestions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Sections to sample; the fast model drafts one question for each (1 to 20, default 5)
+                     * @default 5
+                     */
+                    count?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new proposals */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenProposal"][];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No ready section with enough text */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The model failed or proposed nothing usable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptGoldenProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Of a new set: what its targets name (default section)
+                     * @enum {string}
+                     */
+                    matchBy?: "document" | "filename" | "section";
+                    /** @description Or start a new set with this name */
+                    name?: string;
+                    /** @description The question as edited by the person (default: the model's) */
+                    question?: string;
+                    /** @description Add the question to this set (stores its next version) */
+                    setId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The proposal and the set version it went into */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedGoldenProposal"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The proposal was accepted or rejected already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rejectGoldenProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposal */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenProposal"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The proposal was accepted or rejected already */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8214,6 +8606,98 @@ export interface operations {
             };
             /** @description Collection, set or run not found (or not in your sandbox) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadGoldenSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Send a unique value per intended request: a retry with the same key and request within 24 h gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with another request answers 422, and while the first still runs, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * @description What the qrels corpus ids name (default filename)
+                     * @enum {string}
+                     */
+                    matchBy?: "document" | "filename" | "section";
+                    /** @description The golden set's name */
+                    name: string;
+                    /**
+                     * Format: binary
+                     * @description BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped), UTF-8, up to 8 MB
+                     */
+                    qrels: string;
+                    /**
+                     * Format: binary
+                     * @description BEIR queries.jsonl: one {"_id", "text"} object a line, UTF-8, up to 8 MB
+                     */
+                    queries: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The set */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoldenSet"];
+                };
+            };
+            /** @description A file missing, repeated, empty, not UTF-8, or with a malformed line (named) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Collection, set or run not found (or not in your sandbox) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A file over 8 MB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

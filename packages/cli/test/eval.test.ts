@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dossierContext, isClaimExtraction, recordClaimsTurn, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 import { dossier, startTestServer, type TestServer, tempHome } from './helpers.ts';
 
 let t: TestServer;
@@ -31,6 +32,7 @@ describe('dossier eval', () => {
     expect(imported.code, imported.stderr).toBe(0);
     const set = JSON.parse(imported.stdout);
     expect(set).toMatchObject({ name: 'tiny', queryCount: 2, matchBy: 'filename' });
+    expect(t.logged.filter((l) => l.msg === 'request' && l.route === '/v1/collections/:id/golden-sets/upload' && l.status === 201)).toHaveLength(1);
 
     const first = await run(['eval', 'run', set.id]);
     expect(first.code, first.stderr).toBe(0);
@@ -54,8 +56,34 @@ describe('dossier eval', () => {
   it('refuses bad flags and unknown ids', async () => {
     expect((await run(['eval', 'run', 'x', '--query-expansion', 'bm25'])).code).not.toBe(0);
     expect((await run(['eval', 'import', 'x'])).code).not.toBe(0);
+    const badQrels = join(home.home, 'bad.tsv');
+    writeFileSync(badQrels, '1\ttides\t1\n2\ttides\n');
+    const refused = await run(['eval', 'import', 'x', '--queries', join(home.home, 'queries.jsonl'), '--qrels', badQrels]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/qrels line 2/);
     const missing = await run(['eval', 'show', 'nope']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/not found/i);
+  });
+
+  it('proposes questions with the fast model, lists them, accepts one (edited) into a new set and rejects another', async () => {
+    dossierContext(t.server.dossier).models = scriptedResolver(new ScriptedModel((request) => {
+      if (isClaimExtraction(request)) return recordClaimsTurn([]);
+      const sections = [...String(request.messages.at(-1)?.content ?? '').matchAll(/^## Section (\d+):/gm)].map((m) => Number(m[1]));
+      return { toolCalls: [{ name: 'record_questions', arguments: { questions: sections.map((section) => ({ section, question: `Question ${section}?` })) } }] };
+    }));
+    const proposed = await run(['eval', 'propose', '--count', '2']);
+    expect(proposed.code, proposed.stderr).toBe(0);
+    expect(proposed.stdout).toMatch(/Question 1\?/);
+    expect(proposed.stdout + proposed.stderr).toMatch(/nothing is scored yet/);
+    const listed = JSON.parse((await run(['eval', 'proposals', '--status', 'proposed', '--json'])).stdout) as { id: string }[];
+    expect(listed).toHaveLength(2);
+    const accepted = JSON.parse((await run(['eval', 'accept', listed[0]!.id, '--name', 'drafted', '--question', 'Edited?', '--json'])).stdout);
+    expect(accepted.set).toMatchObject({ name: 'drafted', version: 1, queries: [{ query: 'Edited?' }] });
+    const rejected = await run(['eval', 'reject', listed[1]!.id]);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect((await run(['eval', 'accept', listed[1]!.id, '--name', 'x'])).stderr).toMatch(/rejected already/);
+    expect((await run(['eval', 'accept', listed[1]!.id])).code).not.toBe(0);
+    expect(JSON.parse((await run(['eval', 'proposals', '--json'])).stdout).map((p: { status: string }) => p.status).sort()).toEqual(['accepted', 'rejected']);
   });
 });

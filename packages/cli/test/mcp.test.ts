@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../src/client.ts';
-import { createMcpServer } from '@dossier/mcp';
+import { createMcpServer, TOOLS } from '@dossier/mcp';
 import { cliCommand, ROOT, seedReports, startTestServer, type TestServer, tempHome, waitFor } from './helpers.ts';
 
 let t: TestServer;
@@ -119,7 +119,7 @@ describe('dossier mcp: the svc_ tools', () => {
     const stdio = new Client({ name: 'mcp-stdio-test', version: '1' });
     try {
       await stdio.connect(transport);
-      expect((await stdio.listTools()).tools).toHaveLength(30);
+      expect((await stdio.listTools()).tools).toHaveLength(TOOLS.length);
       const listed = (await stdio.callTool({ name: 'svc_list_collections', arguments: {} })) as CallToolResult;
       expect((listed.structuredContent as { collections: { id: string }[] }).collections.map((c) => c.id)).toContain(cid);
     } finally {

@@ -53,6 +53,7 @@ export * as schemas from './schemas.ts';
 export * as responses from './responses.ts';
 export * as evaluationSchemas from './evaluation/schemas.ts';
 export type { EvaluationService } from './evaluation/service.ts';
+export type { GoldenSetUpload, UploadedSetFile } from './evaluation/upload.ts';
 export { compareRuns } from './evaluation/service.ts';
 export { EvaluationGuardRefusal } from './evaluation/guard.ts';
 export { goldenQueriesFromBeir } from './evaluation/beir.ts';

@@ -7,10 +7,17 @@ import { CLAIM_TOOLS } from './claim-tools.ts';
 import { COLLECTION_TOOLS } from './collection-tools.ts';
 import type { ToolContext, ToolDef } from './define.ts';
 import { DOCUMENT_TOOLS } from './document-tools.ts';
+import { EVALUATION_TOOLS } from './evaluation-tools.ts';
 import { RETRIEVAL_TOOLS } from './retrieval-tools.ts';
 
-/** Every `svc_` tool of the spec's table, in one list (the test checks the names against the spec). */
-export const TOOLS: readonly ToolDef[] = [...RETRIEVAL_TOOLS, ...CLAIM_TOOLS, ...COLLECTION_TOOLS, ...DOCUMENT_TOOLS];
+/**
+ * Tools beyond the spec's table (docs/mcp.md, "Extension tools"): the read-only evaluation tools of issue 38. The test
+ * holds TOOLS equal to the spec's table plus exactly these.
+ */
+export const EXTENSION_TOOL_NAMES: readonly string[] = EVALUATION_TOOLS.map((tool) => tool.name);
+
+/** Every `svc_` tool: the spec's table, then the extension tools (the test checks the names against both lists). */
+export const TOOLS: readonly ToolDef[] = [...RETRIEVAL_TOOLS, ...CLAIM_TOOLS, ...COLLECTION_TOOLS, ...DOCUMENT_TOOLS, ...EVALUATION_TOOLS];
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer, fetchToolApi, TOOLS } from '../src/index.ts';
+import { createMcpServer, EXTENSION_TOOL_NAMES, fetchToolApi, TOOLS } from '../src/index.ts';
 
 /** The spec's tool table, kept in the repository (spec-tools.json) so the suite runs from a lone clone. */
 const SPEC_TOOLS = JSON.parse(readFileSync(join(import.meta.dirname, 'spec-tools.json'), 'utf8')) as { tools: { name: string; purpose: string }[] };
@@ -39,11 +39,21 @@ describe('the svc_ tool table', () => {
     expect(SPEC_TOOLS.tools).toEqual(toolRowsOfSpec(readFileSync(SPEC_PATH, 'utf8')));
   });
 
-  it('has exactly the tools of the spec\'s table, none missing and none extra', () => {
-    const expected = specToolNames();
-    expect(expected).toHaveLength(30);
-    expect(TOOLS.map((tool) => tool.name).sort()).toEqual([...expected].sort());
-    expect(listed.map((tool) => tool.name).sort()).toEqual([...expected].sort());
+  it('has every tool of the spec\'s table, and beyond it only the declared extension tools', () => {
+    const spec = specToolNames();
+    expect(spec).toHaveLength(30);
+    expect(EXTENSION_TOOL_NAMES.filter((name) => spec.includes(name))).toEqual([]);
+    const expected = [...spec, ...EXTENSION_TOOL_NAMES].sort();
+    expect(TOOLS.map((tool) => tool.name).sort()).toEqual(expected);
+    expect(listed.map((tool) => tool.name).sort()).toEqual(expected);
+  });
+
+  it('documents the extension tools in docs/mcp.md, and they are read-only', () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'mcp.md'), 'utf8');
+    const line = docs.split('\n').find((l) => l.startsWith('Extension tools (beyond the spec\'s table):')) ?? '';
+    expect([...line.matchAll(/`(svc_\w+)`/g)].map((m) => m[1]).sort()).toEqual([...EXTENSION_TOOL_NAMES].sort());
+    expect(EXTENSION_TOOL_NAMES.length).toBeGreaterThan(0);
+    for (const name of EXTENSION_TOOL_NAMES) expect(TOOLS.find((tool) => tool.name === name)!.scope, name).toBe('svc:read');
   });
 
   it('maps every tool to one scope: the read-only tools are svc:read, every other one svc:full', () => {

@@ -130,9 +130,11 @@ function operation(schemas: SchemaCollector, r: AnyRoute) {
       ? { required: true, content: { [r.rawBody.type]: { schema: schemas.convert(r.rawBody.schema, 'input') } } }
       : r.uploads
         ? { required: true, content: { 'multipart/form-data': uploadForm(r.uploads) } }
-        : r.bodyType
-          ? { required: true, content: { [r.bodyType]: { schema: { type: 'string', format: 'binary' } } } }
-          : undefined;
+        : r.multipartForm
+          ? { required: true, content: { 'multipart/form-data': { schema: r.multipartForm } } }
+          : r.bodyType
+            ? { required: true, content: { [r.bodyType]: { schema: { type: 'string', format: 'binary' } } } }
+            : undefined;
   const responses = Object.fromEntries(
     Object.entries({ ...commonErrors(r), ...r.responses }).map(([status, spec]) => [status, pageResponse(r, spec) ?? response(schemas, Number(status), spec)]),
   );

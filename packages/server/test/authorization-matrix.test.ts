@@ -110,6 +110,9 @@ const ROWS: Record<string, Profile> = {
   'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open', 'POST /v1/auth/sso/token': 'open',
   // Issue 38: evaluation — project keys of the collection's sandbox (running meters queries but changes nothing).
   'POST /v1/collections/:id/golden-sets': 'key-owned', 'GET /v1/collections/:id/golden-sets': 'key-owned',
+  'POST /v1/collections/:id/golden-sets/upload': 'key-owned', 'POST /v1/collections/:id/golden-proposals': 'key-owned',
+  'GET /v1/collections/:id/golden-proposals': 'key-owned', 'POST /v1/collections/:id/golden-proposals/:proposalId/accept': 'key-owned',
+  'POST /v1/collections/:id/golden-proposals/:proposalId/reject': 'key-owned',
   'GET /v1/collections/:id/golden-sets/:setId': 'key-owned', 'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',
   'DELETE /v1/collections/:id/golden-sets/:setId': 'key-owned', 'POST /v1/collections/:id/evaluations': 'key-owned',
   'GET /v1/collections/:id/evaluations': 'key-owned', 'GET /v1/collections/:id/evaluations/compare': 'key-owned',
@@ -256,7 +259,7 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId|sourceId|setId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
+  const random = /:(sessionId|imageId|contradictionId|groupId|runId|sourceId|setId|proposalId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';

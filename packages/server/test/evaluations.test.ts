@@ -68,6 +68,44 @@ describe('golden sets', () => {
   });
 });
 
+describe('golden sets from uploaded BEIR files (multipart)', () => {
+  const QUERIES = '\uFEFF{"_id": "q1", "text": "keeper"}\n{"_id": "q2", "text": "glaciers"}\n{"_id": "q3", "text": "unjudged"}\n';
+  const QRELS = 'query-id\tcorpus-id\tscore\nq1\tkeeper\t1\nq2\tglaciers\t2\n';
+  /** A form with the given files (field → [file name, content]) and text fields. */
+  const form = (files: Record<string, [string, string | Uint8Array]>, fields: Record<string, string> = { name: 'uploaded' }) => {
+    const body = new FormData();
+    for (const [field, value] of Object.entries(fields)) body.append(field, value);
+    for (const [field, [filename, content]] of Object.entries(files)) body.append(field, new Blob([content]), filename);
+    return body;
+  };
+  const upload = (body: FormData, auth?: string) => t.request('POST', `/v1/collections/${cid}/golden-sets/upload`, { body, auth });
+
+  it('creates a set from queries.jsonl and qrels.tsv, as the JSON body does, and runs it', async () => {
+    const res = await upload(form({ queries: ['queries.jsonl', QUERIES], qrels: ['test.tsv', QRELS] }, { name: 'scifact-like', matchBy: 'filename' }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ name: 'scifact-like', version: 1, matchBy: 'filename', queryCount: 2, queries: [{ id: 'q1', query: 'keeper', relevant: [{ target: 'keeper', grade: 1 }] }, { id: 'q2' }] });
+    const run = await json('POST', `/v1/collections/${cid}/evaluations`, { setId: res.body.id });
+    expect(run.body.metrics).toMatchObject({ queries: 2, ndcg10: 1 });
+  });
+
+  it('refuses bad files with a 400 naming the problem, a file over 8 MB with 413, and a stranger with 404', async () => {
+    expectError(await upload(form({ queries: ['queries.jsonl', QUERIES] })), 400, /Missing file field 'qrels'/);
+    expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', QRELS] }, {})), 400, /Missing form field 'name'/);
+    expectError(await upload(form({ queries: ['q.jsonl', 'not json\n'], qrels: ['t.tsv', QRELS] })), 400, /queries line 1: not JSON/);
+    expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', 'q1\tkeeper\t1\nq2\tglaciers\tmany\n'] })), 400, /qrels line 2/);
+    expectError(await upload(form({ queries: ['q.jsonl', new Uint8Array([0xff, 0xfe, 0x00, 0x41])], qrels: ['t.tsv', QRELS] })), 400, /queries.jsonl \('q.jsonl'\) is not UTF-8/);
+    expectError(await upload(form({ queries: ['q.jsonl', '  \n'], qrels: ['t.tsv', QRELS] })), 400, /is empty/);
+    expectError(await upload(form({ file: ['a.md', '# a'], qrels: ['t.tsv', QRELS] })), 400, /Unknown file field 'file'/);
+    expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', QRELS] }, { name: 'x', tags: '[]' })), 400, /Unknown form field 'tags'/);
+    const extra = form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', QRELS] });
+    extra.append('qrels', new Blob([QRELS]), 'again.tsv');
+    expectError(await upload(extra), 400, /At most 2 files/);
+    expectError(await upload(form({ queries: ['q.jsonl', 'x'.repeat(8_000_001)], qrels: ['t.tsv', QRELS] })), 413, /exceeds 8000000 bytes/);
+    expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', QRELS] }), t.testKey), 404);
+    expectError(await t.request('POST', `/v1/collections/${cid}/golden-sets/upload`, { json: { name: 'x' } }), 400, /multipart/);
+  });
+});
+
 describe('evaluation runs', () => {
   let setId: string;
   beforeAll(async () => {
@@ -109,7 +147,7 @@ describe('evaluation runs', () => {
     expect(await used()).toBe(before + 2);
     expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId: 'missing' }), 404);
     expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { limit: 0 } }), 400);
-    expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { chunkSize: 100 } }), 400, /unknown field/);
+    expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { enableSummarization: true } }), 400, /unknown field/);
     expectError(await t.request('GET', `/v1/collections/${cid}/evaluations/compare?base=x`), 400);
   });
 

@@ -56,7 +56,7 @@ afterAll(async () => {
 });
 
 describe('MCP over Streamable HTTP at /mcp', () => {
-  it('serves the 30 tools to an SDK client with a project API key, in the key\'s sandbox', async () => {
+  it('serves the tools (the spec\'s 30 and the extension tools) to an SDK client with a project API key, in the key\'s sandbox', async () => {
     const client = await connect(t.liveKey);
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     const listed = await call(client, 'svc_list_collections');
@@ -163,6 +163,26 @@ describe('OAuth scopes on the MCP tools', () => {
     expect((await call(client, 'svc_get_document', { documentId: docId })).structuredContent).toMatchObject({ id: docId, status: 'ready' });
     await expect(call(client, 'svc_delete_collection', { collectionId: cid })).rejects.toThrow(/insufficient_scope/);
     expect((await t.request('GET', `/v1/collections/${cid}`)).status).toBe(200);
+  });
+
+  it('serves the read-only evaluation tools (extension tools) to a svc:read token: runs, one run, a comparison', async () => {
+    const set = await t.request('POST', `/v1/collections/${cid}/golden-sets`, {
+      json: { name: 'revenue', queries: [{ id: 'r', query: 'revenue growth', relevant: [{ target: docId, grade: 2 }] }, { id: 'x', query: 'glaciers', relevant: [{ target: 'missing-doc' }] }] },
+    });
+    const base = (await t.request('POST', `/v1/collections/${cid}/evaluations`, { json: { setId: set.body.id } })).body;
+    const candidate = (await t.request('POST', `/v1/collections/${cid}/evaluations`, { json: { setId: set.body.id, settings: { limit: 1 } } })).body;
+    fixed = oauth(['svc:read']);
+    const client = await connect(null);
+    const runs = await call(client, 'svc_list_evaluations', { collectionId: cid, limit: 5 });
+    expect(runs.isError, text(runs)).toBeFalsy();
+    expect((runs.structuredContent as { runs: { id: string }[] }).runs.map((run) => run.id)).toEqual([candidate.id, base.id]);
+    const one = await call(client, 'svc_get_evaluation', { collectionId: cid, runId: base.id });
+    expect(one.structuredContent).toMatchObject({ id: base.id, metrics: { queries: 2, ndcg10: 0.5 }, perQuery: [{ id: 'r', expected: [{ target: docId, rank: 1 }] }, { id: 'x', ndcg10: 0 }] });
+    const compared = await call(client, 'svc_compare_evaluations', { collectionId: cid, base: base.id, candidate: candidate.id });
+    expect(compared.structuredContent).toMatchObject({ base: { id: base.id }, candidate: { id: candidate.id }, delta: { ndcg10: 0 } });
+    const missing = await call(client, 'svc_get_evaluation', { collectionId: cid, runId: 'nope' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/not found \(HTTP 404\)/i);
   });
 
   it('lets a svc:full token create and delete in its sandbox', async () => {

@@ -13,6 +13,7 @@ import { DocumentPage } from './screens/document.tsx';
 import { ContradictionsPage } from './screens/contradictions.tsx';
 import { DocumentsPage } from './screens/documents.tsx';
 import { DuplicatesPage } from './screens/duplicates.tsx';
+import { EvaluationPage } from './screens/evaluation.tsx';
 import { Layout } from './screens/layout.tsx';
 import { ResearchPage } from './screens/research.tsx';
 import { SearchPage } from './screens/search.tsx';
@@ -49,9 +50,10 @@ const duplicates = createRoute({ getParentRoute: () => root, path: '/collections
 const contradictions = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/contradictions', component: ContradictionsPage });
 const agents = createRoute({ getParentRoute: () => root, path: '/agents', component: AgentsPage });
 const claimMap = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/claims', component: ClaimMapPage });
+const evaluation = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/evaluation', component: EvaluationPage });
 const admin = createRoute({ getParentRoute: () => root, path: '/admin', component: AdminPage });
 
-const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions, agents, claimMap]) });
+const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions, agents, claimMap, evaluation]) });
 
 declare module '@tanstack/react-router' {
   interface Register {

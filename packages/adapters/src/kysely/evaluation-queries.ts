@@ -1,7 +1,7 @@
-import type { EvaluationGuardRecord, EvaluationRunRecord, GoldenSetRecord, JsonValue } from '@dossier/core';
+import type { EvaluationGuardRecord, EvaluationRunRecord, GoldenProposalRecord, GoldenSetRecord, JsonValue } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
-import type { EvaluationRunsTable, GoldenSetsTable } from './schema.ts';
+import type { EvaluationRunsTable, GoldenProposalsTable, GoldenSetsTable } from './schema.ts';
 
 /** Issue 38: golden sets (one row per version), evaluation runs and guards. */
 
@@ -119,4 +119,53 @@ export async function putEvaluationGuard({ db }: StoreContext, g: EvaluationGuar
 
 export async function deleteEvaluationGuard({ db }: StoreContext, collectionId: string): Promise<void> {
   await db.deleteFrom('evaluation_guards').where('collection_id', '=', collectionId).execute();
+}
+
+const proposalFromRow = (r: Selectable<GoldenProposalsTable>): GoldenProposalRecord => ({
+  id: r.id,
+  collectionId: r.collection_id,
+  documentId: r.document_id,
+  sectionId: r.section_id,
+  sectionTitle: r.section_title,
+  excerpt: r.excerpt,
+  question: r.question,
+  status: r.status as GoldenProposalRecord['status'],
+  setId: r.set_id,
+  setVersion: r.set_version === null ? null : Number(r.set_version),
+  createdAt: r.created_at,
+  decidedAt: r.decided_at,
+});
+
+export async function insertGoldenProposals({ db }: StoreContext, proposals: GoldenProposalRecord[]): Promise<void> {
+  if (proposals.length === 0) return;
+  await db
+    .insertInto('golden_proposals')
+    .values(proposals.map((p) => ({
+      id: p.id, collection_id: p.collectionId, document_id: p.documentId, section_id: p.sectionId, section_title: p.sectionTitle, excerpt: p.excerpt,
+      question: p.question, status: p.status, set_id: p.setId, set_version: p.setVersion, created_at: p.createdAt, decided_at: p.decidedAt,
+    })))
+    .execute();
+}
+
+export async function getGoldenProposal({ db }: StoreContext, id: string): Promise<GoldenProposalRecord | null> {
+  const row = await db.selectFrom('golden_proposals').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? proposalFromRow(row) : null;
+}
+
+export async function listGoldenProposals({ db }: StoreContext, collectionId: string, status?: GoldenProposalRecord['status']): Promise<GoldenProposalRecord[]> {
+  let q = db.selectFrom('golden_proposals').selectAll().where('collection_id', '=', collectionId);
+  if (status) q = q.where('status', '=', status);
+  return (await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()).map(proposalFromRow);
+}
+
+export async function decideGoldenProposal(
+  { db }: StoreContext, id: string, d: Pick<GoldenProposalRecord, 'status' | 'question' | 'setId' | 'setVersion' | 'decidedAt'>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('golden_proposals')
+    .set({ status: d.status, question: d.question, set_id: d.setId, set_version: d.setVersion, decided_at: d.decidedAt })
+    .where('id', '=', id)
+    .where('status', '=', 'proposed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -235,5 +235,9 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     getEvaluationGuard: (collectionId) => evaluations.getEvaluationGuard(ctx, collectionId),
     putEvaluationGuard: (guard) => evaluations.putEvaluationGuard(ctx, guard),
     deleteEvaluationGuard: (collectionId) => evaluations.deleteEvaluationGuard(ctx, collectionId),
+    insertGoldenProposals: (proposals) => evaluations.insertGoldenProposals(ctx, proposals),
+    getGoldenProposal: (id) => evaluations.getGoldenProposal(ctx, id),
+    listGoldenProposals: (collectionId, status) => evaluations.listGoldenProposals(ctx, collectionId, status),
+    decideGoldenProposal: (id, decision) => evaluations.decideGoldenProposal(ctx, id, decision),
   };
 }

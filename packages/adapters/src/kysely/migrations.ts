@@ -560,6 +560,25 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     // Issue 38: golden sets (one row per version), evaluation runs and a collection's evaluation guard.
     await createEvaluationTables(db, t);
   },
+  '0049_golden_proposals': async (db, t) => {
+    // Issue 38: questions the fast model drafted from sections, for a person to accept, edit or reject.
+    await db.schema
+      .createTable('golden_proposals')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('collection_id', 'text', (c) => c.notNull().references('collections.id').onDelete('cascade'))
+      .addColumn('document_id', 'text', (c) => c.notNull())
+      .addColumn('section_id', 'text', (c) => c.notNull())
+      .addColumn('section_title', 'text', (c) => c.notNull())
+      .addColumn('excerpt', 'text', (c) => c.notNull())
+      .addColumn('question', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('proposed', 'accepted', 'rejected')`))
+      .addColumn('set_id', 'text')
+      .addColumn('set_version', t.integer)
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'text')
+      .execute();
+    await db.schema.createIndex('golden_proposals_collection').on('golden_proposals').columns(['collection_id', 'status', 'created_at']).execute();
+  },
 };
 
 /**

@@ -461,6 +461,7 @@ export interface MetadataDatabase {
   golden_sets: GoldenSetsTable;
   evaluation_runs: EvaluationRunsTable;
   evaluation_guards: EvaluationGuardsTable;
+  golden_proposals: GoldenProposalsTable;
   webhook_endpoints: WebhookEndpointsTable;
   collection_sources: CollectionSourcesTable;
   source_runs: SourceRunsTable;
@@ -640,4 +641,20 @@ export interface EvaluationGuardsTable {
   set_id: string;
   max_ndcg_drop: number;
   updated_at: string;
+}
+
+/** Issue 38: a question the fast model drafted from a section, waiting for a person's decision. */
+export interface GoldenProposalsTable {
+  id: string;
+  collection_id: string;
+  document_id: string;
+  section_id: string;
+  section_title: string;
+  excerpt: string;
+  question: string;
+  status: string;
+  set_id: string | null;
+  set_version: number | null;
+  created_at: string;
+  decided_at: string | null;
 }

@@ -1,4 +1,6 @@
+import { openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { components } from '../api.gen.ts';
 import type { Command, Context } from '../command.ts';
 import { usageError } from '../errors.ts';
@@ -12,6 +14,8 @@ type GoldenSet = Schemas['GoldenSet'];
 type EvaluationRun = Schemas['EvaluationRun'];
 type EvaluationRunSummary = Schemas['EvaluationRunSummary'];
 type EvaluationComparison = Schemas['EvaluationComparison'];
+type GoldenProposal = Schemas['GoldenProposal'];
+type AcceptedGoldenProposal = Schemas['AcceptedGoldenProposal'];
 
 const notFound = { notFoundHint: 'check the id; `dossier eval sets` and `dossier eval runs` list them' };
 const fixed = (n: number, digits = 4): string => n.toFixed(digits);
@@ -113,13 +117,65 @@ async function importSet(ctx: Context) {
   const name = arg(ctx, 1, 'a name for the set', 'dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv');
   const { queries, qrels, file } = ctx.values;
   const matchBy = typeof ctx.values['match-by'] === 'string' ? { matchBy: ctx.values['match-by'] } : {};
-  let body: Record<string, unknown>;
-  if (typeof file === 'string') body = { name, ...matchBy, queries: JSON.parse(await readFile(file, 'utf8')) };
-  else if (typeof queries === 'string' && typeof qrels === 'string') body = { name, ...matchBy, beir: { queries: await readFile(queries, 'utf8'), qrels: await readFile(qrels, 'utf8') } };
-  else throw usageError('give --queries and --qrels (BEIR files), or --file (a JSON list of {query, relevant: [{target, grade}]})');
-  const set = await ctx.api().json<GoldenSet>('POST', `/collections/${await ctx.collection()}/golden-sets`, { json: body, ...notFound });
+  const path = `/collections/${await ctx.collection()}/golden-sets`;
+  let set: GoldenSet;
+  if (typeof file === 'string') {
+    set = await ctx.api().json<GoldenSet>('POST', path, { json: { name, ...matchBy, queries: JSON.parse(await readFile(file, 'utf8')) }, ...notFound });
+  } else if (typeof queries === 'string' && typeof qrels === 'string') {
+    // The files go as they are (multipart upload): the server checks their size, encoding and lines.
+    const form = new FormData();
+    form.append('name', name);
+    if (matchBy.matchBy) form.append('matchBy', String(matchBy.matchBy));
+    form.append('queries', await openAsBlob(queries), basename(queries));
+    form.append('qrels', await openAsBlob(qrels), basename(qrels));
+    set = await ctx.api().json<GoldenSet>('POST', `${path}/upload`, { body: form, timeoutMs: null, ...notFound });
+  } else throw usageError('give --queries and --qrels (BEIR files), or --file (a JSON list of {query, relevant: [{target, grade}]})');
   if (ctx.out.json) return ctx.out.value(set);
   ctx.out.info(`golden set ${set.id} (v${set.version}): ${set.queryCount} queries, matched by ${set.matchBy}`);
+}
+
+function proposalTable(ctx: Context, list: GoldenProposal[]): void {
+  ctx.out.table(
+    ['ID', 'STATUS', 'QUESTION', 'FROM SECTION', 'SET'],
+    list.map((p) => [p.id, p.status, truncate(p.question, 60), truncate(p.sectionTitle, 30), p.setId ? `${truncate(p.setId, 8)} v${p.setVersion}` : '']),
+  );
+}
+
+/** `eval propose`: the fast model drafts questions from sampled sections, for a person to accept or reject. */
+async function propose(ctx: Context) {
+  const count = intFlag(ctx.values, 'count', 1, 20);
+  if (!ctx.out.json) ctx.out.info('asking the fast model for questions…');
+  const list = await ctx.api().json<GoldenProposal[]>('POST', `/collections/${await ctx.collection()}/golden-proposals`, { json: count ? { count } : {}, timeoutMs: null, ...notFound });
+  if (ctx.out.json) return ctx.out.value(list);
+  proposalTable(ctx, list);
+  ctx.out.info('nothing is scored yet: `dossier eval accept <id> --set <set-id>` (or --name) or `dossier eval reject <id>`');
+}
+
+async function proposals(ctx: Context) {
+  const status = ctx.values.status;
+  if (status !== undefined && !['proposed', 'accepted', 'rejected'].includes(String(status))) throw usageError(`--status must be proposed, accepted or rejected, not '${String(status)}'`);
+  const query = status ? `?status=${status}` : '';
+  const list = await ctx.api().json<GoldenProposal[]>('GET', `/collections/${await ctx.collection()}/golden-proposals${query}`, notFound);
+  if (ctx.out.json) return ctx.out.value(list);
+  if (list.length === 0) return ctx.out.info('no proposals; `dossier eval propose` drafts some');
+  proposalTable(ctx, list);
+}
+
+async function accept(ctx: Context) {
+  const id = arg(ctx, 1, 'the proposal id', 'dossier eval accept <proposal-id> (--set <set-id> | --name <new set>) [--question "…"]');
+  const { set, name, question } = ctx.values;
+  if ((typeof set === 'string') === (typeof name === 'string')) throw usageError('give --set <set-id> (add to that set) or --name <name> (start a new set)');
+  const body = { ...(typeof set === 'string' ? { setId: set } : { name }), ...(typeof question === 'string' ? { question } : {}) };
+  const done = await ctx.api().json<AcceptedGoldenProposal>('POST', `/collections/${await ctx.collection()}/golden-proposals/${encodeURIComponent(id)}/accept`, { json: body, ...notFound });
+  if (ctx.out.json) return ctx.out.value(done);
+  ctx.out.info(`accepted into set ${done.set.id} v${done.set.version} (${done.set.queryCount} queries): ${done.proposal.question}`);
+}
+
+async function reject(ctx: Context) {
+  const id = arg(ctx, 1, 'the proposal id', 'dossier eval reject <proposal-id>');
+  const done = await ctx.api().json<GoldenProposal>('POST', `/collections/${await ctx.collection()}/golden-proposals/${encodeURIComponent(id)}/reject`, notFound);
+  if (ctx.out.json) return ctx.out.value(done);
+  ctx.out.info(`rejected: ${done.question}`);
 }
 
 export const evalCommand: Command = {
@@ -129,6 +185,8 @@ export const evalCommand: Command = {
     'eval import <name> (--queries q.jsonl --qrels qrels.tsv | --file set.json) [--match-by document|filename|section]',
     'eval sets', 'eval run <set-id> [--version n] [--query-expansion none|rm3] [--rerank on|off] [--limit k] [--misses n]',
     'eval runs [--limit n]', 'eval show <run-id> [--misses n]', 'eval compare <base-run> <candidate-run>',
+    'eval propose [--count n]', 'eval proposals [--status proposed|accepted|rejected]',
+    'eval accept <proposal-id> (--set <set-id> | --name <name>) [--question "…"]', 'eval reject <proposal-id>',
   ],
   description:
     "A golden set lists queries with the documents (or sections) that answer them. A run sends every query through the\n" +
@@ -141,17 +199,24 @@ export const evalCommand: Command = {
     ['runs', 'earlier runs, newest first'],
     ['show <run-id>', 'a run with its misses'],
     ['compare <a> <b>', 'metric deltas and the queries that changed'],
+    ['propose', 'let the fast model draft questions from sampled sections (unconfirmed)'],
+    ['proposals', 'drafted questions and their status'],
+    ['accept <id>', 'accept a drafted question (optionally edited) into a set'],
+    ['reject <id>', 'reject a drafted question'],
   ],
   options: {
     queries: { type: 'string' }, qrels: { type: 'string' }, file: { type: 'string' }, 'match-by': { type: 'string' },
     version: { type: 'string' }, 'query-expansion': { type: 'string' }, rerank: { type: 'string' }, limit: { type: 'string', short: 'n' }, misses: { type: 'string' },
+    count: { type: 'string' }, status: { type: 'string' }, set: { type: 'string' }, name: { type: 'string' }, question: { type: 'string' },
   },
   optionHelp: [
     ['--queries <file> --qrels <file>', 'import: BEIR queries.jsonl and qrels tsv (corpus ids matched by file name)'],
     ['--file <file>', 'import: a JSON list of {id?, query, relevant: [{target, grade?}]}'],
     ['--query-expansion, --rerank, --limit', 'run: settings to try instead of the collection\'s (limit = k of recall@k)'],
     ['--misses <n>', 'run, show: how many missed queries to list (default 10)'],
+    ['--count <n>', 'propose: sections to sample, one question each (1 to 20, default 5)'],
+    ['--set <id> | --name <name>, --question <text>', 'accept: the set to add to (or a new one), and the question as edited'],
   ],
   examples: ['dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv', 'dossier eval run 4b1e… --query-expansion none', 'dossier eval compare 9a… 7c…'],
-  run: (ctx) => dispatch(ctx, 'eval', { import: importSet, sets, run: runSet, runs, show, compare }),
+  run: (ctx) => dispatch(ctx, 'eval', { import: importSet, sets, run: runSet, runs, show, compare, propose, proposals, accept, reject }),
 };

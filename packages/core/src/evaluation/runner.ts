@@ -18,6 +18,10 @@ export function effectiveSettings(c: Collection, server: RetrievalSettings, patc
     lexicalWeight: patch.lexicalWeight ?? server.lexicalWeight,
     vectorWeight: patch.vectorWeight ?? server.vectorWeight,
     rrfK: patch.rrfK ?? server.rrfK,
+    chunkSize: patch.chunkSize ?? c.chunkSize,
+    chunkOverlap: patch.chunkOverlap ?? c.chunkOverlap,
+    embeddingModel: patch.embeddingModel ?? c.embeddingModel,
+    shadow: false,
   };
 }
 

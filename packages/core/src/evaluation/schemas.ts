@@ -10,6 +10,8 @@ import { QUERY_EXPANSIONS } from '../domain/types.ts';
 export const MAX_GOLDEN_QUERIES = 2000;
 /** Largest BEIR upload text of each file (queries.jsonl may carry the whole corpus' queries; unjudged ones are dropped). */
 const MAX_BEIR_CHARS = 8_000_000;
+/** Largest BEIR file of a multipart upload, in bytes (the same bound as the JSON body's text). */
+export const MAX_BEIR_BYTES = MAX_BEIR_CHARS;
 
 const matchBySchema = z.enum(['document', 'filename', 'section']).describe('What targets name: a document id, a file name (with or without extension), or a section id');
 const judgment = z.strictObject({ target: z.string().trim().min(1).max(500), grade: z.number().int().min(0).max(10).default(1) });
@@ -46,6 +48,9 @@ export const evaluationSettingsPatchSchema = z.strictObject({
   lexicalWeight: z.number().min(0).max(10).optional(),
   vectorWeight: z.number().min(0).max(10).optional(),
   rrfK: z.number().int().min(1).max(1000).optional(),
+  chunkSize: z.number().int().min(64).max(4096).optional().describe('Tried on a shadow copy of the index, re-chunked from the stored Markdown and dropped after'),
+  chunkOverlap: z.number().int().min(0).max(512).optional().describe('Tried on a shadow copy, as chunkSize'),
+  embeddingModel: z.string().min(1).max(200).optional().describe("Tried on a shadow copy re-embedded with this model ('none': lexical only)"),
 });
 
 export const runEvaluationSchema = z.strictObject({
@@ -63,6 +68,22 @@ export const evaluationGuardSchema = z.strictObject({
   maxNdcgDrop: z.number().min(0).max(1).describe('Largest accepted fall of nDCG@10 (absolute, e.g. 0.01)'),
 });
 
+export const proposeQuestionsSchema = z.strictObject({
+  count: z.number().int().min(1).max(20).default(5).describe('Sections to sample; the fast model drafts one question for each (1 to 20, default 5)'),
+});
+export const listProposalsQuerySchema = z.strictObject({ status: z.enum(['proposed', 'accepted', 'rejected']).optional() });
+export const acceptProposalSchema = z
+  .strictObject({
+    setId: z.string().min(1).max(100).optional().describe('Add the question to this set (stores its next version)'),
+    name: z.string().trim().min(1).max(200).optional().describe('Or start a new set with this name'),
+    matchBy: matchBySchema.optional().describe('Of a new set: what its targets name (default section)'),
+    question: z.string().trim().min(1).max(2000).optional().describe("The question as edited by the person (default: the model's)"),
+  })
+  .refine((b) => (b.setId === undefined) !== (b.name === undefined), { message: 'send exactly one of setId or name' })
+  .refine((b) => !(b.setId !== undefined && b.matchBy !== undefined), { message: 'matchBy applies to a new set only' });
+
+export type ProposeQuestionsInput = z.input<typeof proposeQuestionsSchema>;
+export type AcceptProposalInput = z.output<typeof acceptProposalSchema>;
 export type CreateGoldenSetInput = z.input<typeof createGoldenSetSchema>;
 export type UpdateGoldenSetInput = z.input<typeof updateGoldenSetSchema>;
 export type RunEvaluationInput = z.input<typeof runEvaluationSchema>;
@@ -105,6 +126,10 @@ const settings = z
     lexicalWeight: z.number(),
     vectorWeight: z.number(),
     rrfK: z.number().int(),
+    chunkSize: z.number().int().optional().describe('Chunking and model the run searched with (absent in runs made before they were recorded)'),
+    chunkOverlap: z.number().int().optional(),
+    embeddingModel: z.string().optional(),
+    shadow: z.boolean().optional().describe('True when the run searched a shadow copy re-indexed with other chunking or another embedding model'),
   })
   .meta({ id: 'EvaluationSettings' });
 
@@ -164,6 +189,24 @@ export const guardRefusal = z
   })
   .meta({ id: 'EvaluationGuardRefusal' });
 
+export const goldenProposal = z
+  .object({
+    id: z.string(),
+    status: z.enum(['proposed', 'accepted', 'rejected']),
+    question: z.string(),
+    documentId: z.string(),
+    sectionId: z.string().describe('The section the question was drafted from (what should answer it)'),
+    sectionTitle: z.string(),
+    excerpt: z.string().describe("The start of the section's text"),
+    setId: z.string().nullable().describe('The set an accepted question went into'),
+    setVersion: z.number().int().nullable(),
+    createdAt: timestamp,
+    decidedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'GoldenProposal' });
+export const acceptedProposal = z.object({ proposal: goldenProposal, set: goldenSet }).meta({ id: 'AcceptedGoldenProposal' });
+
+export type GoldenProposalView = z.output<typeof goldenProposal>;
 export type GoldenSetView = z.output<typeof goldenSet>;
 export type EvaluationRunView = z.output<typeof evaluationRun>;
 export type EvaluationRunSummaryView = z.output<typeof evaluationRunSummary>;

@@ -10,6 +10,9 @@ import { requireMeterRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { goldenQueriesFromBeir } from './beir.ts';
 import { effectiveSettings, runGoldenSet } from './runner.ts';
+import { createBodyOfUpload, type GoldenSetUpload } from './upload.ts';
+import { proposalMethods } from './proposals.ts';
+import { reindexSettingsOf, withShadowCollection } from './shadow.ts';
 import {
   type CreateGoldenSetInput,
   compareRunsQuerySchema,
@@ -64,28 +67,40 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
   const evaluate: Evaluate = async (c, set, patch, trigger) => {
     const sandbox = { projectId: c.projectId, env: c.env };
     await requireMeterRoom(ctx, sandbox, 'queries', set.queries.length);
-    const settings = effectiveSettings(c, server, patch);
-    const { metrics, perQuery } = await runGoldenSet(ctx, c, set, settings, server);
+    const reindex = reindexSettingsOf(c, patch);
+    const settings = { ...effectiveSettings(c, server, patch), shadow: reindex !== null };
+    const { metrics, perQuery } = reindex
+      ? await withShadowCollection(ctx, c, reindex, (shadow) => runGoldenSet(ctx, shadow, set, settings, server))
+      : await runGoldenSet(ctx, c, set, settings, server);
     const run: EvaluationRunRecord = { id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger, settings, metrics, perQuery, createdAt: nowIso() };
     await ctx.store.insertEvaluationRun(run);
     await meterUsage(ctx, sandbox, 'queries', set.queries.length);
     return run;
   };
-  return { evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf) };
+  return {
+    evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf),
+    ...proposalMethods(ctx, setOf, setView),
+  };
 }
 
-/** Golden sets: create (version 1), edit (the next version), read, list, delete. */
+/** Golden sets: create (version 1; from JSON or uploaded BEIR files), edit (the next version), read, list, delete. */
 function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
+  async function createSet(access: Access, collectionId: string, raw: CreateGoldenSetInput): Promise<GoldenSetView> {
+    const c = await owned(access, collectionId);
+    const body = parseInput(createGoldenSetSchema, raw);
+    const set: GoldenSetRecord = {
+      id: newId(), version: 1, collectionId: c.id, name: body.name, matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
+      queries: queriesOf(body) ?? [], createdAt: nowIso(),
+    };
+    await ctx.store.insertGoldenSet(set);
+    return setView(set);
+  }
   return {
-    async createSet(access: Access, collectionId: string, raw: CreateGoldenSetInput): Promise<GoldenSetView> {
-      const c = await owned(access, collectionId);
-      const body = parseInput(createGoldenSetSchema, raw);
-      const set: GoldenSetRecord = {
-        id: newId(), version: 1, collectionId: c.id, name: body.name, matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
-        queries: queriesOf(body) ?? [], createdAt: nowIso(),
-      };
-      await ctx.store.insertGoldenSet(set);
-      return setView(set);
+    createSet,
+    /** Create a set from a multipart upload of BEIR files (the collection is checked first: a stranger gets 404). */
+    async uploadSet(access: Access, collectionId: string, upload: GoldenSetUpload): Promise<GoldenSetView> {
+      await owned(access, collectionId);
+      return createSet(access, collectionId, createBodyOfUpload(upload));
     },
     /** Edit a set: stores and returns its next version (earlier versions and their runs stay). */
     async updateSet(access: Access, collectionId: string, setId: string, raw: UpdateGoldenSetInput): Promise<GoldenSetView> {

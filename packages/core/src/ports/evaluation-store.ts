@@ -36,6 +36,11 @@ export interface EvaluationSettings {
   lexicalWeight: number;
   vectorWeight: number;
   rrfK: number;
+  /** The chunking and embedding model searched, and whether a shadow copy had them (absent in older runs). */
+  chunkSize?: number;
+  chunkOverlap?: number;
+  embeddingModel?: string;
+  shadow?: boolean;
 }
 
 /** A target of a query and the rank it came back at (1-based; null when not in the results). */
@@ -80,6 +85,22 @@ export interface EvaluationGuardRecord {
   updatedAt: string;
 }
 
+/** A question the fast model drafted from one section; a person accepts (into a set), edits or rejects it. */
+export interface GoldenProposalRecord {
+  id: string;
+  collectionId: string;
+  documentId: string;
+  sectionId: string;
+  sectionTitle: string;
+  excerpt: string; // the start of the section's text, for the person judging the question
+  question: string;
+  status: 'proposed' | 'accepted' | 'rejected';
+  setId: string | null; // the set version an accepted question went into (null until accepted)
+  setVersion: number | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
 /** Golden sets, evaluation runs and guards (part of the MetadataStore); scoping by project is the caller's policy. */
 export interface EvaluationStore {
   /** Insert one version of a set (the (id, version) pair is unique). */
@@ -98,4 +119,10 @@ export interface EvaluationStore {
   /** Insert or replace the guard of a collection. */
   putEvaluationGuard(guard: EvaluationGuardRecord): Promise<void>;
   deleteEvaluationGuard(collectionId: string): Promise<void>;
+  insertGoldenProposals(proposals: GoldenProposalRecord[]): Promise<void>;
+  getGoldenProposal(id: string): Promise<GoldenProposalRecord | null>;
+  /** A collection's proposals (of one status when given), oldest first. */
+  listGoldenProposals(collectionId: string, status?: GoldenProposalRecord['status']): Promise<GoldenProposalRecord[]>;
+  /** Record a decision; false when the proposal was decided already (only `proposed` ones change). */
+  decideGoldenProposal(id: string, decision: Pick<GoldenProposalRecord, 'status' | 'question' | 'setId' | 'setVersion' | 'decidedAt'>): Promise<boolean>;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EvaluationRunRecord, GoldenSetRecord } from '../ports/evaluation-store.ts';
+import type { EvaluationRunRecord, GoldenProposalRecord, GoldenSetRecord } from '../ports/evaluation-store.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 
 /** Conformance tests of the EvaluationStore part of a MetadataStore (issue 38; run by metadataStoreSuite). */
@@ -76,6 +76,27 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
       expect(await s.getEvaluationGuard(cid)).toEqual({ collectionId: cid, setId: 'b', maxNdcgDrop: 0.025, updatedAt: at(3) });
       await s.deleteEvaluationGuard(cid);
       expect(await s.getEvaluationGuard(cid)).toBeNull();
+    });
+
+    it('stores proposals, lists them by status, and records one decision only', async () => {
+      const s = store();
+      const cid = await seedCollection(s);
+      const proposal = (second: number): GoldenProposalRecord => ({
+        id: randomUUID(), collectionId: cid, documentId: randomUUID(), sectionId: randomUUID(), sectionTitle: 'Tides', excerpt: 'Tides decide…',
+        question: 'When may ships enter?', status: 'proposed', setId: null, setVersion: null, createdAt: at(second), decidedAt: null,
+      });
+      const [first, second] = [proposal(2), proposal(3)];
+      await s.insertGoldenProposals([second, first]);
+      await s.insertGoldenProposals([]);
+      expect(await s.getGoldenProposal(first.id)).toEqual(first);
+      expect(await s.getGoldenProposal(randomUUID())).toBeNull();
+      expect((await s.listGoldenProposals(cid)).map((p) => p.id)).toEqual([first.id, second.id]);
+      const decision = { status: 'accepted' as const, question: 'When may large ships enter?', setId: 'set', setVersion: 2, decidedAt: at(4) };
+      expect(await s.decideGoldenProposal(first.id, decision)).toBe(true);
+      expect(await s.decideGoldenProposal(first.id, { ...decision, status: 'rejected' })).toBe(false);
+      expect(await s.getGoldenProposal(first.id)).toEqual({ ...first, ...decision });
+      expect((await s.listGoldenProposals(cid, 'proposed')).map((p) => p.id)).toEqual([second.id]);
+      expect((await s.listGoldenProposals(cid, 'accepted')).map((p) => p.id)).toEqual([first.id]);
     });
   });
 }

@@ -10,6 +10,8 @@ export interface UploadedFile {
   bytes: Uint8Array;
   /** `sha256:<hex>` of the bytes, hashed piece by piece as they arrived (a 25 MB file never hashes in one go). */
   contentHash: string;
+  /** The form field the file came in (`file` for document uploads; `queries`, `qrels` for a golden-set upload). */
+  field: string;
 }
 
 /** Files and fields of a multipart request. */
@@ -19,12 +21,20 @@ export interface MultipartForm {
   metadata?: Metadata;
   /** Issue 43: each file's path within the source it mirrors, in the order of the files (`sourcePaths`, or `sourcePath` for one). */
   sourcePaths?: string[];
+  /** Plain text fields a route declared (MultipartLimits.textFields), by name. */
+  fields: Record<string, string>;
 }
 
-/** Limits of a multipart request: per file (25 MB), file count, and total bytes. */
+/** Limits of a multipart request: per file (25 MB), file count, and total bytes; and which fields it takes. */
 export interface MultipartLimits {
   maxFiles: number;
   maxTotalBytes: number;
+  /**
+   * A form of other fields than a document upload's (issue 38: a golden set's BEIR files): file parts of any field
+   * name are kept (the route checks their names once it has found the collection, so a stranger gets 404 first),
+   * and these text fields are collected into `fields`; any other text field is a 400.
+   */
+  textFields?: readonly string[];
 }
 
 function parseJsonField<T>(name: string, raw: string, check: (v: unknown) => boolean, shape: string): T {
@@ -38,8 +48,11 @@ function parseJsonField<T>(name: string, raw: string, check: (v: unknown) => boo
   return value as T;
 }
 
-function applyField(form: MultipartForm, name: string, value: string): void {
-  if (name === 'tags') {
+function applyField(form: MultipartForm, name: string, value: string, limits: MultipartLimits): void {
+  if (limits.textFields) {
+    if (!limits.textFields.includes(name)) throw new DossierError('invalid_input', `Unknown form field '${name}'; expected ${limits.textFields.join(', ')} and the files`);
+    form.fields[name] = value;
+  } else if (name === 'tags') {
     form.tags = parseJsonField(name, value, (v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'array of strings');
   } else if (name === 'metadata') {
     form.metadata = parseJsonField(name, value, (v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'object');
@@ -79,7 +92,7 @@ export function readMultipart(ctx: Context, limits: MultipartLimits): Promise<Mu
     return Promise.reject(err);
   }
   return new Promise((resolve, reject) => {
-    const form: MultipartForm = { files: [] };
+    const form: MultipartForm = { files: [], fields: {} };
     let failed = false;
     let bb: busboy.Busboy | null = null;
     const fail = (err: unknown) => {
@@ -119,7 +132,7 @@ function parser(ctx: Context, form: MultipartForm, limits: MultipartLimits, fail
   bb.on('file', (name, stream, info) => {
     // First of all: a body that ends inside this file destroys the stream with an error, which must have a listener.
     stream.on('error', (err) => fail(malformed(err)));
-    if (name !== 'file' && name !== 'files') return fail(new DossierError('invalid_input', `Unknown file field '${name}'; use 'file'`));
+    if (!limits.textFields && name !== 'file' && name !== 'files') return fail(new DossierError('invalid_input', `Unknown file field '${name}'; use 'file'`));
     const parts: Buffer[] = [];
     const hash = createHash('sha256');
     stream.on('data', (d: Buffer) => {
@@ -130,12 +143,12 @@ function parser(ctx: Context, form: MultipartForm, limits: MultipartLimits, fail
     });
     stream.on('limit', () => fail(new DossierError('payload_too_large', `File '${info.filename}' exceeds the 25 MB limit of direct upload; use upload-url for larger files`)));
     stream.on('end', () => {
-      form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts), contentHash: `sha256:${hash.digest('hex')}` });
+      form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts), contentHash: `sha256:${hash.digest('hex')}`, field: name });
     });
   });
   bb.on('field', (name, value) => {
     try {
-      applyField(form, name, value);
+      applyField(form, name, value, limits);
     } catch (err) {
       fail(err);
     }

@@ -100,6 +100,8 @@ interface RouteFields<B extends z.ZodType | undefined, Q extends z.ZodType | und
   bodyType?: 'multipart/form-data' | 'application/octet-stream';
   /** The file field of a multipart upload (with `tags` and `metadata` beside it): one file, or the field repeated. */
   uploads?: 'one' | 'many';
+  /** Another multipart form, for the OpenAPI document: its fields as a JSON Schema object (files: format binary). */
+  multipartForm?: { type: 'object'; required: string[]; properties: Record<string, unknown> };
   /** What a 2xx (and a refusal) answer is when it is not JSON: a server-rendered page. */
   produces?: 'text/html';
   /** The responses by status. */

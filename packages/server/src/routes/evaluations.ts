@@ -1,11 +1,25 @@
 import { evaluationSchemas as ev } from '@dossier/core';
 import { z } from 'zod';
 import { requireApiAccess } from '../http/auth.ts';
+import { readMultipart } from '../http/multipart.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 const COLLECTION = '/v1/collections/:id';
 const DENIED = { 401: 'API key required', 404: 'Collection, set or run not found (or not in your sandbox)' };
 const versionQuery = z.strictObject({ version: z.coerce.number().int().min(1).optional() });
+/** A golden-set upload: the two BEIR files (8 MB each at most) and the name and matchBy fields. */
+const SET_UPLOAD_LIMITS = { maxFiles: 2, maxTotalBytes: 16_000_000 + 64_000, textFields: ['name', 'matchBy'] } as const;
+const binary = (description: string) => ({ type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description });
+const SET_UPLOAD_FORM = {
+  type: 'object' as const,
+  required: ['name', 'queries', 'qrels'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200, description: "The golden set's name" },
+    matchBy: { type: 'string', enum: ['document', 'filename', 'section'], description: 'What the qrels corpus ids name (default filename)' },
+    queries: binary('BEIR queries.jsonl: one {"_id", "text"} object a line, UTF-8, up to 8 MB'),
+    qrels: binary('BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped), UTF-8, up to 8 MB'),
+  },
+};
 
 /**
  * Evaluation (issue 38; docs/evaluation.md): golden sets of a collection (versioned: an edit stores the next
@@ -15,7 +29,7 @@ const versionQuery = z.strictObject({ version: z.coerce.number().int().min(1).op
  */
 export function evaluationRoutes({ dossier }: RouteDeps): RouteDef[] {
   const e = dossier.evaluations;
-  return [...goldenSetRoutes(e), ...runRoutes(e), ...guardRoutes(e)];
+  return [...goldenSetRoutes(e), ...proposalRoutes(e), ...runRoutes(e), ...guardRoutes(e)];
 }
 
 function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
@@ -27,6 +41,16 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
       body: ev.createGoldenSetSchema,
       responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid input (e.g. malformed BEIR lines)', ...DENIED },
       handle: async (ctx, { body, reply }) => reply(201, await e.createSet(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'post', path: `${SETS}/upload`, operationId: 'uploadGoldenSet', tag: 'evaluations', auth: 'key', idempotent: true, bodyType: 'multipart/form-data', multipartForm: SET_UPLOAD_FORM, longRunning: true,
+      summary: 'Create a golden set (version 1) from uploaded BEIR files: multipart file fields `queries` (queries.jsonl) and `qrels` (qrels/<split>.tsv), 8 MB each, and text fields `name` and optional `matchBy` (default filename)',
+      responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'A file missing, repeated, empty, not UTF-8, or with a malformed line (named)', 413: 'A file over 8 MB', ...DENIED },
+      handle: async (ctx, { reply }) => {
+        const access = requireApiAccess(ctx);
+        const form = await readMultipart(ctx, SET_UPLOAD_LIMITS);
+        reply(201, await e.uploadSet(access, ctx.params.id, form));
+      },
     }),
     route({
       method: 'get', path: SETS, operationId: 'listGoldenSets', tag: 'evaluations', auth: 'key',
@@ -52,6 +76,43 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
         await e.deleteSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId);
         noContent(ctx);
       },
+    }),
+  ];
+}
+
+/** Questions the fast model drafts from sampled sections; a person accepts (into a set), edits or rejects each. */
+function proposalRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
+  const PROPOSALS = `${COLLECTION}/golden-proposals`;
+  const DECIDED = { 409: 'The proposal was accepted or rejected already' };
+  return [
+    route({
+      method: 'post', path: PROPOSALS, operationId: 'proposeGoldenQuestions', tag: 'evaluations', auth: 'key', longRunning: true,
+      summary: 'Sample sections and let the fast model draft one question for each, stored unconfirmed (nothing is scored until a person accepts it)',
+      body: ev.proposeQuestionsSchema,
+      responses: {
+        201: { description: 'The new proposals', schema: ev.goldenProposal.array() }, 400: 'Invalid input', 409: 'No ready section with enough text',
+        503: 'The model failed or proposed nothing usable', ...DENIED,
+      },
+      handle: async (ctx, { body, reply }) => reply(201, await e.proposeQuestions(requireApiAccess(ctx), ctx.params.id, body)),
+    }),
+    route({
+      method: 'get', path: PROPOSALS, operationId: 'listGoldenProposals', tag: 'evaluations', auth: 'key', query: ev.listProposalsQuerySchema,
+      summary: 'Proposed questions of the collection, oldest first (`?status=proposed` for those waiting)',
+      responses: { 200: { description: 'The proposals', schema: ev.goldenProposal.array() }, 400: 'Invalid status', ...DENIED },
+      handle: async (ctx, { query, reply }) => reply(200, await e.listProposals(requireApiAccess(ctx), ctx.params.id, query)),
+    }),
+    route({
+      method: 'post', path: `${PROPOSALS}/:proposalId/accept`, operationId: 'acceptGoldenProposal', tag: 'evaluations', auth: 'key',
+      summary: "Accept a proposed question (edited when `question` is given) into a set: the set's next version (`setId`) or a new set (`name`), judged by its source section",
+      body: ev.acceptProposalSchema,
+      responses: { 200: { description: 'The proposal and the set version it went into', schema: ev.acceptedProposal }, 400: 'Invalid input', ...DECIDED, ...DENIED },
+      handle: async (ctx, { body, reply }) => reply(200, await e.acceptProposal(requireApiAccess(ctx), ctx.params.id, ctx.params.proposalId, body)),
+    }),
+    route({
+      method: 'post', path: `${PROPOSALS}/:proposalId/reject`, operationId: 'rejectGoldenProposal', tag: 'evaluations', auth: 'key',
+      summary: 'Reject a proposed question (it never joins a set)',
+      responses: { 200: { description: 'The proposal', schema: ev.goldenProposal }, ...DECIDED, ...DENIED },
+      handle: async (ctx, { reply }) => reply(200, await e.rejectProposal(requireApiAccess(ctx), ctx.params.id, ctx.params.proposalId)),
     }),
   ];
 }

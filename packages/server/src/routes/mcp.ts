@@ -13,7 +13,7 @@ const REFUSALS = {
 const jsonRpcMessage = z.record(z.string(), z.unknown()).describe('A JSON-RPC 2.0 response');
 
 /**
- * The MCP tool server over Streamable HTTP (issue 18; protocol revision 2025-11-25): the spec's 30 `svc_` tools for a
+ * The MCP tool server over Streamable HTTP (issue 18; protocol revision 2025-11-25): the spec's 30 `svc_` tools (and the extension tools) for a
  * project API key (its sandbox, every tool) or an OAuth token (its sandbox, the tools of its scopes).
  */
 export function mcpRoutes(endpoint: () => McpEndpoint): RouteDef[] {

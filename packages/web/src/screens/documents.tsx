@@ -167,6 +167,7 @@ export function CollectionHeader({ collectionId }: { collectionId: string }) {
         <Link to="/collections/$collectionId/duplicates" params={{ collectionId }}>Duplicates</Link>
         <Link to="/collections/$collectionId/contradictions" params={{ collectionId }}>Contradictions</Link>
         <Link to="/collections/$collectionId/claims" params={{ collectionId }}>Claim map</Link>
+        <Link to="/collections/$collectionId/evaluation" params={{ collectionId }}>Evaluation</Link>
         <Link to="/collections/$collectionId/settings" params={{ collectionId }}>Settings</Link>
       </nav>
     </>
