@@ -135,6 +135,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listTableChunks: (documentId) => images.listTableChunks(ctx, documentId),
 
     replaceDocumentClaims: (documentId, rows) => claims.replaceDocumentClaims(ctx, documentId, rows),
+    deleteDocumentClaims: (documentId) => claims.deleteDocumentClaims(ctx, documentId),
     listDocumentClaims: (documentId, minImportance) => claims.listDocumentClaims(ctx, documentId, minImportance),
     listCollectionClaims: (collectionId) => claims.listCollectionClaims(ctx, collectionId),
     deleteCollectionClaims: (collectionId) => claims.deleteCollectionClaims(ctx, collectionId),
@@ -151,6 +152,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     setContradictionStatus: (id, status) => claims.setContradictionStatus(ctx, id, status),
 
     putFingerprints: (entry) => duplicates.putFingerprints(ctx, entry),
+    deleteFingerprints: (documentId) => duplicates.deleteFingerprints(ctx, documentId),
     fingerprintMatches: (collectionId, documentId, fingerprints, maxPosting) => duplicates.fingerprintMatches(ctx, collectionId, documentId, fingerprints, maxPosting),
     fingerprintPairs: (collectionId, minShared, maxPosting) => duplicates.fingerprintPairs(ctx, collectionId, minShared, maxPosting),
     fingerprintedDocuments: (collectionId) => duplicates.fingerprintedDocuments(ctx, collectionId),
