@@ -102,6 +102,8 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listSoftDeletedDocuments: (before, limit) => documents.listSoftDeletedDocuments(ctx, before, limit),
     insertSource: (source) => sources.insertSource(ctx, source),
     getSource: (id) => sources.getSource(ctx, id),
+    lockSource: (id, owner, until) => sources.lockSource(ctx, id, owner, until),
+    unlockSource: (id, owner) => sources.unlockSource(ctx, id, owner),
     listSources: (collectionIds) => sources.listSources(ctx, collectionIds),
     updateSource: (id, patch) => sources.updateSource(ctx, id, patch),
     deleteSource: (id) => sources.deleteSource(ctx, id),

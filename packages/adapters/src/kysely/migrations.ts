@@ -553,6 +553,11 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     await addDocumentSourceColumns(db, t);
     await createSourceTables(db, t);
   },
+  '0046_source_run_lock': async (db) => {
+    // Issue 43: a source's run lock, so two nodes never run the same source at once (owner and lease end).
+    await db.schema.alterTable('collection_sources').addColumn('run_lock_owner', 'text').execute();
+    await db.schema.alterTable('collection_sources').addColumn('run_lock_until', 'text').execute();
+  },
   '0042_people': async (db) => {
     await createPeopleTables(db);
   },

@@ -589,6 +589,9 @@ export interface CollectionSourcesTable {
   next_run_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Who runs the source now, and until when (0046): a lease, renewed while the run goes on. */
+  run_lock_owner?: string | null;
+  run_lock_until?: string | null;
 }
 
 /** Issue 43: one sync of a source, with its counters. */
