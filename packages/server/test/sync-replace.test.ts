@@ -128,6 +128,8 @@ describe('replacing a document by its source path', () => {
     }
     const list = (await t.request('GET', `/v1/collections/${c.id}/documents`)).body;
     expect({ total: list.total, ids: list.documents.map((d: Json) => d.id) }).toEqual({ total: 1, ids: [kept.id] });
+    const stats = (await t.request('GET', `/v1/collections/${c.id}/stats`)).body;
+    expect({ docCount: stats.docCount, statusCounts: stats.statusCounts }).toEqual({ docCount: 1, statusCounts: { ready: 1 } });
     expect(await search(c.id, 'gannet cliffs')).toEqual([]);
     const scan = await t.request('POST', `/v1/collections/${c.id}/sections/scan`, { json: { query: 'gannet' } });
     expect(scan.body.results).toEqual([]);

@@ -92,6 +92,7 @@ const DOCUMENT_COLUMNS = {
   sourceStamp: 'source_stamp',
   version: 'version',
   deletedAt: 'deleted_at',
+  replacesDocumentId: 'replaces_document_id',
 } as const satisfies ColumnMap<DocumentRecord, DocumentsTable>;
 
 const SECTION_COLUMNS = {
@@ -235,6 +236,7 @@ export const documentFromRow = (r: Row<'documents'>): DocumentRecord => ({
   sourceStamp: r.source_stamp,
   version: Number(r.version),
   deletedAt: r.deleted_at,
+  replacesDocumentId: r.replaces_document_id ?? null,
 });
 
 export const sectionFromRow = (r: Row<'sections'>): SectionRecord => ({

@@ -115,6 +115,8 @@ export interface DocumentsTable {
   source_stamp: string | null;
   version: number;
   deleted_at: string | null;
+  /** 0046: a pending presigned upload that replaces this document's content when confirmed. */
+  replaces_document_id: string | null;
 }
 
 export interface SectionsTable {

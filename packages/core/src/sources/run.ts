@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { collectionPrefix } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
@@ -25,6 +26,8 @@ export interface SourceSettings {
 
 export const DEFAULT_SOURCE_GRACE_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_SOURCE_LOCK_MS = 60_000;
+/** Entries of a run read and uploaded at once. */
+const ENTRIES_AT_ONCE = 8;
 
 type Counters = Pick<SourceRunRecord, 'added' | 'updated' | 'deleted' | 'unchanged' | 'failed' | 'details'>;
 
@@ -89,16 +92,21 @@ async function softDeleteMissing(ctx: DossierContext, source: SourceRecord, gone
 async function syncEntries(ctx: DossierContext, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
   const entries = await reader.list();
   const manifest = await fullManifest(ctx, c.id);
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    seen.add(entry.path);
-    try {
-      await takeEntry(uploads, c, reader, entry, manifest.get(entry.path), n);
-    } catch (err) {
-      n.failed++;
-      n.details.failures.push({ path: entry.path, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
+  const seen = new Set<string>(entries.map((entry) => entry.path));
+  // A few entries at once: each changed one waits on its read (an S3 GET) and its upload, not on this process's CPU.
+  const slot = pLimit(ENTRIES_AT_ONCE);
+  await Promise.all(
+    entries.map((entry) =>
+      slot(async () => {
+        try {
+          await takeEntry(uploads, c, reader, entry, manifest.get(entry.path), n);
+        } catch (err) {
+          n.failed++;
+          n.details.failures.push({ path: entry.path, error: err instanceof Error ? err.message : String(err) });
+        }
+      }),
+    ),
+  );
   const gone = [...manifest.values()].filter((e) => !seen.has(e.path));
   await softDeleteMissing(ctx, source, gone, manifest.size, force, n);
 }
