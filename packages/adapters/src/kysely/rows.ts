@@ -236,7 +236,8 @@ export const documentFromRow = (r: Row<'documents'>): DocumentRecord => ({
   sourceStamp: r.source_stamp,
   version: Number(r.version),
   deletedAt: r.deleted_at,
-  replacesDocumentId: r.replaces_document_id ?? null,
+  // Only on the placeholder of a presigned replacement (issue 43), so other documents read back as they were written.
+  ...(r.replaces_document_id ? { replacesDocumentId: r.replaces_document_id } : {}),
 });
 
 export const sectionFromRow = (r: Row<'sections'>): SectionRecord => ({
