@@ -42,6 +42,7 @@ import { buildModelResolver, type ProviderOptions } from './providers/model-reso
 import { buildReranker, parseRerankerSpec } from './rerankers/spec.ts';
 import { createSqliteJobQueue } from './sqlite/job-queue.ts';
 import { createSqliteMetadataStore } from './sqlite/metadata-store.ts';
+import { openS3Source } from './s3/source-reader.ts';
 import { createHttpWebhookSender } from './webhooks/http-sender.ts';
 
 /** Options of an embedded Dossier: everything lives under dataDir. */
@@ -228,7 +229,8 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       renderPage: conversion.renderPage,
       workers: opts.workers,
       uploads: opts.uploads,
-      sources: opts.sources,
+      // S3 prefixes are opened with the AWS SDK (an optional package: without it, an S3 source's run fails saying so).
+      sources: { s3: openS3Source, ...opts.sources },
       plans: opts.plans,
       gate: opts.gate,
       webhooks: {

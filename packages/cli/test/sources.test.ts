@@ -53,4 +53,22 @@ describe('dossier sources', () => {
     expect(outside.code).not.toBe(0);
     expect(outside.stderr).toMatch(/not inside a folder/);
   });
+
+  it('adds an S3 prefix with the credentials of the environment, which it never shows again', async () => {
+    const cid = (await t.createCollection()).id;
+    const secret = 'wJalrXUtnFEMI-example-secret';
+    const s3env = { ...env, AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY', AWS_SECRET_ACCESS_KEY: secret };
+    const args = ['sources', 'add', '--s3', 's3://team-docs/wiki', '-c', cid, '--endpoint', 'http://127.0.0.1:9', '--region', 'eu-west-1'];
+    const added = await dossier(home, [...args, '--json'], { env: s3env });
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ kind: 's3', location: 'team-docs/wiki/', settings: { bucket: 'team-docs', prefix: 'wiki/', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9', accessKeyPreview: 'AKIA…EKEY' } });
+    const listed = await dossier(home, ['sources', 'list'], { env: s3env });
+    expect(listed.stdout).toContain('s3://team-docs/wiki/');
+    expect(added.stdout + listed.stdout).not.toContain(secret);
+    const noSecret = await dossier(home, args, { env: { ...env, AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY' } });
+    expect(noSecret.code).not.toBe(0);
+    expect(noSecret.stderr).toMatch(/AWS_SECRET_ACCESS_KEY/);
+    const badUrl = await dossier(home, ['sources', 'add', '--s3', 'team-docs/wiki', '-c', cid], { env: s3env });
+    expect(badUrl.stderr).toMatch(/s3:\/\/bucket\/prefix/);
+  });
 });

@@ -118,4 +118,38 @@ describe('syncFolder (library)', () => {
     rmSync(lib, { recursive: true, force: true });
     rmSync(empty, { recursive: true, force: true });
   });
+
+  it('sends files over the direct limit the presigned way, adding and replacing them in place', async () => {
+    const cid = (await t.createCollection()).id;
+    const lib = mkdtempSync(join(tmpdir(), 'dossier-sync-large-'));
+    writeFileSync(join(lib, 'small.md'), '# S\n\ntiny');
+    writeFileSync(join(lib, 'big.md'), '# Big\n\nThe albatross glides over the southern ocean for days.');
+    const api = new ApiClient(`${t.url}/v1`, t.liveKey);
+    const paths: string[] = [];
+    // The direct limit lowered to 32 bytes (25 MB in use), so big.md takes the path a 30 MB file would.
+    const attempt = <T>(request: () => Promise<T>) => request();
+    const spy = { ...api, send: api.send.bind(api), json: api.json.bind(api) } as ApiClient;
+    spy.json = async <T>(method: string, path: string, opts?: Parameters<ApiClient['json']>[2]) => {
+      paths.push(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}`);
+      return api.json<T>(method, path, opts);
+    };
+    const first = await syncFolder({ api: spy, collection: cid, folder: lib, directMaxBytes: 32, attempt });
+    expect(first).toMatchObject({ added: 2, replaced: 0, failed: 0 });
+    expect(paths).toContain('POST /collections/:id/documents/upload-url');
+    expect(paths).toContain('POST /collections/:id/documents/:id/confirm');
+    await allReady(cid);
+    const big = (await manifestOf(cid)).find((e) => e.path === 'big.md')!;
+    writeFileSync(join(lib, 'big.md'), '# Big\n\nThe petrel skims the waves of the northern sea instead.');
+    const second = await syncFolder({ api: spy, collection: cid, folder: lib, directMaxBytes: 32, attempt });
+    expect(second).toMatchObject({ added: 0, replaced: 1, unchanged: 1, failed: 0 });
+    const after = await manifestOf(cid);
+    expect(after.map((e) => e.path)).toEqual(['big.md', 'small.md']);
+    expect(after.find((e) => e.path === 'big.md')).toMatchObject({ documentId: big.documentId, version: 2 });
+    await t.waitDone(big.documentId);
+    const hits = (await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'petrel northern' } })).body as { document: { id: string } }[];
+    expect(hits.map((h) => h.document.id)).toEqual([big.documentId]);
+    expect((await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'albatross' } })).body).toEqual([]);
+    expect((await t.request('GET', `/v1/collections/${cid}/documents`)).body.total).toBe(2);
+    rmSync(lib, { recursive: true, force: true });
+  });
 });

@@ -37,7 +37,8 @@ export async function requireDocument(
   intent: Intent,
 ): Promise<{ doc: DocumentRecord; collection: Collection }> {
   const doc = isUuid(id) ? await ctx.store.getDocument(id) : null;
-  if (!doc) throw notFound('Document');
+  // A soft-deleted document (issue 43: gone from its source, in its grace period) is as gone as a deleted one.
+  if (!doc || doc.deletedAt) throw notFound('Document');
   try {
     return { doc, collection: await requireCollection(ctx, access, doc.collectionId, intent) };
   } catch (err) {

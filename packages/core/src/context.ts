@@ -13,6 +13,7 @@ import type { EventBus } from './ports/event-bus.ts';
 import type { JobQueue } from './ports/job-queue.ts';
 import type { MetadataStore } from './ports/metadata-store.ts';
 import type { Reranker } from './ports/reranker.ts';
+import type { S3SourceOpener } from './ports/source-reader.ts';
 import type { PlanBook } from './usage/plans.ts';
 import type { WebhookSender } from './ports/webhook-sender.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
@@ -69,8 +70,11 @@ export interface DossierDeps {
   workers?: { concurrency?: number; leaseMs?: number; pollMs?: number };
   /** Direct uploads stored at once in this process (default DEFAULT_UPLOAD_CONCURRENCY; 0: no cap). */
   uploads?: { concurrency?: number };
-  /** Server-side sources (issue 43): folders they may read (none: folder sources refused), and the soft-delete grace. */
-  sources?: { folderRoots?: string[]; graceMs?: number };
+  /**
+   * Server-side sources (issue 43): folders they may read (none: folder sources refused), the soft-delete grace, how
+   * S3 prefixes are opened (absent: S3 sources refused) and the lease of a source's run lock.
+   */
+  sources?: { folderRoots?: string[]; graceMs?: number; s3?: S3SourceOpener; lockMs?: number };
   /** Outbound webhook calls (absent: every delivery attempt fails as not configured) and their settings. */
   webhooks?: { sender: WebhookSender; settings?: Partial<WebhookSettings>; allowHttpLoopback?: boolean };
 }

@@ -108,6 +108,8 @@ export const uploadUrlSchema = z.strictObject({
     .optional(),
   tags: tagsSchema.optional(),
   metadata: metadataSchema.optional(),
+  /** Issue 43: the file's path in the folder it mirrors (with contentHash); a document of that path gets replaced. */
+  sourcePath: z.string().min(1).max(2048).optional(),
 });
 
 /** Query of GET /v1/documents/:id/pages/:page/image (issue 39). */

@@ -1,3 +1,4 @@
+import { dossierContext } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Json, openSse, sha256, startTestServer, type TestServer, waitFor } from './helpers.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
@@ -81,6 +82,58 @@ describe('replacing a document by its source path', () => {
     expect(page1.body.entries[0]).toMatchObject({ documentId: docs[1].id, hash: sha256(files[1]!.content), version: 1 });
     const page2 = await t.request('GET', `/v1/collections/${c.id}/manifest?limit=2&after=${encodeURIComponent('b/2.md')}`);
     expect(page2.body).toMatchObject({ entries: [{ path: 'c.md', documentId: docs[2].id }], nextCursor: null });
+  });
+
+  it('leaves no row of the previous content behind when the new one has fewer sections', async () => {
+    const c = await t.createCollection();
+    const three = '# Heron\n\nThe heron nests by the quarry.\n\n# Osprey\n\nThe osprey fishes the reservoir.\n\n# Bittern\n\nThe bittern booms in the reeds.';
+    const [doc] = await sendBatch(c.id, [{ path: 'birds.md', content: three }]);
+    await t.waitDone(doc.id);
+    const before = (await t.request('GET', `/v1/documents/${doc.id}/sections`)).body as Json[];
+    expect(before.map((s) => s.title)).toEqual(['Heron', 'Osprey', 'Bittern']);
+    const ctx = dossierContext(t.server.dossier);
+    const stale = before[2]!;
+    const claim = { id: crypto.randomUUID(), collectionId: c.id, documentId: doc.id, sectionId: stale.id, sectionTitle: 'Bittern', text: 'The bittern booms.', sourceText: null, importance: 3, position: 0, createdAt: new Date().toISOString() };
+    await ctx.store.replaceDocumentClaims(doc.id, [claim]);
+    await ctx.store.putFingerprints([{ documentId: doc.id, collectionId: c.id, shingleCount: 3, fingerprints: [11, 12, 13] }]);
+
+    await sendBatch(c.id, [{ path: 'birds.md', content: '# Wren\n\nThe wren sings in the hedge.' }]);
+    expect(await t.waitDone(doc.id)).toMatchObject({ status: 'ready', version: 2, sectionCount: 1 });
+    const after = (await t.request('GET', `/v1/documents/${doc.id}/sections`)).body as Json[];
+    expect(after.map((s) => s.title)).toEqual(['Wren']);
+    expectError(await t.request('GET', `/v1/sections/${stale.id}`), 404);
+    const scan = await t.request('POST', `/v1/collections/${c.id}/sections/scan`, { json: { query: 'bittern osprey heron' } });
+    expect(scan.status).toBe(200);
+    expect(scan.body.results).toEqual([]);
+    expect(await ctx.index.countChunks(c.id, doc.id)).toBe(1);
+    expect(await search(c.id, 'bittern reeds')).toEqual([]);
+    expect(await ctx.store.listDocumentClaims(doc.id, 1)).toEqual([]);
+    expect(await ctx.store.claimCounts(c.id)).toEqual({ documents: 0, claims: 0 });
+    expect(await ctx.store.fingerprintedDocuments(c.id)).toEqual([]);
+  });
+
+  it('answers 404 for a soft-deleted document and leaves it out of lists, search and scan', async () => {
+    const c = await t.createCollection();
+    const [gone, kept] = await sendBatch(c.id, [
+      { path: 'gone.md', content: '# Gannet\n\nThe gannet dives off the cliffs.' },
+      { path: 'kept.md', content: '# Puffin\n\nThe puffin carries sand eels.' },
+    ]);
+    for (const d of [gone, kept]) await t.waitDone(d.id);
+    const sections = (await t.request('GET', `/v1/documents/${gone.id}/sections`)).body as Json[];
+    const deleted = await t.request('POST', `/v1/collections/${c.id}/manifest/delete`, { json: { paths: ['gone.md'] } });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(deleted.body.deleted).toEqual([{ path: 'gone.md', documentId: gone.id }]);
+    for (const path of [`/v1/documents/${gone.id}`, `/v1/documents/${gone.id}/sections`, `/v1/documents/${gone.id}/markdown`, `/v1/sections/${sections[0].id}`]) {
+      expectError(await t.request('GET', path), 404);
+    }
+    const list = (await t.request('GET', `/v1/collections/${c.id}/documents`)).body;
+    expect({ total: list.total, ids: list.documents.map((d: Json) => d.id) }).toEqual({ total: 1, ids: [kept.id] });
+    const stats = (await t.request('GET', `/v1/collections/${c.id}/stats`)).body;
+    expect({ docCount: stats.docCount, statusCounts: stats.statusCounts }).toEqual({ docCount: 1, statusCounts: { ready: 1 } });
+    expect(await search(c.id, 'gannet cliffs')).toEqual([]);
+    const scan = await t.request('POST', `/v1/collections/${c.id}/sections/scan`, { json: { query: 'gannet' } });
+    expect(scan.body.results).toEqual([]);
+    expect((await t.request('GET', `/v1/collections/${c.id}/manifest`)).body.entries.map((e: Json) => e.path)).toEqual(['kept.md']);
   });
 
   it('refuses bad source paths and a count that does not match the files', async () => {

@@ -7070,6 +7070,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    sourcePath?: string;
                     tags?: string[];
                 };
             };
@@ -13277,6 +13278,21 @@ export interface operations {
                     kind: "folder";
                     maxDeletePercent?: number;
                     path: string;
+                } | {
+                    accessKeyId: string;
+                    bucket: string;
+                    /** Format: uuid */
+                    collectionId: string;
+                    /** Format: uri */
+                    endpoint?: string;
+                    forcePathStyle?: boolean;
+                    intervalMinutes?: number | null;
+                    /** @constant */
+                    kind: "s3";
+                    maxDeletePercent?: number;
+                    prefix?: string;
+                    region?: string;
+                    secretAccessKey: string;
                 };
             };
         };

@@ -61,6 +61,13 @@ export async function replaceDocumentClaims({ db }: StoreContext, documentId: st
   });
 }
 
+export async function deleteDocumentClaims({ db }: StoreContext, documentId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('claims').where('document_id', '=', documentId).execute();
+    await trx.deleteFrom('claim_extractions').where('document_id', '=', documentId).execute();
+  });
+}
+
 export async function listDocumentClaims({ db }: StoreContext, documentId: string, minImportance: number): Promise<ClaimRecord[]> {
   const rows = await db
     .selectFrom('claims')

@@ -1,5 +1,6 @@
 import type { Collection, CollectionCounts, CollectionPatch, Env } from '@dossier/core';
 import { notFound } from '@dossier/core';
+import { sql } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import { captionedCount } from './enrich-queries.ts';
 import { collectionFromRow, collectionPatchToRow, collectionToRow } from './rows.ts';
@@ -42,7 +43,8 @@ async function documentTotals({ db }: StoreContext, collectionId: string) {
   const row = await db
     .selectFrom('documents')
     .select((eb) => [
-      eb.fn.countAll().as('docs'),
+      // Soft-deleted documents (issue 43) are not counted, but their files are until they are purged.
+      sql<number>`coalesce(sum(case when deleted_at is null then 1 else 0 end), 0)`.as('docs'),
       eb.fn.coalesce(eb.fn.sum('file_size_bytes'), eb.lit(0)).as('bytes'),
       eb.fn.coalesce(eb.fn.sum('derived_bytes'), eb.lit(0)).as('derived'),
       eb.fn.coalesce(eb.fn.sum('chunk_count'), eb.lit(0)).as('chunks'),
@@ -58,6 +60,7 @@ async function statusCounts({ db }: StoreContext, collectionId: string): Promise
     .selectFrom('documents')
     .select((eb) => ['status', eb.fn.countAll().as('count')])
     .where('collection_id', '=', collectionId)
+    .where('deleted_at', 'is', null)
     .groupBy('status')
     .execute();
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));

@@ -7,6 +7,13 @@ import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
 
 const INSERT_BATCH = 400;
 
+export async function deleteFingerprints({ db }: StoreContext, documentId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('duplicate_fingerprints').where('document_id', '=', documentId).execute();
+    await trx.deleteFrom('duplicate_documents').where('document_id', '=', documentId).execute();
+  });
+}
+
 export async function putFingerprints({ db }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
   if (entries.length === 0) return;
   await db.transaction().execute(async (trx) => {

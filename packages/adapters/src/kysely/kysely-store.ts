@@ -102,6 +102,8 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listSoftDeletedDocuments: (before, limit) => documents.listSoftDeletedDocuments(ctx, before, limit),
     insertSource: (source) => sources.insertSource(ctx, source),
     getSource: (id) => sources.getSource(ctx, id),
+    lockSource: (id, owner, until) => sources.lockSource(ctx, id, owner, until),
+    unlockSource: (id, owner) => sources.unlockSource(ctx, id, owner),
     listSources: (collectionIds) => sources.listSources(ctx, collectionIds),
     updateSource: (id, patch) => sources.updateSource(ctx, id, patch),
     deleteSource: (id) => sources.deleteSource(ctx, id),
@@ -136,6 +138,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     listTableChunks: (documentId) => images.listTableChunks(ctx, documentId),
 
     replaceDocumentClaims: (documentId, rows) => claims.replaceDocumentClaims(ctx, documentId, rows),
+    deleteDocumentClaims: (documentId) => claims.deleteDocumentClaims(ctx, documentId),
     listDocumentClaims: (documentId, minImportance) => claims.listDocumentClaims(ctx, documentId, minImportance),
     listCollectionClaims: (collectionId) => claims.listCollectionClaims(ctx, collectionId),
     deleteCollectionClaims: (collectionId) => claims.deleteCollectionClaims(ctx, collectionId),
@@ -152,6 +155,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     setContradictionStatus: (id, status) => claims.setContradictionStatus(ctx, id, status),
 
     putFingerprints: (entry) => duplicates.putFingerprints(ctx, entry),
+    deleteFingerprints: (documentId) => duplicates.deleteFingerprints(ctx, documentId),
     fingerprintMatches: (collectionId, documentId, fingerprints, maxPosting) => duplicates.fingerprintMatches(ctx, collectionId, documentId, fingerprints, maxPosting),
     fingerprintPairs: (collectionId, minShared, maxPosting) => duplicates.fingerprintPairs(ctx, collectionId, minShared, maxPosting),
     fingerprintedDocuments: (collectionId) => duplicates.fingerprintedDocuments(ctx, collectionId),

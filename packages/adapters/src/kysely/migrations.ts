@@ -553,6 +553,13 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     await addDocumentSourceColumns(db, t);
     await createSourceTables(db, t);
   },
+  '0046_source_sync': async (db) => {
+    // Issue 43: a source's run lock, so two nodes never run the same source at once (owner and lease end).
+    await db.schema.alterTable('collection_sources').addColumn('run_lock_owner', 'text').execute();
+    await db.schema.alterTable('collection_sources').addColumn('run_lock_until', 'text').execute();
+    // A presigned upload of new content for a synced document (files over 25 MB) names the document it replaces.
+    await db.schema.alterTable('documents').addColumn('replaces_document_id', 'text').execute();
+  },
   '0042_people': async (db) => {
     await createPeopleTables(db);
   },

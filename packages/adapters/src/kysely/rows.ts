@@ -92,6 +92,7 @@ const DOCUMENT_COLUMNS = {
   sourceStamp: 'source_stamp',
   version: 'version',
   deletedAt: 'deleted_at',
+  replacesDocumentId: 'replaces_document_id',
 } as const satisfies ColumnMap<DocumentRecord, DocumentsTable>;
 
 const SECTION_COLUMNS = {
@@ -235,6 +236,8 @@ export const documentFromRow = (r: Row<'documents'>): DocumentRecord => ({
   sourceStamp: r.source_stamp,
   version: Number(r.version),
   deletedAt: r.deleted_at,
+  // Only on the placeholder of a presigned replacement (issue 43), so other documents read back as they were written.
+  ...(r.replaces_document_id ? { replacesDocumentId: r.replaces_document_id } : {}),
 });
 
 export const sectionFromRow = (r: Row<'sections'>): SectionRecord => ({

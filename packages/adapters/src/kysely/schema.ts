@@ -115,6 +115,8 @@ export interface DocumentsTable {
   source_stamp: string | null;
   version: number;
   deleted_at: string | null;
+  /** 0046: a pending presigned upload that replaces this document's content when confirmed. */
+  replaces_document_id: string | null;
 }
 
 export interface SectionsTable {
@@ -590,6 +592,9 @@ export interface CollectionSourcesTable {
   next_run_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Who runs the source now, and until when (0046): a lease, renewed while the run goes on. */
+  run_lock_owner?: string | null;
+  run_lock_until?: string | null;
 }
 
 /** Issue 43: one sync of a source, with its counters. */

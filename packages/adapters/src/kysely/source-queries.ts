@@ -93,6 +93,22 @@ export async function deleteSource({ db }: StoreContext, id: string): Promise<vo
   });
 }
 
+/** Take the run lock when it is free, expired or already the owner's (one conditional update: atomic on every dialect). */
+export async function lockSource({ db }: StoreContext, id: string, owner: string, until: string): Promise<boolean> {
+  const now = new Date().toISOString();
+  const result = await db
+    .updateTable('collection_sources')
+    .set({ run_lock_owner: owner, run_lock_until: until })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('run_lock_until', 'is', null), eb('run_lock_until', '<', now), eb('run_lock_owner', '=', owner)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function unlockSource({ db }: StoreContext, id: string, owner: string): Promise<void> {
+  await db.updateTable('collection_sources').set({ run_lock_owner: null, run_lock_until: null }).where('id', '=', id).where('run_lock_owner', '=', owner).execute();
+}
+
 export async function insertSourceRun(ctx: StoreContext, r: SourceRunRecord): Promise<void> {
   const row = { id: r.id, source_id: r.sourceId, collection_id: r.collectionId, trigger: r.trigger, started_at: r.startedAt, ...runPatchToRow(ctx, r) } as SourceRunsTable;
   await ctx.db.insertInto('source_runs').values(row).execute();

@@ -130,9 +130,10 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       const where = `document_id = ${literal(documentId)}`;
       for (const h of await both(collectionId)) await write(h, (t) => t.delete(where));
     },
-    async deleteDocumentChunksExcept(collectionId, documentId, keepIds) {
-      const keep = keepIds.length ? ` AND NOT (${inList('id', keepIds)})` : '';
-      await write(await chunks(collectionId), (t) => t.delete(`document_id = ${literal(documentId)}${keep}`));
+    async deleteDocumentChunksExcept(collectionId, documentId, keepIds, keepSectionIds) {
+      const except = (ids: string[]) => `document_id = ${literal(documentId)}${ids.length ? ` AND NOT (${inList('id', ids)})` : ''}`;
+      await write(await chunks(collectionId), (t) => t.delete(except(keepIds)));
+      if (keepSectionIds) await write(await sections(collectionId), (t) => t.delete(except(keepSectionIds)));
     },
     async updateDocumentAttributes(collectionId, documentId, attrs) {
       const valuesSql = attributeValues(attrs);

@@ -1,3 +1,4 @@
+import { openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Document } from '../api-types.ts';
@@ -29,6 +30,8 @@ export interface ApplyOptions {
   signal?: AbortSignal;
   /** Requests in flight at once (each a batch of up to BATCH_FILES files). */
   concurrency: number;
+  /** Files larger than this go one by one through upload-url, the presigned way (default DIRECT_MAX_BYTES). */
+  directMaxBytes?: number;
   emit: (e: SyncEvent) => void;
 }
 
@@ -86,11 +89,44 @@ async function sendBatch(o: ApplyOptions, files: LocalFile[]): Promise<void> {
   for (const f of files) await sendBatch(o, [f]);
 }
 
-/** Upload new and changed files, batched; a file over 25 MB is reported failed (sync sends files directly). */
+interface UploadUrlAnswer {
+  documentId: string;
+  uploadUrl: string | null;
+  document?: Document;
+}
+
+/**
+ * A file over the direct limit, the way `dossier upload` sends it: upload-url with its content hash and source path
+ * (the server answers with the document when it already holds this content), a PUT of the file to the presigned URL,
+ * then confirm, which adds the document or replaces the content of the one of that path. Re-run after an interruption,
+ * a file stored but not confirmed is confirmed without being sent again.
+ */
+async function sendPresigned(o: ApplyOptions, f: LocalFile): Promise<void> {
+  const docs = `/collections/${o.collection}/documents`;
+  const json = { filename: basename(f.absolute), contentType: 'application/octet-stream', fileSizeBytes: f.size, contentHash: f.hash, sourcePath: f.path };
+  const start = await o.attempt(() => o.api.json<UploadUrlAnswer>('POST', `${docs}/upload-url`, { json, signal: o.signal }));
+  const confirm = () => o.attempt(() => o.api.json<Document>('POST', `${docs}/${start.documentId}/confirm`, { json: {}, signal: o.signal }));
+  if (start.uploadUrl === null && start.document) return report(o, f, start.document.status === 'pending' ? await confirm() : start.document);
+  const body = await openAsBlob(f.absolute);
+  // The presigned URL authorises the PUT by itself: the API key is not sent along (the URL may be another host).
+  await o.attempt(() => o.api.send('PUT', start.uploadUrl!, { body, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false }));
+  report(o, f, await confirm());
+}
+
+async function sendOneLarge(o: ApplyOptions, f: LocalFile): Promise<void> {
+  try {
+    await sendPresigned(o, f);
+  } catch (err) {
+    if (!fileLevel(err)) throw err;
+    o.emit({ type: 'failed', path: f.path, error: (err as Error).message });
+  }
+}
+
+/** Upload new and changed files: batched up to the direct limit (25 MB), larger ones one by one the presigned way. */
 export async function uploadFiles(o: ApplyOptions, files: LocalFile[]): Promise<void> {
-  const fitting = files.filter((f) => f.size <= DIRECT_MAX_BYTES);
-  for (const f of files) if (f.size > DIRECT_MAX_BYTES) o.emit({ type: 'failed', path: f.path, error: 'larger than 25 MB: sync sends files directly; upload it with `dossier upload`' });
-  await pool(batchesOf(fitting), o.concurrency, (batch) => sendBatch(o, batch));
+  const limit = o.directMaxBytes ?? DIRECT_MAX_BYTES;
+  await pool(batchesOf(files.filter((f) => f.size <= limit)), o.concurrency, (batch) => sendBatch(o, batch));
+  await pool(files.filter((f) => f.size > limit), o.concurrency, (f) => sendOneLarge(o, f));
 }
 
 /** Delete (softly: the server purges them after its grace period) the documents of files gone from the folder, 500 per request. */

@@ -25,6 +25,8 @@ export interface SyncOptions {
   maxDeleteShare?: number;
   /** Batch requests in flight at once (default 4). */
   concurrency?: number;
+  /** Files larger than this go through upload-url, the presigned way (default 25 MB, the direct upload's limit). */
+  directMaxBytes?: number;
   attempt?: Attempt;
   signal?: AbortSignal;
   /** Told of every file added, replaced, deleted or failed. */
@@ -74,7 +76,7 @@ export async function syncFolder(o: SyncOptions): Promise<SyncResult> {
     else result.failed++;
     o.onEvent?.(e);
   };
-  const apply = { api: o.api, collection: o.collection, attempt: o.attempt ?? ((r) => r()), signal: o.signal, concurrency: o.concurrency ?? 4, emit };
+  const apply = { api: o.api, collection: o.collection, attempt: o.attempt ?? ((r) => r()), signal: o.signal, concurrency: o.concurrency ?? 4, directMaxBytes: o.directMaxBytes, emit };
   await uploadFiles(apply, [...plan.add, ...plan.replace.map((r) => r.file)]);
   await deleteDocuments(apply, plan.remove);
   return result;

@@ -32,7 +32,7 @@ const isTerminal = (d: DocumentRecord): boolean => d.status === 'ready' || d.sta
 export function documentService(ctx: DossierContext) {
   async function inCollection(c: Collection, id: string): Promise<DocumentRecord> {
     const doc = await ctx.store.getDocument(id);
-    if (!doc || doc.collectionId !== c.id) throw notFound(`Document ${id}`);
+    if (!doc || doc.collectionId !== c.id || doc.deletedAt) throw notFound(`Document ${id}`);
     return doc;
   }
 

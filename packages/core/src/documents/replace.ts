@@ -35,6 +35,11 @@ export async function replaceDocumentContent(ctx: DossierContext, c: Collection,
   if (doc.status !== 'ready' && doc.status !== 'error') throw stillProcessing(doc);
   await requireQuotaRoom(ctx, c, { documents: 0, bytes: Math.max(0, file.bytes.length - (doc.fileSizeBytes ?? 0)) });
   await forgetDuplicate(ctx, c, doc);
+  // Nothing derived from the previous content may linger: its claims (and the collection's claim map) and its
+  // duplicate fingerprints go now; the pipeline and the post-ready jobs derive the new ones.
+  await ctx.store.deleteDocumentClaims(doc.id);
+  await ctx.store.clearClaimMap(c.id);
+  await ctx.store.deleteFingerprints(doc.id);
   const key = originalKey(c, doc.id);
   await ctx.blobs.put(key, file.bytes, { flush: false });
   // Page offsets, regions and cells of the previous content would be read as this one's if the new file has none, and

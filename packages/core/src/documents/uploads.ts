@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Access, originalKey, requireCollection, uploadStagingKey } from '../access.ts';
+import { type Access, collectionPrefix, originalKey, requireCollection, uploadStagingKey } from '../access.ts';
 import { type DossierContext, publishDocumentStatus, setDocumentStatus } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, Metadata } from '../domain/types.ts';
@@ -136,11 +136,29 @@ export function uploadService(ctx: DossierContext) {
     return ctx.store.updateDocument(doc.id, { fileSizeBytes: stat.size, storageKey: originalKey(c, doc.id) });
   }
 
+  /**
+   * Confirm a presigned upload of new content for a synced document (issue 43, files over 25 MB): the stored file
+   * replaces that document's content in place (same id, next version) and the placeholder goes.
+   */
+  async function confirmReplacement(c: Collection, placeholder: DocumentRecord, targetId: string): Promise<DocumentRecord> {
+    const target = await ctx.store.getDocument(targetId);
+    if (!target || target.deletedAt || target.collectionId !== c.id) {
+      throw new DossierError('conflict', `The document this upload replaces (${targetId}) was deleted meanwhile; request a new upload URL`);
+    }
+    const bytes = await ctx.blobs.get(originalKey(c, placeholder.id));
+    const file = { filename: placeholder.filename, bytes, contentHash: sha256Of(bytes), contentType: placeholder.contentType ?? undefined };
+    const replaced = sameContent(target, file.contentHash) ? target : await replaceDocumentContent(ctx, c, target, file);
+    await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${placeholder.id}/`);
+    await ctx.store.deleteDocument(placeholder.id);
+    return replaced;
+  }
+
   async function confirmOne(c: Collection, pending: DocumentRecord, tags?: string[], metadata?: Metadata): Promise<DocumentRecord> {
     if (pending.status !== 'pending') return pending; // confirm is idempotent: a second call changes nothing
     const doc = pending.storageKey === null && ctx.blobs.clientUploads ? await adoptClientUpload(c, pending) : pending;
     const stat = await ctx.blobs.stat(originalKey(c, doc.id));
     if (!stat) throw new DossierError('invalid_input', `The file of document ${doc.id} has not been uploaded to its uploadUrl yet`);
+    if (doc.replacesDocumentId) return confirmReplacement(c, doc, doc.replacesDocumentId);
     const patch: Partial<DocumentRecord> = {};
     if (tags) patch.tags = normalizeTags(tags);
     if (metadata) patch.metadata = metadata;
@@ -221,12 +239,29 @@ export function uploadService(ctx: DossierContext) {
     return documentView(doc);
   }
 
+  /**
+   * What an upload-url with a source path (issue 43) is about: the document already holding this content (nothing to
+   * send), or the fields of the pending document: the path itself for a new one, or the document it will replace.
+   */
+  async function sourcePathTarget(c: Collection, rawPath: string, hash: string | undefined): Promise<{ existing: DocumentRecord } | { fields: Partial<DocumentRecord> }> {
+    if (!hash) throw new DossierError('invalid_input', 'An upload-url with a sourcePath needs the contentHash (to compare with the document of that path)');
+    const sourcePath = normalizeSourcePath(rawPath);
+    const existing = await ctx.store.findDocumentBySourcePath(c.id, sourcePath);
+    if (!existing) return { fields: { sourcePath, contentHash: hash } };
+    if (sameContent(existing, hash)) return { existing };
+    if (existing.status !== 'ready' && existing.status !== 'error') {
+      throw new DossierError('conflict', `Document ${existing.id} is still processing its version ${existing.version ?? 1} (${existing.status}); send the new content once it is ready or in error`);
+    }
+    return { fields: { replacesDocumentId: existing.id, contentHash: hash } };
+  }
+
   return {
     async createUploadUrl(access: Access, collectionId: string, raw: UploadUrlInput): Promise<UploadUrlResult> {
       const c = await requireCollection(ctx, access, collectionId, 'write');
       const input = parseInput(uploadUrlSchema, raw);
       const hash = input.contentHash?.toLowerCase();
-      const existing = hash ? await ctx.store.findDocumentByHash(c.id, hash) : null;
+      const target = input.sourcePath !== undefined ? await sourcePathTarget(c, input.sourcePath, hash) : null;
+      const existing = target ? ('existing' in target ? target.existing : null) : hash ? await ctx.store.findDocumentByHash(c.id, hash) : null;
       if (existing) return { documentId: existing.id, uploadToken: null, storeUrl: null, document: documentView(existing) };
       await requireQuotaRoom(ctx, c, { documents: 1, bytes: input.fileSizeBytes ?? 0 });
       const doc = newDocument(c, input.filename, {
@@ -234,8 +269,9 @@ export function uploadService(ctx: DossierContext) {
         fileSizeBytes: input.fileSizeBytes ?? null,
         tags: normalizeTags(input.tags ?? []),
         metadata: (input.metadata ?? {}) as Metadata,
+        ...(target && 'fields' in target ? target.fields : {}),
       });
-      await ctx.store.insertDocument(doc);
+      await insertOnce(doc);
       // Without a declared size a store URL could not bound the upload: this server's own route takes it then.
       const direct = ctx.blobs.clientUploads && doc.fileSizeBytes !== null ? ctx.blobs.clientUploads : null;
       if (direct) return { documentId: doc.id, uploadToken: null, storeUrl: await direct.presignPut(uploadStagingKey(c, doc.id), doc.fileSizeBytes!, UPLOAD_URL_TTL_MS / 1000) };

@@ -131,6 +131,11 @@ export interface DocumentRecord {
   version?: number;
   /** When a sync removed it (soft delete): hidden at once, purged after the grace period. */
   deletedAt?: string | null;
+  /**
+   * A pending presigned upload of new content for a document that came from a source path (issue 43): confirming it
+   * replaces that document's content in place, and this placeholder goes.
+   */
+  replacesDocumentId?: string | null;
 }
 
 /** A document whose content was replaced (version 2 and up): its index rows are replaced, never cleared first. */

@@ -95,10 +95,11 @@ async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collecti
   if (embedder) await embedRows(embedder, rows);
   // Convert cleared the rows of any earlier run, so on this job's first attempt the ids are new and may be
   // appended; a re-run after a crash writes the same ids again, replacing them, so no duplicates and no leftovers.
-  // A replaced document's earlier rows are still there (issue 43): its rows are replaced by id, the leftovers removed.
+  // A replaced document's earlier rows are still there (issue 43): its rows are replaced by id, the leftovers (chunks,
+  // and section rows of sections the new content no longer has) removed.
   const replacing = isReplacement(doc);
   for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt && !replacing });
-  if (replacing) await ctx.index.deleteDocumentChunksExcept(c.id, doc.id, rows.map((r) => r.id));
+  if (replacing) await ctx.index.deleteDocumentChunksExcept(c.id, doc.id, rows.map((r) => r.id), sections.map((s) => s.id));
   return { rows, tables, sections };
 }
 

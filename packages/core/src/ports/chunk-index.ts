@@ -96,8 +96,8 @@ export interface ChunkIndex {
   refresh(collectionId: string): Promise<void>;
   /** Remove all chunk and section rows of a document. */
   deleteDocument(collectionId: string, documentId: string): Promise<void>;
-  /** Remove chunk rows of a document whose id is not in keepIds (cleanup after a re-chunk). */
-  deleteDocumentChunksExcept(collectionId: string, documentId: string, keepIds: string[]): Promise<void>;
+  /** Remove a document's chunk rows not in keepIds (after a re-chunk) and, given keepSectionIds, its other section rows. */
+  deleteDocumentChunksExcept(collectionId: string, documentId: string, keepIds: string[], keepSectionIds?: string[]): Promise<void>;
   /** Copy changed document attributes onto all of its chunk and section rows (of each listed document: one write). */
   updateDocumentAttributes(collectionId: string, documentId: string | readonly string[], attrs: DocumentAttributes): Promise<void>;
   /** BM25 full-text search over chunk content and section title. Throws missing_index for an unknown collection. */

@@ -23,6 +23,8 @@ export interface ContradictionFilter {
 export interface ClaimStore {
   /** Replace every claim of a document with these (an empty list records that none were found). */
   replaceDocumentClaims(documentId: string, claims: ClaimRecord[]): Promise<void>;
+  /** Delete a document's claims and its extraction record (its content was replaced: none of them may linger). */
+  deleteDocumentClaims(documentId: string): Promise<void>;
   /** Claims of a document with importance ≥ minImportance, by position. */
   listDocumentClaims(documentId: string, minImportance: number): Promise<ClaimRecord[]>;
   /** Every claim of a collection's documents, by document then position. */

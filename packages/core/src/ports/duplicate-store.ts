@@ -13,6 +13,8 @@ export interface FingerprintMatch {
 export interface DuplicateStore {
   /** Replace the fingerprints of each listed document (one transaction). */
   putFingerprints(entries: DuplicateFingerprints[]): Promise<void>;
+  /** Delete a document's fingerprints (its content was replaced; the next check indexes the new ones). */
+  deleteFingerprints(documentId: string): Promise<void>;
   /** Documents of the collection (other than `documentId`) sharing at least one of these fingerprints, ignoring fingerprints held by more than `maxPosting` documents. */
   fingerprintMatches(collectionId: string, documentId: string, fingerprints: number[], maxPosting: number): Promise<FingerprintMatch[]>;
   /** Every pair of the collection's documents sharing at least `minShared` fingerprints (fingerprints held by more than `maxPosting` documents ignored). */

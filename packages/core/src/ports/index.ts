@@ -26,6 +26,7 @@ export type * from './tenancy-store.ts';
 export type * from './webhook-store.ts';
 export type * from './webhook-sender.ts';
 export type * from './source-store.ts';
+export type * from './source-reader.ts';
 export type * from './people-store.ts';
 export type * from './evaluation-store.ts';
 // The contract versions of the ports users implement (each checked by its conformance suite).

@@ -32,6 +32,13 @@ export interface CollectionSourceStore {
   /** Sources of the collections of a project sandbox, oldest first (`collectionIds`: those collections). */
   listSources(collectionIds: string[]): Promise<SourceRecord[]>;
   updateSource(id: string, patch: Partial<Omit<SourceRecord, 'id' | 'collectionId' | 'kind' | 'createdAt'>>): Promise<SourceRecord>;
+  /**
+   * Take a source's run lock for `owner` until `until` (ISO): when no one holds it, its holder's lease has ended, or
+   * `owner` holds it already (a renewal). False while another holds it: runs of one source never overlap, across nodes.
+   */
+  lockSource(id: string, owner: string, until: string): Promise<boolean>;
+  /** Release the run lock if `owner` still holds it. */
+  unlockSource(id: string, owner: string): Promise<void>;
   /** Delete a source with its runs (its documents stay). */
   deleteSource(id: string): Promise<void>;
   insertSourceRun(run: SourceRunRecord): Promise<void>;

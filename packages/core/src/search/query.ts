@@ -212,10 +212,9 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
       return { results };
     },
     async section(access: Access, sectionId: string) {
-      const { section, collection } = await sectionWithAccess(ctx, access, sectionId);
+      const { section, doc, collection } = await sectionWithAccess(ctx, access, sectionId);
       // A Markdown upload's Markdown is its original file (see convert-step): the document says where it is.
-      const doc = await ctx.store.getDocument(section.documentId);
-      const markdown = new TextDecoder().decode(await ctx.blobs.get(doc?.markdownStorageKey ?? markdownKey(collection, section.documentId)));
+      const markdown = new TextDecoder().decode(await ctx.blobs.get(doc.markdownStorageKey ?? markdownKey(collection, section.documentId)));
       const [offsets, locations] = await Promise.all([pageOffsetsOf(ctx, collection, section.documentId), sectionLocations(ctx, collection, [section])]);
       const { collectionId: _c, ...view } = section;
       const pages: Partial<PageSpan> = offsets ? pageSpan(offsets, section.markdownOffsetStart, section.markdownOffsetEnd) : {};
@@ -234,9 +233,11 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
 
 async function sectionWithAccess(ctx: DossierContext, access: Access, sectionId: string) {
   const [section] = isUuid(sectionId) ? await ctx.store.getSections([sectionId]) : [];
-  if (!section) throw notFound('Section');
+  const doc = section ? await ctx.store.getDocument(section.documentId) : null;
+  // A soft-deleted document's sections (issue 43) answer as its document does: not found.
+  if (!section || !doc || doc.deletedAt) throw notFound('Section');
   try {
-    return { section, collection: await requireCollection(ctx, access, section.collectionId, 'read') };
+    return { section, doc, collection: await requireCollection(ctx, access, section.collectionId, 'read') };
   } catch (err) {
     if ((err as { code?: string }).code === 'not_found') throw notFound('Section');
     throw err;

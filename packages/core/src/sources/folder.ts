@@ -1,13 +1,7 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DossierError } from '../domain/errors.ts';
-
-/** A file a source offers: its path within the source and a stamp that changes when its content may have. */
-export interface SourceEntry {
-  path: string;
-  stamp: string;
-  size: number;
-}
+import type { SourceEntry, SourceReader } from '../ports/source-reader.ts';
 
 /** Folders never synced from a server folder. */
 const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules']);
@@ -46,4 +40,9 @@ export async function listFolder(root: string): Promise<SourceEntry[]> {
   };
   await visit(root);
   return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** A folder on the server's disk as a source: files stamped by size and modification time. */
+export function folderReader(root: string): SourceReader {
+  return { list: () => listFolder(root), read: async (path) => new Uint8Array(await readFile(join(root, path))) };
 }

@@ -1,23 +1,33 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { collectionPrefix } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
 import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/uploads.ts';
 import { serviceEvent } from '../events/catalogue.ts';
+import { DossierError } from '../domain/errors.ts';
+import type { S3SourceOpener, SourceEntry, SourceReader } from '../ports/source-reader.ts';
 import type { ManifestEntry } from '../ports/source-store.ts';
 import { newId, nowIso } from '../util/ids.ts';
-import { listFolder, type SourceEntry } from './folder.ts';
+import { folderReader } from './folder.ts';
+import { s3ConfigOf } from './s3.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
 
-/** Settings of server-side sources: the folders they may read, and how long a deletion stays soft. */
+/**
+ * Settings of server-side sources: the folders they may read, how long a deletion stays soft, how S3 prefixes are
+ * opened (null: S3 sources refused), and the lease of a source's run lock (renewed while the run goes on).
+ */
 export interface SourceSettings {
   folderRoots: string[];
   graceMs: number;
+  s3: S3SourceOpener | null;
+  lockMs: number;
 }
 
 export const DEFAULT_SOURCE_GRACE_MS = 7 * 24 * 3600 * 1000;
+export const DEFAULT_SOURCE_LOCK_MS = 60_000;
+/** Entries of a run read and uploaded at once. */
+const ENTRIES_AT_ONCE = 8;
 
 type Counters = Pick<SourceRunRecord, 'added' | 'updated' | 'deleted' | 'unchanged' | 'failed' | 'details'>;
 
@@ -43,14 +53,21 @@ export async function purgeExpired(ctx: DossierContext, c: Collection, graceMs: 
   }
 }
 
-/** Take one file: unchanged by its stamp, else its bytes go through the upload path (same hash: only the stamp is noted). */
-async function takeEntry(uploads: UploadService, c: Collection, root: string, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters): Promise<void> {
+/** The source opened for a run: a folder on the server's disk, or an S3 prefix with its credentials unsealed. */
+export function openSource(ctx: DossierContext, settings: SourceSettings, source: SourceRecord): SourceReader & { close(): void } {
+  if (source.kind === 'folder') return { ...folderReader(source.location), close: () => {} };
+  if (!settings.s3) throw new DossierError('not_configured', 'S3 sources are not available on this server');
+  return settings.s3(s3ConfigOf(ctx.secrets, source));
+}
+
+/** Take one entry: unchanged by its stamp, else its bytes go through the upload path (same hash: only the stamp is noted). */
+async function takeEntry(uploads: UploadService, c: Collection, reader: SourceReader, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters): Promise<void> {
   if (known && known.stamp === entry.stamp && known.status !== 'error') {
     n.unchanged++;
     return;
   }
   if (entry.size > DIRECT_UPLOAD_MAX_BYTES) throw new Error('larger than 25 MB');
-  const bytes = await readFile(join(root, entry.path));
+  const bytes = await reader.read(entry.path);
   const name = entry.path.split('/').pop() ?? entry.path;
   const doc = await uploads.upload({ projectId: c.projectId, env: c.env }, c.id, { filename: name, bytes, sourcePath: entry.path, sourceStamp: entry.stamp });
   if (!known) n.added++;
@@ -72,19 +89,24 @@ async function softDeleteMissing(ctx: DossierContext, source: SourceRecord, gone
 }
 
 /** Compare the source with the collection's manifest and apply the difference, counting what happened. */
-async function syncEntries(ctx: DossierContext, uploads: UploadService, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
-  const entries = await listFolder(source.location);
+async function syncEntries(ctx: DossierContext, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
+  const entries = await reader.list();
   const manifest = await fullManifest(ctx, c.id);
-  const seen = new Set<string>();
-  for (const entry of entries) {
-    seen.add(entry.path);
-    try {
-      await takeEntry(uploads, c, source.location, entry, manifest.get(entry.path), n);
-    } catch (err) {
-      n.failed++;
-      n.details.failures.push({ path: entry.path, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
+  const seen = new Set<string>(entries.map((entry) => entry.path));
+  // A few entries at once: each changed one waits on its read (an S3 GET) and its upload, not on this process's CPU.
+  const slot = pLimit(ENTRIES_AT_ONCE);
+  await Promise.all(
+    entries.map((entry) =>
+      slot(async () => {
+        try {
+          await takeEntry(uploads, c, reader, entry, manifest.get(entry.path), n);
+        } catch (err) {
+          n.failed++;
+          n.details.failures.push({ path: entry.path, error: err instanceof Error ? err.message : String(err) });
+        }
+      }),
+    ),
+  );
   const gone = [...manifest.values()].filter((e) => !seen.has(e.path));
   await softDeleteMissing(ctx, source, gone, manifest.size, force, n);
 }
@@ -112,7 +134,12 @@ export async function runSource(ctx: DossierContext, uploads: UploadService, set
   try {
     if (!c || c.deletedAt) throw new Error('The collection was deleted');
     await purgeExpired(ctx, c, settings.graceMs);
-    await syncEntries(ctx, uploads, source, c, force, run);
+    const reader = openSource(ctx, settings, source);
+    try {
+      await syncEntries(ctx, uploads, reader, source, c, force, run);
+    } finally {
+      reader.close();
+    }
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
   }

@@ -4,14 +4,28 @@ const uuid = z.string().uuid({ message: 'must be a UUID' });
 const interval = z.number().int().min(5).max(7 * 24 * 60).nullable();
 const maxDeletePercent = z.number().min(0).max(100);
 
-/** POST …/sources: a folder on the server's disk (inside an allowed root) synced into a collection. */
-export const createSourceSchema = z.strictObject({
-  collectionId: uuid,
-  kind: z.literal('folder'),
-  path: z.string().trim().min(1).max(4096),
-  intervalMinutes: interval.optional(),
-  maxDeletePercent: maxDeletePercent.optional(),
+const common = { collectionId: uuid, intervalMinutes: interval.optional(), maxDeletePercent: maxDeletePercent.optional() };
+const httpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' });
+
+/** A folder on the server's disk (inside an allowed root). */
+const folderSourceSchema = z.strictObject({ ...common, kind: z.literal('folder'), path: z.string().trim().min(1).max(4096) });
+
+/** An S3 prefix on any S3-protocol store (endpoint absent: AWS); the credentials are sealed at rest, never shown. */
+const s3SourceSchema = z.strictObject({
+  ...common,
+  kind: z.literal('s3'),
+  endpoint: httpUrl.optional(),
+  region: z.string().trim().min(1).max(64).optional(),
+  bucket: z.string().trim().min(3).max(63).regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'must be an S3 bucket name'),
+  prefix: z.string().max(1024).optional(),
+  forcePathStyle: z.boolean().optional(),
+  accessKeyId: z.string().trim().min(1).max(256),
+  secretAccessKey: z.string().min(1).max(1024),
 });
+
+/** POST …/sources: a folder on the server's disk or an S3 prefix, synced into a collection. */
+export const createSourceSchema = z.discriminatedUnion('kind', [folderSourceSchema, s3SourceSchema]);
+export type S3SourceInput = z.infer<typeof s3SourceSchema>;
 
 /** PATCH …/sources/:sourceId: pause or resume, change the schedule or the deletion limit. */
 export const updateSourceSchema = z.strictObject({

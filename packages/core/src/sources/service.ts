@@ -4,13 +4,15 @@ import { normalizeSourcePath } from '../documents/source-path.ts';
 import { requireProjectRole } from '../auth/roles.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { DossierContext } from '../context.ts';
-import { notFound } from '../domain/errors.ts';
+import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import { uploadService } from '../documents/uploads.ts';
 import type { Job } from '../ports/job-queue.ts';
 import { parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { allowedFolder } from './folder.ts';
+import { withSourceLock } from './lock.ts';
+import { s3SourceFields } from './s3.ts';
 import { newRun, purgeExpired, runSource, type SourceSettings } from './run.ts';
 import { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
@@ -38,25 +40,14 @@ async function enqueueRun(ctx: DossierContext, source: SourceRecord, run: { runI
 /** The job: run the source (a paused or removed one is skipped), then queue its next scheduled run. */
 export function sourceHandlers(ctx: DossierContext, settings: SourceSettings): Record<string, (job: Job) => Promise<void>> {
   const uploads = uploadService(ctx);
-  /** Runs of one source in this process go one after another (a manual run beside a scheduled one would race). */
-  const inFlight = new Map<string, Promise<unknown>>();
-  const oneAtATime = async <T>(sourceId: string, fn: () => Promise<T>): Promise<T> => {
-    const before = inFlight.get(sourceId) ?? Promise.resolve();
-    const mine = before.catch(() => {}).then(fn);
-    inFlight.set(sourceId, mine);
-    try {
-      return await mine;
-    } finally {
-      if (inFlight.get(sourceId) === mine) inFlight.delete(sourceId);
-    }
-  };
   return {
     [SOURCE_SYNC_JOB]: async (job) => {
       const source = await ctx.store.getSource(String(job.payload.sourceId));
       if (!source) return;
       const runId = typeof job.payload.runId === 'string' ? job.payload.runId : undefined;
       if (runId === undefined && source.paused) return;
-      await oneAtATime(source.id, () => runSource(ctx, uploads, settings, source, runId ?? null, Boolean(job.payload.force)));
+      // Runs of one source go one after another, on this node or any other (the lock is in the metadata store).
+      await withSourceLock(ctx, source.id, settings.lockMs, () => runSource(ctx, uploads, settings, source, runId ?? null, Boolean(job.payload.force)));
       if (runId === undefined && source.intervalMinutes !== null) {
         const next = new Date(Date.now() + source.intervalMinutes * 60_000);
         await ctx.store.updateSource(source.id, { nextRunAt: next.toISOString() });
@@ -86,8 +77,12 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
       const c = await ctx.store.getCollection(input.collectionId);
       if (!c || c.projectId !== project.id || c.deletedAt) throw notFound('Collection');
       const now = nowIso();
+      if (input.kind === 's3' && !settings.s3) throw new DossierError('invalid_input', 'S3 sources are not available on this server');
+      const where = input.kind === 'folder'
+        ? { location: allowedFolder(input.path, settings.folderRoots), settings: {}, credentialsEncrypted: null }
+        : s3SourceFields(ctx.secrets, input);
       const source: SourceRecord = {
-        id: newId(), collectionId: c.id, kind: 'folder', location: allowedFolder(input.path, settings.folderRoots), settings: {}, credentialsEncrypted: null,
+        id: newId(), collectionId: c.id, kind: input.kind, ...where,
         intervalMinutes: input.intervalMinutes ?? null, maxDeleteShare: (input.maxDeletePercent ?? DEFAULT_MAX_DELETE_SHARE * 100) / 100,
         paused: false, nextRunAt: input.intervalMinutes ? now : null, createdAt: now, updatedAt: now,
       };

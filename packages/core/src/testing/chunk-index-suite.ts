@@ -463,6 +463,16 @@ function documentTests(c: Ctx): void {
     expect(await c.index.countChunks(col, 'd2')).toBe(1);
   });
 
+  it('deleteDocumentChunksExcept with keepSectionIds also removes the section rows a replaced document no longer has', async () => {
+    const col = await c.collection();
+    const kept = sectionRow({ documentId: 'd1', title: 'kept heron' });
+    await c.index.upsertSections(col, [kept, sectionRow({ documentId: 'd1', title: 'stale heron' }), sectionRow({ documentId: 'd2', title: 'other heron' })]);
+    await c.index.refresh(col);
+    await c.index.deleteDocumentChunksExcept(col, 'd1', [], [kept.id]);
+    const titles = (await c.index.searchSections(col, 'heron', { limit: 10 })).map((h) => h.row.title).sort();
+    expect(titles).toEqual(['kept heron', 'other heron']);
+  });
+
   it('updateDocumentAttributes changes which chunks and sections the filters match', async () => {
     const col = await c.collection();
     const row = chunkRow({ documentId: 'd1', content: 'mutable tapir', tags: ['old'] });

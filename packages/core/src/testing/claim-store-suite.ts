@@ -60,6 +60,9 @@ export function claimStoreTests(store: () => MetadataStore): void {
       await store().replaceDocumentClaims(first.id, [replaced]);
       expect(await store().listDocumentClaims(first.id, 1)).toEqual([replaced]);
       expect(await store().claimCounts(collection.id)).toEqual({ documents: 2, claims: 1 });
+      await store().deleteDocumentClaims(first.id); // its content replaced (issue 43): no claim, not extracted
+      expect(await store().listDocumentClaims(first.id, 1)).toEqual([]);
+      expect(await store().claimCounts(collection.id)).toEqual({ documents: 1, claims: 0 });
       await store().deleteCollectionClaims(collection.id);
       expect(await store().listCollectionClaims(collection.id)).toEqual([]);
       expect(await store().claimCounts(collection.id)).toEqual({ documents: 0, claims: 0 });

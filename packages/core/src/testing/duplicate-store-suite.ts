@@ -65,6 +65,9 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
       await store().putFingerprints([{ documentId: b.id, collectionId: collection.id, shingleCount: 20, fingerprints: [7] }]);
       expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3, 4], 10)).toEqual([{ documentId: c.id, shared: 1, fingerprintCount: 2 }]);
       expect((await store().fingerprintedDocuments(collection.id)).sort()).toEqual([a.id, b.id, c.id].sort());
+      await store().deleteFingerprints(c.id); // its content replaced (issue 43)
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3, 4], 10)).toEqual([]);
+      expect((await store().fingerprintedDocuments(collection.id)).sort()).toEqual([a.id, b.id].sort());
     });
 
     it('stores groups with members, finds a document\'s group, replaces and deletes them, newest first', async () => {

@@ -207,6 +207,7 @@ export function metadataStoreSuite(
     evaluationStoreTests(() => ctx.store);
     oauthStoreTests(() => ctx.store);
     peopleStoreTests(() => ctx.store);
+    sourceLockTests(ctx);
     const persistentLocation = opts.persistentLocation;
     if (persistentLocation) persistenceTests(persistentLocation);
   });
@@ -1194,6 +1195,31 @@ function enrichTests(ctx: SuiteContext): void {
       await ctx.store.resetCaptions(collection.id);
       await ctx.store.resetGeneratedSummaries(collection.id);
       expect(await ctx.store.collectionCounts(collection.id)).toMatchObject({ captionedCount: 0, summarizedCount: 0 });
+    });
+  });
+}
+
+/** Issue 43: a source's run lock, taken by one owner at a time, renewed by its owner, free again when its lease ends. */
+function sourceLockTests(ctx: SuiteContext): void {
+  describe('source run locks', () => {
+    it('lets one owner hold a source at a time until it unlocks or its lease ends', async () => {
+      const collection = await seedCollection(ctx.store);
+      const now = new Date().toISOString();
+      const source = {
+        id: randomUUID(), collectionId: collection.id, kind: 'folder' as const, location: '/srv/docs', settings: {}, credentialsEncrypted: null,
+        intervalMinutes: null, maxDeleteShare: 0.2, paused: false, nextRunAt: null, createdAt: now, updatedAt: now,
+      };
+      await ctx.store.insertSource(source);
+      const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+      expect(await ctx.store.lockSource(source.id, 'node-a', later(60_000))).toBe(true);
+      expect(await ctx.store.lockSource(source.id, 'node-b', later(60_000))).toBe(false);
+      expect(await ctx.store.lockSource(source.id, 'node-a', later(120_000))).toBe(true); // a renewal
+      await ctx.store.unlockSource(source.id, 'node-b'); // not its lock: nothing happens
+      expect(await ctx.store.lockSource(source.id, 'node-b', later(60_000))).toBe(false);
+      await ctx.store.unlockSource(source.id, 'node-a');
+      expect(await ctx.store.lockSource(source.id, 'node-b', later(-1_000))).toBe(true); // a lease already over
+      expect(await ctx.store.lockSource(source.id, 'node-a', later(60_000))).toBe(true);
+      expect(await ctx.store.getSource(source.id)).toEqual(source);
     });
   });
 }

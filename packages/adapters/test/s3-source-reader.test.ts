@@ -1,0 +1,43 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3BlobStore } from '../src/s3/blob-store.ts';
+import { openS3Source } from '../src/s3/source-reader.ts';
+
+/** Issue 43: an S3 prefix opened as a server-side source, against s3rver: every page of the listing, stamps, reads. */
+
+let server: S3rver;
+let dir: string;
+let endpoint: string;
+const BUCKET = 'source-test';
+const credentials = () => ({ accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dossier-s3-source-'));
+  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
+  endpoint = `http://127.0.0.1:${((await server.run()) as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('openS3Source', () => {
+  it('lists every object under the prefix past the first page, stamped by ETag, and reads them', async () => {
+    const store = createS3BlobStore({ bucket: BUCKET, prefix: 'docs/', client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: credentials() } });
+    const keys = Array.from({ length: 1005 }, (_, i) => `part/n-${String(i).padStart(4, '0')}.md`);
+    for (let start = 0; start < keys.length; start += 50) await Promise.all(keys.slice(start, start + 50).map((key, i) => store.put(key, new TextEncoder().encode(`note ${start + i}`))));
+    await store.put('part/.hidden.md', new TextEncoder().encode('skipped'));
+    await createS3BlobStore({ bucket: BUCKET, prefix: 'other/', client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: credentials() } }).put('x.md', new Uint8Array([1]));
+    const source = openS3Source({ endpoint, region: 'us-east-1', bucket: BUCKET, prefix: 'docs/', forcePathStyle: true, credentials: credentials() });
+    const entries = await source.list();
+    expect(entries.map((e) => e.path)).toEqual(keys);
+    expect(entries.every((e) => /^etag:[0-9a-f]{32}$/.test(e.stamp))).toBe(true);
+    expect(new TextDecoder().decode(await source.read('part/n-1004.md'))).toBe('note 1004');
+    source.close();
+    store.close();
+  }, 120_000);
+});
