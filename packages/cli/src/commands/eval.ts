@@ -81,7 +81,10 @@ function settingsOf(ctx: Context): Record<string, unknown> {
 }
 
 /** How often `eval run` asks about a queued run (DOSSIER_EVAL_POLL_MS shortens it in tests). */
-const pollMs = (): number => Number(process.env.DOSSIER_EVAL_POLL_MS ?? 1000);
+function pollMs(): number {
+  const ms = Number(process.env.DOSSIER_EVAL_POLL_MS);
+  return Number.isFinite(ms) && ms >= 10 ? ms : 1000;
+}
 
 /** Wait for a queued run (one on a shadow copy): poll it, showing its progress on stderr, until it completed or failed. */
 async function awaitRun(ctx: Context, path: string, queued: EvaluationRun): Promise<EvaluationRun> {
