@@ -36,8 +36,11 @@ function progressWriter(ctx: DossierContext, runId: string, stage: 'indexing' | 
   };
 }
 
+/** How a queued run ended: its figures, or why it failed. */
+type Outcome = { metrics: RunMetrics; perQuery: EvaluationRunRecord['perQuery'] } | { error: string };
+
 /** Record that a queued run ended: its figures or its error, no shadow table left, and the `evaluation.completed` event. */
-async function finishRun(ctx: DossierContext, run: EvaluationRunRecord, c: Collection | null, outcome: { metrics: RunMetrics; perQuery: EvaluationRunRecord['perQuery'] } | { error: string }): Promise<void> {
+async function finishRun(ctx: DossierContext, run: EvaluationRunRecord, c: Collection | null, outcome: Outcome): Promise<void> {
   const done = 'error' in outcome
     ? { status: 'failed' as const, error: outcome.error, progress: null, shadowIndex: null }
     : { status: 'completed' as const, metrics: outcome.metrics, perQuery: outcome.perQuery, progress: null, shadowIndex: null };
@@ -58,7 +61,7 @@ async function finishRun(ctx: DossierContext, run: EvaluationRunRecord, c: Colle
  */
 async function runShadowJob(ctx: DossierContext, server: RetrievalSettings, job: Job): Promise<void> {
   const run = await ctx.store.getEvaluationRun(String(job.payload.runId));
-  if (!run || run.status !== 'running') return;
+  if (run?.status !== 'running') return;
   if (run.shadowIndex) await dropShadow(ctx, run.shadowIndex);
   const c = await ctx.store.getCollection(run.collectionId);
   try {
@@ -68,10 +71,9 @@ async function runShadowJob(ctx: DossierContext, server: RetrievalSettings, job:
     const { chunkSize, chunkOverlap, embeddingModel } = run.settings;
     if (chunkSize === undefined || chunkOverlap === undefined || embeddingModel === undefined) throw invalid('The run does not name the chunking and model to try');
     const searching = progressWriter(ctx, run.id, 'searching');
-    const result = await withShadowCollection(ctx, c, { chunkSize, chunkOverlap, embeddingModel }, (shadow) => runGoldenSet(ctx, shadow, set, run.settings, server, searching), {
-      onTable: (shadowIndex) => ctx.store.updateEvaluationRun(run.id, { shadowIndex }),
-      onIndexed: progressWriter(ctx, run.id, 'indexing'),
-    });
+    const hooks = { onTable: (shadowIndex: string) => ctx.store.updateEvaluationRun(run.id, { shadowIndex }), onIndexed: progressWriter(ctx, run.id, 'indexing') };
+    const search = (shadow: Collection) => runGoldenSet(ctx, shadow, set, run.settings, server, searching);
+    const result = await withShadowCollection(ctx, c, { chunkSize, chunkOverlap, embeddingModel }, search, hooks);
     await finishRun(ctx, run, c, result);
     ctx.log.info('evaluation run completed', { runId: run.id, collectionId: run.collectionId, ndcg10: result.metrics.ndcg10 });
   } catch (err) {
@@ -85,7 +87,7 @@ async function runShadowJob(ctx: DossierContext, server: RetrievalSettings, job:
 export async function failAbandonedEvaluation(ctx: DossierContext, job: Job): Promise<void> {
   if (job.type !== EVALUATION_SHADOW_JOB) return;
   const run = await ctx.store.getEvaluationRun(String(job.payload.runId));
-  if (!run || run.status !== 'running') return;
+  if (run?.status !== 'running') return;
   if (run.shadowIndex) await dropShadow(ctx, run.shadowIndex);
   await finishRun(ctx, run, await ctx.store.getCollection(run.collectionId), { error: 'The run was interrupted (the server stopped while it ran)' });
 }
