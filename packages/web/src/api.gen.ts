@@ -2663,7 +2663,7 @@ export interface components {
                 reciprocalRank: number;
                 returned: string[];
             }[];
-            /** @description How far a running run got: documents re-indexed into the shadow copy, then queries searched */
+            /** @description How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended) */
             progress: {
                 done: number;
                 /** @enum {string} */
@@ -2689,7 +2689,7 @@ export interface components {
             id: string;
             /** @description Null until the run is completed */
             metrics: components["schemas"]["EvaluationMetrics"] | null;
-            /** @description How far a running run got: documents re-indexed into the shadow copy, then queries searched */
+            /** @description How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended) */
             progress: {
                 done: number;
                 /** @enum {string} */

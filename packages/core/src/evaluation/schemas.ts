@@ -153,7 +153,7 @@ const runFields = {
   progress: z
     .object({ stage: z.enum(['indexing', 'searching']), done: z.number().int(), total: z.number().int() })
     .nullable()
-    .describe('How far a running run got: documents re-indexed into the shadow copy, then queries searched'),
+    .describe('How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended)'),
   settings,
   metrics: metrics.nullable().describe('Null until the run is completed'),
   createdAt: timestamp,

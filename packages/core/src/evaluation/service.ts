@@ -92,7 +92,7 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
     const run: EvaluationRunRecord = {
       id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger: 'manual', status: 'running', error: null,
       settings: { ...effectiveSettings(c, server, patch), shadow: true }, metrics: null, perQuery: [],
-      progress: { stage: 'indexing', done: 0, total: 0 }, shadowIndex: null, createdAt: nowIso(),
+      progress: null, shadowIndex: null, createdAt: nowIso(),
     };
     await ctx.store.insertEvaluationRun(run);
     await enqueueShadowRun(ctx, run);
