@@ -35,6 +35,12 @@ async function importSet(b: BenchDossier, dataset: string, keep: ReadonlySet<str
   return b.scoped.evaluations.createSet(b.collectionId, { name: 'scifact test', beir: { queries, qrels } });
 }
 
+/** A query-time run comes back completed, with its metrics (only chunking or model changes are queued). */
+function completed<R extends { status: string; metrics: unknown }>(run: R): R & { metrics: NonNullable<R['metrics']> } {
+  if (run.status !== 'completed' || run.metrics === null) throw new Error(`the evaluation run is ${run.status}`);
+  return run as R & { metrics: NonNullable<R['metrics']> };
+}
+
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
   const limit = Math.min(args.hits, 100);
@@ -48,11 +54,11 @@ async function main(): Promise<void> {
     const reference = evaluate(direct.rankings, qrels);
     const set = await importSet(b, args.dataset, new Set(queries.map((q) => q.id)));
     const t0 = performance.now();
-    const run = await b.scoped.evaluations.run(b.collectionId, { setId: set.id, settings: { limit } });
+    const run = completed(await b.scoped.evaluations.run(b.collectionId, { setId: set.id, settings: { limit } }));
     const runSeconds = (performance.now() - t0) / 1000;
-    const whatIf = await b.scoped.evaluations.run(b.collectionId, { setId: set.id, settings: { limit, queryExpansion: 'none' } });
+    const whatIf = completed(await b.scoped.evaluations.run(b.collectionId, { setId: set.id, settings: { limit, queryExpansion: 'none' } }));
     await b.scoped.collections.update(b.collectionId, { queryExpansion: 'none' });
-    const changed = await b.scoped.evaluations.run(b.collectionId, { setId: set.id, settings: { limit } });
+    const changed = completed(await b.scoped.evaluations.run(b.collectionId, { setId: set.id, settings: { limit } }));
     const rows: Row[] = [
       ['queries (golden set)', String(set.queryCount)],
       ['nDCG@10 — bench/beir scoring of the issued queries', fixed(reference.ndcg10, 4)],

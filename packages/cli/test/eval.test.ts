@@ -53,6 +53,32 @@ describe('dossier eval', () => {
     expect(sets.stdout).toContain('tiny');
   });
 
+  it('waits for a run tried on a shadow copy (chunking), showing its progress, and exits 1 when it fails', async () => {
+    const env = { SERVICE_BASE_URL: t.url, SERVICE_API_KEY: t.liveKey, DOSSIER_EVAL_POLL_MS: '50' };
+    const shadowRun = (args: string[]) => dossier(home.home, [...args, '-c', cid], { env });
+    const set = JSON.parse((await shadowRun(['eval', 'sets', '--json'])).stdout)[0];
+    const waited = await shadowRun(['eval', 'run', set.id, '--chunk-size', '64', '--chunk-overlap', '0']);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(waited.stderr).toMatch(/queued: chunking or the embedding model is tried on a shadow copy/);
+    expect(waited.stdout).toMatch(/shadow: chunks 64\/0, none/);
+    expect(waited.stdout).toMatch(/nDCG@10/);
+    const json = JSON.parse((await shadowRun(['eval', 'run', set.id, '--chunk-size', '96', '--json'])).stdout);
+    expect(json).toMatchObject({ status: 'completed', settings: { chunkSize: 96, shadow: true } });
+    expect(json.metrics.queries).toBe(2);
+
+    const index = dossierContext(t.server.dossier).index;
+    const upsert = index.upsertChunks.bind(index);
+    index.upsertChunks = async (id, rows, opts) => (id.startsWith('shadow-') ? Promise.reject(new Error('disk full')) : upsert(id, rows, opts));
+    try {
+      const failed = await shadowRun(['eval', 'run', set.id, '--chunk-size', '128']);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/evaluation run \S+ failed: Internal error while evaluating on a shadow copy/);
+    } finally {
+      index.upsertChunks = upsert;
+    }
+    expect((await shadowRun(['eval', 'run', set.id, '--chunk-overlap', '9999'])).code).toBe(2);
+  });
+
   it('refuses bad flags and unknown ids', async () => {
     expect((await run(['eval', 'run', 'x', '--query-expansion', 'bm25'])).code).not.toBe(0);
     expect((await run(['eval', 'import', 'x'])).code).not.toBe(0);

@@ -16,6 +16,7 @@ import { claimService } from './claims/service.ts';
 import { duplicateHandlers, duplicateService } from './duplicates/service.ts';
 import { collectionService } from './collections/service.ts';
 import { guardedCollectionUpdate } from './evaluation/guard.ts';
+import { evaluationHandlers, failAbandonedEvaluation } from './evaluation/jobs.ts';
 import { evaluationService } from './evaluation/service.ts';
 import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, type PageRenderer, silentLogger } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
@@ -134,13 +135,17 @@ export function createDossierCore(
             [CONTRADICTION_JOB]: (job, { signal }) => runContradictionJob(ctx, job, signal),
             ...duplicateHandlers(ctx),
             ...sourceHandlers(ctx, sourceSettings),
+            ...evaluationHandlers(ctx, opts.retrieval ?? DEFAULT_RETRIEVAL),
           },
           concurrency: workers.concurrency ?? DEFAULT_PIPELINE_CONCURRENCY,
           leaseMs: workers.leaseMs ?? 30_000,
           pollMs: workers.pollMs ?? 500,
           onError: (err, job) => ctx.log.warn('job failed', { type: job.type, jobId: job.id, error: String(err) }),
           onQueueError: (err) => ctx.log.error('job queue error', { error: String(err) }),
-          onGaveUp: (job) => failAbandonedIngest(ctx, job),
+          onGaveUp: async (job) => {
+            await failAbandonedIngest(ctx, job);
+            await failAbandonedEvaluation(ctx, job);
+          },
         });
   wake = () => runner?.wake();
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...deps.webhooks?.settings };

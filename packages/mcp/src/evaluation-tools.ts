@@ -23,7 +23,12 @@ export const EVALUATION_TOOLS = [
     description:
       'One evaluation run with its metrics and per-query results: for each golden query, the expected targets with the rank they came back at (null: missed) and what came back instead.',
     input: { collectionId, runId },
-    output: { id: z.string().describe('Run ID'), metrics: z.looseObject({}).describe('nDCG@10, recall, MRR, latency'), perQuery: objects('Per-query results') },
+    output: {
+      id: z.string().describe('Run ID'),
+      status: z.string().describe('completed, or running/failed for a run tried on a shadow copy (chunking or embedding model)'),
+      metrics: z.looseObject({}).nullable().describe('nDCG@10, recall, MRR, latency (null until completed)'),
+      perQuery: objects('Per-query results'),
+    },
     run: ({ collectionId: id, runId: run }, ctx) => ctx.api.json('GET', `/collections/${id}/evaluations/${encodeURIComponent(run)}`, { signal: ctx.signal }),
   }),
   defineTool({

@@ -984,7 +984,7 @@ export interface paths {
         /** Runs of the collection, newest first (without per-query results) */
         get: operations["listEvaluations"];
         put?: never;
-        /** Run a golden set against the collection's query-time settings, optionally with a settings patch tried without changing the collection; answers when done */
+        /** Run a golden set against the collection's settings, optionally with a settings patch tried without changing the collection. A patch of query-time settings answers 201 with the finished run; one that changes chunking or the embedding model answers 202 with the run `running`: a job builds a shadow copy, runs the set and drops the copy (poll GET …/evaluations/{runId} until `completed` or `failed`; `evaluation.completed` is sent) */
         post: operations["runEvaluation"];
         delete?: never;
         options?: never;
@@ -2759,8 +2759,11 @@ export interface components {
         EvaluationRun: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
+            /** @description Why a failed run failed */
+            error: string | null;
             id: string;
-            metrics: components["schemas"]["EvaluationMetrics"];
+            /** @description Null until the run is completed */
+            metrics: components["schemas"]["EvaluationMetrics"] | null;
             perQuery: {
                 expected: {
                     grade: number;
@@ -2775,24 +2778,47 @@ export interface components {
                 reciprocalRank: number;
                 returned: string[];
             }[];
+            /** @description How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended) */
+            progress: {
+                done: number;
+                /** @enum {string} */
+                stage: "indexing" | "searching";
+                total: number;
+            } | null;
             setId: string;
             settings: components["schemas"]["EvaluationSettings"];
             setVersion: number;
-            /** @constant */
-            status: "completed";
+            /**
+             * @description `running` while a queued run (one on a shadow copy) builds and searches its copy
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed";
             /** @enum {string} */
             trigger: "manual" | "guard-before" | "guard-after";
         };
         EvaluationRunSummary: {
             /** @description ISO 8601 date-time (UTC) */
             createdAt: string;
+            /** @description Why a failed run failed */
+            error: string | null;
             id: string;
-            metrics: components["schemas"]["EvaluationMetrics"];
+            /** @description Null until the run is completed */
+            metrics: components["schemas"]["EvaluationMetrics"] | null;
+            /** @description How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended) */
+            progress: {
+                done: number;
+                /** @enum {string} */
+                stage: "indexing" | "searching";
+                total: number;
+            } | null;
             setId: string;
             settings: components["schemas"]["EvaluationSettings"];
             setVersion: number;
-            /** @constant */
-            status: "completed";
+            /**
+             * @description `running` while a queued run (one on a shadow copy) builds and searches its copy
+             * @enum {string}
+             */
+            status: "running" | "completed" | "failed";
             /** @enum {string} */
             trigger: "manual" | "guard-before" | "guard-after";
         };
@@ -3247,7 +3273,7 @@ export interface components {
                 env: "live" | "test";
                 id: string;
                 /** @enum {string} */
-                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "webhook.test";
+                type: "document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "evaluation.completed" | "webhook.test";
             };
             responseBody?: string;
             responseStatus?: number;
@@ -7851,6 +7877,15 @@ export interface operations {
                     "application/json": components["schemas"]["EvaluationRun"];
                 };
             };
+            /** @description The queued run (status running, metrics null) that tries chunking or an embedding model on a shadow copy */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationRun"];
+                };
+            };
             /** @description Invalid input */
             400: {
                 headers: {
@@ -7982,6 +8017,15 @@ export interface operations {
             };
             /** @description Collection, set or run not found (or not in your sandbox) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A run is not completed */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13729,8 +13773,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string | null;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed, webhook.test); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "webhook.test")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed, evaluation.completed, webhook.test); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "evaluation.completed" | "webhook.test")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */
@@ -13869,8 +13913,8 @@ export interface operations {
                 "application/json": {
                     description?: string | null;
                     enabled?: boolean;
-                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed, webhook.test); empty or omitted: all */
-                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "webhook.test")[];
+                    /** @description Subscribed event types (document.ready, document.error, document.updated, research.completed, duplicates.completed, contradictions.completed, agent.run.completed, source.run.completed, evaluation.completed, webhook.test); empty or omitted: all */
+                    events?: ("document.ready" | "document.error" | "document.updated" | "research.completed" | "duplicates.completed" | "contradictions.completed" | "agent.run.completed" | "source.run.completed" | "evaluation.completed" | "webhook.test")[];
                     /** @description Also deliver events of the project's test sandbox (body `env: "test"`); default false: live events only */
                     receiveTestEvents?: boolean;
                     /** @description HTTPS URL receiving the POSTs */

@@ -25,8 +25,12 @@ const runFromRow = (r: Selectable<EvaluationRunsTable>): EvaluationRunRecord => 
   setVersion: Number(r.set_version),
   trigger: r.trigger as EvaluationRunRecord['trigger'],
   settings: fromJson(r.settings) as EvaluationRunRecord['settings'],
+  status: r.status as EvaluationRunRecord['status'],
+  error: r.error,
   metrics: fromJson(r.metrics) as EvaluationRunRecord['metrics'],
   perQuery: fromJson(r.per_query) as EvaluationRunRecord['perQuery'],
+  progress: r.progress === null ? null : (JSON.parse(r.progress) as EvaluationRunRecord['progress']),
+  shadowIndex: r.shadow_index,
   createdAt: r.created_at,
 });
 
@@ -83,8 +87,26 @@ export async function insertEvaluationRun({ db, dialect }: StoreContext, r: Eval
       metrics: dialect.json(r.metrics as unknown as JsonValue),
       per_query: dialect.json(r.perQuery as unknown as JsonValue),
       created_at: r.createdAt,
+      status: r.status,
+      error: r.error,
+      progress: r.progress === null ? null : JSON.stringify(r.progress),
+      shadow_index: r.shadowIndex,
     })
     .execute();
+}
+
+export async function updateEvaluationRun(
+  { db, dialect }: StoreContext, id: string, p: Partial<Pick<EvaluationRunRecord, 'status' | 'error' | 'metrics' | 'perQuery' | 'progress' | 'shadowIndex'>>,
+): Promise<void> {
+  const set: Partial<Record<'status' | 'error' | 'metrics' | 'per_query' | 'progress' | 'shadow_index', unknown>> = {};
+  if (p.status !== undefined) set.status = p.status;
+  if (p.error !== undefined) set.error = p.error;
+  if (p.metrics !== undefined) set.metrics = dialect.json(p.metrics as unknown as JsonValue);
+  if (p.perQuery !== undefined) set.per_query = dialect.json(p.perQuery as unknown as JsonValue);
+  if (p.progress !== undefined) set.progress = p.progress === null ? null : JSON.stringify(p.progress);
+  if (p.shadowIndex !== undefined) set.shadow_index = p.shadowIndex;
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('evaluation_runs').set(set as never).where('id', '=', id).execute();
 }
 
 export async function getEvaluationRun({ db }: StoreContext, id: string): Promise<EvaluationRunRecord | null> {

@@ -235,6 +235,7 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     deleteGoldenSet: (id) => evaluations.deleteGoldenSet(ctx, id),
     insertEvaluationRun: (run) => evaluations.insertEvaluationRun(ctx, run),
     getEvaluationRun: (id) => evaluations.getEvaluationRun(ctx, id),
+    updateEvaluationRun: (id, patch) => evaluations.updateEvaluationRun(ctx, id, patch),
     listEvaluationRuns: (collectionId, limit) => evaluations.listEvaluationRuns(ctx, collectionId, limit),
     getEvaluationGuard: (collectionId) => evaluations.getEvaluationGuard(ctx, collectionId),
     putEvaluationGuard: (guard) => evaluations.putEvaluationGuard(ctx, guard),

@@ -567,6 +567,14 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     // Issue 38: golden sets (one row per version), evaluation runs and a collection's evaluation guard.
     await createEvaluationTables(db, t);
   },
+  '0057_evaluation_run_status': async (db) => {
+    // Issue 38: a run on a shadow copy is queued; it is running until its job stores the metrics (or fails), and
+    // names its shadow index table while that may exist, so a run interrupted by a crash still drops it.
+    await db.schema.alterTable('evaluation_runs').addColumn('status', 'text', (c) => c.notNull().defaultTo('completed')).execute();
+    await db.schema.alterTable('evaluation_runs').addColumn('error', 'text').execute();
+    await db.schema.alterTable('evaluation_runs').addColumn('progress', 'text').execute();
+    await db.schema.alterTable('evaluation_runs').addColumn('shadow_index', 'text').execute();
+  },
   '0049_golden_proposals': async (db, t) => {
     // Issue 38: questions the fast model drafted from sections, for a person to accept, edit or reject.
     await db.schema

@@ -638,6 +638,12 @@ export interface EvaluationRunsTable {
   metrics: DbJson;
   per_query: DbJson;
   created_at: string;
+  /** running | completed | failed (migration 0057: runs on a shadow copy are queued). */
+  status: string;
+  error: string | null;
+  /** JSON EvaluationProgress or null. */
+  progress: string | null;
+  shadow_index: string | null;
 }
 
 /** Issue 38: the golden set and margin that guard a collection's query-time settings. */

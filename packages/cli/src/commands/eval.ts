@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { components } from '../api.gen.ts';
 import type { Command, Context } from '../command.ts';
-import { usageError } from '../errors.ts';
+import { CliError, usageError } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
 import { intFlag } from '../filters.ts';
 import { shortDate } from '../format.ts';
 import { truncate } from '../style.ts';
@@ -21,21 +22,28 @@ const notFound = { notFoundHint: 'check the id; `dossier eval sets` and `dossier
 const fixed = (n: number, digits = 4): string => n.toFixed(digits);
 const signed = (n: number, digits = 4): string => `${n >= 0 ? '+' : ''}${n.toFixed(digits)}`;
 
-/** The metrics table of a run (one row). */
+/** The figures of a run's row: its metrics once completed, else its status in their place. */
+function figures(r: EvaluationRunSummary): string[] {
+  const m = r.metrics;
+  if (!m) return [r.status, '', '', '', '', '', ''];
+  return [String(m.k), fixed(m.ndcg10), fixed(m.recall), fixed(m.mrr), fixed(m.latencyP50Ms, 1), fixed(m.latencyP95Ms, 1), String(m.queries)];
+}
+
+/** The metrics table of runs (one row each); a run on a shadow copy shows its chunking or model beside the expansion. */
 function metricsTable(ctx: Context, runs: EvaluationRunSummary[]): void {
   ctx.out.table(
     ['RUN', 'SET', 'TRIGGER', 'EXPANSION', 'RERANK', 'K', 'nDCG@10', 'RECALL@K', 'MRR', 'P50 MS', 'P95 MS', 'QUERIES', 'WHEN'],
-    runs.map((r) => [
-      r.id, `${truncate(r.setId, 8)} v${r.setVersion}`, r.trigger, r.settings.queryExpansion, String(r.settings.enableReranking), String(r.metrics.k),
-      fixed(r.metrics.ndcg10), fixed(r.metrics.recall), fixed(r.metrics.mrr), fixed(r.metrics.latencyP50Ms, 1), fixed(r.metrics.latencyP95Ms, 1),
-      String(r.metrics.queries), shortDate(r.createdAt),
-    ]),
+    runs.map((r) => {
+      const shadow = r.settings.shadow ? ` (shadow: chunks ${r.settings.chunkSize}/${r.settings.chunkOverlap}, ${r.settings.embeddingModel})` : '';
+      return [r.id, `${truncate(r.setId, 8)} v${r.setVersion}`, r.trigger, `${r.settings.queryExpansion}${shadow}`, String(r.settings.enableReranking), ...figures(r), shortDate(r.createdAt)];
+    }),
   );
 }
 
 /** The metrics, then the queries that missed (an expected target not in the results, or nDCG@10 below 1), worst first. */
 function printRun(ctx: Context, run: EvaluationRun, misses: number): void {
   metricsTable(ctx, [run]);
+  if (run.status !== 'completed') return;
   const missed = run.perQuery.filter((q) => q.ndcg10 < 1 - 1e-9).sort((a, b) => a.ndcg10 - b.ndcg10);
   if (missed.length === 0) {
     ctx.out.info('every query found what it expected at the top');
@@ -59,11 +67,40 @@ function settingsOf(ctx: Context): Record<string, unknown> {
   const rerank = ctx.values.rerank;
   if (rerank !== undefined && rerank !== 'on' && rerank !== 'off') throw usageError(`--rerank must be on or off, not '${String(rerank)}'`);
   const limit = intFlag(ctx.values, 'limit', 1, 100);
+  const chunkSize = intFlag(ctx.values, 'chunk-size', 64, 4096);
+  const chunkOverlap = intFlag(ctx.values, 'chunk-overlap', 0, 512);
+  const model = ctx.values['embedding-model'];
   return {
     ...(expansion ? { queryExpansion: expansion } : {}),
     ...(rerank ? { enableReranking: rerank === 'on' } : {}),
     ...(limit ? { limit } : {}),
+    ...(chunkSize !== undefined ? { chunkSize } : {}),
+    ...(chunkOverlap !== undefined ? { chunkOverlap } : {}),
+    ...(typeof model === 'string' ? { embeddingModel: model } : {}),
   };
+}
+
+/** How often `eval run` asks about a queued run (DOSSIER_EVAL_POLL_MS shortens it in tests). */
+function pollMs(): number {
+  const ms = Number(process.env.DOSSIER_EVAL_POLL_MS);
+  return Number.isFinite(ms) && ms >= 10 ? ms : 1000;
+}
+
+/** Wait for a queued run (one on a shadow copy): poll it, showing its progress on stderr, until it completed or failed. */
+async function awaitRun(ctx: Context, path: string, queued: EvaluationRun): Promise<EvaluationRun> {
+  let run = queued;
+  let shown = '';
+  while (run.status === 'running') {
+    const p = run.progress;
+    const line = p ? `${p.stage === 'indexing' ? 'building the shadow copy' : 'searching'}: ${p.done}/${p.total}${p.stage === 'indexing' ? ' documents' : ' queries'}` : 'queued';
+    if (!ctx.out.json && line !== shown) ctx.out.info(line);
+    shown = line;
+    await new Promise((resolve) => setTimeout(resolve, pollMs()));
+    if (ctx.signal?.aborted) throw new CliError(`stopped waiting; the run goes on: dossier eval show ${run.id}`, EXIT.interrupted);
+    run = await ctx.api().json<EvaluationRun>('GET', `${path}/${run.id}`, { signal: ctx.signal, ...notFound });
+  }
+  if (run.status === 'failed') throw new CliError(`evaluation run ${run.id} failed: ${run.error ?? 'no reason given'}`, EXIT.failure);
+  return run;
 }
 
 async function runSet(ctx: Context) {
@@ -72,7 +109,10 @@ async function runSet(ctx: Context) {
   const settings = settingsOf(ctx);
   const body = { setId, ...(version ? { version } : {}), ...(Object.keys(settings).length ? { settings } : {}) };
   if (!ctx.out.json) ctx.out.info(`running set ${setId}…`);
-  const run = await ctx.api().json<EvaluationRun>('POST', `/collections/${await ctx.collection()}/evaluations`, { json: body, timeoutMs: null, signal: ctx.signal, ...notFound });
+  const path = `/collections/${await ctx.collection()}/evaluations`;
+  const started = await ctx.api().json<EvaluationRun>('POST', path, { json: body, timeoutMs: null, signal: ctx.signal, ...notFound });
+  if (started.status === 'running' && !ctx.out.json) ctx.out.info(`run ${started.id} queued: chunking or the embedding model is tried on a shadow copy built in the background`);
+  const run = await awaitRun(ctx, path, started);
   if (ctx.out.json) return ctx.out.value(run);
   printRun(ctx, run, intFlag(ctx.values, 'misses', 0, 10_000) ?? 10);
 }
@@ -183,7 +223,8 @@ export const evalCommand: Command = {
   summary: 'Evaluate retrieval on golden sets: import a set, run it, compare runs',
   usage: [
     'eval import <name> (--queries q.jsonl --qrels qrels.tsv | --file set.json) [--match-by document|filename|section]',
-    'eval sets', 'eval run <set-id> [--version n] [--query-expansion none|rm3] [--rerank on|off] [--limit k] [--misses n]',
+    'eval sets',
+    'eval run <set-id> [--version n] [--query-expansion none|rm3] [--rerank on|off] [--limit k] [--chunk-size n] [--chunk-overlap n] [--embedding-model m] [--misses n]',
     'eval runs [--limit n]', 'eval show <run-id> [--misses n]', 'eval compare <base-run> <candidate-run>',
     'eval propose [--count n]', 'eval proposals [--status proposed|accepted|rejected]',
     'eval accept <proposal-id> (--set <set-id> | --name <name>) [--question "…"]', 'eval reject <proposal-id>',
@@ -191,7 +232,8 @@ export const evalCommand: Command = {
   description:
     "A golden set lists queries with the documents (or sections) that answer them. A run sends every query through the\n" +
     "collection's query path and reports nDCG@10, recall@k, MRR and latency, with the queries that missed. Settings\n" +
-    'given to `eval run` are tried without changing the collection.',
+    'given to `eval run` are tried without changing the collection; chunking or an embedding model are tried on a shadow\n' +
+    'copy built in the background, and `eval run` waits for it, showing its progress.',
   subcommands: [
     ['import <name>', 'create a golden set from BEIR files or a JSON list'],
     ['sets', 'the golden sets of the collection'],
@@ -207,12 +249,14 @@ export const evalCommand: Command = {
   options: {
     queries: { type: 'string' }, qrels: { type: 'string' }, file: { type: 'string' }, 'match-by': { type: 'string' },
     version: { type: 'string' }, 'query-expansion': { type: 'string' }, rerank: { type: 'string' }, limit: { type: 'string', short: 'n' }, misses: { type: 'string' },
+    'chunk-size': { type: 'string' }, 'chunk-overlap': { type: 'string' }, 'embedding-model': { type: 'string' },
     count: { type: 'string' }, status: { type: 'string' }, set: { type: 'string' }, name: { type: 'string' }, question: { type: 'string' },
   },
   optionHelp: [
     ['--queries <file> --qrels <file>', 'import: BEIR queries.jsonl and qrels tsv (corpus ids matched by file name)'],
     ['--file <file>', 'import: a JSON list of {id?, query, relevant: [{target, grade?}]}'],
     ['--query-expansion, --rerank, --limit', 'run: settings to try instead of the collection\'s (limit = k of recall@k)'],
+    ['--chunk-size, --chunk-overlap, --embedding-model', 'run: re-indexing settings, tried on a shadow copy (the run waits for it)'],
     ['--misses <n>', 'run, show: how many missed queries to list (default 10)'],
     ['--count <n>', 'propose: sections to sample, one question each (1 to 20, default 5)'],
     ['--set <id> | --name <name>, --question <text>', 'accept: the set to add to (or a new one), and the question as edited'],

@@ -3,10 +3,11 @@ import type { CollectionView } from '../collections/service.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
-import type { EvaluationRunRecord, EvaluationTrigger, GoldenSetRecord } from '../ports/evaluation-store.ts';
+import type { EvaluationTrigger, GoldenSetRecord } from '../ports/evaluation-store.ts';
 import { parseInput, type UpdateCollectionInput, updateCollectionSchema } from '../schemas.ts';
 import type { RetrievalSettings } from '../search/query.ts';
 import type { EvaluationSettingsPatch, GuardFigures } from './schemas.ts';
+import type { CompletedRun } from './service.ts';
 
 /** A guarded settings change refused: nDCG@10 would fall by more than the guard's margin (HTTP 409 with both figures). */
 export class EvaluationGuardRefusal extends DossierError {
@@ -28,7 +29,7 @@ function queryTimeChange(c: Collection, patch: ReturnType<typeof updateCollectio
   return change;
 }
 
-type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined, trigger: EvaluationTrigger) => Promise<EvaluationRunRecord>;
+type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined, trigger: EvaluationTrigger) => Promise<CompletedRun>;
 type Update = (access: Access, id: string, raw: UpdateCollectionInput) => Promise<CollectionView>;
 
 /**

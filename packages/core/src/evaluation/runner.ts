@@ -56,10 +56,14 @@ export async function runGoldenSet(
   set: GoldenSetRecord,
   settings: EvaluationSettings,
   server: RetrievalSettings,
+  onQuery?: (done: number, total: number) => Promise<void>,
 ): Promise<{ metrics: RunMetrics; perQuery: QueryResult[] }> {
   const patched: Collection = { ...c, queryExpansion: settings.queryExpansion, enableReranking: settings.enableReranking };
   const retrieval: RetrievalSettings = { ...server, lexicalWeight: settings.lexicalWeight, vectorWeight: settings.vectorWeight, rrfK: settings.rrfK, resultLimit: settings.limit };
   const perQuery: QueryResult[] = [];
-  for (const q of set.queries) perQuery.push(await runQuery(ctx, patched, q, set.matchBy, retrieval, settings.limit));
+  for (const q of set.queries) {
+    perQuery.push(await runQuery(ctx, patched, q, set.matchBy, retrieval, settings.limit));
+    await onQuery?.(perQuery.length, set.queries.length);
+  }
   return { metrics: summarize(perQuery, perQuery.map((r) => r.latencyMs), settings.limit), perQuery };
 }

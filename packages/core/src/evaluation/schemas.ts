@@ -149,9 +149,14 @@ const runFields = {
   setId: z.string(),
   setVersion: z.number().int(),
   trigger: z.enum(['manual', 'guard-before', 'guard-after']),
-  status: z.literal('completed'),
+  status: z.enum(['running', 'completed', 'failed']).describe('`running` while a queued run (one on a shadow copy) builds and searches its copy'),
+  error: z.string().nullable().describe('Why a failed run failed'),
+  progress: z
+    .object({ stage: z.enum(['indexing', 'searching']), done: z.number().int(), total: z.number().int() })
+    .nullable()
+    .describe('How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended)'),
   settings,
-  metrics,
+  metrics: metrics.nullable().describe('Null until the run is completed'),
   createdAt: timestamp,
 };
 

@@ -1,6 +1,6 @@
 import { type Access, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
-import { invalid, notFound } from '../domain/errors.ts';
+import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationRunRecord, EvaluationTrigger, GoldenQuery, GoldenSetRecord } from '../ports/evaluation-store.ts';
 import { parseInput } from '../schemas.ts';
@@ -12,7 +12,9 @@ import { goldenQueriesFromBeir } from './beir.ts';
 import { effectiveSettings, runGoldenSet } from './runner.ts';
 import { createBodyOfUpload, type GoldenSetUpload } from './upload.ts';
 import { proposalMethods } from './proposals.ts';
-import { reindexSettingsOf, withShadowCollection } from './shadow.ts';
+import { enqueueShadowRun } from './jobs.ts';
+import type { RunMetrics } from './metrics.ts';
+import { reindexSettingsOf, shadowEmbedder } from './shadow.ts';
 import {
   type CreateGoldenSetInput,
   compareRunsQuerySchema,
@@ -36,7 +38,8 @@ const setView = (s: GoldenSetRecord): GoldenSetView => ({
 });
 
 const runSummary = (r: EvaluationRunRecord): EvaluationRunSummaryView => ({
-  id: r.id, setId: r.setId, setVersion: r.setVersion, trigger: r.trigger, status: 'completed', settings: r.settings, metrics: r.metrics, createdAt: r.createdAt,
+  id: r.id, setId: r.setId, setVersion: r.setVersion, trigger: r.trigger, status: r.status, error: r.error, progress: r.progress, settings: r.settings,
+  metrics: r.metrics, createdAt: r.createdAt,
 });
 
 const runView = (r: EvaluationRunRecord): EvaluationRunView => ({ ...runSummary(r), perQuery: r.perQuery });
@@ -53,7 +56,10 @@ function queriesOf(body: { queries?: { id?: string; query: string; relevant: { t
 
 type Owned = (access: Access, collectionId: string) => Promise<Collection>;
 type SetOf = (c: Collection, setId: string, version?: number) => Promise<GoldenSetRecord>;
-type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined, trigger: EvaluationTrigger) => Promise<EvaluationRunRecord>;
+/** A run stored complete (one that needed no shadow copy). */
+export type CompletedRun = EvaluationRunRecord & { metrics: RunMetrics };
+type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined, trigger: EvaluationTrigger) => Promise<CompletedRun>;
+type Enqueue = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined) => Promise<EvaluationRunRecord | null>;
 
 /** Golden sets, evaluation runs and comparisons of a collection (issue 38). Every call needs the collection's project key. */
 export function evaluationService(ctx: DossierContext, server: RetrievalSettings) {
@@ -63,22 +69,37 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
     if (!set || set.collectionId !== c.id) throw notFound(version === undefined ? 'Golden set' : `Golden set version ${version}`);
     return set;
   };
-  /** Run a set against the collection with a settings patch, meter its queries, store and return the run. */
+  /** Run a set against the collection's query-time settings with a patch that needs no re-indexing; meter, store and return the run. */
   const evaluate: Evaluate = async (c, set, patch, trigger) => {
     const sandbox = { projectId: c.projectId, env: c.env };
     await requireMeterRoom(ctx, sandbox, 'queries', set.queries.length);
-    const reindex = reindexSettingsOf(c, patch);
-    const settings = { ...effectiveSettings(c, server, patch), shadow: reindex !== null };
-    const { metrics, perQuery } = reindex
-      ? await withShadowCollection(ctx, c, reindex, (shadow) => runGoldenSet(ctx, shadow, set, settings, server))
-      : await runGoldenSet(ctx, c, set, settings, server);
-    const run: EvaluationRunRecord = { id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger, settings, metrics, perQuery, createdAt: nowIso() };
+    const settings = { ...effectiveSettings(c, server, patch), shadow: false };
+    const { metrics, perQuery } = await runGoldenSet(ctx, c, set, settings, server);
+    const run: CompletedRun = {
+      id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger, status: 'completed', error: null, settings, metrics, perQuery,
+      progress: null, shadowIndex: null, createdAt: nowIso(),
+    };
     await ctx.store.insertEvaluationRun(run);
     await meterUsage(ctx, sandbox, 'queries', set.queries.length);
     return run;
   };
+  /** A run whose patch needs re-indexing is stored `running` and queued (jobs.ts builds the shadow copy); null when none is needed. */
+  const enqueue: Enqueue = async (c, set, patch) => {
+    const reindex = reindexSettingsOf(c, patch);
+    if (!reindex) return null;
+    await requireMeterRoom(ctx, { projectId: c.projectId, env: c.env }, 'queries', set.queries.length);
+    await shadowEmbedder(ctx, c, reindex);
+    const run: EvaluationRunRecord = {
+      id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger: 'manual', status: 'running', error: null,
+      settings: { ...effectiveSettings(c, server, patch), shadow: true }, metrics: null, perQuery: [],
+      progress: null, shadowIndex: null, createdAt: nowIso(),
+    };
+    await ctx.store.insertEvaluationRun(run);
+    await enqueueShadowRun(ctx, run);
+    return run;
+  };
   return {
-    evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate), ...guardMethods(ctx, owned, setOf),
+    evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate, enqueue), ...guardMethods(ctx, owned, setOf),
     ...proposalMethods(ctx, setOf, setView),
   };
 }
@@ -131,19 +152,24 @@ function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
   };
 }
 
-/** Runs: run a set (synchronously), list, read, compare. */
-function runMethods(ctx: DossierContext, owned: Owned, setOf: SetOf, evaluate: Evaluate) {
+/** Runs: run a set (synchronously, or queued when it needs a shadow copy), list, read, compare. */
+function runMethods(ctx: DossierContext, owned: Owned, setOf: SetOf, evaluate: Evaluate, enqueue: Enqueue) {
   async function runOf(c: Collection, runId: string): Promise<EvaluationRunRecord> {
     const run = runId.length <= 100 ? await ctx.store.getEvaluationRun(runId) : null;
     if (!run || run.collectionId !== c.id) throw notFound('Evaluation run');
     return run;
   }
   return {
-    /** Run a set (a version, default the newest) against the collection's settings with an optional patch; synchronous. */
+    /**
+     * Run a set (a version, default the newest) against the collection's settings with an optional patch: synchronous
+     * (the run comes back `completed`) unless the patch changes chunking or the embedding model, when the run comes
+     * back `running` and a job tries it on a shadow copy (poll getRun until `completed` or `failed`).
+     */
     async run(access: Access, collectionId: string, raw: RunEvaluationInput): Promise<EvaluationRunView> {
       const c = await owned(access, collectionId);
       const body = parseInput(runEvaluationSchema, raw);
-      return runView(await evaluate(c, await setOf(c, body.setId, body.version), body.settings, 'manual'));
+      const set = await setOf(c, body.setId, body.version);
+      return runView((await enqueue(c, set, body.settings)) ?? (await evaluate(c, set, body.settings, 'manual')));
     },
     async listRuns(access: Access, collectionId: string, raw: { limit?: number } = {}): Promise<EvaluationRunSummaryView[]> {
       const c = await owned(access, collectionId);
@@ -157,20 +183,24 @@ function runMethods(ctx: DossierContext, owned: Owned, setOf: SetOf, evaluate: E
       const c = await owned(access, collectionId);
       const q = parseInput(compareRunsQuerySchema, raw);
       if (!q.base || !q.candidate) throw invalid('base and candidate (run ids) are required');
-      return compareRuns(await runOf(c, q.base), await runOf(c, q.candidate));
+      const [base, candidate] = [await runOf(c, q.base), await runOf(c, q.candidate)];
+      if (!isCompleted(base) || !isCompleted(candidate)) throw new DossierError('conflict', 'Only completed runs can be compared');
+      return compareRuns(base, candidate);
     },
   };
 }
 
 /** Two runs side by side: metric deltas (candidate − base) and the queries whose nDCG@10 changed, worst first. */
-export function compareRuns(base: EvaluationRunRecord, candidate: EvaluationRunRecord): EvaluationComparisonView {
+const isCompleted = (r: EvaluationRunRecord): r is CompletedRun => r.status === 'completed' && r.metrics !== null;
+
+export function compareRuns(base: CompletedRun, candidate: CompletedRun): EvaluationComparisonView {
   const before = new Map(base.perQuery.map((q) => [q.id, q]));
   const queries = candidate.perQuery.flatMap((q) => {
     const b = before.get(q.id);
     if (!b || Math.abs(q.ndcg10 - b.ndcg10) < 1e-9) return [];
     return [{ id: q.id, query: q.query, baseNdcg10: b.ndcg10, candidateNdcg10: q.ndcg10, delta: q.ndcg10 - b.ndcg10 }];
   });
-  const d = (pick: (r: EvaluationRunRecord) => number) => pick(candidate) - pick(base);
+  const d = (pick: (r: CompletedRun) => number) => pick(candidate) - pick(base);
   return {
     base: runSummary(base),
     candidate: runSummary(candidate),

@@ -41,31 +41,50 @@ async function shadowRows(ctx: DossierContext, doc: DocumentRecord, settings: Re
   });
 }
 
+/** Progress hooks of a shadow build: the table's id before it is created (so a crash cannot lose it), and documents indexed. */
+export interface ShadowHooks {
+  onTable?: (shadowIndex: string) => Promise<void>;
+  onIndexed?: (done: number, total: number) => Promise<void>;
+}
+
+/** The shadow's embedder (null for no model); a model this server does not have is refused as bad input. */
+export async function shadowEmbedder(ctx: DossierContext, c: Collection, settings: ReindexSettings) {
+  return embedderFor(ctx, { ...c, ...settings, embeddingDimension: null }).catch(() => {
+    throw invalid(`Embedding model '${settings.embeddingModel}' is not available on this server`);
+  });
+}
+
+/** Drop a shadow index table (a failure is logged: a table left behind only costs disk, and the next attempt retries). */
+export async function dropShadow(ctx: DossierContext, shadowIndex: string): Promise<void> {
+  await ctx.index.dropCollection(shadowIndex).catch((err) => ctx.log.warn('shadow index not dropped', { shadowId: shadowIndex, error: String(err) }));
+}
+
 /**
  * Build a shadow copy of a collection's search index with other chunking or another embedding model (issue 38): every
  * document that answers search is chunked again from its stored Markdown, embedded with the shadow's model and written
  * to an index table of its own, under an id that names no collection in the store. So nothing lists or searches it
  * (every route reads the collection from the store first), and hits keep the original documents and sections, so the
  * run scores them like the original's. `use` runs with the shadow collection; the shadow table is dropped after,
- * whatever happens. The original collection, its documents and its index are not touched.
+ * whatever happens. The original collection, its documents and its index are not touched. Runs in a job (jobs.ts).
  */
-export async function withShadowCollection<T>(ctx: DossierContext, c: Collection, settings: ReindexSettings, use: (shadow: Collection) => Promise<T>): Promise<T> {
-  const probe: Collection = { ...c, id: `shadow-${newId()}`, ...settings, embeddingDimension: null };
-  const embedder = await embedderFor(ctx, probe).catch(() => {
-    throw invalid(`Embedding model '${settings.embeddingModel}' is not available on this server`);
-  });
-  const shadow: Collection = { ...probe, embeddingDimension: embedder?.dimension ?? null };
-  await ctx.index.createCollection(shadow.id, shadow.embeddingDimension);
+export async function withShadowCollection<T>(
+  ctx: DossierContext, c: Collection, settings: ReindexSettings, use: (shadow: Collection) => Promise<T>, hooks: ShadowHooks = {},
+): Promise<T> {
+  const embedder = await shadowEmbedder(ctx, c, settings);
+  const shadow: Collection = { ...c, id: `shadow-${newId()}`, ...settings, embeddingDimension: embedder?.dimension ?? null };
+  await hooks.onTable?.(shadow.id);
   try {
+    await ctx.index.createCollection(shadow.id, shadow.embeddingDimension);
     const docs = (await ctx.store.findDocuments(c.id, {})).filter(answersSearch);
-    for (const doc of docs) {
+    for (const [position, doc] of docs.entries()) {
       const rows = await shadowRows(ctx, doc, settings);
       if (embedder) await embedRows(embedder, rows);
       for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(shadow.id, rows.slice(i, i + UPSERT_BATCH), { fresh: true });
+      await hooks.onIndexed?.(position + 1, docs.length);
     }
     await ctx.index.refresh(shadow.id);
     return await use(shadow);
   } finally {
-    await ctx.index.dropCollection(shadow.id).catch((err) => ctx.log.warn('shadow index not dropped', { collectionId: c.id, shadowId: shadow.id, error: String(err) }));
+    await dropShadow(ctx, shadow.id);
   }
 }

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'contradictions.completed',
   'agent.run.completed',
   'source.run.completed',
+  'evaluation.completed',
   'webhook.test',
 ] as const;
 
@@ -46,6 +47,11 @@ export interface EventData {
   'source.run.completed': {
     runId: string; sourceId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
     added: number; updated: number; deleted: number; unchanged: number; failed: number; error: string | null;
+  };
+  /** A queued evaluation run (one on a shadow copy, issue 38) ended; `ndcg10` is null when it failed. */
+  'evaluation.completed': {
+    runId: string; collectionId: string; projectId: string; setId: string; setVersion: number; status: 'completed' | 'failed';
+    ndcg10: number | null; error: string | null;
   };
   /** A hosted-agent run ended (not sent for previews, which store nothing). */
   'agent.run.completed': {

@@ -1,5 +1,5 @@
 import type { RunMetrics } from '../evaluation/metrics.ts';
-
+import type { EvaluationProgress, EvaluationRunStatus } from '../evaluation/run-state.ts';
 /** What a golden set's targets name: a document id, a document's file name (with or without extension), or a section id. */
 export type GoldenMatch = 'document' | 'filename' | 'section';
 
@@ -64,16 +64,21 @@ export interface QueryResult {
 /** Why a run was made: asked for, or one side of a guarded settings change. */
 export type EvaluationTrigger = 'manual' | 'guard-before' | 'guard-after';
 
-/** A finished evaluation run (runs are synchronous: one is stored only once complete). */
+/** An evaluation run (metrics and per-query results once completed). */
 export interface EvaluationRunRecord {
   id: string;
   collectionId: string;
   setId: string;
   setVersion: number;
   trigger: EvaluationTrigger;
+  status: EvaluationRunStatus;
+  error: string | null;
   settings: EvaluationSettings;
-  metrics: RunMetrics;
+  metrics: RunMetrics | null;
   perQuery: QueryResult[];
+  progress: EvaluationProgress | null;
+  /** The index table of the run's shadow copy while it may exist (dropped and cleared when the run ends). */
+  shadowIndex: string | null;
   createdAt: string;
 }
 
@@ -87,11 +92,7 @@ export interface EvaluationGuardRecord {
 
 /** A question the fast model drafted from one section; a person accepts (into a set), edits or rejects it. */
 export interface GoldenProposalRecord {
-  id: string;
-  collectionId: string;
-  documentId: string;
-  sectionId: string;
-  sectionTitle: string;
+  id: string; collectionId: string; documentId: string; sectionId: string; sectionTitle: string;
   excerpt: string; // the start of the section's text, for the person judging the question
   question: string;
   status: 'proposed' | 'accepted' | 'rejected';
@@ -112,6 +113,7 @@ export interface EvaluationStore {
   /** Delete every version of a set (its runs stay, naming the set id and version they scored). */
   deleteGoldenSet(id: string): Promise<void>;
   insertEvaluationRun(run: EvaluationRunRecord): Promise<void>;
+  updateEvaluationRun(id: string, patch: Partial<Pick<EvaluationRunRecord, 'status' | 'error' | 'metrics' | 'perQuery' | 'progress' | 'shadowIndex'>>): Promise<void>;
   getEvaluationRun(id: string): Promise<EvaluationRunRecord | null>;
   /** The newest `limit` runs of a collection, newest first. */
   listEvaluationRuns(collectionId: string, limit: number): Promise<EvaluationRunRecord[]>;

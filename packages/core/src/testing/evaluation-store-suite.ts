@@ -30,7 +30,7 @@ const goldenSet = (collectionId: string, id: string, version: number, second: nu
 });
 
 const run = (collectionId: string, setId: string, second: number): EvaluationRunRecord => ({
-  id: randomUUID(), collectionId, setId, setVersion: 1, trigger: 'manual', createdAt: at(second),
+  id: randomUUID(), collectionId, setId, setVersion: 1, trigger: 'manual', createdAt: at(second), status: 'completed', error: null, progress: null, shadowIndex: null,
   settings: { queryExpansion: 'rm3', enableReranking: false, limit: 10, lexicalWeight: 1, vectorWeight: 1, rrfK: 60 },
   metrics: { ndcg10: 0.625, recall: 0.5, mrr: 0.5, k: 10, queries: 1, latencyP50Ms: 1.5, latencyP95Ms: 2.25 },
   perQuery: [{ id: 'q1', query: 'what tides do', ndcg10: 0.625, recall: 0.5, reciprocalRank: 0.5, latencyMs: 1.5, expected: [{ target: 'tides', grade: 2, rank: 2 }], returned: ['x', 'tides'] }],
@@ -65,6 +65,21 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
       expect(await s.getEvaluationRun(randomUUID())).toBeNull();
       expect((await s.listEvaluationRuns(cid, 10)).map((r) => r.id)).toEqual([second.id, first.id]);
       expect(await s.listEvaluationRuns(cid, 1)).toEqual([second]);
+    });
+
+    it('stores a running run without figures and updates its progress, shadow table, figures and status', async () => {
+      const s = store();
+      const cid = await seedCollection(s);
+      const done = run(cid, 'set', 2);
+      const queued: EvaluationRunRecord = { ...done, status: 'running', metrics: null, perQuery: [], progress: { stage: 'indexing', done: 0, total: 3 }, shadowIndex: 'shadow-x' };
+      await s.insertEvaluationRun(queued);
+      expect(await s.getEvaluationRun(queued.id)).toEqual(queued);
+      await s.updateEvaluationRun(queued.id, { progress: { stage: 'searching', done: 1, total: 1 } });
+      expect((await s.getEvaluationRun(queued.id))?.progress).toEqual({ stage: 'searching', done: 1, total: 1 });
+      await s.updateEvaluationRun(queued.id, { status: 'completed', metrics: done.metrics, perQuery: done.perQuery, progress: null, shadowIndex: null });
+      expect(await s.getEvaluationRun(queued.id)).toEqual(done);
+      await s.updateEvaluationRun(queued.id, { status: 'failed', error: 'broken' });
+      expect(await s.getEvaluationRun(queued.id)).toMatchObject({ status: 'failed', error: 'broken' });
     });
 
     it('puts, replaces and deletes the guard of a collection', async () => {

@@ -122,10 +122,18 @@ function runRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
   return [
     route({
       method: 'post', path: RUNS, operationId: 'runEvaluation', tag: 'evaluations', auth: 'key', longRunning: true,
-      summary: "Run a golden set against the collection's query-time settings, optionally with a settings patch tried without changing the collection; answers when done",
+      summary:
+        "Run a golden set against the collection's settings, optionally with a settings patch tried without changing the collection. A patch of query-time settings answers 201 with the finished run; one that changes chunking or the embedding model answers 202 with the run `running`: a job builds a shadow copy, runs the set and drops the copy (poll GET …/evaluations/{runId} until `completed` or `failed`; `evaluation.completed` is sent)",
       body: ev.runEvaluationSchema,
-      responses: { 201: { description: 'The finished run with per-query results', schema: ev.evaluationRun }, 400: 'Invalid input', 429: 'Monthly query limit reached', ...DENIED },
-      handle: async (ctx, { body, reply }) => reply(201, await e.run(requireApiAccess(ctx), ctx.params.id, body)),
+      responses: {
+        201: { description: 'The finished run with per-query results', schema: ev.evaluationRun },
+        202: { description: 'The queued run (status running, metrics null) that tries chunking or an embedding model on a shadow copy', schema: ev.evaluationRun },
+        400: 'Invalid input', 429: 'Monthly query limit reached', ...DENIED,
+      },
+      handle: async (ctx, { body, reply }) => {
+        const run = await e.run(requireApiAccess(ctx), ctx.params.id, body);
+        reply(run.status === 'running' ? 202 : 201, run);
+      },
     }),
     route({
       method: 'get', path: RUNS, operationId: 'listEvaluations', tag: 'evaluations', auth: 'key', query: ev.listRunsQuerySchema,
@@ -136,7 +144,7 @@ function runRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
     route({
       method: 'get', path: `${RUNS}/compare`, operationId: 'compareEvaluations', tag: 'evaluations', auth: 'key', query: ev.compareRunsQuerySchema,
       summary: 'Two runs side by side: metric deltas (candidate − base) and the queries whose nDCG@10 changed, worst first',
-      responses: { 200: { description: 'The comparison', schema: ev.evaluationComparison }, 400: 'base and candidate are required', ...DENIED },
+      responses: { 200: { description: 'The comparison', schema: ev.evaluationComparison }, 400: 'base and candidate are required', 409: 'A run is not completed', ...DENIED },
       handle: async (ctx, { query, reply }) => reply(200, await e.compare(requireApiAccess(ctx), ctx.params.id, query)),
     }),
     route({

@@ -31,7 +31,7 @@ export function EvaluationPage() {
       {runs.data && runs.data.length === 0 && <p>No runs yet. Run a golden set to measure how well the collection answers.</p>}
       {runs.data && runs.data.length > 0 && (
         <>
-          <MetricChart runs={[...runs.data].reverse()} />
+          {runs.data.some(hasMetrics) && <MetricChart runs={runs.data.filter(hasMetrics).reverse()} />}
           <RunList runs={runs.data} selected={shown} onSelect={setSelected} />
         </>
       )}
@@ -96,8 +96,12 @@ const SERIES = [
   { key: 'mrr', label: 'MRR', color: '#b45309', dash: '2 3' },
 ] as const;
 
-/** nDCG@10, recall@k and MRR of each run, oldest to newest, as lines on a 0–1 scale (plain SVG). */
-function MetricChart({ runs }: { runs: RunSummary[] }) {
+/** A completed run (a queued run on a shadow copy has no metrics while it runs, nor when it failed). */
+type MeasuredRun = RunSummary & { metrics: NonNullable<RunSummary['metrics']> };
+const hasMetrics = (r: RunSummary): r is MeasuredRun => r.metrics !== null;
+
+/** nDCG@10, recall@k and MRR of each completed run, oldest to newest, as lines on a 0–1 scale (plain SVG). */
+function MetricChart({ runs }: { runs: MeasuredRun[] }) {
   const [width, height, pad] = [640, 220, 32];
   const x = (i: number) => pad + (runs.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (runs.length - 1));
   const y = (v: number) => height - pad - v * (height - 2 * pad);
@@ -138,9 +142,15 @@ function RunList({ runs, selected, onSelect }: { runs: RunSummary[]; selected: s
             <tr key={r.id} className={r.id === selected ? 'selected' : undefined}>
               <td><button type="button" className="link" onClick={() => onSelect(r.id)} aria-label={`Show the run of ${when(r.createdAt)}`}>{when(r.createdAt)}</button></td>
               <td>{r.trigger}</td>
-              <td>{`expansion ${r.settings.queryExpansion}, rerank ${r.settings.enableReranking ? 'on' : 'off'}, k ${r.settings.limit}`}</td>
-              <td>{fixed(r.metrics.ndcg10)}</td><td>{fixed(r.metrics.recall)}</td><td>{fixed(r.metrics.mrr)}</td>
-              <td>{`${r.metrics.latencyP50Ms.toFixed(1)} / ${r.metrics.latencyP95Ms.toFixed(1)}`}</td><td>{r.metrics.queries}</td>
+              <td>{`expansion ${r.settings.queryExpansion}, rerank ${r.settings.enableReranking ? 'on' : 'off'}, k ${r.settings.limit}${r.settings.shadow ? `, shadow: chunks ${r.settings.chunkSize}/${r.settings.chunkOverlap}, ${r.settings.embeddingModel}` : ''}`}</td>
+              {r.metrics ? (
+                <>
+                  <td>{fixed(r.metrics.ndcg10)}</td><td>{fixed(r.metrics.recall)}</td><td>{fixed(r.metrics.mrr)}</td>
+                  <td>{`${r.metrics.latencyP50Ms.toFixed(1)} / ${r.metrics.latencyP95Ms.toFixed(1)}`}</td><td>{r.metrics.queries}</td>
+                </>
+              ) : (
+                <td colSpan={5}>{r.status === 'failed' ? `failed: ${r.error ?? ''}` : 'running on a shadow copy…'}</td>
+              )}
             </tr>
           ))}
         </tbody>
