@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { axeViolations, CHROMIUM, launchChromium, ROOT, RUN_BROWSER_TESTS, watchPage } from './browser-kit.ts';
 
 /**
  * The dashboard in a real browser (issue 34): Debian's Chromium, driven by Playwright, against a real server
@@ -20,11 +20,7 @@ import { startTestServer, type TestServer } from './helpers.ts';
  * DOSSIER_SCREENSHOTS=1 also writes the screenshots of docs/dashboard-*.png.
  */
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const RUN = Boolean(CHROMIUM) || Boolean(process.env.CI);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const RUN = RUN_BROWSER_TESTS;
 const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024, led by the northern stores.\n\n## Costs\n\nCosts fell by 3 percent.\n';
 
 const MB = 1024 * 1024;
@@ -35,14 +31,6 @@ let context: BrowserContext;
 let page: Page;
 let folder: string;
 const problems: string[] = [];
-
-/** Serious and critical accessibility violations axe-core finds on the page, as `rule: target` lines. */
-async function axeViolations(): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern (the page itself stays under it).
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate<string[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-}
 
 async function screenshot(name: string): Promise<void> {
   if (!process.env.DOSSIER_SCREENSHOTS) return;
@@ -57,11 +45,10 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     execFileSync(process.execPath, [join(ROOT, 'packages', 'web', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
     // Presigned uploads take up to 21 MB here, so one large file goes through and a larger one is refused.
     t = await startTestServer({ config: { providerRetries: 0, maxUploadBytes: 21 * MB } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
-    page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text()));
-    page.on('pageerror', (err) => problems.push(String(err)));
+    watchPage(page, problems);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -75,7 +62,7 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Invalid email or password');
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel('Password').fill(t.password);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Collections' }).waitFor();
@@ -93,7 +80,7 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     const inTest = await t.request('GET', '/v1/collections', { auth: t.testKey });
     expect(inTest.body.map((c: { name: string }) => c.name)).toEqual(['Reports']);
     expect((await t.request('GET', '/v1/collections')).body).toEqual([]); // not in live
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot('collections');
   });
 
@@ -108,12 +95,12 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     // Ready and error arrive through the SSE stream: the page never polls.
     await row('report.md').filter({ hasText: 'ready' }).waitFor({ timeout: 30_000 });
     await row('broken.pdf').filter({ hasText: 'error' }).waitFor({ timeout: 30_000 });
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot('documents');
     await row('broken.pdf').getByRole('link').click();
     await page.getByRole('heading', { name: 'Why it failed' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toMatch(/Why it failed.+\S/);
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.goBack();
   });
 
@@ -145,7 +132,7 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Documents (1)' }).waitFor();
     expect(await page.getByRole('row').filter({ hasText: 'report.md' }).count()).toBe(1);
     expect(await page.getByRole('row').filter({ hasText: 'broken.pdf' }).count()).toBe(0);
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await tagFilter.selectOption('');
     await page.getByRole('row').filter({ hasText: 'broken.pdf' }).waitFor();
   });
@@ -163,12 +150,12 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     // Which list found each hit, and at what rank (this collection has no embeddings: the lexical list only).
     expect(await page.getByTestId('found-by').first().textContent()).toContain('lexical #1');
     expect(await page.getByTestId('found-by').filter({ hasText: 'vector' }).count()).toBe(0);
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await screenshot('search');
     await hit.click();
     await page.locator('section.target mark').first().waitFor();
     expect(await page.locator('section.target').getAttribute('aria-label')).toBe('Revenue');
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('researches with a streamed answer whose citation opens the cited passage; the session is listed and reopens', async () => {
@@ -186,7 +173,7 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     expect(await page.locator('.answer').textContent()).toContain('Revenue grew 12 percent');
     expect(await page.getByText('search: revenue').count()).toBe(1);
     await page.getByRole('link', { name: 'How did revenue change?' }).waitFor();
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await cite.click();
     await page.locator('section.target').waitFor();
     expect(await page.locator('section.target').getAttribute('aria-label')).toBe('Revenue');
@@ -203,7 +190,7 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     await page.getByLabel('Chunk size (tokens)').fill('256');
     await page.getByRole('button', { name: 'Save settings' }).press('Enter');
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const saved = (await t.request('GET', '/v1/collections', { auth: t.testKey })).body[0];
     expect([saved.enableReranking, saved.chunkSize]).toEqual([true, 256]);
 

@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { dossierContext, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { column, makePdf } from '../../adapters/test/converters/pdf-helpers.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { axeViolations, CHROMIUM, launchChromium, ROOT, RUN_BROWSER_TESTS, signInWithPassword, watchPage } from './browser-kit.ts';
 
 /**
  * Issue 39 in the dashboard, in a real browser (Debian's Chromium): a search hit and a research citation of a PDF
@@ -15,11 +14,7 @@ import { startTestServer, type TestServer } from './helpers.ts';
  * except in CI. DOSSIER_SCREENSHOTS=1 also writes docs/dashboard-citation.png.
  */
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const RUN = Boolean(CHROMIUM) || Boolean(process.env.CI);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const RUN = RUN_BROWSER_TESTS;
 
 const LATER = ['A deposit of two months of rent secures the lease and', 'is returned within thirty days after the keys come back.'];
 /** Two letter pages: a title and a clause on page 1, the deposit clause low on page 2 (y 270-300 pt of 792). */
@@ -34,12 +29,6 @@ let browser: Browser;
 let page: Page;
 let collectionId: string;
 const problems: string[] = [];
-
-async function axeViolations(): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate<string[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-}
 
 /** The highlight rectangles over the page image, as fractions of the image's box (what the page drew). */
 async function drawnRegions(): Promise<number[][]> {
@@ -67,7 +56,7 @@ async function expectDepositCited(): Promise<void> {
   }
   expect(await page.getByRole('img', { name: 'Page 2 of lease.pdf' }).count()).toBe(1);
   expect(await page.locator('.passage-source mark.cited-span').textContent()).toContain('returned within thirty days');
-  expect(await axeViolations()).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 }
 
 describe.runIf(RUN)('citations in the dashboard (issue 39)', () => {
@@ -78,14 +67,10 @@ describe.runIf(RUN)('citations in the dashboard (issue 39)', () => {
     collectionId = (await t.createCollection({ name: 'Leases' }, t.testKey)).id;
     await t.ingest(collectionId, 'lease.pdf', leasePdf(), { auth: t.testKey });
     await t.server.dossier.idle();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text()));
-    page.on('pageerror', (err) => problems.push(String(err)));
-    await page.goto(t.url);
-    await page.getByLabel('E-mail').fill(t.email);
-    await page.getByLabel('Password').fill(t.password);
-    await page.keyboard.press('Enter');
+    watchPage(page, problems);
+    await signInWithPassword(page, t.url, t);
     await page.getByRole('link', { name: 'Leases' }).waitFor();
   }, 180_000);
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
+import { axeViolations, CHROMIUM, launchChromium, ROOT, RUN_BROWSER_TESTS, signInWithPassword, watchPage } from './browser-kit.ts';
 
 /**
  * The dashboard's evaluation screen (issue 38) in a real browser (Debian's Chromium driven by Playwright): a
@@ -14,23 +14,13 @@ import { startTestServer, type TestServer } from './helpers.ts';
  * Skipped when Chromium is missing, except in CI. DOSSIER_SCREENSHOTS=1 writes docs/dashboard-evaluation.png.
  */
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const RUN = Boolean(CHROMIUM) || Boolean(process.env.CI);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const RUN = RUN_BROWSER_TESTS;
 
 let t: TestServer;
 let browser: Browser;
 let page: Page;
 let cid: string;
 const problems: string[] = [];
-
-async function axeViolations(): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate<string[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-}
 
 describe.runIf(RUN)('the evaluation screen in a browser', () => {
   beforeAll(async () => {
@@ -51,14 +41,10 @@ describe.runIf(RUN)('the evaluation screen in a browser', () => {
     });
     expect(set.status).toBe(201);
     expect((await t.request('POST', `/v1/collections/${cid}/evaluations`, { auth: t.testKey, json: { setId: set.body.id } })).status).toBe(201);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text()));
-    page.on('pageerror', (err) => problems.push(String(err)));
-    await page.goto(t.url);
-    await page.getByLabel('E-mail').fill(t.email);
-    await page.getByLabel('Password').fill(t.password);
-    await page.keyboard.press('Enter');
+    watchPage(page, problems);
+    await signInWithPassword(page, t.url, t);
     await page.getByRole('heading', { name: 'Collections' }).waitFor();
   }, 120_000);
   afterAll(async () => {
@@ -78,7 +64,7 @@ describe.runIf(RUN)('the evaluation screen in a browser', () => {
     const row = worst.getByRole('row').filter({ hasText: 'glaciers carve valleys' });
     expect(await row.textContent()).toMatch(/0\.000.*tides \(missed\).*glaciers/);
     expect(await worst.getByRole('row').filter({ hasText: 'when may ships enter' }).count()).toBe(0);
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     if (process.env.DOSSIER_SCREENSHOTS) {
       mkdirSync(join(ROOT, 'docs'), { recursive: true });
       await page.screenshot({ path: join(ROOT, 'docs', 'dashboard-evaluation.png'), fullPage: false });
@@ -93,7 +79,7 @@ describe.runIf(RUN)('the evaluation screen in a browser', () => {
     await page.getByRole('cell', { name: /^expansion none, rerank (on|off), k 1$/ }).waitFor();
     const runs = (await t.request('GET', `/v1/collections/${cid}/evaluations`, { auth: t.testKey })).body as { settings: { limit: number } }[];
     expect(runs.map((r) => r.settings.limit)).toEqual([1, 10]);
-    expect(await axeViolations()).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, } from 'node:fs';
 import { join } from 'node:path';
 import { dossierContext, isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
 import { tokensFor } from './oauth-client.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
+import { axeViolations, CHROMIUM, launchChromium, ROOT, RUN_BROWSER_TESTS, signInWithPassword, watchPage } from './browser-kit.ts';
 
 /**
  * The dashboard's part 2 in a real browser (issue 37): Debian's Chromium driven by Playwright against one real
@@ -19,11 +19,7 @@ import { type Receiver, startReceiver } from './webhook-receiver.ts';
  * Skipped when Chromium is missing, except in CI. DOSSIER_SCREENSHOTS=1 writes docs/dashboard-*.png.
  */
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const RUN = Boolean(CHROMIUM) || Boolean(process.env.CI);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const RUN = RUN_BROWSER_TESTS;
 const MEMO = '# Memo\n\nThe quarterly review moved to Thursday morning because the finance team travels on Monday and Tuesday. Please bring the updated forecasts and the staffing plan for the new warehouse in Ghent.\n';
 const MEMBER = { email: 'member@example.test', password: 'quiet harbour lanterns 42' };
 
@@ -59,12 +55,6 @@ let receiver: Receiver;
 let hookSecret = '';
 const problems: string[] = [];
 
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate<string[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-}
-
 async function screenshot(page: Page, name: string): Promise<void> {
   if (!process.env.DOSSIER_SCREENSHOTS) return;
   mkdirSync(join(ROOT, 'docs'), { recursive: true });
@@ -76,12 +66,8 @@ async function signedIn(credentials: { email: string; password: string }): Promi
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
   const page = await context.newPage();
-  page.on('console', (m) => /Content Security Policy|Refused to/i.test(m.text()) && problems.push(m.text()));
-  page.on('pageerror', (err) => problems.push(String(err)));
-  await page.goto(t.url);
-  await page.getByLabel('E-mail').fill(credentials.email);
-  await page.getByLabel('Password').fill(credentials.password);
-  await page.keyboard.press('Enter');
+  watchPage(page, problems);
+  await signInWithPassword(page, t.url, credentials);
   await page.getByRole('heading', { name: 'Collections' }).waitFor();
   return page;
 }
@@ -121,7 +107,7 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     t = await startTestServer({ config: { providerRetries: 0, webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 1 } });
     receiver = await startReceiver(() => hookSecret);
     await addMember();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     admin = await signedIn({ email: t.email, password: t.password });
   }, 120_000);
   afterAll(async () => {

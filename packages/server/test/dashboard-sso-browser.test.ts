@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PEOPLE_OPTIONS } from '../src/people/config.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 import { corpProvider, startTestIdp, type TestIdp } from './oidc-idp.ts';
+import { axeViolations, CHROMIUM, launchChromium, ROOT, RUN_BROWSER_TESTS } from './browser-kit.ts';
 
 /**
  * People on a team in the dashboard, in a real browser (issue 42): Debian's Chromium, driven by Playwright, against
@@ -20,24 +19,13 @@ import { corpProvider, startTestIdp, type TestIdp } from './oidc-idp.ts';
  * Skipped when Chromium is missing, except in CI (CI=true), where .ci/run installs it and a skip would hide a failure.
  */
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
-const RUN = Boolean(CHROMIUM) || Boolean(process.env.CI);
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const RUN = RUN_BROWSER_TESTS;
 
 let idp: TestIdp;
 let t: TestServer;
 let ssoOnly: TestServer;
 let browser: Browser;
 let admin: string;
-
-/** Serious and critical accessibility violations axe-core finds on the page, as `rule: target` lines. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate<string[]>(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-    .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`);
-}
 
 /** A fresh browser (its own cookies) on the server's dashboard, with the page errors it meets. */
 async function freshPage(url: string): Promise<{ page: Page; problems: string[] }> {
@@ -69,7 +57,7 @@ describe.runIf(RUN)('signing in to the dashboard as a person on a team', () => {
     ssoOnlyProvider.groupRoles = [{ group: 'dossier-admins', orgId: ssoOnly.orgId, role: 'admin' }];
     idp.allow([`${t.url}/auth/sso/corp/callback`, `${ssoOnly.url}/auth/sso/corp/callback`]);
     admin = (await t.request('POST', '/v1/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
