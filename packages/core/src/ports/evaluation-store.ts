@@ -1,5 +1,9 @@
 import type { RunMetrics } from '../evaluation/metrics.ts';
 import type { EvaluationProgress, EvaluationRunStatus } from '../evaluation/run-state.ts';
+import type { GoldenProposalStore } from './golden-proposal-store.ts';
+
+export type { GoldenProposalRecord } from './golden-proposal-store.ts';
+
 /** What a golden set's targets name: a document id, a document's file name (with or without extension), or a section id. */
 export type GoldenMatch = 'document' | 'filename' | 'section';
 
@@ -90,20 +94,8 @@ export interface EvaluationGuardRecord {
   updatedAt: string;
 }
 
-/** A question the fast model drafted from one section; a person accepts (into a set), edits or rejects it. */
-export interface GoldenProposalRecord {
-  id: string; collectionId: string; documentId: string; sectionId: string; sectionTitle: string;
-  excerpt: string; // the start of the section's text, for the person judging the question
-  question: string;
-  status: 'proposed' | 'accepted' | 'rejected';
-  setId: string | null; // the set version an accepted question went into (null until accepted)
-  setVersion: number | null;
-  createdAt: string;
-  decidedAt: string | null;
-}
-
 /** Golden sets, evaluation runs and guards (part of the MetadataStore); scoping by project is the caller's policy. */
-export interface EvaluationStore {
+export interface EvaluationStore extends GoldenProposalStore {
   /** Insert one version of a set (the (id, version) pair is unique). */
   insertGoldenSet(set: GoldenSetRecord): Promise<void>;
   /** A version of a set, or its newest version when `version` is undefined; null when absent. */
@@ -121,10 +113,4 @@ export interface EvaluationStore {
   /** Insert or replace the guard of a collection. */
   putEvaluationGuard(guard: EvaluationGuardRecord): Promise<void>;
   deleteEvaluationGuard(collectionId: string): Promise<void>;
-  insertGoldenProposals(proposals: GoldenProposalRecord[]): Promise<void>;
-  getGoldenProposal(id: string): Promise<GoldenProposalRecord | null>;
-  /** A collection's proposals (of one status when given), oldest first. */
-  listGoldenProposals(collectionId: string, status?: GoldenProposalRecord['status']): Promise<GoldenProposalRecord[]>;
-  /** Record a decision; false when the proposal was decided already (only `proposed` ones change). */
-  decideGoldenProposal(id: string, decision: Pick<GoldenProposalRecord, 'status' | 'question' | 'setId' | 'setVersion' | 'decidedAt'>): Promise<boolean>;
 }
