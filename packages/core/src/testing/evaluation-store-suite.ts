@@ -2,27 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { EvaluationRunRecord, GoldenProposalRecord, GoldenSetRecord } from '../ports/evaluation-store.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { seedCollection, seedProject } from './seed.ts';
 
 /** Conformance tests of the EvaluationStore part of a MetadataStore (issue 38; run by metadataStoreSuite). */
 
 const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.000Z') + second * 1000).toISOString();
 
-async function seedCollection(store: MetadataStore): Promise<string> {
-  const accountId = randomUUID();
-  const orgId = randomUUID();
-  const projectId = randomUUID();
-  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
-  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
-  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
-  const collectionId = randomUUID();
-  await store.insertCollection({
-    id: collectionId, projectId, env: 'live', name: 'Evaluated', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
-    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
-    enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
-    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt: at(1), deletedAt: null,
-  });
-  return collectionId;
-}
+const evaluatedCollection = async (store: MetadataStore): Promise<string> => seedCollection(store, await seedProject(store, at(0)), 'Evaluated', at(1));
 
 const goldenSet = (collectionId: string, id: string, version: number, second: number): GoldenSetRecord => ({
   id, version, collectionId, name: `set v${version}`, matchBy: 'filename', createdAt: at(second),
@@ -40,7 +26,7 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
   describe('evaluation store (issue 38)', () => {
     it('keeps every version of a golden set, lists the newest of each, and deletes all versions', async () => {
       const s = store();
-      const cid = await seedCollection(s);
+      const cid = await evaluatedCollection(s);
       const [a, b] = [randomUUID(), randomUUID()];
       await s.insertGoldenSet(goldenSet(cid, a, 1, 2));
       await s.insertGoldenSet(goldenSet(cid, a, 2, 3));
@@ -57,7 +43,7 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
 
     it('stores runs with their figures as given, newest first', async () => {
       const s = store();
-      const cid = await seedCollection(s);
+      const cid = await evaluatedCollection(s);
       const [first, second] = [run(cid, 'set', 2), run(cid, 'set', 3)];
       await s.insertEvaluationRun(first);
       await s.insertEvaluationRun(second);
@@ -69,7 +55,7 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
 
     it('stores a running run without figures and updates its progress, shadow table, figures and status', async () => {
       const s = store();
-      const cid = await seedCollection(s);
+      const cid = await evaluatedCollection(s);
       const done = run(cid, 'set', 2);
       const queued: EvaluationRunRecord = { ...done, status: 'running', metrics: null, perQuery: [], progress: { stage: 'indexing', done: 0, total: 3 }, shadowIndex: 'shadow-x' };
       await s.insertEvaluationRun(queued);
@@ -84,7 +70,7 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
 
     it('puts, replaces and deletes the guard of a collection', async () => {
       const s = store();
-      const cid = await seedCollection(s);
+      const cid = await evaluatedCollection(s);
       expect(await s.getEvaluationGuard(cid)).toBeNull();
       await s.putEvaluationGuard({ collectionId: cid, setId: 'a', maxNdcgDrop: 0.01, updatedAt: at(2) });
       await s.putEvaluationGuard({ collectionId: cid, setId: 'b', maxNdcgDrop: 0.025, updatedAt: at(3) });
@@ -95,7 +81,7 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
 
     it('stores proposals, lists them by status, and records one decision only', async () => {
       const s = store();
-      const cid = await seedCollection(s);
+      const cid = await evaluatedCollection(s);
       const proposal = (second: number): GoldenProposalRecord => ({
         id: randomUUID(), collectionId: cid, documentId: randomUUID(), sectionId: randomUUID(), sectionTitle: 'Tides', excerpt: 'Tides decide…',
         question: 'When may ships enter?', status: 'proposed', setId: null, setVersion: null, createdAt: at(second), decidedAt: null,

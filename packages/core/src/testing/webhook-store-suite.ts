@@ -4,25 +4,15 @@ import type { DocumentRecord, Env } from '../domain/types.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 import type { WebhookAttemptOutcome, WebhookEndpointRecord } from '../ports/webhook-store.ts';
+import { seedCollection, seedProject } from './seed.ts';
 
 /** Conformance tests of the WebhookStore part of a MetadataStore (run by metadataStoreSuite). */
 
 const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.000Z') + second * 1000).toISOString();
 
 async function seed(store: MetadataStore): Promise<{ projectId: string; doc: DocumentRecord }> {
-  const accountId = randomUUID();
-  const orgId = randomUUID();
-  const projectId = randomUUID();
-  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
-  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
-  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
-  const collectionId = randomUUID();
-  await store.insertCollection({
-    id: collectionId, projectId, env: 'live', name: 'Hooks', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
-    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
-    enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
-    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt: at(1), deletedAt: null,
-  });
+  const projectId = await seedProject(store, at(0));
+  const collectionId = await seedCollection(store, projectId, 'Hooks', at(1));
   const doc: DocumentRecord = {
     id: randomUUID(), collectionId, filename: 'doc.md', contentType: 'text/markdown', status: 'embedded', fileSizeBytes: 10,
     sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, derivedBytes: null, errorMessage: null, tags: [],
