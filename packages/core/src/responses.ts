@@ -1,36 +1,16 @@
 import { z } from 'zod';
-import type { AgentRunStepView, AgentRunView } from './agents/runs.ts';
-import type { AgentSyncResult } from './agents/events.ts';
-import type { AgentView } from './agents/service.ts';
-import type { ApiKeyView } from './auth/key-service.ts';
-import type { CreatedProject } from './auth/org-service.ts';
-import type { ClaimView, ContradictionRunView, ContradictionView } from './claims/service.ts';
-import type { CollectionStats, CollectionView, PublicCollectionView } from './collections/service.ts';
-import type { ClaimMapItem } from './domain/claims.ts';
 import { AGENT_RUN_STATUSES, AGENT_STEP_KINDS, AGENT_TOOLS } from './domain/agents.ts';
 import { CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from './domain/claims.ts';
 import { DUPLICATE_RELATIONSHIPS, DUPLICATE_RUN_STATUSES } from './domain/duplicates.ts';
-import type { DuplicateGroupView, DuplicateRunView } from './duplicates/service.ts';
-import { ENVS, type Org, type Project, QUERY_EXPANSIONS, type ResearchSource, type RunUsage } from './domain/types.ts';
-import type { SectionView } from './documents/manage.ts';
-import type { ImageView } from './documents/images.ts';
-import type { PageSpan } from './documents/pages.ts';
-import type { DocumentView } from './documents/view.ts';
+import { ENVS, QUERY_EXPANSIONS } from './domain/types.ts';
 import { EVENT_TYPES } from './events/catalogue.ts';
-import type { OrgMember } from './ports/tenancy-store.ts';
-import type { ProviderKeyView } from './providers/keys.ts';
-import type { ResearchAnswer, ResearchSession } from './research/events.ts';
 import { documentStatusSchema, jsonValueSchema, researchDepthSchema, visibilitySchema } from './schemas.ts';
-import type { QueryHit } from './search/query.ts';
-import type { UsageDaily } from './usage/daily.ts';
-import type { DuplicateComparison } from './duplicates/compare.ts';
-import type { UsageMeters } from './usage/quotas.ts';
-import type { WebhookDeliveryView, WebhookEndpointView } from './webhooks/service.ts';
 
 /**
  * Response schemas: what the API answers, as zod schemas. The server types each route's reply with them and
- * publishes them in its OpenAPI document (those with an `id` once, under components/schemas); the checks at the
- * end of this file keep each equal to the view type the services return, so neither can change alone.
+ * publishes them in its OpenAPI document (those with an `id` once, under components/schemas). They are the one
+ * source of each response shape: the view types the services return are `z.output<typeof …>` of these (issue 35),
+ * so a service that builds a view is checked against the schema the route publishes.
  */
 
 const timestamp = z.string().describe('ISO 8601 date-time (UTC)');
@@ -201,7 +181,7 @@ export const section = z
   .meta({ id: 'Section' });
 
 /** Where a passage is in its document (issue 39): fields absent when unknown (an older index, a format without pages). */
-const passageLocation = {
+const passageLocationFields = {
   span: z
     .object({ start: z.number().int(), end: z.number().int() })
     .optional()
@@ -224,14 +204,16 @@ const passageLocation = {
     .describe("For a spreadsheet (XLSX): the sheet and the cells the passage's rows come from"),
 };
 
+export const passageLocation = z.object(passageLocationFields);
+
 /** A section with its Markdown, and where it is in its original (pages and bounded boxes, cells, as a scan result's). */
-const { span: _span, ...sectionLocation } = passageLocation;
+const { span: _span, ...sectionLocation } = passageLocationFields;
 export const sectionWithContent = section
   .extend({ content: z.string().describe('The Markdown of the section'), ...sectionLocation })
   .meta({ id: 'SectionWithContent' });
 
 export const chunk = z
-  .object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int(), ...passageLocation })
+  .object({ id: z.string(), content: z.string(), position: z.number().int(), tokenCount: z.number().int(), ...passageLocationFields })
   .meta({ id: 'Chunk' });
 
 export const image = z
@@ -247,7 +229,7 @@ export const image = z
 export const tableCaptions = z.array(z.object({ content: z.string(), caption: z.string() }));
 
 /** Which retrieval lists found a hit (issue 34). */
-const foundBy = z
+export const foundBy = z
   .object({
     lexical: z.number().int().min(1).optional().describe('Rank in the lexical (BM25) list, 1 = first'),
     vector: z.number().int().min(1).optional().describe('Rank in the vector (embedding) list, 1 = first'),
@@ -262,7 +244,7 @@ export const queryHit = z
     chunk,
     section: z.object({ id: z.string(), title: z.string(), level: z.number().int() }),
     document: z.object({ id: z.string(), filename: z.string() }),
-    ...passageLocation,
+    ...passageLocationFields,
   })
   .meta({ id: 'QueryHit' });
 export const scanResults = z.object({
@@ -271,7 +253,7 @@ export const scanResults = z.object({
       score: z.number(),
       section: z.object({ id: z.string(), title: z.string(), level: z.number().int(), summary: z.string().nullable() }),
       document: z.object({ id: z.string(), filename: z.string() }),
-      ...passageLocation,
+      ...passageLocationFields,
     }),
   ),
 });
@@ -298,13 +280,23 @@ export const researchSource = z
     sectionLevel: z.number().int(),
     marker: z.string().optional().describe('The inline marker the answer cites this source by (S3 for [S3])'),
     contradictions: z.array(z.object({ contradictionId: z.string(), severity: z.enum(CONTRADICTION_SEVERITIES) })).optional(),
-    ...passageLocation,
+    ...passageLocationFields,
   })
   .meta({ id: 'ResearchSource' });
 
 export const researchAnswer = z
   .object({ answer: z.string(), sessionId: z.string(), sources: z.array(researchSource), unresolvedCitations: z.array(z.string()).optional() })
   .meta({ id: 'ResearchAnswer' });
+
+/** The two shares of the faithfulness heuristic (null when nothing was there to measure) and the counts behind them. */
+export const faithfulness = z.object({
+  sentences: z.number().int(),
+  citedSentences: z.number().int(),
+  citedSentenceShare: z.number().nullable(),
+  citations: z.number().int(),
+  supportedCitations: z.number().int(),
+  supportedCitationShare: z.number().nullable(),
+});
 
 export const researchSession = z
   .object({
@@ -316,16 +308,7 @@ export const researchSession = z
     sources: z.array(researchSource),
     unresolvedCitations: z.array(z.string()),
     usage: runUsage.nullable(),
-    faithfulness: z
-      .object({
-        sentences: z.number().int(),
-        citedSentences: z.number().int(),
-        citedSentenceShare: z.number().nullable(),
-        citations: z.number().int(),
-        supportedCitations: z.number().int(),
-        supportedCitationShare: z.number().nullable(),
-      })
-      .describe('Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence\'s key terms'),
+    faithfulness: faithfulness.describe('Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence\'s key terms'),
     createdAt: timestamp,
   })
   .meta({ id: 'ResearchSession' });
@@ -404,7 +387,7 @@ export const contradictionRun = z
   .meta({ id: 'ContradictionRun' });
 export const contradictionRunStarted = z.object({ runId: z.string(), status: z.enum(['enqueued', 'running']), enqueuedAt: timestamp });
 
-const passageSpan = z.object({
+export const passageSpan = z.object({
   start: z.number().int().describe('Where the passage starts in this document\'s Markdown (UTF-16 offset)'),
   end: z.number().int().describe('Where it ends (exclusive)'),
   excerpt: z.string().describe('Its first words, whitespace collapsed (at most about 160 characters)'),
@@ -496,7 +479,7 @@ export const usageMeters = z
   })
   .meta({ id: 'UsageMeters' });
 
-const dailyMeter = z.object({
+export const dailyMeter = z.object({
   limit: z.number().nullable().describe("The plan's monthly limit; null is unlimited"),
   total: z.number().describe('Used in the month so far'),
   days: z.array(z.object({
@@ -527,14 +510,22 @@ export const webhookEndpoint = z
     updatedAt: timestamp,
   })
   .meta({ id: 'WebhookEndpoint' });
+/** The JSON body posted to a webhook endpoint (spec: Webhooks, body shape). */
+export const webhookBody = z.object({
+  /** The delivery id, also sent as X-Service-Event-Id; stable across retries. */
+  id: z.string(),
+  type: z.enum(EVENT_TYPES),
+  env: z.enum(ENVS).describe('The sandbox the event came from'),
+  /** Unix time in seconds when the event was recorded. */
+  created: z.number().int(),
+  data: z.record(z.string(), z.unknown()),
+});
 export const webhookDelivery = z
   .object({
     id: z.string(),
     endpointId: z.string(),
     eventType: z.string(),
-    payload: z.object({
-      id: z.string(), type: z.enum(EVENT_TYPES), env: z.enum(ENVS).describe('The sandbox the event came from'), created: z.number().int(), data: z.record(z.string(), z.unknown()),
-    }),
+    payload: webhookBody,
     status: z.enum(['pending', 'success', 'failed']),
     attempts: z.number().int(),
     lastAttemptAt: timestamp.optional(),
@@ -568,8 +559,8 @@ export const agent = z
   .meta({ id: 'Agent' });
 export const agentList = z.object({ agents: z.array(agent), hasMore: z.boolean() });
 
-const agentRunSource = researchSource.extend({ marker: z.string(), collectionId: z.string() }).meta({ id: 'AgentRunSource' });
-const contradictionFlag = z.object({ sectionId: z.string(), contradictionId: z.string(), severity: z.string() });
+export const agentRunSource = researchSource.extend({ marker: z.string(), collectionId: z.string() }).meta({ id: 'AgentRunSource' });
+export const contradictionFlag = z.object({ sectionId: z.string(), contradictionId: z.string(), severity: z.string() });
 const runFields = {
   id: z.string(),
   agentId: z.string(),
@@ -615,45 +606,3 @@ export const agentSyncResult = z
 
 export const health = z.object({ status: z.literal('ok'), defaultEmbeddingModel: z.string() });
 export const openApiDocument = z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document');
-
-// --- Each schema equals the type its service returns (a field added to one and not the other fails to compile) ---
-
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Out<S extends z.ZodType> = z.output<S>;
-/** Compile-time checks only; a `false` here names the schema that drifted from its view type. */
-export type ResponseSchemaChecks = [
-  Same<Out<typeof collection>, CollectionView>,
-  Same<Out<typeof publicCollection>, PublicCollectionView>,
-  Same<Out<typeof collectionStats>, CollectionStats>,
-  Same<Out<typeof document>, DocumentView>,
-  Same<Out<typeof section>, SectionView & Partial<PageSpan>>,
-  Same<Out<typeof image>, ImageView>,
-  Same<Out<typeof queryHit>, QueryHit>,
-  Same<Out<typeof runUsage>, RunUsage>,
-  Same<Out<typeof researchSource>, ResearchSource>,
-  Same<Out<typeof researchAnswer>, ResearchAnswer>,
-  Same<Out<typeof researchSession>, ResearchSession>,
-  Same<Out<typeof claim>, ClaimView>,
-  Same<Out<typeof claimMapItem>, ClaimMapItem>,
-  Same<Out<typeof contradiction>, ContradictionView>,
-  Same<Out<typeof contradictionRun>, ContradictionRunView>,
-  Same<Out<typeof duplicateGroup>, DuplicateGroupView>,
-  Same<Out<typeof duplicateRun>, DuplicateRunView>,
-  Same<Out<typeof org>, Org>,
-  Same<Out<typeof project>, Project>,
-  Same<Out<typeof createdProject>, CreatedProject>,
-  Same<Out<typeof orgMember>, OrgMember>,
-  Same<Out<typeof apiKey>, ApiKeyView>,
-  Same<Out<typeof providerKey>, ProviderKeyView>,
-  Same<Out<typeof usageMeters>, UsageMeters>,
-  Same<Out<typeof usageDaily>, UsageDaily>,
-  Same<Out<typeof duplicateComparison>, DuplicateComparison>,
-  Same<Out<typeof webhookEndpoint>, WebhookEndpointView>,
-  Same<Out<typeof webhookDelivery>, WebhookDeliveryView>,
-  Same<Out<typeof agent>, AgentView>,
-  Same<Out<typeof agentRun>, AgentRunView>,
-  Same<Out<typeof agentRunStep>, AgentRunStepView>,
-  Same<Out<typeof agentSyncResult>, AgentSyncResult>,
-];
-/** Fails to compile unless every check above holds. */
-export const RESPONSE_SCHEMAS_MATCH: ResponseSchemaChecks extends true[] ? true : never = true;

@@ -1,5 +1,7 @@
 import type { DossierErrorCode } from '../domain/errors.ts';
 import type { AgentContradictionFlag, AgentRunEndStatus, AgentRunSource, AgentToolName } from '../domain/agents.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** The hosted-agent stream (spec: Hosted-agent stream), for invoke and preview; `done` is always the last event. */
 export type AgentStreamEvent =
@@ -12,19 +14,10 @@ export type AgentStreamEvent =
   | { type: 'done' } & AgentRunOutcome;
 
 /** What a run ended with: the `done` event's fields, and (with `warnings`) the sync invoke's body. */
-export interface AgentRunOutcome {
-  runId: string;
-  status: AgentRunEndStatus;
-  response: string;
-  iterationsUsed: number;
-  sources: AgentRunSource[];
-  contradictionFlags: AgentContradictionFlag[];
-  /** Present only when the agent has an outputSchema and the response is valid JSON that matches it. */
-  structuredOutput?: unknown;
-}
+export type AgentRunOutcome = Omit<AgentSyncResult, 'warnings'>;
 
 /** The body of POST …/invoke/sync (spec: the `done` payload, with the run's warnings). */
-export type AgentSyncResult = AgentRunOutcome & { warnings: string[] };
+export type AgentSyncResult = z.output<typeof responses.agentSyncResult>;
 
 /** Not an event of the spec's stream: what the run waits on, sent as SSE comments (keep-alives). */
 export interface AgentProgress {

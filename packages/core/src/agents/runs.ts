@@ -1,6 +1,6 @@
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { DossierContext } from '../context.ts';
-import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord, type AgentRunStepRecord } from '../domain/agents.ts';
+import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { ResearchSettings } from '../research/run.ts';
 import { parseInput } from '../schemas.ts';
@@ -13,10 +13,12 @@ import { type AgentCaller, agentOf, planInvocation, planPreview } from './invoca
 import { agentRun } from './run.ts';
 import { listRunsQuerySchema, listStepsQuerySchema } from './schemas.ts';
 import type { ProjectPath } from './service.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** An AgentRun as the API shows it; lists omit the snapshot (spec). */
-export type AgentRunView = Omit<AgentRunRecord, 'projectId'>;
-export type AgentRunStepView = Omit<AgentRunStepRecord, 'runId'>;
+export type AgentRunView = z.output<typeof responses.agentRun>;
+export type AgentRunStepView = z.output<typeof responses.agentRunStep>;
 
 const runView = ({ projectId: _p, ...run }: AgentRunRecord): AgentRunView => run;
 const runListItem = ({ agentSnapshot: _s, ...run }: AgentRunView): Omit<AgentRunView, 'agentSnapshot'> => run;

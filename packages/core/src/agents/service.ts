@@ -8,6 +8,8 @@ import { requireProjectRole } from './access.ts';
 import { checkCollections, fullToolset, stripUndefined } from './fields.ts';
 import { compileOutputSchema } from './output.ts';
 import { createAgentSchema, listAgentsQuerySchema, updateAgentSchema } from './schemas.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** Where an agent lives: the path's org and project. */
 export interface ProjectPath {
@@ -16,7 +18,7 @@ export interface ProjectPath {
 }
 
 /** An agent as the API shows it (spec: Agent). */
-export type AgentView = Omit<AgentRecord, 'projectId'>;
+export type AgentView = z.output<typeof responses.agent>;
 
 export const agentView = ({ projectId: _p, toolset, ...view }: AgentRecord): AgentView => ({ ...view, toolset: fullToolset(toolset) });
 

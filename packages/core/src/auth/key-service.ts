@@ -8,20 +8,11 @@ import type { SessionClaims } from './jwt.ts';
 import { requireOrgRole, requireProjectRole } from './roles.ts';
 import { hashSecret, previewSecret } from './secrets.ts';
 import type { AuthService } from './service.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** A key as listings show it: never the key, only how to recognise it (spec: "not shown"; decided in issue 9). */
-export interface ApiKeyView {
-  id: string;
-  /** `live`, `test`, or `org` for org-scoped keys. */
-  env: Env | 'org';
-  name: string | null;
-  /** `dsk_live_`, `dsk_test_` or `dsk_org_`. */
-  prefix: string;
-  lastFour: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export type ApiKeyView = z.output<typeof responses.apiKey>;
 
 const viewOf = (record: ApiKeyRecord | OrgApiKeyRecord, env: Env | 'org', lastFour: string): ApiKeyView => ({
   id: record.id, env, name: record.name, prefix: `dsk_${env}_`, lastFour, createdAt: record.createdAt, lastUsedAt: record.lastUsedAt, revokedAt: record.revokedAt,

@@ -9,13 +9,11 @@ import { checkPasswordStrength } from '../people/password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { type OrgRole, requireOrgRole, requireProjectRole } from './roles.ts';
 import type { AuthService } from './service.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** A new project with its two keys, shown once. */
-export interface CreatedProject {
-  project: Project;
-  liveKey: string;
-  testKey: string;
-}
+export type CreatedProject = z.output<typeof responses.createdProject>;
 
 /**
  * The management plane (issue 9): orgs and projects created, renamed and deleted by their admins, members added

@@ -8,16 +8,18 @@ import { noProviderError } from '../models/not-configured.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { CONTRADICTION_JOB } from './detection.ts';
 import { claimsVersion, computeClaimMap, type MapProgress } from './map.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** Longest collection instructions (spec: Limits). */
 export const MAX_INSTRUCTIONS_CHARS = 4_000;
 
 /** A claim as the API shows it (spec: Claim). */
-export type ClaimView = Omit<ClaimRecord, 'collectionId' | 'createdAt'>;
+export type ClaimView = z.output<typeof responses.claim>;
 /** A contradiction as the API shows it (spec: Contradiction). */
-export type ContradictionView = Omit<ContradictionRecord, 'collectionId' | 'fingerprint'>;
+export type ContradictionView = z.output<typeof responses.contradiction>;
 /** A run as the API shows it (spec: ContradictionRun). */
-export type ContradictionRunView = Omit<ContradictionRunRecord, 'collectionId'>;
+export type ContradictionRunView = z.output<typeof responses.contradictionRun>;
 
 const claimView = ({ collectionId: _c, createdAt: _t, ...view }: ClaimRecord): ClaimView => view;
 const contradictionView = ({ collectionId: _c, fingerprint: _f, ...view }: ContradictionRecord): ContradictionView => view;

@@ -11,9 +11,11 @@ import {
 } from '../schemas.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** Collection as the API shows it (internal fields dropped). */
-export type CollectionView = Omit<Collection, 'projectId' | 'env' | 'embeddingDimension' | 'deletedAt'>;
+export type CollectionView = z.output<typeof responses.collection>;
 
 export const collectionView = (c: Collection): CollectionView => {
   const { projectId: _p, env: _e, embeddingDimension: _d, deletedAt: _x, ...view } = c;
@@ -25,31 +27,10 @@ export const collectionView = (c: Collection): CollectionView => {
  * and how much it holds. Never its owner's settings: research instructions, models, pipeline switches (issue 33;
  * the spec opens only query, section scan and document reads to anonymous callers).
  */
-export interface PublicCollectionView {
-  id: string;
-  name: string;
-  description: string | null;
-  visibility: 'public';
-  /** Documents in the collection, and sections of those documents. */
-  docCount: number;
-  totalSections: number;
-  createdAt: string;
-}
+export type PublicCollectionView = z.output<typeof responses.publicCollection>;
 
 /** CollectionStats as the spec defines it. */
-export interface CollectionStats {
-  docCount: number;
-  totalFileSizeBytes: number;
-  storageBytes: number;
-  dbBytes: number;
-  totalSections: number;
-  totalChunks: number;
-  statusCounts: Record<string, number>;
-  summarizedCount: number;
-  captionedCount: number;
-  claimsExtractedCount: number;
-  totalClaimsCount: number;
-}
+export type CollectionStats = z.output<typeof responses.collectionStats>;
 
 async function resolveDimension(ctx: DossierContext, model: string): Promise<number | null> {
   if (model === 'none') return null;

@@ -4,9 +4,11 @@ import { notFound } from '../domain/errors.ts';
 import type { DocumentImageRecord } from '../domain/types.ts';
 import { imageKey } from '../ingest/images.ts';
 import { isUuid } from '../util/ids.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** DocumentImage as the API shows it. */
-export type ImageView = Omit<DocumentImageRecord, 'documentId' | 'byteSize'>;
+export type ImageView = z.output<typeof responses.image>;
 
 const imageView = ({ documentId: _d, byteSize: _b, ...view }: DocumentImageRecord): ImageView => view;
 

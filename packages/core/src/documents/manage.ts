@@ -18,12 +18,14 @@ import {
 import { metadataPairs } from '../util/canonical-json.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from './pages.ts';
 import { type DocumentView, documentView, normalizeTags } from './view.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** The wait endpoint gives up after 5 minutes (spec: Limits). */
 export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
 
-/** Section as the API shows it. */
-export type SectionView = Omit<SectionRecord, 'collectionId'>;
+/** Section as the API shows it, with the pages it spans when its document has pages. */
+export type SectionView = z.output<typeof responses.section>;
 export const sectionView = ({ collectionId: _c, ...s }: SectionRecord): SectionView => s;
 
 const isTerminal = (d: DocumentRecord): boolean => d.status === 'ready' || d.status === 'error';

@@ -2,12 +2,11 @@ import { pagesKey } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** The pages a section spans (1-based), for documents that have pages (PDFs, scans). */
-export interface PageSpan {
-  pageStart: number;
-  pageEnd: number;
-}
+export type PageSpan = Required<Pick<z.output<typeof responses.section>, 'pageStart' | 'pageEnd'>>;
 
 /** Page start offsets of a document, or null when it has no pages. */
 export async function pageOffsetsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<number[] | null> {

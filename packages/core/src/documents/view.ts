@@ -1,27 +1,9 @@
 import type { DocumentRecord } from '../domain/types.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** Document as the API shows it. */
-export interface DocumentView {
-  id: string;
-  collectionId: string;
-  filename: string;
-  status: DocumentRecord['status'];
-  fileSizeBytes: number | null;
-  sectionCount: number | null;
-  chunkCount: number | null;
-  contentHash: string | null;
-  markdownStorageKey: string | null;
-  errorMessage: string | null;
-  tags: string[];
-  metadata: DocumentRecord['metadata'];
-  /** False for a non-canonical member of a duplicate group (left out of retrieval); beyond the spec's fields. */
-  canonical: boolean;
-  createdAt: string;
-  /** Its path within the source it mirrors (issue 43), or null. */
-  sourcePath: string | null;
-  /** 1, plus one for each replacement of its content. */
-  version: number;
-}
+export type DocumentView = z.output<typeof responses.document>;
 
 export const documentView = (d: DocumentRecord): DocumentView => ({
   id: d.id,

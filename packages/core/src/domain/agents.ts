@@ -1,4 +1,6 @@
 import type { ResearchSource, RunUsage } from './types.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** Hosted agents (spec: Agent). One source of truth for the tool names and the limits. */
 
@@ -46,17 +48,13 @@ export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
 export type AgentRunEndStatus = Exclude<AgentRunStatus, 'running'>;
 
 /** A passage an agent run retrieved and its answer may cite (spec: AgentRunSource): a research source with its marker and collection. */
-export type AgentRunSource = ResearchSource & { marker: string; collectionId: string };
+export type AgentRunSource = z.output<typeof responses.agentRunSource>;
 
 /** An active contradiction a cited section takes part in (spec: ContradictionClaimRef, as `done.contradictionFlags`). */
-export interface AgentContradictionFlag {
-  sectionId: string;
-  contradictionId: string;
-  severity: string;
-}
+export type AgentContradictionFlag = z.output<typeof responses.contradictionFlag>;
 
 /** What the agent looked like when the run started (the API's Agent view). */
-export type AgentSnapshot = Omit<AgentRecord, 'projectId'>;
+export type AgentSnapshot = z.output<typeof responses.agent>;
 
 export interface AgentRunRecord {
   id: string;

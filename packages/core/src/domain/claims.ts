@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 /** Records of the claims feature (spec: Claim, ClaimMapItem, Contradiction, ContradictionRun). */
 
 /** A factual claim extracted from one section of a ready document. */
@@ -18,18 +20,7 @@ export interface ClaimRecord {
 }
 
 /** A claim on the 2-D claim map. */
-export interface ClaimMapItem {
-  id: string;
-  text: string;
-  sourceText: string | null;
-  documentId: string;
-  documentName: string;
-  sectionId: string;
-  sectionTitle: string;
-  importance: number;
-  x: number;
-  y: number;
-}
+export type ClaimMapItem = z.output<typeof responses.claimMapItem>;
 
 export const CONTRADICTION_SEVERITIES = ['low', 'medium', 'high'] as const;
 export type ContradictionSeverity = (typeof CONTRADICTION_SEVERITIES)[number];

@@ -1,15 +1,12 @@
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 /** Records of near-duplicate detection (spec: DuplicateGroup, DuplicateRun). */
 
 export const DUPLICATE_RELATIONSHIPS = ['canonical', 'near_duplicate'] as const;
 export type DuplicateRelationship = (typeof DUPLICATE_RELATIONSHIPS)[number];
 
 /** Where a shared passage is in one document: a span of its Markdown (UTF-16 offsets, end exclusive) and its start. */
-export interface PassageSpan {
-  start: number;
-  end: number;
-  /** The passage's first words in this document (whitespace collapsed, at most about 160 characters). */
-  excerpt: string;
-}
+export type PassageSpan = z.output<typeof responses.passageSpan>;
 
 /** A passage a member shares with its group's canonical: where it is in each of the two documents. */
 export interface SharedPassage {

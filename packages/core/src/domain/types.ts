@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 /** Domain records shared by every port and service. Field names follow the interface spec. */
 
 /** A project's two sandboxes: production data, and the isolated test sandbox. */
@@ -20,18 +22,9 @@ export interface Account {
   createdAt: string;
 }
 
-export interface Org {
-  id: string;
-  name: string;
-  createdAt: string;
-}
+export type Org = z.output<typeof responses.org>;
 
-export interface Project {
-  id: string;
-  orgId: string;
-  name: string;
-  createdAt: string;
-}
+export type Project = z.output<typeof responses.project>;
 
 export interface ApiKeyRecord {
   id: string;
@@ -234,40 +227,19 @@ export const QUERY_EXPANSIONS = ['none', 'rm3'] as const;
 export type QueryExpansion = (typeof QUERY_EXPANSIONS)[number];
 
 /** A box on a page as fractions of its width and height: [x0, y0, x1, y1], origin top-left. */
-export type PageBox = [number, number, number, number];
+export type PageBox = NonNullable<PassageLocation['regions']>[number]['box'];
 
 /**
  * Where a cited passage is, as results show it: its characters in the document's Markdown (`span`, UTF-16 offsets,
  * for every format) and, for a paged original (PDF, scan), its pages and boxes on them. Absent when unknown.
  */
-export interface PassageLocation {
-  span?: { start: number; end: number };
-  pages?: number[];
-  regions?: { page: number; box: PageBox }[];
-  /** For a spreadsheet: the sheet and cell range (A1 notation, e.g. `A1:D20`) the passage's rows come from. */
-  cells?: CellRange[];
-}
+export type PassageLocation = z.output<typeof responses.passageLocation>;
 
 /** A range of a spreadsheet's cells: its sheet's name and `A1:D20` (first cell to last). */
-export interface CellRange {
-  sheet: string;
-  range: string;
-}
+export type CellRange = NonNullable<PassageLocation['cells']>[number];
 
 /** A chunk an answer cites, copied when the session ran (spec: ResearchSource); where it is in its document beyond the spec (issue 39). */
-export interface ResearchSource extends PassageLocation {
-  chunkId: string;
-  content: string;
-  documentId: string;
-  filename: string;
-  sectionId: string;
-  sectionTitle: string;
-  sectionLevel: number;
-  /** The inline marker the answer cites this source by (`S3` for `[S3]`); beyond the spec's fields. */
-  marker?: string;
-  /** Active contradictions this source's section takes part in (present only when there are some); beyond the spec. */
-  contradictions?: { contradictionId: string; severity: 'low' | 'medium' | 'high' }[];
-}
+export type ResearchSource = z.output<typeof responses.researchSource>;
 
 /** A saved research run; `sources` is a frozen snapshot that later document changes never alter. */
 export interface ResearchSessionRecord {
@@ -288,14 +260,7 @@ export interface ResearchSessionRecord {
 }
 
 /** What an agent run consumed: provider-reported tokens (cache reads and writes are included in inputTokens), model calls and retries. */
-export interface RunUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  modelCalls: number;
-  retries: number;
-}
+export type RunUsage = z.output<typeof responses.runUsage>;
 
 /** Metered quantities of a project sandbox: POST query calls, and research credits (fractional). */
 export type UsageMeter = 'queries' | 'credits';

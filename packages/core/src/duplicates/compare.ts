@@ -1,20 +1,14 @@
 import type { DossierContext } from '../context.ts';
-import type { DuplicateGroupRecord, PassageSpan } from '../domain/duplicates.ts';
+import type { DuplicateGroupRecord } from '../domain/duplicates.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { alignProfiles } from './align.ts';
 import { sharedPassages } from './passages.ts';
 import { markdownOf, profileOf } from './texts.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** Two members of a group compared (GET …/duplicates/:groupId/compare): how much each covers of the other and where. */
-export interface DuplicateComparison {
-  left: { documentId: string; filename: string };
-  right: { documentId: string; filename: string };
-  /** Share of the left document's content words in passages it shares with the right one (0 to 1). */
-  leftCoverage: number;
-  rightCoverage: number;
-  /** The shared passages (the longest, at most 20), in the left document's order, as spans of each one's Markdown. */
-  passages: { left: PassageSpan; right: PassageSpan }[];
-}
+export type DuplicateComparison = z.output<typeof responses.duplicateComparison>;
 
 const round = (value: number): number => Math.round(value * 10_000) / 10_000;
 

@@ -10,11 +10,13 @@ import { compareMembers, type DuplicateComparison } from './compare.ts';
 import { DUPLICATE_JOBS, runFingerprintJob, runGroupJob, startDetection } from './detect.ts';
 import { disbandGroup, leaveGroup, promoteMember, syncIndexFlags } from './groups.ts';
 import { ProfileCache } from './texts.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** A group as the API shows it (spec: DuplicateGroup). */
-export type DuplicateGroupView = Omit<DuplicateGroupRecord, 'collectionId'>;
+export type DuplicateGroupView = z.output<typeof responses.duplicateGroup>;
 /** A run as the API shows it (spec: DuplicateRun). */
-export type DuplicateRunView = Omit<DuplicateRunRecord, 'collectionId'>;
+export type DuplicateRunView = z.output<typeof responses.duplicateRun>;
 
 const groupView = ({ collectionId: _c, ...view }: DuplicateGroupRecord): DuplicateGroupView => view;
 const runView = ({ collectionId: _c, ...view }: DuplicateRunRecord): DuplicateRunView => view;

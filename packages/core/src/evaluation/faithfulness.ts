@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 /**
  * A model-free faithfulness heuristic for research answers (issue 38). It does not judge truth: it reports how much
  * of an answer is tied to its sources, in two shares:
@@ -15,14 +17,7 @@ export interface CitedPassage {
 }
 
 /** The two shares (null when nothing was there to measure) and the counts behind them. */
-export interface Faithfulness {
-  sentences: number;
-  citedSentences: number;
-  citedSentenceShare: number | null;
-  citations: number;
-  supportedCitations: number;
-  supportedCitationShare: number | null;
-}
+export type Faithfulness = z.output<typeof responses.faithfulness>;
 
 const STOPWORDS = new Set(
   ('the and for are but not you all any can had her was one our out has have him his how its may new now see two who did ' +

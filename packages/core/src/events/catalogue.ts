@@ -1,5 +1,7 @@
 import type { DocumentEvent, DocumentRecord, DocumentStatus, Env } from '../domain/types.ts';
 import type { Sandbox } from '../usage/quotas.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /**
  * The one catalogue of service events. Webhooks deliver these types; the SSE document stream publishes the
@@ -73,16 +75,7 @@ export interface EventData {
 export type ServiceEvent = { [T in EventType]: { type: T; projectId: string; env: Env; data: EventData[T] } }[EventType];
 
 /** The JSON body posted to a webhook endpoint (spec: Webhooks, body shape). */
-export interface WebhookBody {
-  /** The delivery id, also sent as X-Service-Event-Id; stable across retries. */
-  id: string;
-  type: EventType;
-  /** The sandbox the event came from: `live`, or `test` (sent only to endpoints with receiveTestEvents). */
-  env: Env;
-  /** Unix time in seconds when the event was recorded. */
-  created: number;
-  data: Record<string, unknown>;
-}
+export type WebhookBody = z.output<typeof responses.webhookBody>;
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 

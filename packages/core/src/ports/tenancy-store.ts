@@ -1,12 +1,10 @@
 import type { Account, Org, Project } from '../domain/types.ts';
 import type { PeopleStore } from './people-store.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** A member of an org as the management plane lists them. */
-export interface OrgMember {
-  accountId: string;
-  email: string;
-  role: 'admin' | 'member';
-}
+export type OrgMember = z.output<typeof responses.orgMember>;
 
 /**
  * The management plane's part of the MetadataStore (issue 9): accounts, orgs, projects and memberships beyond

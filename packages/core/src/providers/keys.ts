@@ -5,16 +5,12 @@ import { notFound } from '../domain/errors.ts';
 import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
-import { keyedProvider, type SpecProvider, specProvider } from './names.ts';
+import { keyedProvider, specProvider } from './names.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** A provider key as the API shows it (spec: ProviderKey): a preview, never the key. */
-export interface ProviderKeyView {
-  id: string;
-  provider: SpecProvider;
-  name: string;
-  keyPreview: string;
-  createdAt: string;
-}
+export type ProviderKeyView = z.output<typeof responses.providerKey>;
 
 export const providerKeyView = (k: ProviderKeyRecord): ProviderKeyView => ({
   id: k.id,

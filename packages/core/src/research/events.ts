@@ -1,6 +1,8 @@
-import type { Faithfulness } from '../evaluation/faithfulness.ts';
+
 import type { DossierErrorCode } from '../domain/errors.ts';
-import type { ResearchDepth, ResearchSource, RunUsage } from '../domain/types.ts';
+import type { ResearchSource, RunUsage } from '../domain/types.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /**
  * Events of the research stream: the spec's SSE table (spec: Research stream), plus two optional fields: `code` on
@@ -27,24 +29,7 @@ export type ResearchRunEvent =
   | { type: 'error'; message: string; code: DossierErrorCode };
 
 /** The answer of POST …/research/sync (`unresolvedCitations` only when the answer cited markers no tool returned). */
-export interface ResearchAnswer {
-  answer: string;
-  sessionId: string;
-  sources: ResearchSource[];
-  unresolvedCitations?: string[];
-}
+export type ResearchAnswer = z.output<typeof responses.researchAnswer>;
 
 /** A research session as the API shows it (spec: ResearchSession, plus `unresolvedCitations` and `usage`). */
-export interface ResearchSession {
-  id: string;
-  query: string;
-  response: string;
-  depth: ResearchDepth;
-  model: string;
-  sources: ResearchSource[];
-  unresolvedCitations: string[];
-  usage: RunUsage | null;
-  /** Issue 38: the model-free faithfulness heuristic of the answer (evaluation/faithfulness.ts), computed on read. */
-  faithfulness: Faithfulness;
-  createdAt: string;
-}
+export type ResearchSession = z.output<typeof responses.researchSession>;

@@ -1,7 +1,7 @@
 import { type Access, markdownKey, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
-import { answersSearch, type Collection, type Metadata, type PassageLocation } from '../domain/types.ts';
+import { answersSearch, type Collection, type Metadata } from '../domain/types.ts';
 import type { ChunkHitRow } from '../ports/chunk-index.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from '../documents/pages.ts';
 import { chunkLocation, sectionLocations } from '../documents/regions.ts';
@@ -10,25 +10,17 @@ import { isUuid } from '../util/ids.ts';
 import { DEFAULT_RM3, rm3Weights, weightedQueryText } from './expansion.ts';
 import { indexFilter } from './filters.ts';
 import { reciprocalRankFusion } from './rrf.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /**
  * Which retrieval lists found a hit, and its rank in each (1 = first): `lexical` (BM25) and `vector` (embeddings);
  * a list that did not find it is absent. A collection without embeddings (`none`) has only the lexical list.
  */
-export interface FoundBy {
-  lexical?: number;
-  vector?: number;
-}
+export type FoundBy = z.output<typeof responses.foundBy>;
 
 /** One query result with provenance (spec: Retrieval), and where the passage is in its document (issue 39). */
-export interface QueryHit extends PassageLocation {
-  score: number;
-  /** Which lists found it and at what rank, before fusion and reranking (issue 34). */
-  foundBy?: FoundBy;
-  chunk: { id: string; content: string; position: number; tokenCount: number };
-  section: { id: string; title: string; level: number };
-  document: { id: string; filename: string };
-}
+export type QueryHit = z.output<typeof responses.queryHit>;
 
 import type { QueryExpansion } from '../domain/types.ts';
 export { QUERY_EXPANSIONS, type QueryExpansion } from '../domain/types.ts';

@@ -16,13 +16,15 @@ import { s3SourceFields } from './s3.ts';
 import { newRun, purgeExpired, runSource, type SourceSettings } from './run.ts';
 import { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 export const SOURCE_SYNC_JOB = 'source.sync';
 const DEFAULT_MAX_DELETE_SHARE = 0.2;
 const RUNS_LISTED = 50;
 
 /** A source as the API shows it (credentials never leave the store). */
-export type SourceView = Omit<SourceRecord, 'credentialsEncrypted'>;
+export type SourceView = z.output<typeof responses.source>;
 const sourceView = ({ credentialsEncrypted: _c, ...s }: SourceRecord): SourceView => s;
 
 /** Queue a run: a manual one now (its run row made already), or the next scheduled one after the interval. */

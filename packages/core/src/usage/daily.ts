@@ -3,30 +3,20 @@ import { DossierError } from '../domain/errors.ts';
 import type { UsageMeter } from '../domain/types.ts';
 import * as schemas from '../schemas.ts';
 import type { Sandbox } from './quotas.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** One day of a meter: what was used that day (UTC) and the month's total up to and including it. */
-export interface UsageDay {
-  date: string;
-  used: number;
-  cumulative: number;
-}
+export type UsageDay = DailyMeter['days'][number];
 
 /** A meter's month day by day, against its plan limit (null: unlimited). */
-export interface DailyMeter {
-  limit: number | null;
-  total: number;
-  days: UsageDay[];
-}
+export type DailyMeter = z.output<typeof responses.dailyMeter>;
 
 /**
  * A sandbox's usage of one calendar month (UTC) day by day, for charts (GET /v1/usage/daily): every day of the
  * month, up to today for the current month. Storage is what the sandbox holds now (it has no history).
  */
-export interface UsageDaily {
-  month: string;
-  meters: { queries: DailyMeter; credits: DailyMeter };
-  storage: { usedMb: number; limitMb: number | null };
-}
+export type UsageDaily = z.output<typeof responses.usageDaily>;
 
 const METERS: UsageMeter[] = ['queries', 'credits'];
 const DAY_MS = 86_400_000;

@@ -2,6 +2,8 @@ import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { Plan } from './plans.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /** A project sandbox: meters and quotas are kept per (project, env). */
 export interface Sandbox {
@@ -10,13 +12,7 @@ export interface Sandbox {
 }
 
 /** The usage meters of a sandbox (spec: Usage meters); a null limit is unlimited. */
-export interface UsageMeters {
-  meters: {
-    queries: { used: number; limit: number | null };
-    credits: { used: number; limit: number | null };
-    storage: { usedMb: number; limitMb: number | null };
-  };
-}
+export type UsageMeters = z.output<typeof responses.usageMeters>;
 
 const MB = 1024 * 1024;
 

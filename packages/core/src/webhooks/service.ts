@@ -4,13 +4,14 @@ import type { OrgRole } from '../auth/roles.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
-import type { WebhookBody } from '../events/catalogue.ts';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
 import * as schemas from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import type { WebhookSender } from '../ports/webhook-sender.ts';
 import { sendTestEvent, webhookBody } from './delivery.ts';
 import { newSigningSecret } from './signing.ts';
+import type { z } from 'zod';
+import type * as responses from '../responses.ts';
 
 /**
  * Who manages webhooks: a signed-in member of the org (JWT; members list endpoints and deliveries, admins create,
@@ -19,33 +20,10 @@ import { newSigningSecret } from './signing.ts';
 export type WebhookCaller = { session: SessionClaims } | { access: NonNullable<Access> };
 
 /** WebhookEndpoint as the API shows it (spec); `secret` only in the creation response. */
-export interface WebhookEndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  receiveTestEvents: boolean;
-  description?: string;
-  secret?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type WebhookEndpointView = z.output<typeof responses.webhookEndpoint>;
 
 /** WebhookDelivery as the API shows it (spec), plus `attemptLog`: every attempt's time, status and response start. */
-export interface WebhookDeliveryView {
-  id: string;
-  endpointId: string;
-  eventType: string;
-  payload: WebhookBody;
-  status: WebhookDeliveryRecord['status'];
-  attempts: number;
-  lastAttemptAt?: string;
-  responseStatus?: number;
-  responseBody?: string;
-  nextAttemptAt?: string;
-  createdAt: string;
-  attemptLog: Omit<WebhookAttemptRecord, 'deliveryId'>[];
-}
+export type WebhookDeliveryView = z.output<typeof responses.webhookDelivery>;
 
 export const DEFAULT_DELIVERY_LIMIT = 50;
 
