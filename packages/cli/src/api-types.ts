@@ -1,4 +1,5 @@
 import type { DocumentEvent as CoreDocumentEvent, QueryHit as CoreQueryHit, ResearchEvent, responses } from '@dossier/core';
+import { DOCUMENT_STATUSES, TERMINAL_STATUSES } from '@dossier/core/vocabulary';
 import type { z } from 'zod';
 import type { components, paths } from './api.gen.ts';
 
@@ -29,6 +30,8 @@ export type Contradiction = Schemas['Contradiction'];
 export type ContradictionRun = Schemas['ContradictionRun'];
 export type DuplicateGroup = Schemas['DuplicateGroup'];
 export type DuplicateRun = Schemas['DuplicateRun'];
+export type Source = Schemas['Source'];
+export type SourceRun = Schemas['SourceRun'];
 
 /** Events of the research stream (spec: Research stream). */
 export type { ResearchEvent };
@@ -44,9 +47,9 @@ export type DocumentEvent = Omit<CoreDocumentEvent, 'env'> & Partial<Pick<CoreDo
 export const QUERY_HIT_MATCHES_CORE: [QueryHit] extends [CoreQueryHit] ? ([CoreQueryHit] extends [QueryHit] ? true : never) : never = true;
 
 /** Statuses after which a document no longer changes (spec: the wait endpoint treats these as terminal). */
-export const TERMINAL = new Set(['ready', 'error']);
+export const TERMINAL = new Set<string>(TERMINAL_STATUSES);
 
 /** Pipeline order of the statuses, for progress bars and for ignoring stale events. */
-export const STATUS_ORDER = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready'] as const;
+export const STATUS_ORDER = DOCUMENT_STATUSES.filter((status) => status !== 'error');
 
 export const statusRank = (status: string): number => (status === 'error' ? STATUS_ORDER.length : STATUS_ORDER.indexOf(status as (typeof STATUS_ORDER)[number]));

@@ -58,6 +58,17 @@ export function intFlag(values: Values, name: string, min: number, max: number):
   return n;
 }
 
+/** The flag's value when it is one of the choices (a list of core's vocabulary), a usage error naming them when not. */
+export function choiceFlag<T extends string>(values: Values, name: string, choices: readonly T[]): T | undefined {
+  const v = values[name];
+  if (v === undefined) return undefined;
+  if (typeof v === 'string' && (choices as readonly string[]).includes(v)) return v as T;
+  throw usageError(`--${name} must be ${choices.join(', ')}, not '${String(v)}'`);
+}
+
+/** The choices of a flag as its help shows them (`none|rm3`). */
+export const choiceHelp = (choices: readonly string[]): string => choices.join('|');
+
 /** The one text argument of query, scan and research (several words are joined). */
 export function textArgument(positionals: string[], what: string, example: string): string {
   const text = positionals.join(' ').trim();

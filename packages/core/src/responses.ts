@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { AGENT_RUN_STATUSES, AGENT_STEP_KINDS, AGENT_TOOLS } from './domain/agents.ts';
 import { CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from './domain/claims.ts';
 import { DUPLICATE_RELATIONSHIPS, DUPLICATE_RUN_STATUSES } from './domain/duplicates.ts';
-import { ENVS, QUERY_EXPANSIONS } from './domain/types.ts';
+import {
+  ENVS,
+  ORG_ROLES,
+  QUERY_EXPANSIONS,
+  RUN_STATUSES,
+  SOURCE_KINDS,
+  SOURCE_RUN_TRIGGERS,
+  SPEC_PROVIDERS,
+  SUMMARY_TYPES,
+  WEBHOOK_DELIVERY_STATUSES,
+} from './vocabulary.ts';
 import { EVENT_TYPES } from './events/catalogue.ts';
 import { documentStatusSchema, jsonValueSchema, researchDepthSchema, visibilitySchema } from './schemas.ts';
 
@@ -105,7 +115,7 @@ export const source = z
   .object({
     id: z.string(),
     collectionId: z.string(),
-    kind: z.enum(['folder', 's3']),
+    kind: z.enum(SOURCE_KINDS),
     location: z.string().describe('The folder on the server'),
     settings: z.record(z.string(), z.string()),
     intervalMinutes: z.number().int().nullable().describe('Minutes between scheduled runs; null: only on demand'),
@@ -123,8 +133,8 @@ export const sourceRun = z
     id: z.string(),
     sourceId: z.string(),
     collectionId: z.string(),
-    status: z.enum(['running', 'completed', 'failed']),
-    trigger: z.enum(['manual', 'schedule']),
+    status: z.enum(RUN_STATUSES),
+    trigger: z.enum(SOURCE_RUN_TRIGGERS),
     added: z.number().int(),
     updated: z.number().int(),
     deleted: z.number().int(),
@@ -172,7 +182,7 @@ export const section = z
     level: z.number().int(),
     position: z.number().int(),
     summary: z.string().nullable(),
-    summaryType: z.enum(['extractive', 'generated']).nullable(),
+    summaryType: z.enum(SUMMARY_TYPES).nullable(),
     chunkCount: z.number().int(),
     markdownOffsetStart: z.number().int(),
     markdownOffsetEnd: z.number().int(),
@@ -302,11 +312,16 @@ export const researchSession = z
   .object({
     id: z.string(),
     query: z.string(),
+    /** Markdown answer with inline citations. */
     response: z.string(),
     depth: researchDepthSchema,
+    /** Model id as the user wrote it or as the tier default resolved (e.g. `ollama:llama3.1`). */
     model: z.string(),
+    /** A frozen snapshot: later document changes never alter it. */
     sources: z.array(researchSource),
+    /** Markers the answer cited that resolved to no retrieved source (an invented `[S99]`); removed from `response`. */
     unresolvedCitations: z.array(z.string()),
+    /** What the run consumed (null for sessions saved before usage was recorded). */
     usage: runUsage.nullable(),
     faithfulness: faithfulness.describe('Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence\'s key terms'),
     createdAt: timestamp,
@@ -345,6 +360,17 @@ export const claimMapItem = z
   })
   .meta({ id: 'ClaimMapItem' });
 
+/** A claim taking part in a contradiction, with its document (spec: ContradictionClaimRef). */
+export const contradictionClaimRef = z.object({
+  claimId: z.string(),
+  text: z.string(),
+  sourceText: z.string().nullable(),
+  documentId: z.string(),
+  documentName: z.string(),
+  sectionId: z.string(),
+  sectionTitle: z.string(),
+});
+
 export const contradiction = z
   .object({
     id: z.string(),
@@ -353,17 +379,7 @@ export const contradiction = z
     explanation: z.string(),
     clusterTopicSummary: z.string().nullable(),
     suggestedInstruction: z.string().nullable(),
-    claims: z.array(
-      z.object({
-        claimId: z.string(),
-        text: z.string(),
-        sourceText: z.string().nullable(),
-        documentId: z.string(),
-        documentName: z.string(),
-        sectionId: z.string(),
-        sectionTitle: z.string(),
-      }),
-    ),
+    claims: z.array(contradictionClaimRef),
     createdAt: timestamp,
   })
   .meta({ id: 'Contradiction' });
@@ -449,12 +465,12 @@ export const login = z.object({ token: z.string(), user: z.object({ id: z.string
 export const org = z.object({ id: z.string(), name: z.string(), createdAt: timestamp }).meta({ id: 'Org' });
 export const project = z.object({ id: z.string(), orgId: z.string(), name: z.string(), createdAt: timestamp }).meta({ id: 'Project' });
 export const createdProject = z.object({ project, liveKey: z.string(), testKey: z.string() });
-export const orgMember = z.object({ accountId: z.string(), email: z.string(), role: z.enum(['admin', 'member']) }).meta({ id: 'OrgMember' });
+export const orgMember = z.object({ accountId: z.string(), email: z.string(), role: z.enum(ORG_ROLES) }).meta({ id: 'OrgMember' });
 
 export const apiKey = z
   .object({
     id: z.string(),
-    env: z.enum(['live', 'test', 'org']),
+    env: z.enum([...ENVS, 'org']),
     name: z.string().nullable(),
     prefix: z.string(),
     lastFour: z.string(),
@@ -466,7 +482,7 @@ export const apiKey = z
 export const createdApiKey = apiKey.extend({ key: z.string().describe('The key itself: shown in this response only') }).meta({ id: 'CreatedApiKey' });
 
 export const providerKey = z
-  .object({ id: z.string(), provider: z.enum(['provider_a', 'provider_b']), name: z.string(), keyPreview: z.string(), createdAt: timestamp })
+  .object({ id: z.string(), provider: z.enum(SPEC_PROVIDERS), name: z.string(), keyPreview: z.string(), createdAt: timestamp })
   .meta({ id: 'ProviderKey' });
 
 export const usageMeters = z
@@ -526,7 +542,7 @@ export const webhookDelivery = z
     endpointId: z.string(),
     eventType: z.string(),
     payload: webhookBody,
-    status: z.enum(['pending', 'success', 'failed']),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
     attempts: z.number().int(),
     lastAttemptAt: timestamp.optional(),
     responseStatus: z.number().int().optional(),

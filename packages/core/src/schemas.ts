@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { DossierError } from './domain/errors.ts';
 import { DOCUMENT_STATUSES, ENVS, type JsonValue, QUERY_EXPANSIONS, RESEARCH_DEPTH_NAMES } from './domain/types.ts';
 import { EVENT_TYPES } from './events/catalogue.ts';
+import { ORG_ROLES, VISIBILITIES } from './vocabulary.ts';
+import { PROVIDER_SPELLINGS } from './providers/names.ts';
 
 /**
  * Request schemas: validated once in core (library calls) and reused by the server for HTTP validation and
@@ -63,17 +65,32 @@ export const filterFields = {
   metadata: metadataFilterSchema.optional().describe(`Document metadata must contain all of these pairs (at most ${METADATA_LIMITS.maxFilterPairs})`),
 };
 
-export const visibilitySchema = z.enum(['private', 'public']);
+export const visibilitySchema = z.enum(VISIBILITIES);
+
+/**
+ * A collection's indexing and retrieval settings with their bounds: the one source that collection bodies and
+ * evaluation runs pick their fields from (issue 35), so a bound changes in one place.
+ */
+export const retrievalSettingsSchema = z.object({
+  chunkSize: z.number().int().min(64).max(4096),
+  chunkOverlap: z.number().int().min(0).max(512),
+  embeddingModel: z.string().min(1).max(200),
+  queryExpansion: z.enum(QUERY_EXPANSIONS),
+  enableReranking: z.boolean(),
+  lexicalWeight: z.number().min(0).max(10),
+  vectorWeight: z.number().min(0).max(10),
+  rrfK: z.number().int().min(1).max(1000),
+});
+const chunking = retrievalSettingsSchema.pick({ chunkSize: true, chunkOverlap: true }).partial().shape;
 
 export const createCollectionSchema = z.strictObject({
   projectId: z.string().min(1),
   name: z.string().trim().min(1).max(200),
   visibility: visibilitySchema.optional(),
   description: z.string().max(2000).nullable().optional(),
-  chunkSize: z.number().int().min(64).max(4096).optional(),
-  chunkOverlap: z.number().int().min(0).max(512).optional(),
-  embeddingModel: z.string().min(1).max(200).optional(),
-  queryExpansion: z.enum(QUERY_EXPANSIONS).nullable().optional(),
+  ...chunking,
+  embeddingModel: retrievalSettingsSchema.shape.embeddingModel.optional(),
+  queryExpansion: retrievalSettingsSchema.shape.queryExpansion.nullable().optional(),
   duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
 });
 
@@ -81,8 +98,7 @@ export const updateCollectionSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   visibility: visibilitySchema.optional(),
   description: z.string().max(2000).nullable().optional(),
-  chunkSize: z.number().int().min(64).max(4096).optional(),
-  chunkOverlap: z.number().int().min(0).max(512).optional(),
+  ...chunking,
   enableSummarization: z.boolean().optional(),
   enableCaptioning: z.boolean().optional(),
   enableReranking: z.boolean().optional(),
@@ -91,7 +107,7 @@ export const updateCollectionSchema = z.strictObject({
   suppressIntraDocumentContradictions: z.boolean().optional(),
   llmModel: z.string().min(1).max(200).nullable().optional(),
   instructions: z.string().max(4000).nullable().optional(),
-  queryExpansion: z.enum(QUERY_EXPANSIONS).nullable().optional(),
+  queryExpansion: retrievalSettingsSchema.shape.queryExpansion.nullable().optional(),
   /** Apply a query-time change even when the collection's evaluation guard refuses it (issue 38). */
   force: z.boolean().optional(),
   duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
@@ -187,7 +203,7 @@ export const createOrgKeySchema = z.strictObject({ name: z.string().trim().min(1
 export const nameSchema = z.strictObject({ name: z.string().trim().min(1).max(200) });
 export const memberSchema = z.strictObject({
   email: z.string().trim().min(3).max(320).describe('The email of an existing account'),
-  role: z.enum(['admin', 'member']),
+  role: z.enum(ORG_ROLES),
 });
 export const changePasswordSchema = z.strictObject({
   currentPassword: z.string().min(1).max(1024),
@@ -221,7 +237,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 
 // Provider keys (spec: Provider keys). Both spellings of the provider are accepted; responses use provider_a/provider_b.
 export const createProviderKeySchema = z.strictObject({
-  provider: z.enum(['provider_a', 'provider_b', 'anthropic', 'openai'], {
+  provider: z.enum(PROVIDER_SPELLINGS, {
     message: 'must be provider_a (Anthropic) or provider_b (OpenAI)',
   }),
   key: z.string().trim().min(8, { message: 'must be at least 8 characters' }).max(1000).regex(/^\S+$/, { message: 'must not contain whitespace' }),

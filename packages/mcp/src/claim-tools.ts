@@ -1,7 +1,10 @@
+import { CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from '@dossier/core/vocabulary';
 import { z } from 'zod';
 import { collectionId, defineTool, done, objects, READ, ToolError, type ToolContext, UPDATE, WRITE } from './define.ts';
 import { sseMessages } from './sse.ts';
 
+/** What a caller may do with a contradiction: apply its suggested instruction, or dismiss it. */
+const ACTIONS = ['apply', 'dismiss'] as const;
 const importance = z.number().int().min(1).max(5).optional().describe('Only claims of at least this importance, 1 (minor) to 5 (central); default 1');
 
 /** Every claim of a collection, from the claim map's stream (its `done` event carries them). */
@@ -56,8 +59,8 @@ export const CLAIM_TOOLS = [
     description: 'Contradictions between claims, with severity, explanation, the claims involved and a suggested instruction for research answers.',
     input: {
       collectionId,
-      status: z.enum(['active', 'dismissed', 'applied']).optional().describe('Which contradictions (default active)'),
-      severity: z.enum(['low', 'medium', 'high']).optional().describe('Only this severity'),
+      status: z.enum(CONTRADICTION_STATUSES).optional().describe('Which contradictions (default active)'),
+      severity: z.enum(CONTRADICTION_SEVERITIES).optional().describe('Only this severity'),
       documentId: z.string().min(1).optional().describe('Only contradictions touching this document'),
       limit: z.number().int().min(1).max(100).optional().describe('At most this many (1 to 100, default 20)'),
     },
@@ -70,10 +73,10 @@ export const CLAIM_TOOLS = [
     input: {
       collectionId,
       contradictionId: z.string().min(1).describe('Contradiction ID (from svc_list_contradictions)'),
-      action: z.enum(['apply', 'dismiss']).describe('apply: add the instruction to the collection\'s research instructions; dismiss: not a real conflict'),
+      action: z.enum(ACTIONS).describe('apply: add the instruction to the collection\'s research instructions; dismiss: not a real conflict'),
       instruction: z.string().min(1).max(4000).optional().describe('apply only: use this instruction instead of the suggested one'),
     },
-    output: { action: z.enum(['apply', 'dismiss']), contradictionId: z.string() },
+    output: { action: z.enum(ACTIONS), contradictionId: z.string() },
     run: ({ collectionId: id, contradictionId, action, instruction }, ctx) => {
       const path = `/collections/${id}/contradictions/${contradictionId}`;
       const result = { action, contradictionId };

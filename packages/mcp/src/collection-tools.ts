@@ -1,7 +1,8 @@
+import { VISIBILITIES } from '@dossier/core/vocabulary';
 import { z } from 'zod';
 import { collectionId, DELETE, defineTool, done, objects, READ, ToolError, UPDATE, WRITE, withId } from './define.ts';
 
-const visibility = z.enum(['private', 'public']).describe('public allows unauthenticated reads; private (default) requires an API key');
+const visibility = z.enum(VISIBILITIES).describe('public allows unauthenticated reads; private (default) requires an API key');
 
 /** Collections: list, create, stats, update, describe, delete. */
 export const COLLECTION_TOOLS = [

@@ -1,11 +1,10 @@
+import { DOCUMENT_STATUSES } from '@dossier/core/vocabulary';
 import { z } from 'zod';
 import { collectionId, DELETE, defineTool, documentId, done, objects, READ, type ToolContext, UPDATE, WRITE, withId } from './define.ts';
 
 /** The server's long-poll bound (spec: svc_wait_for_document blocks up to 5 minutes). */
 const WAIT_SECONDS = 300;
 const PROGRESS_EVERY_MS = 5_000;
-
-const STATUSES = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error'] as const;
 
 /** Long-poll the document, telling the caller every 5 s how long it has waited; cancelling the call ends the poll. */
 async function waitForDocument(ctx: ToolContext, id: string): Promise<Record<string, unknown>> {
@@ -28,7 +27,7 @@ export const DOCUMENT_TOOLS = [
     description: 'Documents of a collection with their status (pending, processing, … ready, error), newest first, paged.',
     input: {
       collectionId,
-      status: z.enum(STATUSES).optional().describe('Only documents in this status'),
+      status: z.enum(DOCUMENT_STATUSES).optional().describe('Only documents in this status'),
       limit: z.number().int().min(1).max(500).optional().describe('Page size (1 to 500, default 100)'),
       offset: z.number().int().min(0).optional().describe('Documents to skip (default 0)'),
     },

@@ -4,8 +4,6 @@ import { z } from 'zod';
 import { sseMessages } from './sse.ts';
 import { collectionId, defineTool, documentId, filterBody, filters, objects, READ, sectionId, ToolError, type ToolContext, WRITE, withId } from './define.ts';
 
-const DEPTHS = RESEARCH_DEPTH_NAMES;
-
 /** Comments of the research stream that are only keep-alives. */
 const SILENT_COMMENTS = new Set(['ping', 'connected']);
 
@@ -55,7 +53,7 @@ export const RETRIEVAL_TOOLS = [
       'Slower and costlier than svc_search (credits per run: quick 0.5, balanced 1, deep 3, exhaustive 8); sends progress notifications and stops when the call is cancelled. Needs a model provider on the server or project.',
     input: {
       collectionId, question: z.string().min(1).max(10_000).describe('The question to answer from the collection'),
-      depth: z.enum(DEPTHS).optional().describe('quick (5 steps), balanced (10, default), deep (20, adds section scan and read), exhaustive (50)'),
+      depth: z.enum(RESEARCH_DEPTH_NAMES).optional().describe('quick (5 steps), balanced (10, default), deep (20, adds section scan and read), exhaustive (50)'),
       model: z.string().min(1).max(200).optional().describe('Model ID, e.g. claude-sonnet-4-6 or gpt-4.1 (default: the server\'s for the depth)'),
       ...filters,
     },

@@ -11,7 +11,8 @@ import { build } from 'vite';
 
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
-const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+// The dashboard takes core's vocabulary (enum lists) into its bundle, so a change there makes it stale too.
+const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', '../core/src/vocabulary.ts'];
 
 /** Every file under a path (the path itself when it is a file). */
 function filesOf(path) {

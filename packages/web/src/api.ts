@@ -1,4 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import type { ENVS, VISIBILITIES } from '@dossier/core/vocabulary';
 import type { components, paths } from './api.gen.ts';
 
 /**
@@ -15,7 +16,12 @@ export type Section = Schemas['Section'];
 export type QueryHit = Schemas['QueryHit'];
 export type ResearchSource = Schemas['ResearchSource'];
 export type ResearchSession = Schemas['ResearchSession'];
-export type Env = 'live' | 'test';
+export type Env = (typeof ENVS)[number];
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/** The value when it is one of the choices (a list of core's vocabulary), else the fallback: for form fields and saved state. */
+export const oneOf = <T extends string>(choices: readonly T[], value: unknown, fallback: T): T =>
+  (choices as readonly unknown[]).includes(value) ? (value as T) : fallback;
 
 /** Where the dashboard acts: the CSRF token of the session and the chosen sandbox (set by the session provider). */
 export const connection: { csrf: string | null; projectId: string | null; env: Env } = { csrf: null, projectId: null, env: 'test' };

@@ -1,3 +1,4 @@
+import { ENVS } from '@dossier/core/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 import { api, connection, type Env, unwrap } from './api.ts';
@@ -28,7 +29,7 @@ const SANDBOX_KEY = 'dossier.sandbox';
 function savedSandbox(): Sandbox | null {
   try {
     const value = JSON.parse(localStorage.getItem(SANDBOX_KEY) ?? 'null') as Sandbox | null;
-    return value && (value.env === 'live' || value.env === 'test') ? value : null;
+    return value && (ENVS as readonly string[]).includes(value.env) ? value : null;
   } catch {
     return null;
   }

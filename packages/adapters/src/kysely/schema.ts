@@ -1,4 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ORG_ROLES } from '@dossier/core/vocabulary';
+
+type OrgRole = (typeof ORG_ROLES)[number];
 
 /**
  * Table shapes of the metadata store as Kysely sees them. Column names are snake_case; the types are the
@@ -30,7 +33,7 @@ export interface OrgsTable {
 export interface MembershipsTable {
   org_id: string;
   account_id: string;
-  role: 'admin' | 'member';
+  role: OrgRole;
 }
 
 export interface ProjectsTable {
@@ -529,7 +532,7 @@ export interface InvitationsTable {
   org_id: string;
   email: string;
   email_normalized: string;
-  role: 'admin' | 'member';
+  role: OrgRole;
   token_hash: string;
   invited_by: string | null;
   created_at: string;

@@ -1,6 +1,9 @@
 import { type Account, type ApiKeyRecord, DossierError, type Org, type Project } from '@dossier/core';
 import type { StoreContext } from './dialect.ts';
 import { accountFromRow, apiKeyFromRow, apiKeyToRow, orgFromRow, projectFromRow } from './rows.ts';
+import type { ORG_ROLES } from '@dossier/core/vocabulary';
+
+type OrgRole = (typeof ORG_ROLES)[number];
 
 /** Accounts, orgs, memberships, projects and API keys. */
 
@@ -33,7 +36,7 @@ export async function createOrg(
   { db }: StoreContext,
   org: Org,
   accountId: string,
-  role: 'admin' | 'member',
+  role: OrgRole,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('orgs').values({ id: org.id, name: org.name, created_at: org.createdAt }).execute();
@@ -53,7 +56,7 @@ export async function listOrgsForAccount({ db }: StoreContext, accountId: string
   return rows.map(orgFromRow);
 }
 
-export async function setMembership({ db }: StoreContext, orgId: string, accountId: string, role: 'admin' | 'member'): Promise<void> {
+export async function setMembership({ db }: StoreContext, orgId: string, accountId: string, role: OrgRole): Promise<void> {
   await db.insertInto('memberships').values({ org_id: orgId, account_id: accountId, role })
     .onConflict((oc) => oc.columns(['org_id', 'account_id']).doUpdateSet({ role })).execute();
 }
@@ -62,7 +65,7 @@ export async function getMembershipRole(
   { db }: StoreContext,
   orgId: string,
   accountId: string,
-): Promise<'admin' | 'member' | null> {
+): Promise<OrgRole | null> {
   const row = await db
     .selectFrom('memberships')
     .select('role')

@@ -1,8 +1,9 @@
+import { VISIBILITIES } from '@dossier/core/vocabulary';
 import type { Collection } from '../api-types.ts';
 import { COLLECTION_HINT, resolveCollection } from '../collection.ts';
 import type { Command, Context } from '../command.ts';
 import { usageError } from '../errors.ts';
-import { intFlag, many } from '../filters.ts';
+import { choiceHelp, intFlag, many } from '../filters.ts';
 import { bytes, compact, fields, shortDate } from '../format.ts';
 import { lastCollection, rememberCollection } from '../state-file.ts';
 import { arg, dispatch } from '../subcommand.ts';
@@ -156,7 +157,7 @@ export const collectionsCommand: Command = {
   },
   optionHelp: [
     ['--description <text>', 'create, update: a description'],
-    ['--visibility <private|public>', 'create, update: public collections can be read without a key'],
+    [`--visibility <${choiceHelp(VISIBILITIES)}>`, 'create, update: public collections can be read without a key'],
     ['--chunk-size <tokens>', 'create, update: 64 to 4096 (default 512; update affects new documents only)'],
     ['--chunk-overlap <tokens>', 'create, update: 0 to 512 (default 64)'],
     ['--embedding-model <id>', 'create: fixed for the collection\'s lifetime (default: the server\'s)'],

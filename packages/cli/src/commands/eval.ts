@@ -1,11 +1,12 @@
 import { openAsBlob } from 'node:fs';
+import { GOLDEN_MATCHES, PROPOSAL_STATUSES, QUERY_EXPANSIONS } from '@dossier/core/vocabulary';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { components } from '../api.gen.ts';
 import type { Command, Context } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { intFlag } from '../filters.ts';
+import { choiceFlag, choiceHelp, intFlag } from '../filters.ts';
 import { shortDate } from '../format.ts';
 import { truncate } from '../style.ts';
 import { arg, dispatch } from '../subcommand.ts';
@@ -62,8 +63,7 @@ function printRun(ctx: Context, run: EvaluationRun, misses: number): void {
 
 /** The settings patch of `eval run` from its flags. */
 function settingsOf(ctx: Context): Record<string, unknown> {
-  const expansion = ctx.values['query-expansion'];
-  if (expansion !== undefined && expansion !== 'none' && expansion !== 'rm3') throw usageError(`--query-expansion must be none or rm3, not '${String(expansion)}'`);
+  const expansion = choiceFlag(ctx.values, 'query-expansion', QUERY_EXPANSIONS);
   const rerank = ctx.values.rerank;
   if (rerank !== undefined && rerank !== 'on' && rerank !== 'off') throw usageError(`--rerank must be on or off, not '${String(rerank)}'`);
   const limit = intFlag(ctx.values, 'limit', 1, 100);
@@ -192,8 +192,7 @@ async function propose(ctx: Context) {
 }
 
 async function proposals(ctx: Context) {
-  const status = ctx.values.status;
-  if (status !== undefined && !['proposed', 'accepted', 'rejected'].includes(String(status))) throw usageError(`--status must be proposed, accepted or rejected, not '${String(status)}'`);
+  const status = choiceFlag(ctx.values, 'status', PROPOSAL_STATUSES);
   const query = status ? `?status=${status}` : '';
   const list = await ctx.api().json<GoldenProposal[]>('GET', `/collections/${await ctx.collection()}/golden-proposals${query}`, notFound);
   if (ctx.out.json) return ctx.out.value(list);
@@ -222,11 +221,11 @@ export const evalCommand: Command = {
   name: 'eval',
   summary: 'Evaluate retrieval on golden sets: import a set, run it, compare runs',
   usage: [
-    'eval import <name> (--queries q.jsonl --qrels qrels.tsv | --file set.json) [--match-by document|filename|section]',
+    `eval import <name> (--queries q.jsonl --qrels qrels.tsv | --file set.json) [--match-by ${choiceHelp(GOLDEN_MATCHES)}]`,
     'eval sets',
-    'eval run <set-id> [--version n] [--query-expansion none|rm3] [--rerank on|off] [--limit k] [--chunk-size n] [--chunk-overlap n] [--embedding-model m] [--misses n]',
+    `eval run <set-id> [--version n] [--query-expansion ${choiceHelp(QUERY_EXPANSIONS)}] [--rerank on|off] [--limit k] [--chunk-size n] [--chunk-overlap n] [--embedding-model m] [--misses n]`,
     'eval runs [--limit n]', 'eval show <run-id> [--misses n]', 'eval compare <base-run> <candidate-run>',
-    'eval propose [--count n]', 'eval proposals [--status proposed|accepted|rejected]',
+    'eval propose [--count n]', `eval proposals [--status ${choiceHelp(PROPOSAL_STATUSES)}]`,
     'eval accept <proposal-id> (--set <set-id> | --name <name>) [--question "…"]', 'eval reject <proposal-id>',
   ],
   description:

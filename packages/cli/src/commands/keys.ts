@@ -1,6 +1,8 @@
 import type { ApiKeyView } from '@dossier/core';
+import { ENVS } from '@dossier/core/vocabulary';
 import type { Command, Context } from '../command.ts';
 import { usageError } from '../errors.ts';
+import { choiceHelp } from '../filters.ts';
 import { shortDate } from '../format.ts';
 import { sessionCall } from '../session.ts';
 import { arg, dispatch } from '../subcommand.ts';
@@ -56,7 +58,7 @@ async function revoke(ctx: Context) {
 export const keysCommand: Command = {
   name: 'keys',
   summary: "Manage the project's API keys (and the org's keys): list, create, rotate, revoke",
-  usage: ['keys list [--org-keys]', 'keys create [--env live|test] [--name n] [--org-keys]', 'keys rotate <key-id>', 'keys revoke <key-id> [--org-keys]'],
+  usage: ['keys list [--org-keys]', `keys create [--env ${choiceHelp(ENVS)}] [--name n] [--org-keys]`, 'keys rotate <key-id>', 'keys revoke <key-id> [--org-keys]'],
   description:
     'Needs a session of an org admin (`dossier login`) and --org (or SERVICE_ORG_ID) and --project. A new key is printed\n' +
     'once; listings show only its prefix and last four characters. --org-keys manages the org\'s own keys (dsk_org_…),\n' +
@@ -64,7 +66,7 @@ export const keysCommand: Command = {
   subcommands: [['list', 'keys with their last use'], ['create', 'a new key (printed once)'], ['rotate <id>', 'replace a key; the old one stops at once'], ['revoke <id>', 'stop a key at once']],
   options: { org: { type: 'string' }, token: { type: 'string' }, env: { type: 'string' }, name: { type: 'string' }, 'org-keys': { type: 'boolean' } },
   optionHelp: [
-    ['--org <id>', 'the org (default: $SERVICE_ORG_ID)'], ['--env <live|test>', 'create: which sandbox (default live)'],
+    ['--org <id>', 'the org (default: $SERVICE_ORG_ID)'], [`--env <${choiceHelp(ENVS)}>`, 'create: which sandbox (default live)'],
     ['--name <label>', 'create: a label'], ['--org-keys', "the org's keys instead of the project's"], ['--token <jwt>', 'a session token (default: the saved session)'],
   ],
   examples: ['dossier keys list', 'dossier keys create --env test --name ci', 'dossier keys revoke 01a2…'],

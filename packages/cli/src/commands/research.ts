@@ -5,17 +5,15 @@ import { httpError } from '../client.ts';
 import type { Command, Context } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { FILTER_HELP, FILTER_OPTIONS, filterBody, textArgument } from '../filters.ts';
+import { choiceFlag, FILTER_HELP, FILTER_OPTIONS, filterBody, textArgument } from '../filters.ts';
 import { sseMessages } from '../sse.ts';
 
 const NO_MODEL_HINT =
   'give the project its own key (`dossier provider-keys set anthropic --name team < key.txt`), or start the server with DOSSIER_ANTHROPIC_API_KEY, DOSSIER_OPENAI_API_KEY or DOSSIER_OLLAMA_CHAT_MODEL';
-const DEPTHS: readonly string[] = RESEARCH_DEPTH_NAMES;
 const notFound = { notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' };
 
 function body(ctx: Context, q: string): Record<string, unknown> {
-  const depth = ctx.values.depth;
-  if (typeof depth === 'string' && !DEPTHS.includes(depth)) throw usageError(`--depth must be ${DEPTHS.join(', ')}, not '${depth}'`);
+  const depth = choiceFlag(ctx.values, 'depth', RESEARCH_DEPTH_NAMES);
   return { q, ...(depth ? { depth } : {}), ...(typeof ctx.values.model === 'string' ? { model: ctx.values.model } : {}), ...filterBody(ctx.values) };
 }
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Source, SourceRun } from '../api-types.ts';
 import type { RequestOptions } from '../client.ts';
 import type { Command, Context } from '../command.ts';
 import { usageError } from '../errors.ts';
@@ -9,29 +10,8 @@ import { sessionCall } from '../session.ts';
 import { arg, dispatch } from '../subcommand.ts';
 
 /** A server-side source and a run of it, as the API shows them (issue 43). */
-interface SourceView {
-  id: string;
-  collectionId: string;
-  kind: string;
-  location: string;
-  intervalMinutes: number | null;
-  maxDeleteShare: number;
-  paused: boolean;
-  nextRunAt: string | null;
-}
-interface RunView {
-  id: string;
-  status: string;
-  trigger: string;
-  added: number;
-  updated: number;
-  deleted: number;
-  unchanged: number;
-  failed: number;
-  error: string | null;
-  startedAt: string;
-  details: { deletedPaths: string[]; failures: { path: string; error: string }[]; purgeAfter: string | null };
-}
+type SourceView = Source;
+type RunView = SourceRun;
 
 const notFound = { notFoundHint: 'check --org and --project, and `dossier sources list`' };
 

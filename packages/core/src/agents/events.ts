@@ -1,5 +1,5 @@
 import type { DossierErrorCode } from '../domain/errors.ts';
-import type { AgentContradictionFlag, AgentRunEndStatus, AgentRunSource, AgentToolName } from '../domain/agents.ts';
+import type { AgentToolName } from '../domain/agents.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 

@@ -1,7 +1,8 @@
 import type { Env } from '../domain/types.ts';
+import type { OAUTH_SCOPES } from '../vocabulary.ts';
 
 /** Scopes of OAuth access tokens (spec: Tool server): `svc:full` includes everything `svc:read` allows. */
-export const OAUTH_SCOPES = ['svc:read', 'svc:full'] as const;
+export { OAUTH_SCOPES } from '../vocabulary.ts';
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
 /** What each scope allows, in the spec's words (the consent page and the OpenAPI document show them). */

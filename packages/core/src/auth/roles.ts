@@ -3,9 +3,10 @@ import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import { isUuid } from '../util/ids.ts';
 import type { SessionClaims } from './jwt.ts';
+import type { ORG_ROLES } from '../vocabulary.ts';
 
 /** The role a management-plane call needs in an org. */
-export type OrgRole = 'admin' | 'member';
+export type OrgRole = (typeof ORG_ROLES)[number];
 
 /**
  * The one place the management plane decides who may act on an org (issue 9). Non-members and unknown ids get 404,

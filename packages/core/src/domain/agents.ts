@@ -1,6 +1,7 @@
-import type { ResearchSource, RunUsage } from './types.ts';
+import type { RunUsage } from './types.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
+import type { AGENT_RUN_STATUSES } from '../vocabulary.ts';
 
 /** Hosted agents (spec: Agent). One source of truth for the tool names and the limits. */
 
@@ -43,7 +44,7 @@ export type AgentPatch = Partial<Omit<AgentRecord, 'id' | 'projectId' | 'created
  * States of an agent run (spec: Agent run status). `running` is the state of a run in flight (not in the spec's
  * table, which lists how runs end); every run that ends is `succeeded`, `failed`, `cancelled` or `timeout`.
  */
-export const AGENT_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'timeout'] as const;
+export { AGENT_RUN_STATUSES } from '../vocabulary.ts';
 export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
 export type AgentRunEndStatus = Exclude<AgentRunStatus, 'running'>;
 

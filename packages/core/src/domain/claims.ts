@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
+import type { CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from '../vocabulary.ts';
 /** Records of the claims feature (spec: Claim, ClaimMapItem, Contradiction, ContradictionRun). */
 
 /** A factual claim extracted from one section of a ready document. */
@@ -22,22 +23,13 @@ export interface ClaimRecord {
 /** A claim on the 2-D claim map. */
 export type ClaimMapItem = z.output<typeof responses.claimMapItem>;
 
-export const CONTRADICTION_SEVERITIES = ['low', 'medium', 'high'] as const;
+export { CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from '../vocabulary.ts';
 export type ContradictionSeverity = (typeof CONTRADICTION_SEVERITIES)[number];
 
-export const CONTRADICTION_STATUSES = ['active', 'dismissed', 'applied'] as const;
 export type ContradictionStatus = (typeof CONTRADICTION_STATUSES)[number];
 
 /** A claim taking part in a contradiction, with its document (spec: ContradictionClaimRef). */
-export interface ContradictionClaimRef {
-  claimId: string;
-  text: string;
-  sourceText: string | null;
-  documentId: string;
-  documentName: string;
-  sectionId: string;
-  sectionTitle: string;
-}
+export type ContradictionClaimRef = z.output<typeof responses.contradictionClaimRef>;
 
 /** Claims of a collection that a model judged to disagree. */
 export interface ContradictionRecord {

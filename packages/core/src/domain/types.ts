@@ -1,16 +1,16 @@
+/** Domain records shared by every port and service. Field names follow the interface spec. */
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
-/** Domain records shared by every port and service. Field names follow the interface spec. */
+import type { DOCUMENT_STATUSES, ENVS, QUERY_EXPANSIONS, RESEARCH_DEPTH_NAMES, SUMMARY_TYPES, VISIBILITIES } from '../vocabulary.ts';
+
+// The enum lists live in vocabulary.ts (issue 35: one source, imported by core, server, CLI, MCP and dashboard).
+export { DOCUMENT_STATUSES, ENVS, QUERY_EXPANSIONS, RESEARCH_DEPTH_NAMES, TERMINAL_STATUSES } from '../vocabulary.ts';
 
 /** A project's two sandboxes: production data, and the isolated test sandbox. */
-export const ENVS = ['live', 'test'] as const;
 export type Env = (typeof ENVS)[number];
-export type Visibility = 'private' | 'public';
-/** A document's statuses, in pipeline order (`error` last); the one list schemas, CLI and MCP read. */
-export const DOCUMENT_STATUSES = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+/** A document's status, in pipeline order (`error` last). */
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-
-export const TERMINAL_STATUSES: readonly DocumentStatus[] = ['ready', 'error'];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
 export type Metadata = Record<string, JsonValue>;
@@ -82,7 +82,7 @@ export interface Collection {
    * Lexical query expansion of this collection's searches (beyond the spec's fields, issue 4): `rm3`
    * (pseudo-relevance feedback) or `none`; null follows the server's default.
    */
-  queryExpansion: 'none' | 'rm3' | null;
+  queryExpansion: QueryExpansion | null;
   /** Coverage (either direction) from which two documents are near-duplicates; null: the default (duplicates/settings.ts). */
   duplicateThreshold: number | null;
   createdAt: string;
@@ -141,7 +141,7 @@ export const isReplacement = (d: Pick<DocumentRecord, 'version'>): boolean => (d
 export const answersSearch = (d: Pick<DocumentRecord, 'status' | 'version' | 'deletedAt'>): boolean =>
   !d.deletedAt && (d.status === 'ready' || (isReplacement(d) && d.status !== 'error' && d.status !== 'pending'));
 
-export type SummaryType = 'extractive' | 'generated';
+export type SummaryType = (typeof SUMMARY_TYPES)[number];
 
 export interface SectionRecord {
   id: string;
@@ -219,11 +219,9 @@ export interface DocumentEvent {
 // --- Research sessions and usage meters (spec: ResearchSource, ResearchSession, Usage meters) ---
 
 /** Research depths, shallowest first (spec: research `depth`). */
-export const RESEARCH_DEPTH_NAMES = ['quick', 'balanced', 'deep', 'exhaustive'] as const;
 export type ResearchDepth = (typeof RESEARCH_DEPTH_NAMES)[number];
 
 /** Lexical query expansion strategies (collection setting `queryExpansion`). */
-export const QUERY_EXPANSIONS = ['none', 'rm3'] as const;
 export type QueryExpansion = (typeof QUERY_EXPANSIONS)[number];
 
 /** A box on a page as fractions of its width and height: [x0, y0, x1, y1], origin top-left. */
@@ -242,22 +240,7 @@ export type CellRange = NonNullable<PassageLocation['cells']>[number];
 export type ResearchSource = z.output<typeof responses.researchSource>;
 
 /** A saved research run; `sources` is a frozen snapshot that later document changes never alter. */
-export interface ResearchSessionRecord {
-  id: string;
-  collectionId: string;
-  query: string;
-  /** Markdown answer with inline citations. */
-  response: string;
-  depth: ResearchDepth;
-  /** Model id as the user wrote it or as the tier default resolved (e.g. `ollama:llama3.1`). */
-  model: string;
-  sources: ResearchSource[];
-  /** Markers the answer cited that resolved to no retrieved source (an invented `[S99]`); removed from `response`. */
-  unresolvedCitations: string[];
-  /** What the run consumed (null for sessions saved before usage was recorded). */
-  usage: RunUsage | null;
-  createdAt: string;
-}
+export type ResearchSessionRecord = Omit<z.output<typeof responses.researchSession>, 'faithfulness'> & { collectionId: string };
 
 /** What an agent run consumed: provider-reported tokens (cache reads and writes are included in inputTokens), model calls and retries. */
 export type RunUsage = z.output<typeof responses.runUsage>;

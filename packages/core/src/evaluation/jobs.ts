@@ -7,6 +7,7 @@ import type { Job } from '../ports/job-queue.ts';
 import type { RetrievalSettings } from '../search/query.ts';
 import { meterUsage } from '../usage/meter.ts';
 import type { RunMetrics } from './metrics.ts';
+import type { EvaluationProgress } from './run-state.ts';
 import { runGoldenSet } from './runner.ts';
 import { dropShadow, withShadowCollection } from './shadow.ts';
 
@@ -27,7 +28,7 @@ export function evaluationHandlers(ctx: DossierContext, server: RetrievalSetting
 /** Progress writes at most this often (a run of thousands of queries writes a handful of rows, not thousands). */
 const PROGRESS_EVERY_MS = 500;
 
-function progressWriter(ctx: DossierContext, runId: string, stage: 'indexing' | 'searching') {
+function progressWriter(ctx: DossierContext, runId: string, stage: EvaluationProgress['stage']) {
   let last = 0;
   return async (done: number, total: number) => {
     if (done < total && Date.now() - last < PROGRESS_EVERY_MS) return;

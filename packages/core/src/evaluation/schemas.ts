@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QUERY_EXPANSIONS } from '../domain/types.ts';
+import { retrievalSettingsSchema } from '../schemas.ts';
+import { EVALUATION_STAGES, EVALUATION_TRIGGERS, GOLDEN_MATCHES, PROPOSAL_STATUSES, RUN_STATUSES } from '../vocabulary.ts';
 
 /**
  * Request and response schemas of evaluations (issue 38): golden sets, runs, comparisons and the guard of a
@@ -13,7 +14,7 @@ const MAX_BEIR_CHARS = 8_000_000;
 /** Largest BEIR file of a multipart upload, in bytes (the same bound as the JSON body's text). */
 export const MAX_BEIR_BYTES = MAX_BEIR_CHARS;
 
-const matchBySchema = z.enum(['document', 'filename', 'section']).describe('What targets name: a document id, a file name (with or without extension), or a section id');
+const matchBySchema = z.enum(GOLDEN_MATCHES).describe('What targets name: a document id, a file name (with or without extension), or a section id');
 const judgment = z.strictObject({ target: z.string().trim().min(1).max(500), grade: z.number().int().min(0).max(10).default(1) });
 const goldenQueryInput = z.strictObject({
   id: z.string().trim().min(1).max(200).optional().describe('Defaults to the 1-based position in the list'),
@@ -40,17 +41,23 @@ export const updateGoldenSetSchema = z
   .strictObject({ name: z.string().trim().min(1).max(200).optional(), matchBy: matchBySchema.optional(), ...setContent })
   .refine((b) => !(b.queries !== undefined && b.beir !== undefined), { message: 'send at most one of queries or beir' });
 
+const retrieval = retrievalSettingsSchema.shape;
+/** The settings a search applies at query time (no re-indexing): what the guard watches and a run may change. */
+const queryTimeSettings = retrievalSettingsSchema.pick({ queryExpansion: true, enableReranking: true, lexicalWeight: true, vectorWeight: true, rrfK: true });
+
 /** Query-time settings a run may try without changing the collection. */
+const shadowSettings = {
+  chunkSize: retrieval.chunkSize.optional().describe('Tried on a shadow copy of the index, re-chunked from the stored Markdown and dropped after'),
+  chunkOverlap: retrieval.chunkOverlap.optional().describe('Tried on a shadow copy, as chunkSize'),
+  embeddingModel: retrieval.embeddingModel.optional().describe("Tried on a shadow copy re-embedded with this model ('none': lexical only)"),
+};
+const { queryExpansion, enableReranking, ...fusion } = queryTimeSettings.partial().shape;
 export const evaluationSettingsPatchSchema = z.strictObject({
-  queryExpansion: z.enum(QUERY_EXPANSIONS).optional(),
-  enableReranking: z.boolean().optional(),
+  queryExpansion,
+  enableReranking,
   limit: z.number().int().min(1).max(100).optional().describe('Results per query: the k of recall@k and MRR (default 10)'),
-  lexicalWeight: z.number().min(0).max(10).optional(),
-  vectorWeight: z.number().min(0).max(10).optional(),
-  rrfK: z.number().int().min(1).max(1000).optional(),
-  chunkSize: z.number().int().min(64).max(4096).optional().describe('Tried on a shadow copy of the index, re-chunked from the stored Markdown and dropped after'),
-  chunkOverlap: z.number().int().min(0).max(512).optional().describe('Tried on a shadow copy, as chunkSize'),
-  embeddingModel: z.string().min(1).max(200).optional().describe("Tried on a shadow copy re-embedded with this model ('none': lexical only)"),
+  ...fusion,
+  ...shadowSettings,
 });
 
 export const runEvaluationSchema = z.strictObject({
@@ -71,7 +78,7 @@ export const evaluationGuardSchema = z.strictObject({
 export const proposeQuestionsSchema = z.strictObject({
   count: z.number().int().min(1).max(20).default(5).describe('Sections to sample; the fast model drafts one question for each (1 to 20, default 5)'),
 });
-export const listProposalsQuerySchema = z.strictObject({ status: z.enum(['proposed', 'accepted', 'rejected']).optional() });
+export const listProposalsQuerySchema = z.strictObject({ status: z.enum(PROPOSAL_STATUSES).optional() });
 export const acceptProposalSchema = z
   .strictObject({
     setId: z.string().min(1).max(100).optional().describe('Add the question to this set (stores its next version)'),
@@ -118,9 +125,10 @@ const metrics = z
   })
   .meta({ id: 'EvaluationMetrics' });
 
-const settings = z
+/** The settings a run searched with (EvaluationSettings of the store is this schema's output). */
+export const evaluationSettings = z
   .object({
-    queryExpansion: z.enum(QUERY_EXPANSIONS),
+    queryExpansion: retrieval.queryExpansion,
     enableReranking: z.boolean(),
     limit: z.number().int(),
     lexicalWeight: z.number(),
@@ -148,14 +156,14 @@ const runFields = {
   id: z.string(),
   setId: z.string(),
   setVersion: z.number().int(),
-  trigger: z.enum(['manual', 'guard-before', 'guard-after']),
-  status: z.enum(['running', 'completed', 'failed']).describe('`running` while a queued run (one on a shadow copy) builds and searches its copy'),
+  trigger: z.enum(EVALUATION_TRIGGERS),
+  status: z.enum(RUN_STATUSES).describe('`running` while a queued run (one on a shadow copy) builds and searches its copy'),
   error: z.string().nullable().describe('Why a failed run failed'),
   progress: z
-    .object({ stage: z.enum(['indexing', 'searching']), done: z.number().int(), total: z.number().int() })
+    .object({ stage: z.enum(EVALUATION_STAGES), done: z.number().int(), total: z.number().int() })
     .nullable()
     .describe('How far a running run got: documents re-indexed into the shadow copy, then queries searched (null while queued and once ended)'),
-  settings,
+  settings: evaluationSettings,
   metrics: metrics.nullable().describe('Null until the run is completed'),
   createdAt: timestamp,
 };
@@ -197,7 +205,7 @@ export const guardRefusal = z
 export const goldenProposal = z
   .object({
     id: z.string(),
-    status: z.enum(['proposed', 'accepted', 'rejected']),
+    status: z.enum(PROPOSAL_STATUSES),
     question: z.string(),
     documentId: z.string(),
     sectionId: z.string().describe('The section the question was drafted from (what should answer it)'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORG_ROLES } from '../vocabulary.ts';
 
 /** Request and response bodies of people on a team (issue 42): invitations, accounts, sessions, password resets. */
 
@@ -6,7 +7,7 @@ const timestamp = z.string().describe('ISO 8601 time');
 const email = z.string().trim().min(3).max(320).pipe(z.email({ message: 'must be an e-mail address' }));
 const linkToken = z.string().min(20).max(200).describe('The secret of the link (the `token` query parameter of the URL)');
 const newPassword = z.string().min(1).max(1024).describe('12 characters or more, not a common password, not the e-mail');
-const role = z.enum(['admin', 'member']);
+const role = z.enum(ORG_ROLES);
 
 export const inviteSchema = z.strictObject({
   email,

@@ -1,11 +1,14 @@
 import type { RunMetrics } from '../evaluation/metrics.ts';
 import type { EvaluationProgress, EvaluationRunStatus } from '../evaluation/run-state.ts';
 import type { GoldenProposalStore } from './golden-proposal-store.ts';
+import type { EVALUATION_TRIGGERS, GOLDEN_MATCHES } from '../vocabulary.ts';
+import type { z } from 'zod';
+import type { evaluationSettings } from '../evaluation/schemas.ts';
 
 export type { GoldenProposalRecord } from './golden-proposal-store.ts';
 
 /** What a golden set's targets name: a document id, a document's file name (with or without extension), or a section id. */
-export type GoldenMatch = 'document' | 'filename' | 'section';
+export type GoldenMatch = (typeof GOLDEN_MATCHES)[number];
 
 /** One judged target of a query: its key (by the set's GoldenMatch) and a relevance grade (0 = judged not relevant). */
 export interface GoldenJudgment {
@@ -32,20 +35,7 @@ export interface GoldenSetRecord {
 }
 
 /** The query-time settings a run used (the collection's, with the run's patch applied). */
-export interface EvaluationSettings {
-  queryExpansion: 'none' | 'rm3';
-  enableReranking: boolean;
-  /** Results fetched per query: the cut-off of recall@k and MRR. */
-  limit: number;
-  lexicalWeight: number;
-  vectorWeight: number;
-  rrfK: number;
-  /** The chunking and embedding model searched, and whether a shadow copy had them (absent in older runs). */
-  chunkSize?: number;
-  chunkOverlap?: number;
-  embeddingModel?: string;
-  shadow?: boolean;
-}
+export type EvaluationSettings = z.output<typeof evaluationSettings>;
 
 /** A target of a query and the rank it came back at (1-based; null when not in the results). */
 export interface ExpectedTarget extends GoldenJudgment {
@@ -66,7 +56,7 @@ export interface QueryResult {
 }
 
 /** Why a run was made: asked for, or one side of a guarded settings change. */
-export type EvaluationTrigger = 'manual' | 'guard-before' | 'guard-after';
+export type EvaluationTrigger = (typeof EVALUATION_TRIGGERS)[number];
 
 /** An evaluation run (metrics and per-query results once completed). */
 export interface EvaluationRunRecord {

@@ -1,3 +1,4 @@
+import type { PROPOSAL_STATUSES } from '../vocabulary.ts';
 /** A question the fast model drafted from one section; a person accepts (into a set), edits or rejects it. */
 export interface GoldenProposalRecord {
   id: string;
@@ -8,7 +9,7 @@ export interface GoldenProposalRecord {
   /** The start of the section's text, for the person judging the question. */
   excerpt: string;
   question: string;
-  status: 'proposed' | 'accepted' | 'rejected';
+  status: (typeof PROPOSAL_STATUSES)[number];
   /** The set an accepted question went into, and its version (null until accepted). */
   setId: string | null;
   setVersion: number | null;

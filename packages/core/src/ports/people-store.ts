@@ -1,5 +1,6 @@
+import type { ORG_ROLES } from '../vocabulary.ts';
 /** The role an org member has. */
-export type MemberRole = 'admin' | 'member';
+export type MemberRole = (typeof ORG_ROLES)[number];
 
 /** An invitation to an org (issue 42): its link's secret is stored only as a sha256 hash. */
 export interface InvitationRecord {

@@ -1,6 +1,7 @@
 import type { EventType, ServiceEvent } from '../events/catalogue.ts';
 import type { DocumentPatch } from './metadata-store.ts';
 import type { DocumentRecord, Env } from '../domain/types.ts';
+import type { WEBHOOK_DELIVERY_STATUSES } from '../vocabulary.ts';
 
 /** A project's webhook endpoint as stored (the signing secret only encrypted). */
 export interface WebhookEndpointRecord {
@@ -21,7 +22,7 @@ export interface WebhookEndpointRecord {
 
 export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'enabled' | 'receiveTestEvents' | 'description' | 'updatedAt'>>;
 
-export type WebhookDeliveryStatus = 'pending' | 'success' | 'failed';
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** One event for one endpoint (the outbox row): its id is the body's `id` and X-Service-Event-Id. */
 export interface WebhookDeliveryRecord {

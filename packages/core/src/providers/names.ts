@@ -1,15 +1,16 @@
 import type { KeyedProvider } from '../domain/types.ts';
+import { SPEC_PROVIDERS } from '../vocabulary.ts';
 
 /**
  * The spec writes the two keyed providers as `provider_a` (Anthropic) and `provider_b` (OpenAI); DESIGN.md says
  * the API accepts both spellings. Requests take either; responses always use the spec's value.
  */
-export type SpecProvider = 'provider_a' | 'provider_b';
+export type SpecProvider = (typeof SPEC_PROVIDERS)[number];
 
 const TO_SPEC: Record<KeyedProvider, SpecProvider> = { anthropic: 'provider_a', openai: 'provider_b' };
 
 /** Every accepted spelling of a keyed provider. */
-export const PROVIDER_SPELLINGS = ['provider_a', 'provider_b', 'anthropic', 'openai'] as const;
+export const PROVIDER_SPELLINGS = [...SPEC_PROVIDERS, 'anthropic', 'openai'] as const;
 export type ProviderSpelling = (typeof PROVIDER_SPELLINGS)[number];
 
 /** The internal provider name of either spelling. */

@@ -1,6 +1,7 @@
+import type { RUN_STATUSES, SOURCE_KINDS, SOURCE_RUN_TRIGGERS } from '../vocabulary.ts';
 /** Issue 43: a source the server itself syncs into a collection, and the runs of that sync. */
 
-export type SourceKind = 'folder' | 's3';
+export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export interface SourceRecord {
   id: string;
@@ -21,14 +22,14 @@ export interface SourceRecord {
   updatedAt: string;
 }
 
-export type SourceRunStatus = 'running' | 'completed' | 'failed';
+export type SourceRunStatus = (typeof RUN_STATUSES)[number];
 
 export interface SourceRunRecord {
   id: string;
   sourceId: string;
   collectionId: string;
   status: SourceRunStatus;
-  trigger: 'manual' | 'schedule';
+  trigger: (typeof SOURCE_RUN_TRIGGERS)[number];
   added: number;
   updated: number;
   deleted: number;

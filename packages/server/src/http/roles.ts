@@ -28,7 +28,7 @@ export function checkRoleDeclaration(r: AnyRoute): void {
 }
 
 /** Whether the role a caller holds satisfies the role a route needs. */
-const satisfies = (held: 'admin' | 'member', needed: RouteRole): boolean => needed !== 'admin' || held === 'admin';
+const satisfies = (held: Exclude<RouteRole, 'account'>, needed: RouteRole): boolean => needed !== 'admin' || held === 'admin';
 
 /**
  * Check the route's role for a signed-in caller: 404 outside the org of the path (nothing revealed), 403 for a member

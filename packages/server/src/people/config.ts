@@ -1,7 +1,10 @@
 import { DossierError, type Logger } from '@dossier/core';
 import { z } from 'zod';
 import type { ServerConfig } from '../config.ts';
+import { ORG_ROLES } from '@dossier/core/vocabulary';
 import { type Mailer, smtpMailer } from './mailer.ts';
+
+type OrgRole = (typeof ORG_ROLES)[number];
 
 /** One OpenID Connect identity provider an operator configured (issue 42). */
 export interface SsoProviderConfig {
@@ -17,7 +20,7 @@ export interface SsoProviderConfig {
   /** The ID token or userinfo claim that lists the person's groups. */
   groupsClaim: string;
   /** Provider groups that make their people members of an org with a role. */
-  groupRoles: { group: string; orgId: string; role: 'admin' | 'member' }[];
+  groupRoles: { group: string; orgId: string; role: OrgRole }[];
   /** Test-only: talk plain HTTP to the provider (a provider on 127.0.0.1 in tests). */
   allowInsecureHttp: boolean;
 }
@@ -41,7 +44,7 @@ const providerSchema = z.strictObject({
   clientSecret: z.string().min(1),
   allowedDomains: z.array(z.string().min(1).transform((d) => d.toLowerCase().replace(/^@/, ''))).default([]),
   groupsClaim: z.string().min(1).default('groups'),
-  groupRoles: z.array(z.strictObject({ group: z.string().min(1), orgId: z.uuid(), role: z.enum(['admin', 'member']) })).default([]),
+  groupRoles: z.array(z.strictObject({ group: z.string().min(1), orgId: z.uuid(), role: z.enum(ORG_ROLES) })).default([]),
   allowInsecureHttp: z.boolean().default(false),
 });
 

@@ -1,4 +1,4 @@
-import { type DossierCore, isDossierError, type SessionClaims } from '@dossier/core';
+import { type DossierCore, ENVS, isDossierError, OAUTH_SCOPES, type SessionClaims } from '@dossier/core';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireSession } from '../http/auth.ts';
@@ -16,7 +16,7 @@ import { signInChoices, signInFromForm } from './oauth.ts';
 
 /** A connected client, for the OpenAPI document. */
 const CONNECTED_CLIENT = z.object({
-  id: z.string(), clientId: z.string(), clientName: z.string().nullable(), env: z.enum(['live', 'test']), scopes: z.array(z.enum(['svc:read', 'svc:full'])),
+  id: z.string(), clientId: z.string(), clientName: z.string().nullable(), env: z.enum(ENVS), scopes: z.array(z.enum(OAUTH_SCOPES)),
   account: z.object({ id: z.string(), email: z.string().nullable() }), createdAt: z.string(), lastUsedAt: z.string().nullable(), expiresAt: z.string(),
 });
 

@@ -5,6 +5,7 @@ import type { ServerConfig } from '../config.ts';
 import type { RequestLimits } from '../http/limits.ts';
 import type { McpEndpoint } from '../mcp/endpoint.ts';
 import type { PeopleOptions } from '../people/config.ts';
+import type { ORG_ROLES } from '@dossier/core/vocabulary';
 
 /** How a route authenticates (documented in the OpenAPI document). */
 export type AuthMode = 'key' | 'key-or-public' | 'jwt' | 'jwt-or-key' | 'jwt-or-org-key' | 'key-or-oauth' | 'none' | 'upload-url';
@@ -22,7 +23,7 @@ export type UserAuthMode = 'jwt' | 'jwt-or-key' | 'jwt-or-org-key';
  * Callers that are not people (project keys, org keys, OAuth tokens, anonymous readers) hold no org role: the route's
  * auth mode and their own project, sandbox or grant bound them.
  */
-export type RouteRole = 'admin' | 'member' | 'account';
+export type RouteRole = (typeof ORG_ROLES)[number] | 'account';
 
 /** Who may call a route: its auth mode, and with a mode that takes a JWT, the role a user needs. */
 export type RouteAccess =

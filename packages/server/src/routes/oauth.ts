@@ -1,5 +1,5 @@
 import {
-  CLIENT_AUTH_METHODS, type CheckedAuthorization, type ClientCredentials, DossierError, GRANT_TYPES, isDossierError, isOAuthError, OAUTH_SCOPES,
+  CLIENT_AUTH_METHODS, type CheckedAuthorization, type ClientCredentials, DossierError, type Env, GRANT_TYPES, isDossierError, isOAuthError, OAUTH_SCOPES,
   type OAuthScope, OAuthRedirectError, type PagePurpose, schemas,
 } from '@dossier/core';
 import type { Context } from 'koa';
@@ -153,7 +153,7 @@ async function decide(deps: RouteDeps, ctx: Context, request: CheckedAuthorizati
   if (form.decision === 'deny') return void ctx.redirect(oauth.deny(request, urls));
   try {
     const choice = schemas.parseInput(choiceSchema, { sandbox: form.sandbox, scope: form.granted_scope });
-    const [projectId, env] = choice.sandbox.split(':') as [string, 'live' | 'test'];
+    const [projectId, env] = choice.sandbox.split(':') as [string, Env];
     ctx.redirect(await oauth.approve(request, claims, { projectId, env, scope: choice.scope }, urls));
     ctx.status = 303;
   } catch (err) {

@@ -1,6 +1,7 @@
+import { ENVS } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type Schemas, unwrap } from '../api.ts';
+import { api, type Env, oneOf, type Schemas, unwrap } from '../api.ts';
 import { ConfirmDialog, ErrorLine, when } from './common.tsx';
 
 type ApiKey = Schemas['ApiKey'];
@@ -46,7 +47,7 @@ export function ApiKeysSection({ orgId, projectId }: { orgId: string; projectId:
   const [pending, setPending] = useState<Pending>(null);
   const refresh = () => queries.invalidateQueries({ queryKey: ['api-keys', projectId] });
   const create = useMutation({
-    mutationFn: async (body: { name?: string; env: 'live' | 'test' }) =>
+    mutationFn: async (body: { name?: string; env: Env }) =>
       unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/api-keys', { params: { path }, body })),
     onSuccess: (created) => {
       setShown(created);
@@ -71,7 +72,7 @@ export function ApiKeysSection({ orgId, projectId }: { orgId: string; projectId:
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const name = String(f.get('name') ?? '').trim();
-    create.mutate({ env: f.get('env') === 'live' ? 'live' : 'test', ...(name ? { name } : {}) });
+    create.mutate({ env: oneOf(ENVS, f.get('env'), 'test'), ...(name ? { name } : {}) });
   };
   return (
     <section aria-labelledby="keys-h">
@@ -84,8 +85,7 @@ export function ApiKeysSection({ orgId, projectId }: { orgId: string; projectId:
         <label>
           Key sandbox
           <select name="env" defaultValue="test">
-            <option value="test">test</option>
-            <option value="live">live</option>
+            {ENVS.map((env) => <option key={env} value={env}>{env}</option>)}
           </select>
         </label>
         <button type="submit" disabled={create.isPending}>

@@ -1,3 +1,4 @@
+import { AGENT_RUN_STATUSES } from '@dossier/core/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, readSse, unwrap } from '../api.ts';
@@ -75,8 +76,7 @@ export function RunPanel({ url, label, body }: { url: string; label: string; bod
   );
 }
 
-const STATUSES = ['running', 'succeeded', 'failed', 'cancelled', 'timeout'] as const;
-type RunStatus = (typeof STATUSES)[number];
+type RunStatus = (typeof AGENT_RUN_STATUSES)[number];
 
 /** The agent's runs, filtered by status; one opened shows its steps. */
 export function RunsPanel({ orgId, projectId, agentSlug }: { orgId: string; projectId: string; agentSlug: string }) {
@@ -96,7 +96,7 @@ export function RunsPanel({ orgId, projectId, agentSlug }: { orgId: string; proj
         <label htmlFor={filterId}>Run status</label>
         <select id={filterId} value={status} onChange={(e) => setStatus(e.target.value as RunStatus | '')}>
           <option value="">any</option>
-          {STATUSES.map((s) => (
+          {AGENT_RUN_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>

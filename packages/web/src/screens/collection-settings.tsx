@@ -1,7 +1,11 @@
+import { QUERY_EXPANSIONS, VISIBILITIES } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
-import { api, type Collection, unwrap } from '../api.ts';
+import { api, type Collection, oneOf, unwrap, type Visibility } from '../api.ts';
+
+const EXPANSION_LABELS: Record<(typeof QUERY_EXPANSIONS)[number], string> = { none: 'none', rm3: 'RM3 (pseudo-relevance feedback)' };
+const VISIBILITY_LABELS: Record<Visibility, string> = { private: 'private', public: 'public (anyone can read and search)' };
 
 /** A collection's settings: chunking, visibility, query expansion, reranking, deduplication, instructions. */
 export function CollectionSettingsPage() {
@@ -39,7 +43,7 @@ function SettingsForm({ collection }: { collection: Collection }) {
       visibility: f.get('visibility'),
       chunkSize: Number(f.get('chunkSize')),
       chunkOverlap: Number(f.get('chunkOverlap')),
-      queryExpansion: f.get('queryExpansion') === 'rm3' ? 'rm3' : 'none',
+      queryExpansion: oneOf(QUERY_EXPANSIONS, f.get('queryExpansion'), 'none'),
       enableReranking: f.get('enableReranking') === 'on',
       enableDeduplication: f.get('enableDeduplication') === 'on',
       instructions: instructions || null,
@@ -50,8 +54,7 @@ function SettingsForm({ collection }: { collection: Collection }) {
       <label>
         Visibility
         <select name="visibility" defaultValue={collection.visibility}>
-          <option value="private">private</option>
-          <option value="public">public (anyone can read and search)</option>
+          {VISIBILITIES.map((v) => <option key={v} value={v}>{VISIBILITY_LABELS[v]}</option>)}
         </select>
       </label>
       <label>
@@ -65,8 +68,7 @@ function SettingsForm({ collection }: { collection: Collection }) {
       <label>
         Query expansion
         <select name="queryExpansion" defaultValue={collection.queryExpansion ?? 'none'}>
-          <option value="none">none</option>
-          <option value="rm3">RM3 (pseudo-relevance feedback)</option>
+          {QUERY_EXPANSIONS.map((x) => <option key={x} value={x}>{EXPANSION_LABELS[x]}</option>)}
         </select>
       </label>
       <label className="check">

@@ -1,7 +1,8 @@
+import { VISIBILITIES } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { api, type Collection, unwrap } from '../api.ts';
+import { api, type Collection, oneOf, unwrap, type Visibility } from '../api.ts';
 import { useSession } from '../session.tsx';
 
 /** Collections of the sandbox, with their stats; create one; delete one after confirming. */
@@ -28,7 +29,7 @@ function CreateCollection() {
   const queries = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: async (body: { name: string; visibility: 'private' | 'public' }) =>
+    mutationFn: async (body: { name: string; visibility: Visibility }) =>
       unwrap(await api.POST('/v1/collections', { body: { projectId: sandbox?.projectId ?? '', ...body } })),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['collections'] }),
     onError: (err) => setError(err.message),
@@ -37,7 +38,7 @@ function CreateCollection() {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     setError(null);
-    create.mutate({ name: String(form.get('name')), visibility: form.get('visibility') === 'public' ? 'public' : 'private' });
+    create.mutate({ name: String(form.get('name')), visibility: oneOf(VISIBILITIES, form.get('visibility'), 'private') });
     e.currentTarget.reset();
   };
   return (
@@ -49,8 +50,7 @@ function CreateCollection() {
       <label>
         Visibility
         <select name="visibility" defaultValue="private">
-          <option value="private">private</option>
-          <option value="public">public</option>
+          {VISIBILITIES.map((v) => <option key={v} value={v}>{v}</option>)}
         </select>
       </label>
       <button type="submit" disabled={create.isPending}>

@@ -1,3 +1,4 @@
+import { DOCUMENT_STATUSES } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -6,8 +7,7 @@ import { api, type Doc, readSse, unwrap } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { UploadZone } from './upload.tsx';
 
-const STATUSES = ['pending', 'uploading', 'processing', 'sectioned', 'embedded', 'ready', 'error'] as const;
-type Status = (typeof STATUSES)[number];
+type Status = (typeof DOCUMENT_STATUSES)[number];
 
 /** Rows per page: the server pages, the table only draws the rows in view. */
 const PAGE_SIZE = 500;
@@ -46,7 +46,7 @@ export function DocumentsPage() {
             Status
             <select value={status} onChange={(e) => { setStatus(e.target.value as Status | ''); setPage(0); }}>
               <option value="">any</option>
-              {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              {DOCUMENT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
             </select>
           </label>
           <TagFilter collectionId={collectionId} value={tag} onChange={(t) => { setTag(t); setPage(0); }} />

@@ -1,3 +1,4 @@
+import { RESEARCH_DEPTH_NAMES } from '@dossier/core/vocabulary';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { type FormEvent, type ReactNode, useState } from 'react';
@@ -6,8 +7,7 @@ import { citationSearch, whereLabel } from '../citation.tsx';
 import { passageKey } from './document.tsx';
 import { CollectionHeader } from './documents.tsx';
 
-const DEPTHS = ['quick', 'balanced', 'deep', 'exhaustive'] as const;
-type Depth = (typeof DEPTHS)[number];
+type Depth = (typeof RESEARCH_DEPTH_NAMES)[number];
 
 /** `[S1]`, `[1]`, `[S1, S3]`: the answer's citation markers (the server's grammar). */
 const CITATION = /\[\s*(S?\d+(?:\s*[,;]\s*S?\d+)*)\s*\]/gi;
@@ -68,7 +68,7 @@ export function ResearchPage() {
         <label>Question<textarea name="q" rows={2} required /></label>
         <label>
           Depth
-          <select name="depth" defaultValue="balanced">{DEPTHS.map((d) => <option key={d} value={d}>{d}</option>)}</select>
+          <select name="depth" defaultValue="balanced">{RESEARCH_DEPTH_NAMES.map((d) => <option key={d} value={d}>{d}</option>)}</select>
         </label>
         <button type="submit" disabled={run !== null && !run.done}>Ask</button>
       </form>
