@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { DossierError } from './domain/errors.ts';
 import { DOCUMENT_STATUSES, ENVS, type JsonValue, QUERY_EXPANSIONS, RESEARCH_DEPTH_NAMES } from './domain/types.ts';
 import { EVENT_TYPES } from './events/catalogue.ts';
-import { ORG_ROLES, VISIBILITIES } from './vocabulary.ts';
-import { PROVIDER_SPELLINGS } from './providers/names.ts';
+import { ORG_ROLES, PROVIDER_SPELLINGS, VISIBILITIES } from './vocabulary.ts';
 
 /**
  * Request schemas: validated once in core (library calls) and reused by the server for HTTP validation and

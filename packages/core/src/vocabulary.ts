@@ -31,6 +31,8 @@ export const AGENT_RUN_STATUSES = ['running', 'succeeded', 'failed', 'cancelled'
 
 /** LLM providers as the spec names them (provider keys). */
 export const SPEC_PROVIDERS = ['provider_a', 'provider_b'] as const;
+/** Every spelling a request may use: the spec's, or the provider's own name (DESIGN.md; responses use the spec's). */
+export const PROVIDER_SPELLINGS = [...SPEC_PROVIDERS, 'anthropic', 'openai'] as const;
 
 /** Issue 43: what a source syncs from, what started a run of it, and how the run ended. */
 export const SOURCE_KINDS = ['folder', 's3'] as const;

@@ -1,22 +1,14 @@
+import { CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from '@dossier/core/vocabulary';
 import type { Contradiction, ContradictionRun } from '../api-types.ts';
 import type { Command, Context } from '../command.ts';
 import { CliError, usageError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
-import { intFlag } from '../filters.ts';
+import { choiceFlag, intFlag } from '../filters.ts';
 import { oneLine, truncate } from '../style.ts';
 import { arg, dispatch } from '../subcommand.ts';
 
 const notFound = { notFoundHint: 'check the id; `dossier contradictions list` shows them' };
 const POLL_MS = 1_000;
-const STATUSES = ['active', 'dismissed', 'applied'];
-const SEVERITIES = ['low', 'medium', 'high'];
-
-function choice(ctx: Context, name: string, allowed: string[]): string | undefined {
-  const value = ctx.values[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !allowed.includes(value)) throw usageError(`--${name} must be one of ${allowed.join(', ')}`);
-  return value;
-}
 
 async function detect(ctx: Context) {
   const id = await ctx.collection();
@@ -46,7 +38,7 @@ function report(ctx: Context, run: ContradictionRun): number | undefined {
 async function list(ctx: Context) {
   const id = await ctx.collection();
   const params = new URLSearchParams();
-  for (const [name, value] of [['status', choice(ctx, 'status', STATUSES)], ['severity', choice(ctx, 'severity', SEVERITIES)], ['documentId', ctx.values.document], ['limit', intFlag(ctx.values, 'limit', 1, 100)]] as const) {
+  for (const [name, value] of [['status', choiceFlag(ctx.values, 'status', CONTRADICTION_STATUSES)], ['severity', choiceFlag(ctx.values, 'severity', CONTRADICTION_SEVERITIES)], ['documentId', ctx.values.document], ['limit', intFlag(ctx.values, 'limit', 1, 100)]] as const) {
     if (value !== undefined) params.set(name, String(value));
   }
   const page = await ctx.api().json<{ total: number; items: Contradiction[] }>('GET', `/collections/${id}/contradictions?${params}`, notFound);

@@ -1,10 +1,11 @@
+import { PROVIDER_SPELLINGS } from '@dossier/core/vocabulary';
 import type { ProviderKey } from '../api-types.ts';
 import type { Command, Context } from '../command.ts';
 import { usageError } from '../errors.ts';
 import { shortDate } from '../format.ts';
 import { arg, dispatch } from '../subcommand.ts';
 
-const PROVIDERS = ['provider_a', 'provider_b', 'anthropic', 'openai'];
+const PROVIDERS: readonly string[] = PROVIDER_SPELLINGS;
 const notFound = { notFoundHint: 'check the project id (--project, SERVICE_PROJECT_ID or `dossier config get project_id`) and `dossier provider-keys list`' };
 
 /** The key from --key, else the first line of stdin (so it stays out of the shell history and `ps`). */

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolDefinition } from '../ports/model-provider.ts';
+import { CONTRADICTION_SEVERITIES } from '../vocabulary.ts';
 
 /**
  * Prompts and structured-output tools of claim extraction and contradiction judging. Document text is fenced and
@@ -64,7 +65,7 @@ export const REPORT_CONTRADICTIONS_TOOL: ToolDefinition = {
           type: 'object',
           properties: {
             claims: { type: 'array', items: { type: 'integer' }, description: 'Numbers of the claims in conflict (two or more).' },
-            severity: { type: 'string', enum: ['low', 'medium', 'high'] },
+            severity: { type: 'string', enum: [...CONTRADICTION_SEVERITIES] },
             explanation: { type: 'string', description: 'Why these claims cannot all be true.' },
             suggestedInstruction: {
               type: 'string',

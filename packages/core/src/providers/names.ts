@@ -1,5 +1,5 @@
 import type { KeyedProvider } from '../domain/types.ts';
-import { SPEC_PROVIDERS } from '../vocabulary.ts';
+import type { PROVIDER_SPELLINGS, SPEC_PROVIDERS } from '../vocabulary.ts';
 
 /**
  * The spec writes the two keyed providers as `provider_a` (Anthropic) and `provider_b` (OpenAI); DESIGN.md says
@@ -10,7 +10,7 @@ export type SpecProvider = (typeof SPEC_PROVIDERS)[number];
 const TO_SPEC: Record<KeyedProvider, SpecProvider> = { anthropic: 'provider_a', openai: 'provider_b' };
 
 /** Every accepted spelling of a keyed provider. */
-export const PROVIDER_SPELLINGS = [...SPEC_PROVIDERS, 'anthropic', 'openai'] as const;
+export { PROVIDER_SPELLINGS } from '../vocabulary.ts';
 export type ProviderSpelling = (typeof PROVIDER_SPELLINGS)[number];
 
 /** The internal provider name of either spelling. */

@@ -1,4 +1,5 @@
 import { evaluationSchemas as ev } from '@dossier/core';
+import { GOLDEN_MATCHES } from '@dossier/core/vocabulary';
 import { z } from 'zod';
 import { requireApiAccess } from '../http/auth.ts';
 import { readMultipart } from '../http/multipart.ts';
@@ -15,7 +16,7 @@ const SET_UPLOAD_FORM = {
   required: ['name', 'queries', 'qrels'],
   properties: {
     name: { type: 'string', minLength: 1, maxLength: 200, description: "The golden set's name" },
-    matchBy: { type: 'string', enum: ['document', 'filename', 'section'], description: 'What the qrels corpus ids name (default filename)' },
+    matchBy: { type: 'string', enum: [...GOLDEN_MATCHES], description: 'What the qrels corpus ids name (default filename)' },
     queries: binary('BEIR queries.jsonl: one {"_id", "text"} object a line, UTF-8, up to 8 MB'),
     qrels: binary('BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped), UTF-8, up to 8 MB'),
   },

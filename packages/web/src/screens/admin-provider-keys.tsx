@@ -1,3 +1,4 @@
+import type { PROVIDER_SPELLINGS } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type Schemas, unwrap } from '../api.ts';
@@ -5,7 +6,7 @@ import { useSession } from '../session.tsx';
 import { ConfirmDialog, ErrorLine, when } from './common.tsx';
 
 type ProviderKey = Schemas['ProviderKey'];
-type Provider = 'anthropic' | 'openai' | 'provider_a' | 'provider_b';
+type Provider = (typeof PROVIDER_SPELLINGS)[number];
 
 /** The model-provider keys of the chosen sandbox (data plane: every org member may manage them, as the API allows). */
 export function ProviderKeysSection({ projectId }: { projectId: string }) {

@@ -1,11 +1,12 @@
+import { ORG_ROLES } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, type Schemas, unwrap } from '../api.ts';
+import { api, oneOf, type Schemas, unwrap } from '../api.ts';
 import { ApiKeysSection } from './admin-keys.tsx';
 import { ProviderKeysSection } from './admin-provider-keys.tsx';
 import { UsageSection } from './admin-usage.tsx';
 import { WebhooksSection } from './admin-webhooks.tsx';
-import { ConfirmDialog, ErrorLine, useOrgRole, when } from './common.tsx';
+import { ConfirmDialog, ErrorLine, type OrgRole, useOrgRole, when } from './common.tsx';
 
 /**
  * Project administration (issue 37): members and invitations, API keys, webhooks with their deliveries, connected
@@ -39,7 +40,7 @@ function MembersSection({ orgId, isAdmin }: { orgId: string; isAdmin: boolean })
   const [removing, setRemoving] = useState<Member | null>(null);
   const refresh = () => queries.invalidateQueries({ queryKey: ['members', orgId] });
   const setRole = useMutation({
-    mutationFn: async (body: { email: string; role: 'admin' | 'member' }) => unwrap(await api.PUT('/v1/orgs/{orgId}/members', { params: { path: { orgId } }, body })),
+    mutationFn: async (body: { email: string; role: OrgRole }) => unwrap(await api.PUT('/v1/orgs/{orgId}/members', { params: { path: { orgId } }, body })),
     onSuccess: refresh,
   });
   const remove = useMutation({
@@ -71,9 +72,8 @@ function MembersSection({ orgId, isAdmin }: { orgId: string; isAdmin: boolean })
               <td>{m.email}</td>
               <td>
                 {isAdmin ? (
-                  <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole.mutate({ email: m.email, role: e.target.value as 'admin' | 'member' })}>
-                    <option value="admin">admin</option>
-                    <option value="member">member</option>
+                  <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole.mutate({ email: m.email, role: oneOf(ORG_ROLES, e.target.value, m.role) })}>
+                    {ORG_ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                   </select>
                 ) : (
                   m.role
@@ -107,7 +107,7 @@ function InvitationsPanel({ orgId }: { orgId: string }) {
   const invitations = useQuery({ queryKey: key, queryFn: async () => unwrap(await api.GET('/v1/orgs/{orgId}/invitations', { params: { path: { orgId } } })) });
   const [link, setLink] = useState<string | null>(null);
   const invite = useMutation({
-    mutationFn: async (body: { email: string; role: 'admin' | 'member' }) =>
+    mutationFn: async (body: { email: string; role: OrgRole }) =>
       unwrap(await api.POST('/v1/orgs/{orgId}/invitations', { params: { path: { orgId } }, body: { ...body, sendEmail: false } })),
     onSuccess: (created) => {
       setLink(created.url);
@@ -124,7 +124,7 @@ function InvitationsPanel({ orgId }: { orgId: string }) {
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    invite.mutate({ email: String(f.get('email') ?? ''), role: f.get('role') === 'admin' ? 'admin' : 'member' });
+    invite.mutate({ email: String(f.get('email') ?? ''), role: oneOf(ORG_ROLES, f.get('role'), 'member') });
   };
   return (
     <div>

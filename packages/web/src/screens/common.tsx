@@ -1,3 +1,4 @@
+import type { ORG_ROLES } from '@dossier/core/vocabulary';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { api, unwrap } from '../api.ts';
@@ -5,7 +6,7 @@ import { useSession } from '../session.tsx';
 
 /** Shared pieces of the part-2 screens (issue 37): the caller's role in the org, confirmations, errors. */
 
-export type OrgRole = 'admin' | 'member';
+export type OrgRole = (typeof ORG_ROLES)[number];
 
 /**
  * The signed-in person's role in the chosen org, from the member list (any member may read it). The interface
