@@ -1,7 +1,7 @@
 import { CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES } from '@dossier/core/vocabulary';
 import type { Contradiction, ContradictionRun } from '../api-types.ts';
 import type { Command, Context } from '../command.ts';
-import { CliError, usageError } from '../errors.ts';
+import { CliError } from '../errors.ts';
 import { EXIT } from '../exit-codes.ts';
 import { choiceFlag, intFlag } from '../filters.ts';
 import { oneLine, truncate } from '../style.ts';
