@@ -1,6 +1,6 @@
 import type { Collection, CollectionCounts, CollectionPatch, Env } from '@dossier/core';
 import { notFound } from '@dossier/core';
-import { sql } from 'kysely';
+import { sql } from './runtime.ts';
 import type { StoreContext } from './dialect.ts';
 import { captionedCount } from './enrich-queries.ts';
 import { collectionFromRow, collectionPatchToRow, collectionToRow } from './rows.ts';

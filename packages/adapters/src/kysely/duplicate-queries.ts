@@ -1,5 +1,6 @@
 import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateMemberRecord, DuplicateRunRecord, DuplicateRunStatus, FingerprintMatch, SharedPassage } from '@dossier/core';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import { type Kysely, sql } from './runtime.ts';
 import type { StoreContext } from './dialect.ts';
 import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
 

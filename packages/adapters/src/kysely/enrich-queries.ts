@@ -1,5 +1,5 @@
 import type { SectionRecord } from '@dossier/core';
-import { sql } from 'kysely';
+import { sql } from './runtime.ts';
 import type { StoreContext } from './dialect.ts';
 import { sectionFromRow } from './rows.ts';
 

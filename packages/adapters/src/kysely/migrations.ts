@@ -1,5 +1,6 @@
 import { DossierError } from '@dossier/core';
-import { type ColumnDataType, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration, Migrator, sql } from 'kysely';
+import type { ColumnDataType, ColumnDefinitionBuilder, CreateTableBuilder, Migration } from 'kysely';
+import { type Kysely, Migrator, sql } from './runtime.ts';
 
 /**
  * Versioned migrations of the metadata store, one list for every dialect: each step describes its tables once and

@@ -1,5 +1,6 @@
 import type { Env, JsonValue, ResearchDepth, ResearchSessionRecord, ResearchSource, RunUsage, SandboxTotals, UsageMeter } from '@dossier/core';
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
+import { sql } from './runtime.ts';
 import type { StoreContext } from './dialect.ts';
 import type { ResearchSessionsTable } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import { invalid, type SectionRecord } from '@dossier/core';
-import { sql } from 'kysely';
+import { sql } from './runtime.ts';
 import { batches, writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 import { sectionFromRow, sectionToRow } from './rows.ts';

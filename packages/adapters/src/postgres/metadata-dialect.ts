@@ -1,5 +1,6 @@
 import { canonicalJson, type JsonValue } from '@dossier/core';
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { SqlBool } from 'kysely';
+import { type Kysely, sql } from '../kysely/runtime.ts';
 import type { MetadataDialect } from '../kysely/dialect.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
 

@@ -1,5 +1,5 @@
 import type { MetadataStore } from '@dossier/core';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from '../kysely/runtime.ts';
 import type { Pool } from 'pg';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, postgresMigrations } from '../kysely/migrations.ts';

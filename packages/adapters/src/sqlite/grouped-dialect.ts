@@ -1,16 +1,5 @@
-import {
-  type CompiledQuery,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryCompiler,
-  type QueryResult,
-  SqliteAdapter,
-  type SqliteDatabase,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, SqliteDatabase } from 'kysely';
+import { type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from '../kysely/runtime.ts';
 import { type GroupableDatabase, WriteGroup } from './write-group.ts';
 
 /** The better-sqlite3 database as this dialect uses it. */

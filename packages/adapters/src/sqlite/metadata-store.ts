@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { MetadataStore } from '@dossier/core';
-import { Kysely, type SqliteDatabase } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
+import { Kysely } from '../kysely/runtime.ts';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
