@@ -7,9 +7,8 @@ import { fromSessionCookie, sessionCookie, sessionPrincipal } from './session-co
 /**
  * Authentication (issue 9): every route declares an AuthMode; the router resolves the caller's Principal from the
  * Authorization header (or `?key=` where a route allows it, or the dashboard's session cookie: session-cookie.ts)
- * before the body is read, refuses kinds the mode does
- * not accept with 401, and hands the principal to the handler through these helpers. Nothing else reads
- * credentials.
+ * before the body is read, refuses kinds the mode does not accept with 401, and hands the handler the caller its
+ * mode gives (CALLERS; issue 35), so no handler re-reads or re-checks it. Nothing else reads credentials.
  */
 
 /** The principal kinds each mode accepts, and what a refused caller is told. */
