@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { listKeys, queryInput, readJson } from './http/body.ts';
-import { authenticate, giveHostPrincipal } from './http/auth.ts';
+import { authenticate, callerFor, giveHostPrincipal } from './http/auth.ts';
 import { authorizeRole, checkRoleDeclaration } from './http/roles.ts';
 import { oauthUrls } from './http/oauth-urls.ts';
 import { errorMiddleware } from './http/errors.ts';
@@ -77,20 +77,22 @@ const notWired = (): McpEndpoint => {
 };
 
 /**
- * Authenticate the caller as the route declares and check the role it declares (both before the body is read),
- * validate the body and query against the route's schemas, then run its handler, within the time limit.
+ * Authenticate the caller as the route declares and check the role it declares (both before the body is read), turn
+ * the principal into the caller the route's mode gives its handler, validate the body and query against the route's
+ * schemas, then run its handler, within the time limit.
  */
 function mount(router: Router, dossier: Dossier, r: RouteDef, timeoutMs: number, publicUrl: () => string): void {
   checkRoleDeclaration(r);
   const lists = r.query ? listKeys(r.query) : new Set<string>();
   router[r.method](r.path, async (ctx) => {
-    const caller = await authenticate(dossier, ctx, r.auth, { queryKey: r.queryKey, urls: oauthUrls(publicUrl()) });
-    await authorizeRole(dossier, ctx, r, caller);
+    const principal = await authenticate(dossier, ctx, r.auth, { queryKey: r.queryKey, urls: oauthUrls(publicUrl()) });
+    await authorizeRole(dossier, ctx, r, principal);
+    const caller = callerFor(r.auth, principal);
     const run = async () => {
       const body = r.body ? schemas.parseInput(r.body, await readJson(ctx, r.maxBodyBytes)) : undefined;
       const query = r.query ? schemas.parseInput(r.query, queryInput(ctx, lists)) : undefined;
-      const input = { body, query, reply: (status: number, value: unknown) => send(ctx, status, value) };
-      if (r.idempotent) await withIdempotency(dossier, ctx, body, () => r.handle(ctx, input));
+      const input = { caller, body, query, reply: (status: number, value: unknown) => send(ctx, status, value) };
+      if (r.idempotent) await withIdempotency(dossier, ctx, principal, body, () => r.handle(ctx, input));
       else await r.handle(ctx, input);
     };
     await (r.longRunning ? run() : withRequestTimeout(ctx, timeoutMs, run));

@@ -1,15 +1,14 @@
 import { type Access, type AgentCaller, API_KEY_PREFIX, type Dossier, DossierError, envOfApiKey, isDossierError, isOAuthAccessToken, OAUTH_SCOPES, type Principal, type PrincipalKind, sandboxOf, type SessionClaims, type WebhookCaller } from '@dossier/core';
 import type { Context } from 'koa';
-import type { AuthMode } from '../routes/define.ts';
+import type { AuthMode, CallerOf } from '../routes/define.ts';
 import { type OAuthUrls, resourceMetadataUrl } from './oauth-urls.ts';
-import { sessionCookie, sessionPrincipal } from './session-cookie.ts';
+import { fromSessionCookie, sessionCookie, sessionPrincipal } from './session-cookie.ts';
 
 /**
  * Authentication (issue 9): every route declares an AuthMode; the router resolves the caller's Principal from the
  * Authorization header (or `?key=` where a route allows it, or the dashboard's session cookie: session-cookie.ts)
- * before the body is read, refuses kinds the mode does
- * not accept with 401, and hands the principal to the handler through these helpers. Nothing else reads
- * credentials.
+ * before the body is read, refuses kinds the mode does not accept with 401, and hands the handler the caller its
+ * mode gives (CALLERS; issue 35), so no handler re-reads or re-checks it. Nothing else reads credentials.
  */
 
 /** The principal kinds each mode accepts, and what a refused caller is told. */
@@ -89,11 +88,6 @@ export function giveHostPrincipal(ctx: Context, caller: Principal): void {
   ctx.state.principalFromHost = true;
 }
 
-/** Whether the request's caller is one the host application supplied (its keyId is the host's, not a Dossier key's). */
-export function suppliedByHost(ctx: Context): boolean {
-  return ctx.state.principalFromHost === true;
-}
-
 /**
  * The router's gate: resolve the principal for the route's mode and refuse the kinds it does not accept. Runs
  * before the body is read, so an unauthenticated caller cannot make the server parse a large body. A 401 from a
@@ -136,44 +130,70 @@ function acceptGiven(ctx: Context, mode: AuthMode, given: Principal): Principal 
   return given;
 }
 
-/** The request's principal (set by the router before the handler runs). */
-export function principal(ctx: Context): Principal {
-  const found = ctx.state.principal as Principal | undefined;
-  if (!found) throw new Error('no principal: the route was mounted without authentication');
-  return found;
+/** What a refused caller of the mode is told (the same 401 the router gives a kind the mode does not accept). */
+const refused = (mode: AuthMode): DossierError => new DossierError('unauthorized', AUTH_RULES[mode].needs);
+
+/** The project sandbox a data-plane principal acts in; a route taking only keys always has one. */
+function keySandbox(caller: Principal): NonNullable<Access> {
+  const sandbox = sandboxOf(caller);
+  if (!sandbox) throw refused('key');
+  return sandbox;
 }
 
-/** The caller's sandbox from a project API key (or an MCP tool's OAuth principal); null for an anonymous caller (public reads). */
-export function apiAccess(ctx: Context): Access {
-  return sandboxOf(principal(ctx));
-}
-
-/** The caller's sandbox; the route accepts only project keys, so there always is one. */
-export function requireApiAccess(ctx: Context): NonNullable<Access> {
-  const access = apiAccess(ctx);
-  if (!access) throw new DossierError('unauthorized', AUTH_RULES.key.needs);
-  return access;
-}
-
-/** The management-plane session of a JWT caller. */
-export function requireSession(ctx: Context): SessionClaims {
-  const caller = principal(ctx);
-  if (caller.kind !== 'user') throw new DossierError('unauthorized', AUTH_RULES.jwt.needs);
+/** The session claims of a signed-in person. */
+function sessionOf(caller: Principal): SessionClaims {
+  if (caller.kind !== 'user') throw refused('jwt');
   return { accountId: caller.accountId, email: caller.email, sessionId: caller.sessionId ?? null };
 }
 
-/** A management-plane caller: a JWT, or the project's API key (spec: webhook routes accept both). */
-export function requireSessionOrKey(ctx: Context): WebhookCaller {
-  const caller = principal(ctx);
+/** A webhook route's caller: a person, or a project API key (spec: webhook routes accept both). */
+function webhookCaller(caller: Principal): WebhookCaller {
   if (caller.kind === 'user') return { session: { accountId: caller.accountId, email: caller.email } };
   if (caller.kind === 'project_key') return { access: { projectId: caller.projectId, env: caller.env } };
-  throw new DossierError('unauthorized', AUTH_RULES['jwt-or-key'].needs);
+  throw refused('jwt-or-key');
 }
 
-/** Who invokes a hosted agent: a JWT (member of the project's org) or an org API key. */
-export function agentCaller(ctx: Context): AgentCaller {
-  const caller = principal(ctx);
+/** Who invokes a hosted agent: a person (member of the project's org) or an org API key. */
+function agentCaller(caller: Principal): AgentCaller {
   if (caller.kind === 'user') return { session: { accountId: caller.accountId, email: caller.email } };
   if (caller.kind === 'org_key') return { orgKey: { orgId: caller.orgId, keyId: caller.keyId } };
-  throw new DossierError('unauthorized', AUTH_RULES['jwt-or-org-key'].needs);
+  throw refused('jwt-or-org-key');
+}
+
+/** The MCP endpoint's caller: a project API key or an OAuth token. */
+function mcpCaller(caller: Principal): CallerOf<'key-or-oauth'> {
+  if (caller.kind === 'project_key' || caller.kind === 'oauth') return caller;
+  throw refused('key-or-oauth');
+}
+
+/**
+ * The caller each mode hands its handlers (routes/define.ts CallerByMode), computed once by the router from the
+ * principal AUTH_RULES accepted. A conversion refuses with the mode's 401 a principal the mode's caller cannot hold
+ * (an MCP tool's OAuth principal on a webhook route, which acts there as a project key).
+ */
+export const CALLERS: { readonly [M in AuthMode]: (principal: Principal) => CallerOf<M> } = {
+  key: keySandbox,
+  'key-or-public': sandboxOf,
+  jwt: sessionOf,
+  'jwt-or-key': webhookCaller,
+  'jwt-or-org-key': agentCaller,
+  'key-or-oauth': mcpCaller,
+  none: () => undefined,
+  'upload-url': () => undefined,
+};
+
+/** The caller a handler of a route with this mode receives. */
+export function callerFor<M extends AuthMode>(mode: M, principal: Principal): CallerOf<M> {
+  return CALLERS[mode](principal);
+}
+
+/**
+ * The API key a long-lived response (an event stream) re-checks, so revoking the key ends it (issue 9): a project key
+ * Dossier resolved from the request's credential. A caller the host application supplied is the host's to end, and a
+ * dashboard session (no key behind it) ends with the page.
+ */
+export function keyToWatch(ctx: Context): string | null {
+  const found = ctx.state.principal as Principal | undefined;
+  const fromHost = ctx.state.principalFromHost === true;
+  return found?.kind === 'project_key' && !fromHost && !fromSessionCookie(ctx) ? found.keyId : null;
 }

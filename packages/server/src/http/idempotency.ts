@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Dossier } from '@dossier/core';
+import type { Dossier, Principal } from '@dossier/core';
 import type { Context } from 'koa';
-import { principal } from './auth.ts';
 
 /** Whose key an Idempotency-Key is: the caller's credential, so two callers' keys never meet. */
-function scopeOf(ctx: Context): string {
-  const caller = principal(ctx);
+function scopeOf(ctx: Context, caller: Principal): string {
   if (caller.kind === 'project_key' || caller.kind === 'org_key') return `key:${caller.keyId}`;
   if (caller.kind === 'user' || caller.kind === 'oauth') return `account:${caller.accountId}`;
   return `address:${ctx.ip}`;
@@ -22,10 +20,10 @@ function fingerprintOf(ctx: Context, body: unknown): string {
  * (2xx or 4xx) is kept a day and replayed to retries with `Idempotent-Replayed: true`; a failed run (5xx or an
  * exception) releases the key so a retry runs again.
  */
-export async function withIdempotency(dossier: Dossier, ctx: Context, body: unknown, handle: () => Promise<void>): Promise<void> {
+export async function withIdempotency(dossier: Dossier, ctx: Context, caller: Principal, body: unknown, handle: () => Promise<void>): Promise<void> {
   const key = ctx.get('idempotency-key');
   if (!key) return handle();
-  const scope = scopeOf(ctx);
+  const scope = scopeOf(ctx, caller);
   const started = await dossier.idempotency.begin(scope, key, fingerprintOf(ctx, body));
   if (started.kind === 'replay') {
     ctx.status = started.status;

@@ -2,13 +2,17 @@ import { type Logger, type OAuthScope, sandboxOf } from '@dossier/core';
 import { createMcpServer } from '@dossier/mcp';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
-import { bearer, bearerChallenge, principal } from '../http/auth.ts';
+import { bearer, bearerChallenge } from '../http/auth.ts';
+import type { CallerOf } from '../routes/define.ts';
 import { oauthUrls } from '../http/oauth-urls.ts';
 import { readJson } from '../http/body.ts';
 import type { InProcessApi } from './in-process.ts';
 import { originRefusal } from './origin.ts';
 import { refusedCall, scopeRefusal, unknownToolCall } from './scopes.ts';
 import { type McpSession, mcpSessions } from './sessions.ts';
+
+/** Who calls the endpoint, as the router hands it over (a project API key or an OAuth token). */
+type McpCaller = CallerOf<'key-or-oauth'>;
 
 /** Largest JSON-RPC body /mcp reads (tool arguments are small; the SDK's own default is 4 MiB). */
 export const MCP_MAX_BODY_BYTES = 1024 * 1024;
@@ -72,15 +76,15 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
   };
 
   /** The caller's session named by Mcp-Session-Id, or an answer saying why there is none. */
-  const sessionOf = (ctx: Context): McpSession | null => {
+  const sessionOf = (ctx: Context, caller: McpCaller): McpSession | null => {
     const id = ctx.get('mcp-session-id');
     if (!id) rpcError(ctx, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
-    const session = id ? sessions.find(id, principal(ctx)) : null;
+    const session = id ? sessions.find(id, caller) : null;
     if (id && !session) rpcError(ctx, 404, -32001, 'Session not found');
     return session;
   };
 
-  async function post(ctx: Context): Promise<void> {
+  async function post(ctx: Context, caller: McpCaller): Promise<void> {
     if (!fromAllowedPlace(ctx)) return;
     let body: unknown;
     try {
@@ -88,26 +92,26 @@ export function mcpEndpoint(deps: McpEndpointDeps) {
     } catch (err) {
       return rpcError(ctx, 400, -32700, `Parse error: ${(err as Error).message}`);
     }
-    const refused = refusedCall(principal(ctx), body);
+    const refused = refusedCall(caller, body);
     if (refused) {
-      const token = principal(ctx).kind === 'oauth' ? bearer(ctx) : null;
+      const token = caller.kind === 'oauth' ? bearer(ctx) : null;
       if (token) await deps.noteStepUp?.(token, refused.scope).catch((err) => deps.log?.warn('step-up not recorded', { error: String(err) }));
       return insufficientScope(ctx, deps.publicUrl(), refused, body);
     }
     const unknown = unknownToolCall(body);
     if (unknown) return rpcError(ctx, 200, -32602, `Unknown tool: ${unknown.name}`, unknown.id);
     if (!ctx.get('mcp-session-id') && isInitializeRequest(body)) {
-      const session = await sessions.start(principal(ctx));
+      const session = await sessions.start(caller);
       await serve(ctx, session, body);
       return sessions.discard(session);
     }
-    const session = sessionOf(ctx);
+    const session = sessionOf(ctx, caller);
     if (session) await serve(ctx, session, body);
   }
 
-  async function getOrDelete(ctx: Context): Promise<void> {
+  async function getOrDelete(ctx: Context, caller: McpCaller): Promise<void> {
     if (!fromAllowedPlace(ctx)) return;
-    const session = sessionOf(ctx);
+    const session = sessionOf(ctx, caller);
     if (session) await serve(ctx, session);
   }
 

@@ -1,6 +1,5 @@
 import { responses, schemas } from '@dossier/core';
 import type { Context } from 'koa';
-import { requireSession } from '../http/auth.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
 /**
@@ -18,45 +17,45 @@ export function apiKeyRoutes({ dossier }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: project, operationId: 'listProjectApiKeys', tag: 'api-keys', auth: 'jwt', role: 'admin', summary: "The project's API keys, revoked ones too, newest first (never the keys themselves)",
       responses: { 200: { description: 'The project\'s keys', schema: responses.apiKey.array() }, ...denied },
-      handle: async (ctx, { reply }) => reply(200, await keys.listProjectKeys(requireSession(ctx), path(ctx))),
+      handle: async (ctx, { caller, reply }) => reply(200, await keys.listProjectKeys(caller, path(ctx))),
     }),
     route({
       method: 'post', path: project, operationId: 'createProjectApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin', body: schemas.createProjectKeySchema,
       summary: 'Create a live or test key; the key is in this response only',
       responses: { 201: { description: 'The new key, with the key itself', schema: responses.createdApiKey }, 400: 'Invalid env or name', ...denied },
-      handle: async (ctx, { body, reply }) => reply(201, await keys.createProjectKey(requireSession(ctx), path(ctx), body)),
+      handle: async (ctx, { caller, body, reply }) => reply(201, await keys.createProjectKey(caller, path(ctx), body)),
     }),
     route({
       method: 'post', path: `${project}/:keyId/rotate`, operationId: 'rotateProjectApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin',
       summary: 'Replace a key: a new key for the same sandbox and name (in this response only); the old one is revoked at once',
       responses: { 201: { description: 'The replacement key, with the key itself', schema: responses.createdApiKey }, ...denied },
-      handle: async (ctx, { reply }) => reply(201, await keys.rotateProjectKey(requireSession(ctx), path(ctx), ctx.params.keyId)),
+      handle: async (ctx, { caller, reply }) => reply(201, await keys.rotateProjectKey(caller, path(ctx), ctx.params.keyId)),
     }),
     route({
       method: 'delete', path: `${project}/:keyId`, operationId: 'revokeProjectApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin',
       summary: 'Revoke a key: its requests get 401 from now on and event streams opened with it close',
       responses: { 204: 'Revoked', ...denied },
-      handle: async (ctx) => {
-        await keys.revokeProjectKey(requireSession(ctx), path(ctx), ctx.params.keyId);
+      handle: async (ctx, { caller }) => {
+        await keys.revokeProjectKey(caller, path(ctx), ctx.params.keyId);
         noContent(ctx);
       },
     }),
     route({
       method: 'get', path: org, operationId: 'listOrgApiKeys', tag: 'api-keys', auth: 'jwt', role: 'admin', summary: "The org's keys (they invoke the org's hosted agents), newest first",
       responses: { 200: { description: 'The org\'s keys', schema: responses.apiKey.array() }, ...denied },
-      handle: async (ctx, { reply }) => reply(200, await keys.listOrgKeys(requireSession(ctx), ctx.params.orgId)),
+      handle: async (ctx, { caller, reply }) => reply(200, await keys.listOrgKeys(caller, ctx.params.orgId)),
     }),
     route({
       method: 'post', path: org, operationId: 'createOrgApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin', body: schemas.createOrgKeySchema,
       summary: 'Create an org key (dsk_org_…); the key is in this response only',
       responses: { 201: { description: 'The new key, with the key itself', schema: responses.createdApiKey }, 400: 'Invalid name', ...denied },
-      handle: async (ctx, { body, reply }) => reply(201, await keys.createOrgKey(requireSession(ctx), ctx.params.orgId, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(201, await keys.createOrgKey(caller, ctx.params.orgId, body)),
     }),
     route({
       method: 'delete', path: `${org}/:keyId`, operationId: 'revokeOrgApiKey', tag: 'api-keys', auth: 'jwt', role: 'admin', summary: 'Revoke an org key',
       responses: { 204: 'Revoked', ...denied },
-      handle: async (ctx) => {
-        await keys.revokeOrgKey(requireSession(ctx), ctx.params.orgId, ctx.params.keyId);
+      handle: async (ctx, { caller }) => {
+        await keys.revokeOrgKey(caller, ctx.params.orgId, ctx.params.keyId);
         noContent(ctx);
       },
     }),

@@ -1,5 +1,4 @@
 import { responses, schemas } from '@dossier/core';
-import { requireSession } from '../http/auth.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 import { requirePasswordSignIn } from './people.ts';
 
@@ -23,12 +22,12 @@ export function authRoutes(deps: RouteDeps): RouteDef[] {
       route({
         method: 'get', path: `${prefix}/orgs`, operationId: `listOrgs${alias}`, tag: 'auth', auth: 'jwt', role: 'account', summary: 'Orgs of the account',
         responses: { 200: { description: 'The orgs', schema: responses.org.array() } },
-        handle: async (ctx, { reply }) => reply(200, await a.listOrgs(requireSession(ctx))),
+        handle: async (_ctx, { caller, reply }) => reply(200, await a.listOrgs(caller)),
       }),
       route({
         method: 'get', path: `${prefix}/orgs/:orgId/projects`, operationId: `listProjects${alias}`, tag: 'auth', auth: 'jwt', role: 'member', summary: 'Projects of an org',
         responses: { 200: { description: 'The projects', schema: responses.project.array() }, 404: 'Not a member' },
-        handle: async (ctx, { reply }) => reply(200, await a.listProjects(requireSession(ctx), ctx.params.orgId)),
+        handle: async (ctx, { caller, reply }) => reply(200, await a.listProjects(caller, ctx.params.orgId)),
       }),
     ];
   });

@@ -1,5 +1,4 @@
 import { responses, schemas } from '@dossier/core';
-import { requireApiAccess } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
@@ -13,8 +12,8 @@ export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
       method, path: '/v1/collections/:id/recompute/claims', operationId: method === 'post' ? 'recomputeClaims' : 'recomputeClaimsByPatch', tag: 'claims', auth: 'key',
       summary: 'Delete every claim and the cached claim map, then re-enqueue extraction of every ready document (POST or PATCH)',
       responses: { 204: 'Claims deleted; extraction re-enqueued when a model provider is configured', ...keyErrors },
-      handle: async (ctx) => {
-        await claims.recomputeClaims(requireApiAccess(ctx), ctx.params.id);
+      handle: async (ctx, { caller }) => {
+        await claims.recomputeClaims(caller, ctx.params.id);
         noContent(ctx);
       },
     });
@@ -23,15 +22,15 @@ export function claimRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'get', path: '/v1/documents/:id/claims', operationId: 'listDocumentClaims', tag: 'claims', auth: 'key', query: schemas.claimsQuerySchema,
       summary: 'Claims of a document with importance ≥ minImportance, in document order',
       responses: { 200: { description: 'The claims', schema: responses.documentClaims }, ...keyErrors },
-      handle: async (ctx, { query, reply }) => reply(200, await claims.documentClaims(requireApiAccess(ctx), ctx.params.id, query.minImportance)),
+      handle: async (ctx, { caller, query, reply }) => reply(200, await claims.documentClaims(caller, ctx.params.id, query.minImportance)),
     }),
     route({
       method: 'get', path: '/v1/collections/:id/claims/map', operationId: 'streamClaimMap', tag: 'claims', auth: 'key', longRunning: true,
       summary: 'The claim map as Server-Sent Events: progress {pct}, then done {total, claims: ClaimMapItem[]} or error {message}',
       responses: { 200: { description: 'Events {type: progress|done|error}', contentType: 'text/event-stream' }, ...keyErrors },
-      handle: async (ctx) => {
+      handle: async (ctx, { caller }) => {
         // Access fails here as an HTTP status, before the stream opens.
-        const build = await claims.openClaimMap(requireApiAccess(ctx), ctx.params.id);
+        const build = await claims.openClaimMap(caller, ctx.params.id);
         const stream = openSse(ctx);
         const work = build((pct) => stream.send({ type: 'progress', pct }));
         void work

@@ -1,11 +1,10 @@
 import { type DossierCore, ENVS, isDossierError, OAUTH_SCOPES, type SessionClaims } from '@dossier/core';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { requireSession } from '../http/auth.ts';
 import { readForm } from '../http/body.ts';
 import { connectionsLoginPage, connectionsPage } from '../pages/connected-clients.ts';
 import { sendPage } from '../pages/html.ts';
-import { noContent, type RouteDef, type RouteDeps, send } from './define.ts';
+import { noContent, type RouteDef, type RouteDeps, route, send } from './define.ts';
 import { signInChoices, signInFromForm } from './oauth.ts';
 
 /**
@@ -27,20 +26,20 @@ function apiRoutes({ dossier }: RouteDeps): RouteDef[] {
   const target = (ctx: Context) => ({ orgId: ctx.params.orgId, projectId: ctx.params.projectId });
   const denied = { 401: 'JWT required', 403: 'Needs the admin role in the org', 404: 'Org, project or connection not found (also when the account is not a member)' };
   return [
-    {
+    route({
       method: 'get', path, operationId: 'listMcpClients', tag: 'mcp-clients', auth: 'jwt', role: 'admin', summary: "The project's connected MCP clients (OAuth connections neither revoked nor lapsed), newest first",
       responses: { 200: { description: `array of ${view}`, schema: z.array(CONNECTED_CLIENT) }, ...denied },
-      handle: async (ctx) => send(ctx, 200, await dossier.oauth.connections.list(requireSession(ctx), target(ctx))),
-    },
-    {
+      handle: async (ctx, { caller }) => send(ctx, 200, await dossier.oauth.connections.list(caller, target(ctx))),
+    }),
+    route({
       method: 'delete', path: `${path}/:connectionId`, operationId: 'revokeMcpClient', tag: 'mcp-clients', auth: 'jwt', role: 'admin',
       summary: 'Disconnect a client: its access and refresh tokens stop working at once',
       responses: { 204: 'Revoked', ...denied },
-      handle: async (ctx) => {
-        await dossier.oauth.connections.revoke(requireSession(ctx), target(ctx), ctx.params.connectionId);
+      handle: async (ctx, { caller }) => {
+        await dossier.oauth.connections.revoke(caller, target(ctx), ctx.params.connectionId);
         noContent(ctx);
       },
-    },
+    }),
   ];
 }
 

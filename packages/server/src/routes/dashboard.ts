@@ -1,7 +1,6 @@
 import { DossierError, schemas } from '@dossier/core';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { requireSession } from '../http/auth.ts';
 import { csrfTokenOf, endSession, startSession } from '../http/session-cookie.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 import { requirePasswordSignIn } from './people.ts';
@@ -51,8 +50,7 @@ export function dashboardRoutes(deps: RouteDeps): RouteDef[] {
       method: 'get', path: '/v1/dashboard/session', operationId: 'getDashboardSession', tag: 'auth', auth: 'jwt', role: 'account',
       summary: 'The signed-in person and the CSRF token of the session cookie (after a reload)',
       responses: { 200: { description: 'The session', schema: dashboardSession }, 401: 'Not signed in, or the session expired' },
-      handle: async (ctx, { reply }) => {
-        const session = requireSession(ctx);
+      handle: async (ctx, { caller: session, reply }) => {
         reply(200, { user: { id: session.accountId, email: session.email }, csrfToken: csrfTokenOf(ctx) });
       },
     }),

@@ -1,4 +1,4 @@
-import type { Dossier } from '@dossier/core';
+import type { Access, AgentCaller, Dossier, Principal, SessionClaims, WebhookCaller } from '@dossier/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { ServerConfig } from '../config.ts';
@@ -25,17 +25,43 @@ export type UserAuthMode = 'jwt' | 'jwt-or-key' | 'jwt-or-org-key';
  */
 export type RouteRole = (typeof ORG_ROLES)[number] | 'account';
 
+/**
+ * What a handler knows of its caller, by the route's auth mode: the router computes it once from the authenticated
+ * principal (http/auth.ts CALLERS), so a handler never re-reads the request's state or checks the caller's kind again.
+ */
+export interface CallerByMode {
+  /** The project sandbox of the API key (or of the OAuth token an MCP tool call carries). */
+  key: NonNullable<Access>;
+  /** The key's sandbox, or null for an anonymous reader (public collections only). */
+  'key-or-public': Access;
+  /** The signed-in person. */
+  jwt: SessionClaims;
+  /** A signed-in person or a project API key (the webhook routes). */
+  'jwt-or-key': WebhookCaller;
+  /** A signed-in person or an org API key (invoking hosted agents). */
+  'jwt-or-org-key': AgentCaller;
+  /** The MCP endpoint's principal: a project API key, or an OAuth token with its scopes. */
+  'key-or-oauth': Extract<Principal, { kind: 'project_key' | 'oauth' }>;
+  /** Credentials are not read. */
+  none: undefined;
+  /** The upload URL carries its own token, which the handler checks. */
+  'upload-url': undefined;
+}
+
+/** The caller a handler of a route with auth mode `A` receives. */
+export type CallerOf<A extends AuthMode> = CallerByMode[A];
+
 /** Who may call a route: its auth mode, and with a mode that takes a JWT, the role a user needs. */
-export type RouteAccess =
-  | {
+export type RouteAccess<A extends AuthMode = AuthMode> = A extends UserAuthMode
+  ? {
       /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
-      auth: UserAuthMode;
+      auth: A;
       /** The role a signed-in caller needs (enforced centrally by the router: http/roles.ts). */
       role: RouteRole;
     }
-  | {
+  : {
       /** Who may call it: enforced by the router before the body is read (http/auth.ts AUTH_RULES). */
-      auth: Exclude<AuthMode, UserAuthMode>;
+      auth: A;
       /** No JWT is accepted, so no org role applies. */
       role?: undefined;
     };
@@ -67,15 +93,16 @@ type JsonStatus<R> = { [K in keyof R]: R[K] extends JsonResponse ? K : never }[k
 /** Sends a status with the body its schema describes: `reply(200, collection)` does not compile if the value does not match. */
 export type Reply<R> = <K extends JsonStatus<R>>(status: K, body: R[K] extends JsonResponse<infer S> ? z.output<S> : never) => void;
 
-/** What a handler receives: the body and query parsed once by the route's schemas, and its typed reply. */
-export interface RouteInput<B, Q, R> {
+/** What a handler receives: its caller as its auth mode gives it, the body and query parsed once by the route's schemas, and its typed reply. */
+export interface RouteInput<B, Q, R, A extends AuthMode = AuthMode> {
+  caller: CallerOf<A>;
   body: Parsed<B>;
   query: Parsed<Q>;
   reply: Reply<R>;
 }
 
 /** A route's declaration besides its access (RouteAccess). */
-interface RouteFields<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends Responses> {
+interface RouteFields<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends Responses, A extends AuthMode> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   /** Stable camelCase name of the operation, unique across the API (generated clients name their methods by it). */
@@ -113,23 +140,31 @@ interface RouteFields<B extends z.ZodType | undefined, Q extends z.ZodType | und
    */
   longRunning?: true;
   /** Produces the response: `input.reply(status, body)`, or sets ctx.status and ctx.body itself (streams, bytes). */
-  handle: (ctx: Context, input: RouteInput<B, Q, R>) => Promise<void>;
+  handle: (ctx: Context, input: RouteInput<B, Q, R, A>) => Promise<void>;
 }
 
 /** One HTTP route, declared as data so the router and the OpenAPI document come from the same list. */
-export type RouteDef<B extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, R extends Responses = Responses> =
-  RouteFields<B, Q, R> & RouteAccess;
+export type RouteDef<
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends Responses = Responses,
+  A extends AuthMode = AuthMode,
+> = RouteFields<B, Q, R, A> & RouteAccess<A>;
 
 /** A route of any schemas, as the router and the OpenAPI document see it. */
 export type AnyRoute = RouteDef<z.ZodType | undefined, z.ZodType | undefined, Responses>;
 
 /**
- * Declare a route with typed input and replies: the handler's `body` and `query` are the outputs of the route's
- * schemas, and `reply` accepts only the statuses and shapes its `responses` declare.
+ * Declare a route with typed input and replies: the handler's `caller` is what the route's auth mode gives
+ * (CallerByMode), its `body` and `query` are the outputs of the route's schemas, and `reply` accepts only the
+ * statuses and shapes its `responses` declare.
  */
-export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, const R extends Responses = Responses>(
-  def: RouteDef<B, Q, R>,
-): AnyRoute {
+export function route<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  const R extends Responses = Responses,
+  const A extends AuthMode = AuthMode,
+>(def: RouteDef<B, Q, R, A>): AnyRoute {
   return def as unknown as AnyRoute;
 }
 

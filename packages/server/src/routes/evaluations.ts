@@ -1,7 +1,6 @@
 import { evaluationSchemas as ev } from '@dossier/core';
 import { GOLDEN_MATCHES } from '@dossier/core/vocabulary';
 import { z } from 'zod';
-import { requireApiAccess } from '../http/auth.ts';
 import { readMultipart } from '../http/multipart.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
@@ -41,14 +40,13 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
       summary: 'Create a golden set (version 1) from a JSON list of queries with their relevant targets, or from BEIR queries.jsonl + qrels.tsv contents',
       body: ev.createGoldenSetSchema,
       responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid input (e.g. malformed BEIR lines)', ...DENIED },
-      handle: async (ctx, { body, reply }) => reply(201, await e.createSet(requireApiAccess(ctx), ctx.params.id, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(201, await e.createSet(caller, ctx.params.id, body)),
     }),
     route({
       method: 'post', path: `${SETS}/upload`, operationId: 'uploadGoldenSet', tag: 'evaluations', auth: 'key', idempotent: true, bodyType: 'multipart/form-data', multipartForm: SET_UPLOAD_FORM, longRunning: true,
       summary: 'Create a golden set (version 1) from uploaded BEIR files: multipart file fields `queries` (queries.jsonl) and `qrels` (qrels/<split>.tsv), 8 MB each, and text fields `name` and optional `matchBy` (default filename)',
       responses: { 201: { description: 'The set', schema: ev.goldenSet }, 400: 'A file missing, repeated, empty, not UTF-8, or with a malformed line (named)', 413: 'A file over 8 MB', ...DENIED },
-      handle: async (ctx, { reply }) => {
-        const access = requireApiAccess(ctx);
+      handle: async (ctx, { caller: access, reply }) => {
         const form = await readMultipart(ctx, SET_UPLOAD_LIMITS);
         reply(201, await e.uploadSet(access, ctx.params.id, form));
       },
@@ -56,25 +54,25 @@ function goldenSetRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
     route({
       method: 'get', path: SETS, operationId: 'listGoldenSets', tag: 'evaluations', auth: 'key',
       summary: 'The newest version of each golden set of the collection', responses: { 200: { description: 'The sets', schema: ev.goldenSet.array() }, ...DENIED },
-      handle: async (ctx, { reply }) => reply(200, await e.listSets(requireApiAccess(ctx), ctx.params.id)),
+      handle: async (ctx, { caller, reply }) => reply(200, await e.listSets(caller, ctx.params.id)),
     }),
     route({
       method: 'get', path: `${SETS}/:setId`, operationId: 'getGoldenSet', tag: 'evaluations', auth: 'key', query: versionQuery,
       summary: 'A golden set: its newest version, or `?version=N`', responses: { 200: { description: 'The set', schema: ev.goldenSet }, 400: 'Invalid version', ...DENIED },
-      handle: async (ctx, { query, reply }) => reply(200, await e.getSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId, query.version)),
+      handle: async (ctx, { caller, query, reply }) => reply(200, await e.getSet(caller, ctx.params.id, ctx.params.setId, query.version)),
     }),
     route({
       method: 'patch', path: `${SETS}/:setId`, operationId: 'updateGoldenSet', tag: 'evaluations', auth: 'key', maxBodyBytes: 20_000_000,
       summary: 'Edit a golden set: stores and returns its next version (name, matchBy, or the whole query list); earlier versions stay',
       body: ev.updateGoldenSetSchema,
       responses: { 200: { description: 'The new version', schema: ev.goldenSet }, 400: 'Invalid input', ...DENIED },
-      handle: async (ctx, { body, reply }) => reply(200, await e.updateSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(200, await e.updateSet(caller, ctx.params.id, ctx.params.setId, body)),
     }),
     route({
       method: 'delete', path: `${SETS}/:setId`, operationId: 'deleteGoldenSet', tag: 'evaluations', auth: 'key',
       summary: 'Delete every version of a golden set (its runs stay; a guard on it is removed)', responses: { 204: 'Deleted', ...DENIED },
-      handle: async (ctx) => {
-        await e.deleteSet(requireApiAccess(ctx), ctx.params.id, ctx.params.setId);
+      handle: async (ctx, { caller }) => {
+        await e.deleteSet(caller, ctx.params.id, ctx.params.setId);
         noContent(ctx);
       },
     }),
@@ -94,26 +92,26 @@ function proposalRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
         201: { description: 'The new proposals', schema: ev.goldenProposal.array() }, 400: 'Invalid input', 409: 'No ready section with enough text',
         503: 'The model failed or proposed nothing usable', ...DENIED,
       },
-      handle: async (ctx, { body, reply }) => reply(201, await e.proposeQuestions(requireApiAccess(ctx), ctx.params.id, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(201, await e.proposeQuestions(caller, ctx.params.id, body)),
     }),
     route({
       method: 'get', path: PROPOSALS, operationId: 'listGoldenProposals', tag: 'evaluations', auth: 'key', query: ev.listProposalsQuerySchema,
       summary: 'Proposed questions of the collection, oldest first (`?status=proposed` for those waiting)',
       responses: { 200: { description: 'The proposals', schema: ev.goldenProposal.array() }, 400: 'Invalid status', ...DENIED },
-      handle: async (ctx, { query, reply }) => reply(200, await e.listProposals(requireApiAccess(ctx), ctx.params.id, query)),
+      handle: async (ctx, { caller, query, reply }) => reply(200, await e.listProposals(caller, ctx.params.id, query)),
     }),
     route({
       method: 'post', path: `${PROPOSALS}/:proposalId/accept`, operationId: 'acceptGoldenProposal', tag: 'evaluations', auth: 'key',
       summary: "Accept a proposed question (edited when `question` is given) into a set: the set's next version (`setId`) or a new set (`name`), judged by its source section",
       body: ev.acceptProposalSchema,
       responses: { 200: { description: 'The proposal and the set version it went into', schema: ev.acceptedProposal }, 400: 'Invalid input', ...DECIDED, ...DENIED },
-      handle: async (ctx, { body, reply }) => reply(200, await e.acceptProposal(requireApiAccess(ctx), ctx.params.id, ctx.params.proposalId, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(200, await e.acceptProposal(caller, ctx.params.id, ctx.params.proposalId, body)),
     }),
     route({
       method: 'post', path: `${PROPOSALS}/:proposalId/reject`, operationId: 'rejectGoldenProposal', tag: 'evaluations', auth: 'key',
       summary: 'Reject a proposed question (it never joins a set)',
       responses: { 200: { description: 'The proposal', schema: ev.goldenProposal }, ...DECIDED, ...DENIED },
-      handle: async (ctx, { reply }) => reply(200, await e.rejectProposal(requireApiAccess(ctx), ctx.params.id, ctx.params.proposalId)),
+      handle: async (ctx, { caller, reply }) => reply(200, await e.rejectProposal(caller, ctx.params.id, ctx.params.proposalId)),
     }),
   ];
 }
@@ -131,8 +129,8 @@ function runRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
         202: { description: 'The queued run (status running, metrics null) that tries chunking or an embedding model on a shadow copy', schema: ev.evaluationRun },
         400: 'Invalid input', 429: 'Monthly query limit reached', ...DENIED,
       },
-      handle: async (ctx, { body, reply }) => {
-        const run = await e.run(requireApiAccess(ctx), ctx.params.id, body);
+      handle: async (ctx, { caller, body, reply }) => {
+        const run = await e.run(caller, ctx.params.id, body);
         reply(run.status === 'running' ? 202 : 201, run);
       },
     }),
@@ -140,19 +138,19 @@ function runRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
       method: 'get', path: RUNS, operationId: 'listEvaluations', tag: 'evaluations', auth: 'key', query: ev.listRunsQuerySchema,
       summary: 'Runs of the collection, newest first (without per-query results)',
       responses: { 200: { description: 'The runs', schema: ev.evaluationRunSummary.array() }, 400: 'Invalid limit', ...DENIED },
-      handle: async (ctx, { query, reply }) => reply(200, await e.listRuns(requireApiAccess(ctx), ctx.params.id, query)),
+      handle: async (ctx, { caller, query, reply }) => reply(200, await e.listRuns(caller, ctx.params.id, query)),
     }),
     route({
       method: 'get', path: `${RUNS}/compare`, operationId: 'compareEvaluations', tag: 'evaluations', auth: 'key', query: ev.compareRunsQuerySchema,
       summary: 'Two runs side by side: metric deltas (candidate − base) and the queries whose nDCG@10 changed, worst first',
       responses: { 200: { description: 'The comparison', schema: ev.evaluationComparison }, 400: 'base and candidate are required', 409: 'A run is not completed', ...DENIED },
-      handle: async (ctx, { query, reply }) => reply(200, await e.compare(requireApiAccess(ctx), ctx.params.id, query)),
+      handle: async (ctx, { caller, query, reply }) => reply(200, await e.compare(caller, ctx.params.id, query)),
     }),
     route({
       method: 'get', path: `${RUNS}/:runId`, operationId: 'getEvaluation', tag: 'evaluations', auth: 'key',
       summary: 'A run with its per-query results (expected targets with their rank, what came back)',
       responses: { 200: { description: 'The run', schema: ev.evaluationRun }, ...DENIED },
-      handle: async (ctx, { reply }) => reply(200, await e.getRun(requireApiAccess(ctx), ctx.params.id, ctx.params.runId)),
+      handle: async (ctx, { caller, reply }) => reply(200, await e.getRun(caller, ctx.params.id, ctx.params.runId)),
     }),
   ];
 }
@@ -163,20 +161,20 @@ function guardRoutes(e: RouteDeps['dossier']['evaluations']): RouteDef[] {
     route({
       method: 'get', path: GUARD, operationId: 'getEvaluationGuard', tag: 'evaluations', auth: 'key',
       summary: "The collection's evaluation guard (null when it has none)", responses: { 200: { description: 'The guard or null', schema: ev.evaluationGuardState }, ...DENIED },
-      handle: async (ctx, { reply }) => reply(200, await e.getGuard(requireApiAccess(ctx), ctx.params.id)),
+      handle: async (ctx, { caller, reply }) => reply(200, await e.getGuard(caller, ctx.params.id)),
     }),
     route({
       method: 'put', path: GUARD, operationId: 'putEvaluationGuard', tag: 'evaluations', auth: 'key',
       summary: 'Guard query-time settings changes with a golden set: a PATCH lowering nDCG@10 by more than maxNdcgDrop answers 409 unless force',
       body: ev.evaluationGuardSchema,
       responses: { 200: { description: 'The guard', schema: ev.evaluationGuard }, 400: 'Invalid input', ...DENIED },
-      handle: async (ctx, { body, reply }) => reply(200, await e.putGuard(requireApiAccess(ctx), ctx.params.id, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(200, await e.putGuard(caller, ctx.params.id, body)),
     }),
     route({
       method: 'delete', path: GUARD, operationId: 'deleteEvaluationGuard', tag: 'evaluations', auth: 'key',
       summary: 'Remove the evaluation guard', responses: { 204: 'Removed', ...DENIED },
-      handle: async (ctx) => {
-        await e.deleteGuard(requireApiAccess(ctx), ctx.params.id);
+      handle: async (ctx, { caller }) => {
+        await e.deleteGuard(caller, ctx.params.id);
         noContent(ctx);
       },
     }),

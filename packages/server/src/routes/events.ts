@@ -1,7 +1,6 @@
-import { apiAccess, principal, suppliedByHost } from '../http/auth.ts';
-import { fromSessionCookie } from '../http/session-cookie.ts';
+import { keyToWatch } from '../http/auth.ts';
 import { openSse } from '../http/sse.ts';
-import type { RouteDef, RouteDeps } from './define.ts';
+import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** How often an open stream checks that the key it was opened with is still valid (issue 9: revoked keys lose their streams). */
 export const STREAM_KEY_CHECK_MS = 5_000;
@@ -9,22 +8,19 @@ export const STREAM_KEY_CHECK_MS = 5_000;
 /** The document status stream (SSE); the key may come as `?key=` because browser EventSource cannot set headers. */
 export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
-    {
+    route({
       method: 'get', path: '/v1/collections/:id/documents/events', operationId: 'streamDocumentEvents', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s); closes within 5 s of its key being revoked',
       responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection\'s sandbox, live or test)', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found', 503: 'Live events unavailable: the event bus did not accept the subscription (the stream is not opened)' },
-      handle: async (ctx) => {
-        const access = apiAccess(ctx);
-        const caller = principal(ctx);
+      handle: async (ctx, { caller: access }) => {
+        const watched = keyToWatch(ctx);
         let stream: ReturnType<typeof openSse> | null = null;
         const unsubscribe = await dossier.events.subscribe(access, ctx.params.id, (e) => stream?.send(e));
         stream = openSse(ctx);
         const opened = stream;
-        // A key Dossier resolved is re-checked; a caller the host application supplied is the host's to end, and a
-        // dashboard session (no key behind it) ends with the page.
-        const check = caller.kind === 'project_key' && !suppliedByHost(ctx) && !fromSessionCookie(ctx)
+        const check = watched
           ? setInterval(() => {
-              dossier.auth.isKeyActive(caller.keyId).then((active) => active || opened.close(), () => {});
+              dossier.auth.isKeyActive(watched).then((active) => active || opened.close(), () => {});
             }, STREAM_KEY_CHECK_MS)
           : null;
         opened.signal.addEventListener('abort', () => {
@@ -32,6 +28,6 @@ export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
           if (check) clearInterval(check);
         });
       },
-    },
+    }),
   ];
 }

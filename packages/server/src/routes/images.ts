@@ -1,5 +1,4 @@
 import { responses, sniffType } from '@dossier/core';
-import { apiAccess } from '../http/auth.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** Document images and table-chunk captions. */
@@ -9,14 +8,14 @@ export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/v1/documents/:id/images', operationId: 'listImages', tag: 'documents', auth: 'key-or-public', summary: 'Images of a document ordered by position',
       responses: { 200: { description: 'The images', schema: responses.image.array() }, 404: 'Not found' },
-      handle: async (ctx, { reply }) => reply(200, await d.images(apiAccess(ctx), ctx.params.id)),
+      handle: async (ctx, { caller, reply }) => reply(200, await d.images(caller, ctx.params.id)),
     }),
     route({
       method: 'get', path: '/v1/documents/:id/images/:imageId', operationId: 'getImage', tag: 'documents', auth: 'key-or-public',
       summary: 'Raw image bytes (immutable; private collections need the API key as Bearer)',
       responses: { 200: { description: 'The image bytes (its image type when the bytes confirm it)', contentType: 'application/octet-stream' }, 401: 'Key required', 404: 'Not found' },
-      handle: async (ctx) => {
-        const { bytes, mimeType, public: isPublic } = await d.image(apiAccess(ctx), ctx.params.id, ctx.params.imageId);
+      handle: async (ctx, { caller }) => {
+        const { bytes, mimeType, public: isPublic } = await d.image(caller, ctx.params.id, ctx.params.imageId);
         // Only a type confirmed by the bytes is served as an image; anything else downloads as opaque data.
         ctx.type = sniffType(bytes, '') === mimeType ? mimeType : 'application/octet-stream';
         // Image bytes never change: cacheable for a year, by shared caches only when the collection is public.
@@ -29,7 +28,7 @@ export function imageRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'get', path: '/v1/documents/:id/chunks/captions', operationId: 'listTableCaptions', tag: 'documents', auth: 'key-or-public',
       summary: 'Table chunks with their captions, by section position then chunk position',
       responses: { 200: { description: 'Table chunks and their captions', schema: responses.tableCaptions }, 404: 'Not found' },
-      handle: async (ctx, { reply }) => reply(200, await d.captions(apiAccess(ctx), ctx.params.id)),
+      handle: async (ctx, { caller, reply }) => reply(200, await d.captions(caller, ctx.params.id)),
     }),
   ];
 }

@@ -1,5 +1,4 @@
 import { schemas } from '@dossier/core';
-import { apiAccess } from '../http/auth.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** A page number from the path: digits only, else NaN, which the service refuses (400) once the caller may read the document. */
@@ -20,9 +19,9 @@ export function pageImageRoutes({ dossier }: RouteDeps): RouteDef[] {
         422: 'The document is not a PDF (it has no pages)',
         503: 'No PDF renderer on this server',
       },
-      handle: async (ctx, { query }) => {
+      handle: async (ctx, { caller, query }) => {
         const page = pageNumber(ctx.params.page);
-        const { png, public: isPublic } = await dossier.documents.pageImage(apiAccess(ctx), ctx.params.id, page, query.width);
+        const { png, public: isPublic } = await dossier.documents.pageImage(caller, ctx.params.id, page, query.width);
         ctx.type = 'image/png';
         // A page changes only when its document's file is replaced in place (rare): cached an hour, shared only when public.
         ctx.set({ 'Cache-Control': `${isPublic ? 'public' : 'private'}, max-age=3600`, 'X-Content-Type-Options': 'nosniff' });

@@ -1,6 +1,5 @@
 import { DossierError, peopleSchemas as s } from '@dossier/core';
 import type { Context } from 'koa';
-import { requireSession } from '../http/auth.ts';
 import { DEFAULT_PEOPLE_OPTIONS, type PeopleOptions } from '../people/config.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
@@ -38,10 +37,10 @@ function invitationRoutes(deps: RouteDeps): RouteDef[] {
       method: 'post', path: base, operationId: 'createInvitation', tag: 'auth', auth: 'jwt', role: 'admin', body: s.inviteSchema,
       summary: 'Invite an e-mail to the org with a role (admin): the answer holds the one-time link, shown only here (also e-mailed when SMTP is set)',
       responses: { 201: { description: 'The invitation and its link', schema: s.createdInvitation }, 400: 'Invalid e-mail or role', 409: 'Already a member', ...denied },
-      handle: async (ctx, { body, reply }) => {
-        const { invitation, token, sendEmail } = await invitations.invite(requireSession(ctx), ctx.params.orgId, body);
+      handle: async (ctx, { caller, body, reply }) => {
+        const { invitation, token, sendEmail } = await invitations.invite(caller, ctx.params.orgId, body);
         const url = linkUrl(deps, 'invite', token);
-        const org = await deps.dossier.auth.listOrgs(requireSession(ctx)).then((orgs) => orgs.find((o) => o.id === invitation.orgId)?.name ?? 'an org');
+        const org = await deps.dossier.auth.listOrgs(caller).then((orgs) => orgs.find((o) => o.id === invitation.orgId)?.name ?? 'an org');
         const text = `You are invited to join ${org} on Dossier as ${invitation.role}.\n\nOpen this link to accept (it works once, until ${invitation.expiresAt}):\n${url}\n`;
         reply(201, { ...invitation, url, emailed: await mailLink(deps, sendEmail, invitation.email, `Join ${org} on Dossier`, text) });
       },
@@ -49,13 +48,13 @@ function invitationRoutes(deps: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: base, operationId: 'listInvitations', tag: 'auth', auth: 'jwt', role: 'admin', summary: 'Pending invitations of the org, newest first (admin; links are never shown again)',
       responses: { 200: { description: 'The pending invitations', schema: s.invitation.array() }, ...denied },
-      handle: async (ctx, { reply }) => reply(200, await invitations.list(requireSession(ctx), ctx.params.orgId)),
+      handle: async (ctx, { caller, reply }) => reply(200, await invitations.list(caller, ctx.params.orgId)),
     }),
     route({
       method: 'delete', path: `${base}/:invitationId`, operationId: 'revokeInvitation', tag: 'auth', auth: 'jwt', role: 'admin', summary: 'Revoke a pending invitation (admin): its link stops working',
       responses: { 204: 'Revoked', ...denied, 404: 'No pending invitation with this id in the org' },
-      handle: async (ctx) => {
-        await invitations.revoke(requireSession(ctx), ctx.params.orgId, ctx.params.invitationId);
+      handle: async (ctx, { caller }) => {
+        await invitations.revoke(caller, ctx.params.orgId, ctx.params.invitationId);
         noContent(ctx);
       },
     }),
@@ -86,26 +85,25 @@ function accountRoutes(deps: RouteDeps): RouteDef[] {
     route({
       method: 'get', path: '/v1/auth/account', operationId: 'getAccount', tag: 'auth', auth: 'jwt', role: 'account', summary: "The caller's account",
       responses: { 200: { description: 'The account', schema: s.account }, 401: 'JWT required' },
-      handle: async (ctx, { reply }) => reply(200, await accounts.me(requireSession(ctx))),
+      handle: async (_ctx, { caller, reply }) => reply(200, await accounts.me(caller)),
     }),
     route({
       method: 'patch', path: '/v1/auth/account', operationId: 'changeEmail', tag: 'auth', auth: 'jwt', role: 'account', body: s.changeEmailSchema, summary: "Change the caller's e-mail (the current password is required)",
       responses: { 200: { description: 'The account', schema: s.account }, 400: 'Invalid e-mail', 401: 'JWT required, or the current password is wrong', 409: 'Another account has this e-mail', 429: 'Too many wrong passwords' },
-      handle: async (ctx, { body, reply }) => {
-        const claims = requireSession(ctx);
+      handle: async (ctx, { caller: claims, body, reply }) => {
         reply(200, await deps.limits.login(ctx.ip, claims.email, () => accounts.changeEmail(claims, body)));
       },
     }),
     route({
       method: 'get', path: '/v1/auth/sessions', operationId: 'listSessions', tag: 'auth', auth: 'jwt', role: 'account', summary: "The caller's signed-in sessions, newest first (current marks this request's)",
       responses: { 200: { description: 'The sessions', schema: s.session.array() }, 401: 'JWT required' },
-      handle: async (ctx, { reply }) => reply(200, await deps.dossier.people.accounts.listSessions(requireSession(ctx))),
+      handle: async (_ctx, { caller, reply }) => reply(200, await deps.dossier.people.accounts.listSessions(caller)),
     }),
     route({
       method: 'delete', path: '/v1/auth/sessions/:sessionId', operationId: 'endSession', tag: 'auth', auth: 'jwt', role: 'account', summary: 'End one of the caller\'s sessions: its tokens stop working at once',
       responses: { 204: 'Ended', 401: 'JWT required', 404: 'No live session of the caller with this id' },
-      handle: async (ctx) => {
-        await accounts.endSession(requireSession(ctx), ctx.params.sessionId);
+      handle: async (ctx, { caller }) => {
+        await accounts.endSession(caller, ctx.params.sessionId);
         noContent(ctx);
       },
     }),
@@ -120,8 +118,8 @@ function resetRoutes(deps: RouteDeps): RouteDef[] {
       method: 'post', path: '/v1/orgs/:orgId/members/:accountId/password-reset', operationId: 'issuePasswordReset', tag: 'auth', auth: 'jwt', role: 'admin', body: s.issueResetSchema,
       summary: "Issue a one-time password reset link for a member (admin of every one of the member's orgs): shown only here, also e-mailed when SMTP is set",
       responses: { 201: { description: 'The link', schema: s.resetLink }, ...denied, 403: "Needs the admin role in the org and in every other org of the member" },
-      handle: async (ctx, { body, reply }) => {
-        const reset = await accounts.adminReset(requireSession(ctx), ctx.params.orgId, ctx.params.accountId);
+      handle: async (ctx, { caller, body, reply }) => {
+        const reset = await accounts.adminReset(caller, ctx.params.orgId, ctx.params.accountId);
         const url = linkUrl(deps, 'reset-password', reset.token);
         const emailed = await mailLink(deps, body.sendEmail, reset.email, 'Reset your Dossier password', text(url, reset.expiresAt));
         reply(201, { url, expiresAt: reset.expiresAt, emailed });

@@ -1,5 +1,4 @@
 import { responses } from '@dossier/core';
-import { requireApiAccess } from '../http/auth.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /**
@@ -17,8 +16,7 @@ export function recomputeRoutes({ dossier }: RouteDeps): RouteDef[] {
       summary: what === 'summaries'
         ? 'Reset AI section summaries to extractive and re-enqueue summarization of every ready document'
         : 'Delete caption chunks, reset image and table captions, and re-enqueue captioning of every ready document',
-      handle: async (ctx, { reply }) => {
-        const access = requireApiAccess(ctx);
+      handle: async (ctx, { caller: access, reply }) => {
         reply(200, await (what === 'summaries' ? c.recomputeSummaries(access, ctx.params.id) : c.recomputeCaptions(access, ctx.params.id)));
       },
     });

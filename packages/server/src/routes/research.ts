@@ -1,5 +1,4 @@
 import { type ResearchProgress, responses, schemas } from '@dossier/core';
-import { apiAccess } from '../http/auth.ts';
 import { openSse, type SseStream } from '../http/sse.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';
 
@@ -58,10 +57,10 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
         },
         ...startErrors,
       },
-      handle: async (ctx, { body }) => {
+      handle: async (ctx, { caller, body }) => {
         // Access, validation and model resolution fail here, as HTTP statuses, before the stream opens.
         const cancel = new AbortController();
-        const events = await r.run(apiAccess(ctx), ctx.params.id, body, cancel.signal);
+        const events = await r.run(caller, ctx.params.id, body, cancel.signal);
         const stream = openSse(ctx);
         // A client that disconnects cancels the run and its provider call; nothing is saved for it.
         stream.signal.addEventListener('abort', () => cancel.abort(), { once: true });
@@ -72,27 +71,27 @@ export function researchRoutes({ dossier }: RouteDeps): RouteDef[] {
       method: 'post', path: '/v1/collections/:id/research/sync', operationId: 'researchSync', tag: 'research', auth: 'key', longRunning: true,
       summary: 'Research and return the whole answer with its sources', body: schemas.researchSchema,
       responses: { 200: { description: 'The answer with its sources', schema: responses.researchAnswer }, ...startErrors, 408: 'Time limit of the depth reached', 429: 'Model provider rate limit', 503: 'Model provider failed (after retries)' },
-      handle: async (ctx, { body, reply }) => {
+      handle: async (ctx, { caller, body, reply }) => {
         const cancel = new AbortController();
         ctx.res.once('close', () => cancel.abort());
-        reply(200, await r.runSync(apiAccess(ctx), ctx.params.id, body, cancel.signal));
+        reply(200, await r.runSync(caller, ctx.params.id, body, cancel.signal));
       },
     }),
     route({
       method: 'get', path: '/v1/collections/:id/research', operationId: 'listResearchSessions', tag: 'research', auth: 'key', summary: 'The last 50 research sessions, newest first',
       responses: { 200: { description: 'The sessions', schema: responses.researchSession.array() }, 401: 'API key required', 404: 'Not found' },
-      handle: async (ctx, { reply }) => reply(200, await r.list(apiAccess(ctx), ctx.params.id)),
+      handle: async (ctx, { caller, reply }) => reply(200, await r.list(caller, ctx.params.id)),
     }),
     route({
       method: 'get', path: '/v1/collections/:id/research/:sessionId', operationId: 'getResearchSession', tag: 'research', auth: 'key', summary: 'A research session with its frozen sources',
       responses: { 200: { description: 'The session', schema: responses.researchSession }, 401: 'API key required', 404: 'Not found' },
-      handle: async (ctx, { reply }) => reply(200, await r.get(apiAccess(ctx), ctx.params.id, ctx.params.sessionId)),
+      handle: async (ctx, { caller, reply }) => reply(200, await r.get(caller, ctx.params.id, ctx.params.sessionId)),
     }),
     route({
       method: 'delete', path: '/v1/collections/:id/research/:sessionId', operationId: 'deleteResearchSession', tag: 'research', auth: 'key', summary: 'Delete a research session',
       responses: { 204: 'Deleted', 401: 'API key required', 404: 'Not found' },
-      handle: async (ctx) => {
-        await r.remove(apiAccess(ctx), ctx.params.id, ctx.params.sessionId);
+      handle: async (ctx, { caller }) => {
+        await r.remove(caller, ctx.params.id, ctx.params.sessionId);
         noContent(ctx);
       },
     }),

@@ -1,5 +1,4 @@
 import { DossierError, responses, schemas } from '@dossier/core';
-import { requireApiAccess } from '../http/auth.ts';
 import { type MultipartForm, readMultipart } from '../http/multipart.ts';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 
@@ -29,10 +28,10 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
         200: { description: 'A document with the same content hash exists: it is returned and uploadUrl is null', schema: responses.uploadUrl },
         402: 'Document or storage quota reached', 404: 'Not found', 413: 'fileSizeBytes over the server limit',
       },
-      handle: async (ctx, { body, reply }) => {
+      handle: async (ctx, { caller, body, reply }) => {
         const declared = body.fileSizeBytes;
         if (declared !== undefined && declared > config.maxUploadBytes) throw new DossierError('payload_too_large', `fileSizeBytes exceeds the limit of ${config.maxUploadBytes} bytes`);
-        const r = await d.createUploadUrl(requireApiAccess(ctx), ctx.params.id, body);
+        const r = await d.createUploadUrl(caller, ctx.params.id, body);
         if (r.document) return reply(200, { documentId: r.documentId, uploadUrl: null, document: r.document });
         // The blob store's own presigned URL (S3) when it takes client uploads, else this server's signed route.
         reply(201, { documentId: r.documentId, uploadUrl: r.storeUrl ?? `${publicUrl()}/v1/uploads/${r.uploadToken}` });
@@ -57,19 +56,18 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       method: 'post', path: '/v1/collections/:id/documents/:docId/confirm', operationId: 'confirmUpload', tag: 'documents', auth: 'key',
       summary: 'Confirm a presigned upload; the document moves to uploading', body: schemas.confirmSchema,
       responses: { 200: { description: 'The document', schema: responses.document }, 400: 'File not uploaded yet', 404: 'Not found' },
-      handle: async (ctx, { body, reply }) => reply(200, await d.confirm(requireApiAccess(ctx), ctx.params.id, ctx.params.docId, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(200, await d.confirm(caller, ctx.params.id, ctx.params.docId, body)),
     }),
     route({
       method: 'post', path: '/v1/collections/:id/documents/batch-confirm', operationId: 'confirmUploads', tag: 'documents', auth: 'key',
       summary: 'Confirm 1 to 500 presigned uploads', body: schemas.batchConfirmSchema, responses: { 200: { description: 'The documents', schema: responses.document.array() }, 404: 'Not found' },
-      handle: async (ctx, { body, reply }) => reply(200, await d.batchConfirm(requireApiAccess(ctx), ctx.params.id, body)),
+      handle: async (ctx, { caller, body, reply }) => reply(200, await d.batchConfirm(caller, ctx.params.id, body)),
     }),
     route({
       method: 'post', path: '/v1/collections/:id/documents', operationId: 'uploadDocument', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', uploads: 'one', longRunning: true,
       summary: 'Upload one file (multipart field `file`, optional `tags` JSON array, `metadata` JSON object and `sourcePath`: its path in a synced source, which replaces that document when the content differs), up to 25 MB',
       responses: { 202: { description: 'The document, processing', schema: responses.document }, 402: 'Document or storage quota reached', 404: 'Not found', 413: 'File exceeds 25 MB' },
-      handle: async (ctx, { reply }) => {
-        const access = requireApiAccess(ctx);
+      handle: async (ctx, { caller: access, reply }) => {
         const form = await readMultipart(ctx, SINGLE_LIMITS);
         const file = form.files[0];
         if (!file) throw new DossierError('invalid_input', "Missing multipart field 'file'");
@@ -80,8 +78,7 @@ export function uploadRoutes({ dossier, config, publicUrl }: RouteDeps): RouteDe
       method: 'post', path: '/v1/collections/:id/documents/batch', operationId: 'uploadDocuments', idempotent: true, tag: 'documents', auth: 'key', bodyType: 'multipart/form-data', uploads: 'many', longRunning: true,
       summary: 'Upload several files (repeated field `file`; shared `tags` and `metadata`; `sourcePaths` JSON array, one per file); 100 files and 100 MB per request',
       responses: { 202: { description: 'The documents, processing', schema: responses.documentBatch }, 402: 'Document or storage quota reached', 404: 'Not found', 413: 'A file exceeds 25 MB' },
-      handle: async (ctx, { reply }) => {
-        const access = requireApiAccess(ctx);
+      handle: async (ctx, { caller: access, reply }) => {
         const form = await readMultipart(ctx, BATCH_LIMITS);
         if (form.files.length === 0) throw new DossierError('invalid_input', "Missing multipart field 'file'");
         const paths = sourcePathsOf(form);
