@@ -1,3 +1,6 @@
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { AgentStore } from '../ports/agent-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { DossierContext } from '../context.ts';
 import { AGENT_TIMEOUT_DEFAULT_MS, type AgentRecord, type AgentSnapshot } from '../domain/agents.ts';
@@ -55,10 +58,10 @@ async function projectModel(ctx: DossierContext, projectId: string, modelId: str
 }
 
 /** The scoping document must be a ready document of a collection the agent may read. */
-async function checkDocument(ctx: DossierContext, agent: AgentSnapshot, projectId: string, id: string | undefined): Promise<string | null> {
+async function checkDocument(store: DocumentStore & CollectionStore, agent: AgentSnapshot, projectId: string, id: string | undefined): Promise<string | null> {
   if (!id) return null;
-  const doc = await ctx.store.getDocument(id);
-  const collection = doc ? await ctx.store.getCollection(doc.collectionId) : null;
+  const doc = await store.getDocument(id);
+  const collection = doc ? await store.getCollection(doc.collectionId) : null;
   const allowed = agent.allowedCollectionIds === null || (doc !== null && agent.allowedCollectionIds.includes(doc.collectionId));
   if (!doc || !collection || collection.deletedAt || collection.projectId !== projectId || !allowed) throw notFound('Document');
   return doc.id;
@@ -80,14 +83,14 @@ async function admit(ctx: DossierContext, projectId: string, timeoutMs: number):
     // The lease outlives the run's time limit a little, so a crashed process frees its slot soon after.
     return await acquireRunSlot(ctx, projectId, timeoutMs + 30_000);
   } catch (err) {
-    await refundMeter(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
+    await refundMeter(ctx.store, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
     throw err;
   }
 }
 
 /** Settle a run of `agent`: the document scope, the model, the output schema, credits and a slot. */
 async function settle(ctx: DossierContext, caller: AgentCaller, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
-  const scopedTo = await checkDocument(ctx, agent, projectId, input.documentId);
+  const scopedTo = await checkDocument(ctx.store, agent, projectId, input.documentId);
   const model = await projectModel(ctx, projectId, agent.model);
   const output = agent.outputSchema ? compileOutputSchema(agent.outputSchema) : null;
   const lease = await admit(ctx, projectId, agent.timeoutMs);
@@ -118,8 +121,8 @@ async function previewerProject(ctx: DossierContext, caller: AgentCaller, path: 
 }
 
 /** The saved agent of the project by slug (or id); 404 otherwise. */
-export async function agentOf(ctx: DossierContext, projectId: string, idOrSlug: string): Promise<AgentRecord> {
-  const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
+export async function agentOf(store: AgentStore, projectId: string, idOrSlug: string): Promise<AgentRecord> {
+  const agent = isUuid(idOrSlug) ? await store.getAgent(idOrSlug) : await store.findAgentBySlug(projectId, idOrSlug);
   if (!agent || agent.projectId !== projectId) throw notFound('Agent');
   return agent;
 }
@@ -130,7 +133,7 @@ export const snapshotOf = ({ projectId: _p, ...agent }: AgentRecord): AgentSnaps
 export async function planInvocation(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
   const project = await callerProject(ctx, caller, path);
   const input = parseInput(invokeAgentSchema, raw);
-  const agent = await agentOf(ctx, project.id, slug);
+  const agent = await agentOf(ctx.store, project.id, slug);
   return settle(ctx, caller, snapshotOf(agent), project.id, input, true);
 }
 
@@ -145,7 +148,7 @@ export async function planPreview(ctx: DossierContext, caller: AgentCaller, path
   const saved = isUuid(slug) ? await ctx.store.getAgent(slug) : await ctx.store.findAgentBySlug(project.id, slug);
   const base = saved && saved.projectId === project.id ? snapshotOf(saved) : null;
   const { draft } = input;
-  await checkCollections(ctx, project.id, draft.allowedCollectionIds);
+  await checkCollections(ctx.store, project.id, draft.allowedCollectionIds);
   const systemPrompt = draft.systemPrompt ?? base?.systemPrompt;
   const model = draft.model ?? base?.model;
   if (!systemPrompt || !model) throw new DossierError('invalid_input', `draft: systemPrompt and model are required when no agent '${slug}' is saved`);

@@ -40,7 +40,7 @@ async function* guarded(ctx: DossierContext, runId: string, run: AsyncGenerator<
 export function agentRunService(ctx: DossierContext, search: SearchService, settings: ResearchSettings) {
   async function runOf(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<AgentRunRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'member');
-    const agent = await agentOf(ctx, project.id, slug);
+    const agent = await agentOf(ctx.store, project.id, slug);
     const run = isUuid(runId) ? await ctx.store.getAgentRun(runId) : null;
     if (!run || run.agentId !== agent.id) throw notFound('Run');
     return run;
@@ -74,7 +74,7 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
     },
     async listRuns(claims: SessionClaims, path: ProjectPath, slug: string, rawQuery: unknown) {
       const project = await requireProjectRole(ctx, claims, path, 'member');
-      const agent = await agentOf(ctx, project.id, slug);
+      const agent = await agentOf(ctx.store, project.id, slug);
       const page = await ctx.store.listAgentRuns(agent.id, parseInput(listRunsQuerySchema, rawQuery ?? {}));
       return { runs: page.runs.map((run) => runListItem(runView(run))), hasMore: page.hasMore };
     },
@@ -93,7 +93,7 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
      */
     async deleteRun(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<void> {
       const run = await runOf(claims, path, slug, runId);
-      if (run.createdBy !== claims.accountId) await requireOrgRole(ctx, claims, path.orgId, 'admin', 'Deleting a run someone else started');
+      if (run.createdBy !== claims.accountId) await requireOrgRole(ctx.store, claims, path.orgId, 'admin', 'Deleting a run someone else started');
       await ctx.store.deleteAgentRun(run.id);
     },
     /** End runs a crashed process left `running` (called at start). */

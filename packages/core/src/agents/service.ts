@@ -45,7 +45,7 @@ export function agentService(ctx: DossierContext) {
     async create(claims: SessionClaims, path: ProjectPath, raw: unknown): Promise<AgentView> {
       const project = await requireProjectRole(ctx, claims, path, 'admin');
       const input = parseInput(createAgentSchema, raw);
-      await checkCollections(ctx, project.id, input.allowedCollectionIds);
+      await checkCollections(ctx.store, project.id, input.allowedCollectionIds);
       if (input.outputSchema) compileOutputSchema(input.outputSchema);
       const now = nowIso();
       const agent: AgentRecord = {
@@ -70,7 +70,7 @@ export function agentService(ctx: DossierContext) {
       const project = await requireProjectRole(ctx, claims, path, 'admin');
       const patch = parseInput(updateAgentSchema, raw);
       const agent = await agentOf(project.id, idOrSlug);
-      await checkCollections(ctx, project.id, patch.allowedCollectionIds);
+      await checkCollections(ctx.store, project.id, patch.allowedCollectionIds);
       if (patch.outputSchema) compileOutputSchema(patch.outputSchema);
       const updated = await ctx.store.updateAgent(agent.id, mergePatch(agent, patch));
       if (!updated) throw notFound('Agent');

@@ -68,12 +68,12 @@ export function keyService(ctx: DossierContext, auth: AuthService) {
       return { ...projectKeyView(record), key };
     },
     async listOrgKeys(claims: SessionClaims, orgId: string): Promise<ApiKeyView[]> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing API keys');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       return (await ctx.store.listOrgApiKeys(orgId)).map(orgKeyView);
     },
     async createOrgKey(claims: SessionClaims, orgId: string, raw: unknown): Promise<ApiKeyView & { key: string }> {
       const input = parseInput(createOrgKeySchema, raw ?? {});
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing API keys');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       const key = generateOrgApiKey();
       const record: OrgApiKeyRecord = {
         id: newId(), orgId, name: input.name ?? null, keyHash: hashSecret(key), keyEncrypted: ctx.secrets.encrypt(key), keyPreview: previewSecret(key),
@@ -83,7 +83,7 @@ export function keyService(ctx: DossierContext, auth: AuthService) {
       return { ...orgKeyView(record), key };
     },
     async revokeOrgKey(claims: SessionClaims, orgId: string, keyId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing API keys');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       const key = isUuid(keyId) ? await ctx.store.getOrgApiKey(keyId) : null;
       if (!key || key.orgId !== orgId) throw notFound('API key');
       await ctx.store.revokeApiKey(key.id, nowIso());

@@ -57,7 +57,7 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
      * org in its path); 404 when the caller is not a member, so other orgs' ids reveal nothing.
      */
     async roleIn(claims: SessionClaims, orgId: string): Promise<OrgRole> {
-      return requireOrgRole(ctx, claims, orgId, 'member');
+      return requireOrgRole(ctx.store, claims, orgId, 'member');
     },
     /** A new org; its creator is its admin. */
     async createOrg(claims: SessionClaims, raw: unknown): Promise<Org> {
@@ -68,13 +68,13 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
     },
     async renameOrg(claims: SessionClaims, orgId: string, raw: unknown): Promise<Org> {
       const { name } = parseInput(nameSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Renaming the org');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Renaming the org');
       const org = await ctx.store.renameOrg(orgId, name);
       if (!org) throw notFound('Org');
       return org;
     },
     async deleteOrg(claims: SessionClaims, orgId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Deleting the org');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Deleting the org');
       for (const project of await ctx.store.listProjects(orgId)) {
         if (await hasCollections(project.id)) throw new DossierError('conflict', `Project ${project.name} still has collections: delete them first`);
       }
@@ -83,7 +83,7 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
     /** A new project of the org with its live and test keys (in this answer only). */
     async createProject(claims: SessionClaims, orgId: string, raw: unknown): Promise<CreatedProject> {
       const { name } = parseInput(nameSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Creating projects');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Creating projects');
       const project: Project = { id: newId(), orgId, name, createdAt: nowIso() };
       await ctx.store.createProject(project);
       return { project, liveKey: await auth.createKey(project.id, 'live'), testKey: await auth.createKey(project.id, 'test') };
@@ -101,13 +101,13 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
       await ctx.store.deleteProject(project.id);
     },
     async listMembers(claims: SessionClaims, orgId: string): Promise<OrgMember[]> {
-      await requireOrgRole(ctx, claims, orgId, 'member');
+      await requireOrgRole(ctx.store, claims, orgId, 'member');
       return ctx.store.listMembers(orgId);
     },
     /** Add an existing account to the org with a role, or change its role (the last admin cannot be demoted). */
     async putMember(claims: SessionClaims, orgId: string, raw: unknown): Promise<OrgMember> {
       const { email, role } = parseInput(memberSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing members');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing members');
       const account = await ctx.store.findAccountByEmail(email);
       if (!account) throw notFound('Account (the person must have an account on this server)');
       const current = await ctx.store.getMembershipRole(orgId, account.id);
@@ -116,7 +116,7 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
       return { accountId: account.id, email: account.email, role };
     },
     async removeMember(claims: SessionClaims, orgId: string, accountId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing members');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing members');
       const role = isUuid(accountId) ? await ctx.store.getMembershipRole(orgId, accountId) : null;
       if (!role) throw notFound('Member');
       if (role === 'admin' && (await adminCount(orgId)) === 1) throw new DossierError('conflict', 'The org needs at least one admin');

@@ -109,20 +109,20 @@ export function collectionService(ctx: DossierContext) {
     },
     /** The whole collection, to code that acts for its owner or reads a public one on its own behalf (the library). */
     async get(access: Access, id: string): Promise<CollectionView> {
-      return collectionView(await requireCollection(ctx, access, id, 'read'));
+      return collectionView(await requireCollection(ctx.store, access, id, 'read'));
     },
     /**
      * The collection as an API caller may see it: the whole collection to its owner, the PublicCollectionView to
      * anyone else reading a public one (GET /v1/collections/:id).
      */
     async show(access: Access, id: string): Promise<CollectionView | PublicCollectionView> {
-      const c = await requireCollection(ctx, access, id, 'read');
+      const c = await requireCollection(ctx.store, access, id, 'read');
       if (ownedBy(c, access)) return collectionView(c);
       const { docCount, totalSections } = await ctx.store.collectionCounts(c.id);
       return { id: c.id, name: c.name, description: c.description, visibility: 'public', docCount, totalSections, createdAt: c.createdAt };
     },
     async update(access: Access, id: string, raw: UpdateCollectionInput): Promise<CollectionView> {
-      const c = await requireCollection(ctx, access, id, 'write');
+      const c = await requireCollection(ctx.store, access, id, 'write');
       const patch = parseInput(updateCollectionSchema, raw);
       const { embeddingModel: _ignored, force: _force, ...rest } = patch;
       if ((rest.chunkOverlap ?? c.chunkOverlap) >= (rest.chunkSize ?? c.chunkSize)) {
@@ -131,11 +131,11 @@ export function collectionService(ctx: DossierContext) {
       return collectionView(await ctx.store.updateCollection(c.id, rest));
     },
     async remove(access: Access, id: string): Promise<void> {
-      const c = await requireCollection(ctx, access, id, 'write');
+      const c = await requireCollection(ctx.store, access, id, 'write');
       await ctx.store.updateCollection(c.id, { deletedAt: nowIso() });
     },
     async stats(access: Access, id: string): Promise<CollectionStats> {
-      const c = await requireCollection(ctx, access, id, 'read');
+      const c = await requireCollection(ctx.store, access, id, 'read');
       const [counts, dbBytes, claims] = await Promise.all([ctx.store.collectionCounts(c.id), ctx.index.sizeBytes(c.id), ctx.store.claimCounts(c.id)]);
       return { ...counts, dbBytes, claimsExtractedCount: claims.documents, totalClaimsCount: claims.claims };
     },

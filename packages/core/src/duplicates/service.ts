@@ -51,7 +51,7 @@ export async function forgetDuplicate(ctx: DossierContext, collection: Collectio
 /** Near-duplicate detection and group review of collections the caller owns. */
 export function duplicateService(ctx: DossierContext) {
   async function groupOf(access: Access, collectionId: string, groupId: string) {
-    const collection = await requireCollection(ctx, access, collectionId, 'write');
+    const collection = await requireCollection(ctx.store, access, collectionId, 'write');
     const group = isUuid(groupId) ? await ctx.store.getDuplicateGroup(groupId) : null;
     if (!group || group.collectionId !== collection.id) throw notFound('Duplicate group');
     return { collection, group };
@@ -60,19 +60,19 @@ export function duplicateService(ctx: DossierContext) {
   return {
     /** Start a detection run over every ready document (202; 409 while one is in flight). */
     async detect(access: Access, collectionId: string) {
-      const run = await startDetection(ctx, await requireCollection(ctx, access, collectionId, 'write'));
+      const run = await startDetection(ctx, await requireCollection(ctx.store, access, collectionId, 'write'));
       return { runId: run.id, status: 'pending' as const, jobsEnqueued: run.jobsEnqueued ?? 0, enqueuedAt: run.createdAt };
     },
     /** The newest run (404 before the first). */
     async latestRun(access: Access, collectionId: string): Promise<DuplicateRunView> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const run = await ctx.store.latestDuplicateRun(collection.id);
       if (!run) throw notFound('Duplicate detection run');
       return runView(run);
     },
     /** A page of groups, newest first. */
     async list(access: Access, collectionId: string, page: { limit: number; offset: number }): Promise<{ total: number; items: DuplicateGroupView[] }> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const { total, items } = await ctx.store.listDuplicateGroups(collection.id, page.limit, page.offset);
       return { total, items: items.map(groupView) };
     },

@@ -24,7 +24,7 @@ export function recomputeService(ctx: DossierContext) {
   return {
     /** Put every AI section summary back to its extractive one (store and scan index), then re-enqueue summarization. */
     async recomputeSummaries(access: Access, collectionId: string): Promise<{ enqueued: number }> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       await rewriteSectionRows(ctx, c, await ctx.store.resetGeneratedSummaries(c.id));
       return { enqueued: await enqueueReady(ctx, c, 'summaries') };
     },
@@ -33,7 +33,7 @@ export function recomputeService(ctx: DossierContext) {
      * first: should the chunk deletion fail half-way, the leftover chunks are rewritten by the next caption run.
      */
     async recomputeCaptions(access: Access, collectionId: string): Promise<{ enqueued: number }> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const docs = await ctx.store.resetCaptions(c.id);
       for (const documentId of docs) await deleteCaptionChunks(ctx, c, documentId);
       if (docs.length > 0) await ctx.index.refresh(c.id);

@@ -40,7 +40,7 @@ type Update = (access: Access, id: string, raw: UpdateCollectionInput) => Promis
  */
 export function guardedCollectionUpdate(ctx: DossierContext, server: RetrievalSettings, update: Update, evaluate: Evaluate): Update {
   return async (access, id, raw) => {
-    const c = await requireCollection(ctx, access, id, 'write');
+    const c = await requireCollection(ctx.store, access, id, 'write');
     const patch = parseInput(updateCollectionSchema, raw);
     const guard = await ctx.store.getEvaluationGuard(c.id);
     const change = queryTimeChange(c, patch, server);

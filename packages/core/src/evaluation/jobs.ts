@@ -1,3 +1,4 @@
+import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import type { DossierContext } from '../context.ts';
 import { invalid, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -27,12 +28,12 @@ export function evaluationHandlers(ctx: DossierContext, server: RetrievalSetting
 /** Progress writes at most this often (a run of thousands of queries writes a handful of rows, not thousands). */
 const PROGRESS_EVERY_MS = 500;
 
-function progressWriter(ctx: DossierContext, runId: string, stage: 'indexing' | 'searching') {
+function progressWriter(store: EvaluationStore, runId: string, stage: 'indexing' | 'searching') {
   let last = 0;
   return async (done: number, total: number) => {
     if (done < total && Date.now() - last < PROGRESS_EVERY_MS) return;
     last = Date.now();
-    await ctx.store.updateEvaluationRun(runId, { progress: { stage, done, total } });
+    await store.updateEvaluationRun(runId, { progress: { stage, done, total } });
   };
 }
 
@@ -47,7 +48,7 @@ async function finishRun(ctx: DossierContext, run: EvaluationRunRecord, c: Colle
   await ctx.store.updateEvaluationRun(run.id, done);
   if (!c) return;
   const sandbox = { projectId: c.projectId, env: c.env };
-  if (!('error' in outcome)) await meterUsage(ctx, sandbox, 'queries', outcome.perQuery.length);
+  if (!('error' in outcome)) await meterUsage(ctx.store, sandbox, 'queries', outcome.perQuery.length);
   await ctx.store.recordEvents([serviceEvent('evaluation.completed', sandbox, {
     runId: run.id, collectionId: c.id, projectId: c.projectId, setId: run.setId, setVersion: run.setVersion, status: done.status,
     ndcg10: 'error' in outcome ? null : outcome.metrics.ndcg10, error: 'error' in outcome ? outcome.error : null,
@@ -70,8 +71,8 @@ async function runShadowJob(ctx: DossierContext, server: RetrievalSettings, job:
     if (!set) throw notFound(`Golden set version ${run.setVersion}`);
     const { chunkSize, chunkOverlap, embeddingModel } = run.settings;
     if (chunkSize === undefined || chunkOverlap === undefined || embeddingModel === undefined) throw invalid('The run does not name the chunking and model to try');
-    const searching = progressWriter(ctx, run.id, 'searching');
-    const hooks = { onTable: (shadowIndex: string) => ctx.store.updateEvaluationRun(run.id, { shadowIndex }), onIndexed: progressWriter(ctx, run.id, 'indexing') };
+    const searching = progressWriter(ctx.store, run.id, 'searching');
+    const hooks = { onTable: (shadowIndex: string) => ctx.store.updateEvaluationRun(run.id, { shadowIndex }), onIndexed: progressWriter(ctx.store, run.id, 'indexing') };
     const search = (shadow: Collection) => runGoldenSet(ctx, shadow, set, run.settings, server, searching);
     const result = await withShadowCollection(ctx, c, { chunkSize, chunkOverlap, embeddingModel }, search, hooks);
     await finishRun(ctx, run, c, result);

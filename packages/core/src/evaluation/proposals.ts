@@ -1,3 +1,4 @@
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection } from '../access.ts';
 import { argumentList, toolArguments } from '../claims/structured.ts';
 import type { DossierContext } from '../context.ts';
@@ -117,10 +118,10 @@ type SetOf = (c: Collection, setId: string) => Promise<GoldenSetRecord>;
 type SetView = (s: GoldenSetRecord) => GoldenSetView;
 
 /** The target a proposal's section is judged by in a set: the section, its document, or the document's file name. */
-async function targetOf(ctx: DossierContext, p: GoldenProposalRecord, matchBy: GoldenSetRecord['matchBy']): Promise<string> {
+async function targetOf(store: DocumentStore, p: GoldenProposalRecord, matchBy: GoldenSetRecord['matchBy']): Promise<string> {
   if (matchBy === 'section') return p.sectionId;
   if (matchBy === 'document') return p.documentId;
-  const doc = await ctx.store.getDocument(p.documentId);
+  const doc = await store.getDocument(p.documentId);
   if (!doc) throw new DossierError('conflict', 'The document of this proposal was deleted; reject the proposal');
   return doc.filename;
 }
@@ -131,13 +132,13 @@ async function setWithQuestion(ctx: DossierContext, c: Collection, setOf: SetOf,
     ? await setOf(c, body.setId)
     : { id: newId(), version: 0, collectionId: c.id, name: body.name!, matchBy: body.matchBy ?? 'section', queries: [], createdAt: nowIso() };
   if (base.queries.length >= MAX_GOLDEN_QUERIES) throw invalid(`a golden set holds at most ${MAX_GOLDEN_QUERIES} queries`);
-  const query: GoldenQuery = { id: p.id, query: question, relevant: [{ target: await targetOf(ctx, p, base.matchBy), grade: 1 }] };
+  const query: GoldenQuery = { id: p.id, query: question, relevant: [{ target: await targetOf(ctx.store, p, base.matchBy), grade: 1 }] };
   return { ...base, version: base.version + 1, queries: [...base.queries.filter((q) => q.id !== p.id), query], createdAt: nowIso() };
 }
 
 /** Model-proposed questions (issue 38): draft, list, accept (optionally edited) into a set, reject. */
 export function proposalMethods(ctx: DossierContext, setOf: SetOf, setView: SetView) {
-  const owned = (access: Access, collectionId: string) => requireCollection(ctx, access, collectionId, 'write');
+  const owned = (access: Access, collectionId: string) => requireCollection(ctx.store, access, collectionId, 'write');
   async function proposalOf(c: Collection, id: string): Promise<GoldenProposalRecord> {
     const p = id.length <= 100 ? await ctx.store.getGoldenProposal(id) : null;
     if (!p || p.collectionId !== c.id) throw notFound('Proposal');

@@ -60,7 +60,7 @@ function redirectUriOf(client: OAuthClientRecord, named: string | undefined): st
  */
 export async function checkAuthorization(ctx: DossierContext, raw: unknown, endpoint: OAuthEndpoint): Promise<CheckedAuthorization> {
   const params = parseOAuthInput(authorizationRequestSchema, raw);
-  const client = await requireClient(ctx, params.client_id);
+  const client = await requireClient(ctx.store, params.client_id);
   const redirectUri = redirectUriOf(client, params.redirect_uri);
   const refuse = (code: OAuthErrorCode, description: string): never => {
     throw new OAuthRedirectError(code, description, redirectWith(redirectUri, { error: code, error_description: description, state: params.state, iss: endpoint.issuer }));
@@ -81,7 +81,7 @@ export async function checkAuthorization(ctx: DossierContext, raw: unknown, endp
 
 /** The sandbox and scope the user picked, checked against what they may grant (svc:full needs the admin role). */
 async function checkChoice(ctx: DossierContext, accountId: string, choice: ConsentChoice): Promise<GrantableSandbox> {
-  const sandbox = (await grantableSandboxes(ctx, accountId)).find((s) => s.projectId === choice.projectId && s.env === choice.env);
+  const sandbox = (await grantableSandboxes(ctx.store, accountId)).find((s) => s.projectId === choice.projectId && s.env === choice.env);
   if (!sandbox) throw new DossierError('invalid_input', 'Choose one of your projects');
   if (!scopesAllowed(sandbox.role, [choice.scope])) throw new DossierError('forbidden', `${choice.scope} needs the admin role in the project's org`);
   return sandbox;

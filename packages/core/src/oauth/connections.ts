@@ -1,3 +1,5 @@
+import type { OAuthStore } from '../ports/oauth-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
 import type { OAuthScope } from '../auth/principal.ts';
 import { requireProjectRole } from '../auth/roles.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
@@ -25,8 +27,8 @@ export interface ConnectedClient {
 
 type ProjectPath = { orgId: string; projectId: string };
 
-async function viewOf(ctx: DossierContext, grant: OAuthGrantRecord): Promise<ConnectedClient> {
-  const [client, account] = await Promise.all([ctx.store.getOAuthClient(grant.clientId), ctx.store.getAccount(grant.accountId)]);
+async function viewOf(store: OAuthStore & TenancyStore, grant: OAuthGrantRecord): Promise<ConnectedClient> {
+  const [client, account] = await Promise.all([store.getOAuthClient(grant.clientId), store.getAccount(grant.accountId)]);
   return {
     id: grant.id, clientId: grant.clientId, clientName: client?.name ?? null, env: grant.env, scopes: grant.scopes,
     account: { id: grant.accountId, email: account?.email ?? null }, createdAt: grant.createdAt, lastUsedAt: grant.lastUsedAt, expiresAt: grant.expiresAt,
@@ -38,7 +40,7 @@ export function connectionService(ctx: DossierContext, now: () => string) {
   return {
     async list(claims: SessionClaims, path: ProjectPath): Promise<ConnectedClient[]> {
       const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing connected clients');
-      return Promise.all((await ctx.store.listOAuthGrants(project.id, now())).map((grant) => viewOf(ctx, grant)));
+      return Promise.all((await ctx.store.listOAuthGrants(project.id, now())).map((grant) => viewOf(ctx.store, grant)));
     },
     /** Revoke a connection: its access and refresh tokens stop working on their next use. */
     async revoke(claims: SessionClaims, path: ProjectPath, connectionId: string): Promise<void> {
@@ -56,7 +58,7 @@ export async function connectionsOfAdmin(ctx: DossierContext, claims: SessionCla
   for (const org of await ctx.store.listOrgsForAccount(claims.accountId)) {
     if ((await ctx.store.getMembershipRole(org.id, claims.accountId)) !== 'admin') continue;
     for (const project of await ctx.store.listProjects(org.id)) {
-      const clients = await Promise.all((await ctx.store.listOAuthGrants(project.id, now)).map((grant) => viewOf(ctx, grant)));
+      const clients = await Promise.all((await ctx.store.listOAuthGrants(project.id, now)).map((grant) => viewOf(ctx.store, grant)));
       projects.push({ orgId: org.id, orgName: org.name, projectId: project.id, projectName: project.name, clients });
     }
   }

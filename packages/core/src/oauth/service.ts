@@ -55,7 +55,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
 
   return {
     settings,
-    register: (raw: unknown) => registerClient(ctx, raw, clock.now()),
+    register: (raw: unknown) => registerClient(ctx.store, raw, clock.now()),
     checkAuthorization: (raw: unknown, endpoint: OAuthEndpoint) => checkAuthorization(ctx, raw, endpoint),
     /** Sign in on the consent or connected-clients page: a page session for the next form of that page only. */
     async signIn(raw: unknown, purpose: PagePurpose): Promise<{ session: string; claims: SessionClaims }> {
@@ -66,7 +66,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
     /** A page session for an account signed in another way (single sign-on, issue 42). */
     pageSessionFor: (claims: SessionClaims, purpose: PagePurpose) => pages.issue(claims, purpose),
     /** The sandboxes the account may connect a client to (consent page). */
-    sandboxes: (accountId: string) => grantableSandboxes(ctx, accountId),
+    sandboxes: (accountId: string) => grantableSandboxes(ctx.store, accountId),
     approve: (request: CheckedAuthorization, claims: SessionClaims, choice: ConsentChoice, endpoint: OAuthEndpoint) =>
       approveAuthorization(ctx, request, claims.accountId, choice, endpoint, { now: clock.now(), expiresAt: clock.after(settings.codeTtlSeconds) }),
     deny: denyAuthorization,
@@ -83,7 +83,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
     async revoke(raw: unknown, credentials: ClientCredentials): Promise<void> {
       const request = parseOAuthInput(revocationRequestSchema, raw);
       const client = await authenticateClient(ctx, { ...credentials, clientId: request.client_id, clientSecret: request.client_secret });
-      await revokeToken(ctx, client, request.token, settings);
+      await revokeToken(ctx.store, client, request.token, settings);
     },
     /**
      * A call made with this access token was refused for lacking `scope` (403 insufficient_scope). A client that then

@@ -85,7 +85,7 @@ export function accountService(ctx: DossierContext, settings: PeopleSettings) {
     },
     /** An admin's reset link for a member of their org. */
     async adminReset(claims: SessionClaims, orgId: string, accountId: string): Promise<IssuedReset> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Resetting passwords');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Resetting passwords');
       const account = isUuid(accountId) && (await ctx.store.getMembershipRole(orgId, accountId)) ? await ctx.store.getAccount(accountId) : null;
       if (!account) throw new DossierError('not_found', 'Member not found');
       await requireAdminOfEveryOrg(claims, account.id);

@@ -16,7 +16,7 @@ export type { SsoAccounts, SsoIdentity, SsoPolicy } from './sso.ts';
 export function peopleService(ctx: DossierContext, auth: AuthService, overrides: Partial<PeopleSettings> = {}) {
   const settings = { ...DEFAULT_PEOPLE_SETTINGS, ...overrides };
   const invitations = invitationService(ctx, auth, settings);
-  return { settings, invitations, accounts: accountService(ctx, settings), sso: ssoAccounts(ctx, auth, invitations) };
+  return { settings, invitations, accounts: accountService(ctx, settings), sso: ssoAccounts(ctx.store, auth, invitations) };
 }
 
 export type PeopleService = ReturnType<typeof peopleService>;

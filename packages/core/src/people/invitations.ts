@@ -64,7 +64,7 @@ export function invitationService(ctx: DossierContext, auth: AuthService, settin
   return {
     async invite(claims: SessionClaims, orgId: string, raw: unknown): Promise<{ invitation: InvitationView; token: string; sendEmail: boolean }> {
       const { email, role, sendEmail } = parseInput(inviteSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Inviting people');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Inviting people');
       const existing = await ctx.store.findAccountByEmail(email);
       if (existing && (await ctx.store.getMembershipRole(orgId, existing.id))) throw new DossierError('conflict', `${email} is already a member of this org`);
       const now = nowIso();
@@ -81,11 +81,11 @@ export function invitationService(ctx: DossierContext, auth: AuthService, settin
       return { invitation: invitationView(record), token, sendEmail };
     },
     async list(claims: SessionClaims, orgId: string): Promise<InvitationView[]> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Listing invitations');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Listing invitations');
       return (await ctx.store.listPendingInvitations(orgId, nowIso())).map(invitationView);
     },
     async revoke(claims: SessionClaims, orgId: string, invitationId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Revoking invitations');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Revoking invitations');
       const invitation = isUuid(invitationId) ? await ctx.store.getInvitation(invitationId) : null;
       if (!invitation || invitation.orgId !== orgId || !(await ctx.store.revokeInvitation(invitation.id, nowIso()))) {
         throw new DossierError('not_found', 'No pending invitation with this id in the org');

@@ -22,7 +22,7 @@ export interface ResearchPlan {
  * Collection), so a deep run gets the best model even when the collection names a fast one.
  */
 export async function planResearch(ctx: DossierContext, access: Access, collectionId: string, raw: ResearchInput): Promise<ResearchPlan> {
-  const collection = await requireCollection(ctx, access, collectionId, 'write');
+  const collection = await requireCollection(ctx.store, access, collectionId, 'write');
   const owner = requireAccess(access);
   const input = parseInput(researchSchema, raw);
   const depth = RESEARCH_DEPTHS[input.depth];

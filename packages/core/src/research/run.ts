@@ -109,7 +109,7 @@ function logFailure(ctx: DossierContext, plan: ResearchPlan, ev: Extract<Researc
 
 /** Save the session (sources copied, so later document changes never alter it) and make the `done` event. */
 async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: CheckedAnswer, usage: RunUsage): Promise<ResearchRunEvent> {
-  const flags = await contradictionFlags(ctx, plan.collection.id, checked.sources.map((source) => source.sectionId));
+  const flags = await contradictionFlags(ctx.store, plan.collection.id, checked.sources.map((source) => source.sectionId));
   const session: ResearchSessionRecord = {
     id: newId(),
     collectionId: plan.collection.id,
@@ -128,7 +128,7 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
     await ctx.store.insertResearchSession(session, completed);
     eventsSaved(ctx, completed);
     // Credits are spent by runs that answer (spec: per research run); a failed or cancelled run costs none.
-    await meterUsage(ctx, plan.owner, 'credits', plan.depth.credits);
+    await meterUsage(ctx.store, plan.owner, 'credits', plan.depth.credits);
   } catch (err) {
     ctx.log.error('research session not saved', { collectionId: plan.collection.id, error: String(err) });
     return { type: 'error', code: isDossierError(err) ? err.code : 'internal', message: 'The answer could not be saved' };

@@ -40,7 +40,7 @@ const MIN_SIMILARITY = 0.3;
 export function filenameSearchService(ctx: DossierContext) {
   return {
     async search(access: Access, collectionId: string, raw: FilenameSearchInput) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const input = parseInput(filenameSearchSchema, raw);
       const docs = await ctx.store.findDocuments(c.id, {
         tags: input.tags && normalizeTags(input.tags),

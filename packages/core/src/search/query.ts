@@ -1,3 +1,5 @@
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, markdownKey, requireCollection } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
@@ -128,11 +130,11 @@ function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: Re
  * the documents are read (their file name, and their status: only ready documents answer); rows of an index
  * written before rows carried the level also get their sections looked up.
  */
-async function withProvenance(ctx: DossierContext, hits: Candidate[]): Promise<QueryHit[]> {
+async function withProvenance(store: SectionStore & DocumentStore, hits: Candidate[]): Promise<QueryHit[]> {
   const lacking = hits.filter((h) => h.row.sectionLevel === null);
   const [sections, docs] = await Promise.all([
-    lacking.length ? ctx.store.getSections([...new Set(lacking.map((h) => h.row.sectionId))]) : [],
-    ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),
+    lacking.length ? store.getSections([...new Set(lacking.map((h) => h.row.sectionId))]) : [],
+    store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),
   ]);
   const levelOf = new Map(sections.map((s) => [s.id, s.level]));
   const docById = new Map(docs.map((d) => [d.id, d]));
@@ -160,7 +162,7 @@ async function topWithProvenance(ctx: DossierContext, hits: Candidate[], limit: 
   const out: QueryHit[] = [];
   for (let from = 0; from < hits.length && out.length < limit; ) {
     const window = hits.slice(from, from + limit - out.length + SPARE_HITS);
-    out.push(...(await withProvenance(ctx, window)));
+    out.push(...(await withProvenance(ctx.store, window)));
     from += window.length;
   }
   return out.slice(0, limit);
@@ -189,11 +191,11 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
   return {
     /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       return queryCollection(ctx, c, parseInput(querySchema, raw), settings);
     },
     async scan(access: Access, collectionId: string, raw: ScanInput) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const input = parseInput(scanSchema, raw);
       const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
       const hits = await ctx.index.searchSections(c.id, input.query, { limit: input.top_k, filter });
@@ -237,7 +239,7 @@ async function sectionWithAccess(ctx: DossierContext, access: Access, sectionId:
   // A soft-deleted document's sections (issue 43) answer as its document does: not found.
   if (!section || !doc || doc.deletedAt) throw notFound('Section');
   try {
-    return { section, doc, collection: await requireCollection(ctx, access, section.collectionId, 'read') };
+    return { section, doc, collection: await requireCollection(ctx.store, access, section.collectionId, 'read') };
   } catch (err) {
     if ((err as { code?: string }).code === 'not_found') throw notFound('Section');
     throw err;

@@ -131,7 +131,7 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
      * (hidden at once, purged after the grace period, like a source run's); paths with no document are skipped.
      */
     async softDeleteByPath(access: Access, collectionId: string, raw: unknown) {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const { paths } = parseInput(deleteByPathSchema, raw);
       await purgeExpired(ctx, c, settings.graceMs);
       const at = nowIso();

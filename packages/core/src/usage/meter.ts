@@ -1,3 +1,4 @@
+import type { UsageStore } from '../ports/research-store.ts';
 import type { Access } from '../access.ts';
 import type { DossierContext } from '../context.ts';
 import type { Env, UsageMeter } from '../domain/types.ts';
@@ -6,8 +7,8 @@ import { nowIso } from '../util/ids.ts';
 import { requireMeterRoom } from './quotas.ts';
 
 /** Record usage on a project sandbox's meter now (spec: Usage meters). */
-export async function meterUsage(ctx: DossierContext, owner: { projectId: string; env: Env }, meter: UsageMeter, amount: number): Promise<void> {
-  await ctx.store.addUsage(owner.projectId, owner.env, meter, amount, nowIso());
+export async function meterUsage(store: UsageStore, owner: { projectId: string; env: Env }, meter: UsageMeter, amount: number): Promise<void> {
+  await store.addUsage(owner.projectId, owner.env, meter, amount, nowIso());
 }
 
 /**
@@ -18,7 +19,7 @@ export async function meterUsage(ctx: DossierContext, owner: { projectId: string
  * the query it counts was answered and is not undone.
  */
 function meterInBackground(ctx: DossierContext, owner: { projectId: string; env: Env }): void {
-  meterUsage(ctx, owner, 'queries', 1).catch((err) => ctx.log.warn('query not metered', { projectId: owner.projectId, error: String(err) }));
+  meterUsage(ctx.store, owner, 'queries', 1).catch((err) => ctx.log.warn('query not metered', { projectId: owner.projectId, error: String(err) }));
 }
 
 /**

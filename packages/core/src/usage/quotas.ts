@@ -1,3 +1,4 @@
+import type { UsageStore } from '../ports/research-store.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
@@ -71,8 +72,8 @@ export async function spendMeter(ctx: DossierContext, sandbox: Sandbox, meter: '
 }
 
 /** Give back what spendMeter took. */
-export async function refundMeter(ctx: DossierContext, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
-  await ctx.store.addUsage(sandbox.projectId, sandbox.env, meter, -amount, new Date().toISOString());
+export async function refundMeter(store: UsageStore, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
+  await store.addUsage(sandbox.projectId, sandbox.env, meter, -amount, new Date().toISOString());
 }
 
 /** What an upload or a new collection adds to a sandbox. */
