@@ -1,5 +1,6 @@
+import type { DocumentStore } from './ports/document-store.ts';
 import type { CollectionStore } from './ports/collection-store.ts';
-import type { DossierContext } from './context.ts';
+import type { ContextPart, } from './context.ts';
 import { DossierError, notFound } from './domain/errors.ts';
 import type { Collection, DocumentRecord, Env } from './domain/types.ts';
 import { isUuid } from './util/ids.ts';
@@ -32,7 +33,7 @@ export async function requireCollection(store: CollectionStore, access: Access, 
 
 /** The document and its collection when the caller may use them (same rules as the collection). */
 export async function requireDocument(
-  ctx: DossierContext,
+  ctx: ContextPart<never, DocumentStore & CollectionStore>,
   access: Access,
   id: string,
   intent: Intent,

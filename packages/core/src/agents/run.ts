@@ -1,7 +1,9 @@
+import type { UsageStore } from '../ports/research-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import { type AgentEvent, runAgentLoop } from '../tool-loop/loop.ts';
 import { contradictionFlags } from '../claims/flags.ts';
-import { type DossierContext, eventsSaved } from '../context.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import type { AgentContradictionFlag, AgentRunEndStatus, AgentRunRecord, AgentRunSource, AgentRunStepRecord, AgentStepKind } from '../domain/agents.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { RunUsage } from '../domain/types.ts';
@@ -169,7 +171,7 @@ async function finish(ctx: DossierContext, plan: AgentInvocation, state: RunStat
 }
 
 /** Keep the credit spent at admission (a run that answered), or give it back (failed, cancelled, broken off). */
-async function settleCredit(ctx: DossierContext, plan: AgentInvocation, state: RunState, keep: boolean): Promise<void> {
+async function settleCredit(ctx: ContextPart<'log', UsageStore>, plan: AgentInvocation, state: RunState, keep: boolean): Promise<void> {
   state.creditSettled = true;
   if (keep) return;
   await refundMeter(ctx.store, agentSandbox(plan.projectId), 'credits', AGENT_RUN_CREDITS).catch((err) =>
@@ -185,7 +187,7 @@ function citedSources(plan: AgentInvocation, state: RunState): { response: strin
   return { response: plan.output ? state.response : checked.answer, sources };
 }
 
-async function flagsOf(ctx: DossierContext, sources: AgentRunSource[]): Promise<AgentContradictionFlag[]> {
+async function flagsOf(ctx: ContextPart<never, ClaimStore>, sources: AgentRunSource[]): Promise<AgentContradictionFlag[]> {
   const flags: AgentContradictionFlag[] = [];
   for (const collectionId of new Set(sources.map((source) => source.collectionId).filter(Boolean))) {
     const sectionIds = sources.filter((source) => source.collectionId === collectionId).map((source) => source.sectionId);

@@ -1,5 +1,5 @@
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord, type AgentRunStepRecord } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { ResearchSettings } from '../research/run.ts';
@@ -25,7 +25,7 @@ const runListItem = ({ agentSnapshot: _s, ...run }: AgentRunView): Omit<AgentRun
 const STALE_RUN_MS = AGENT_TIMEOUT_MAX_MS + 60_000;
 
 /** A failure escaping the run becomes an `error` event, then `done` (failed) is still owed: the stream always ends with `done`. */
-async function* guarded(ctx: DossierContext, runId: string, run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>): AsyncGenerator<AgentStreamEvent | AgentProgress> {
+async function* guarded(ctx: ContextPart<'log'>, runId: string, run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>): AsyncGenerator<AgentStreamEvent | AgentProgress> {
   try {
     yield* run;
   } catch (err) {

@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { KeyStore } from '../ports/key-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { ApiKeyRecord, Env, OrgApiKeyRecord } from '../domain/types.ts';
 import { createOrgKeySchema, createProjectKeySchema, parseInput } from '../schemas.ts';
@@ -36,7 +38,7 @@ export const orgKeyView = (record: OrgApiKeyRecord): ApiKeyView => viewOf(record
 type ProjectPath = { orgId: string; projectId: string };
 
 /** API keys of projects and orgs: admins of the org list, create, rotate and revoke them; a new key is shown once. */
-export function keyService(ctx: DossierContext, auth: AuthService) {
+export function keyService(ctx: ContextPart<'secrets', AccountStore & KeyStore>, auth: AuthService) {
   async function projectKeyOf(claims: SessionClaims, path: ProjectPath, keyId: string): Promise<ApiKeyRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing API keys');
     const key = isUuid(keyId) ? await ctx.store.getApiKey(keyId) : null;

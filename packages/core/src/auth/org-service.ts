@@ -1,4 +1,9 @@
-import type { DossierContext } from '../context.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { PeopleStore } from '../ports/people-store.ts';
+import type { OAuthStore } from '../ports/oauth-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import { ENVS, type Org, type Project } from '../domain/types.ts';
 import type { OrgMember } from '../ports/tenancy-store.ts';
@@ -22,7 +27,7 @@ export interface CreatedProject {
  * with a role, passwords changed and every token of an account revoked. Deleting refuses (409) while data exists,
  * so nothing in the vector index or file store is orphaned.
  */
-export function orgService(ctx: DossierContext, auth: AuthService) {
+export function orgService(ctx: ContextPart<never, CollectionStore & TenancyStore & AccountStore & PeopleStore & OAuthStore>, auth: AuthService) {
   async function hasCollections(projectId: string): Promise<boolean> {
     for (const env of ENVS) {
       if ((await ctx.store.listCollections(projectId, env)).some((c) => !c.deletedAt)) return true;

@@ -1,5 +1,5 @@
 import type { AccountStore } from '../ports/account-store.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import { isUuid } from '../util/ids.ts';
@@ -21,7 +21,7 @@ export async function requireOrgRole(store: AccountStore, claims: SessionClaims,
 
 /** The project of the path when the caller has the role in its org (404 for other orgs' projects). */
 export async function requireProjectRole(
-  ctx: DossierContext,
+  ctx: ContextPart<never, AccountStore>,
   claims: SessionClaims,
   target: { orgId: string; projectId: string },
   needed: OrgRole,

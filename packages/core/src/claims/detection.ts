@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { ClaimStore } from '../ports/claim-store.ts';
-import { type DossierContext, eventsSaved } from '../context.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import type { ContradictionRunRecord } from '../domain/claims.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -34,7 +34,7 @@ async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => P
 }
 
 /** Group, judge and store; returns the run's counters. */
-async function detect(ctx: DossierContext, collection: Collection, run: ContradictionRunRecord, signal: AbortSignal): Promise<Partial<ContradictionRunRecord>> {
+async function detect(ctx: ContextPart<'embedders' | 'models', ClaimStore & DocumentStore>, collection: Collection, run: ContradictionRunRecord, signal: AbortSignal): Promise<Partial<ContradictionRunRecord>> {
   const model = await ctx.models.resolve({ projectId: collection.projectId, env: collection.env }, collection.llmModel, 'fast');
   await ctx.store.updateContradictionRun(run.id, { model: model.modelId });
   const claims = await judgeableClaims(ctx.store, collection);

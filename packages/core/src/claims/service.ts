@@ -1,5 +1,8 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection, requireDocument } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { ClaimMapItem, ClaimRecord, ContradictionRecord, ContradictionRunRecord, ContradictionSeverity, ContradictionStatus } from '../domain/claims.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
@@ -37,7 +40,7 @@ export interface ContradictionListQuery {
 const ALL = 100_000;
 
 /** Claims, the claim map and contradiction review of collections the caller may use. */
-export function claimService(ctx: DossierContext) {
+export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & ClaimStore & DocumentStore>) {
   async function contradictionOf(access: Access, collectionId: string, contradictionId: string) {
     const collection = await requireCollection(ctx.store, access, collectionId, 'write');
     const found = isUuid(contradictionId) ? await ctx.store.getContradiction(contradictionId) : null;

@@ -1,5 +1,8 @@
+import type { UsageStore } from '../ports/research-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
 import { type Access, ownedBy, requireAccess, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import {
@@ -51,7 +54,7 @@ export interface CollectionStats {
   totalClaimsCount: number;
 }
 
-async function resolveDimension(ctx: DossierContext, model: string): Promise<number | null> {
+async function resolveDimension(ctx: ContextPart<'embedders'>, model: string): Promise<number | null> {
   if (model === 'none') return null;
   const embedder = await ctx.embedders.get(model);
   if (!embedder) {
@@ -89,7 +92,7 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
 
 
 /** Collections: create, list, get, update, stats, soft delete. */
-export function collectionService(ctx: DossierContext) {
+export function collectionService(ctx: ContextPart<'defaultEmbeddingModel' | 'embedders' | 'index' | 'plans', UsageStore & CollectionStore & ClaimStore>) {
   return {
     async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
       const a = requireAccess(access);

@@ -1,6 +1,7 @@
+import type { DocumentStore } from '../ports/document-store.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
 import { type Access, collectionPrefix, requireCollection, requireDocument } from '../access.ts';
-import { type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
+import { type ContextPart, type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentEvent, DocumentRecord, Metadata, SectionRecord } from '../domain/types.ts';
 import { enqueueIngest } from '../ingest/pipeline.ts';
@@ -157,7 +158,7 @@ export function documentService(ctx: DossierContext) {
 export const WAIT_RECHECK_MS = 5_000;
 
 /** Wait on the event bus until the document reaches ready or error (reading it again every WAIT_RECHECK_MS). */
-async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
+async function waitForTerminal(ctx: ContextPart<'events', DocumentStore>, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
   if (isTerminal(doc)) return doc;
   return new Promise<DocumentRecord>((resolve, reject) => {
     let done = false;

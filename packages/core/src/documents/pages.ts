@@ -1,5 +1,5 @@
 import { pagesKey } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 
@@ -10,7 +10,7 @@ export interface PageSpan {
 }
 
 /** Page start offsets of a document, or null when it has no pages. */
-export async function pageOffsetsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<number[] | null> {
+export async function pageOffsetsOf(ctx: ContextPart<'blobs'>, c: Collection, documentId: string): Promise<number[] | null> {
   try {
     return JSON.parse(new TextDecoder().decode(await ctx.blobs.get(pagesKey(c, documentId)))) as number[];
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { DuplicateStore } from '../ports/duplicate-store.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { DuplicateGroupRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { FingerprintMatch } from '../ports/duplicate-store.ts';
@@ -43,7 +43,7 @@ async function verify(store: DocumentStore & DuplicateStore, collection: Collect
  * matches that group's canonical (else the next match is tried).
  * Returns the group the document is in afterwards, or null.
  */
-export async function checkDocument(ctx: DossierContext, collection: Collection, doc: DocumentRecord, cache = new ProfileCache(ctx, 64)) {
+export async function checkDocument(ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>, collection: Collection, doc: DocumentRecord, cache = new ProfileCache(ctx, 64)) {
   const profile = await cache.get(doc);
   const fingerprints = indexedFingerprints(profile);
   await ctx.store.putFingerprints([{ documentId: doc.id, collectionId: collection.id, shingleCount: profile.shingles.length, fingerprints }]);
@@ -62,7 +62,7 @@ export async function checkDocument(ctx: DossierContext, collection: Collection,
 
 /** Form a group with the best verified match, or join its group when the document also matches that group's canonical. */
 async function groupWithBestMatch(
-  ctx: DossierContext, collection: Collection, doc: DocumentRecord, verified: VerifiedPair[], cache: ProfileCache, flags: FlagChanges,
+  ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, doc: DocumentRecord, verified: VerifiedPair[], cache: ProfileCache, flags: FlagChanges,
 ): Promise<DuplicateGroupRecord | null> {
   for (const { other } of verified) {
     const group = await ctx.store.duplicateGroupOf(other.id);

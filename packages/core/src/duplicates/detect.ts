@@ -1,7 +1,8 @@
+
 import type { DuplicateStore } from '../ports/duplicate-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
-import { type DossierContext, eventsSaved } from '../context.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
@@ -24,7 +25,7 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 const now = (): string => new Date().toISOString();
 
 /** Start a run over every ready document: 409 while one is pending or running. */
-export async function startDetection(ctx: DossierContext, collection: Collection): Promise<DuplicateRunRecord> {
+export async function startDetection(ctx: ContextPart<'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>, collection: Collection): Promise<DuplicateRunRecord> {
   const latest = await ctx.store.latestDuplicateRun(collection.id);
   if (latest && (latest.status === 'pending' || latest.status === 'running')) {
     throw new DossierError('conflict', `A duplicate detection run is already in flight (${latest.id}, ${latest.status})`);
@@ -56,7 +57,7 @@ async function liveRun(store: DuplicateStore & CollectionStore, job: Job): Promi
 }
 
 /** A fingerprint job: index a batch of documents; the last one to finish queues the grouping job. */
-export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<void> {
+export async function runFingerprintJob(ctx: ContextPart<'blobs' | 'queue' | 'wakeWorkers', DuplicateStore & CollectionStore & DocumentStore>, job: Job): Promise<void> {
   const live = await liveRun(ctx.store, job);
   if (!live) return;
   if (live.run.status === 'pending') await ctx.store.updateDuplicateRun(live.run.id, { status: 'running', startedAt: now() });
@@ -120,7 +121,7 @@ async function existingClusters(store: DuplicateStore & DocumentStore, collectio
  * complete document of a new group), so that chains of partial overlaps do not pull unrelated texts together.
  * Two placed documents stay where they are (user decisions are left alone).
  */
-async function planClusters(ctx: DossierContext, collection: Collection, pairs: { left: DocumentRecord; right: DocumentRecord }[], docs: Map<string, DocumentRecord>, cache: ProfileCache) {
+async function planClusters(ctx: ContextPart<never, DuplicateStore & DocumentStore>, collection: Collection, pairs: { left: DocumentRecord; right: DocumentRecord }[], docs: Map<string, DocumentRecord>, cache: ProfileCache) {
   const placed = await existingClusters(ctx.store, collection, docs);
   const threshold = thresholdOf(collection);
   for (const { left, right } of pairs) {
@@ -142,7 +143,7 @@ async function planClusters(ctx: DossierContext, collection: Collection, pairs: 
 }
 
 /** Write the planned groups; retrieval flags are set at the end in one index write per value. */
-async function writeClusters(ctx: DossierContext, collection: Collection, clusters: Cluster[], cache: ProfileCache) {
+async function writeClusters(ctx: ContextPart<'index', DocumentStore & DuplicateStore>, collection: Collection, clusters: Cluster[], cache: ProfileCache) {
   const flags: FlagChanges = new Map();
   let created = 0;
   let detected = 0;

@@ -1,5 +1,8 @@
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { DuplicateStore } from '../ports/duplicate-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import type { DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
@@ -20,13 +23,13 @@ const groupView = ({ collectionId: _c, ...view }: DuplicateGroupRecord): Duplica
 const runView = ({ collectionId: _c, ...view }: DuplicateRunRecord): DuplicateRunView => view;
 
 /** After `ready`, with enableDeduplication: queue the incremental check (never blocks ready). */
-export async function enqueueDuplicateCheck(ctx: DossierContext, collection: Collection, documentId: string): Promise<void> {
+export async function enqueueDuplicateCheck(ctx: ContextPart<'queue' | 'wakeWorkers'>, collection: Collection, documentId: string): Promise<void> {
   if (!collection.enableDeduplication) return;
   await ctx.queue.enqueue({ type: DUPLICATE_JOBS.check, payload: { documentId }, maxAttempts: 3, dedupeKey: `${DUPLICATE_JOBS.check}:${documentId}` });
   ctx.wakeWorkers();
 }
 
-async function runCheckJob(ctx: DossierContext, job: Job): Promise<void> {
+async function runCheckJob(ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DocumentStore & CollectionStore & DuplicateStore>, job: Job): Promise<void> {
   const doc = await ctx.store.getDocument(String(job.payload.documentId));
   const collection = doc ? await ctx.store.getCollection(doc.collectionId) : null;
   if (!doc || !collection || collection.deletedAt || doc.status !== 'ready' || !collection.enableDeduplication) return;

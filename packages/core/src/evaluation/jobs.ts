@@ -1,5 +1,10 @@
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { UsageStore } from '../ports/research-store.ts';
+import type { WebhookStore } from '../ports/webhook-store.ts';
 import type { EvaluationStore } from '../ports/evaluation-store.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { invalid, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import { serviceEvent } from '../events/catalogue.ts';
@@ -15,13 +20,13 @@ import { dropShadow, withShadowCollection } from './shadow.ts';
 export const EVALUATION_SHADOW_JOB = 'evaluation.shadow';
 
 /** Queue a `running` run that needs a shadow copy; a crashed attempt is tried once more (see runShadowJob). */
-export async function enqueueShadowRun(ctx: DossierContext, run: EvaluationRunRecord): Promise<void> {
+export async function enqueueShadowRun(ctx: ContextPart<'queue' | 'wakeWorkers'>, run: EvaluationRunRecord): Promise<void> {
   await ctx.queue.enqueue({ type: EVALUATION_SHADOW_JOB, payload: { runId: run.id }, maxAttempts: 2, dedupeKey: `${EVALUATION_SHADOW_JOB}:${run.id}` });
   ctx.wakeWorkers();
 }
 
 /** Job handlers of evaluation runs, keyed by job type. */
-export function evaluationHandlers(ctx: DossierContext, server: RetrievalSettings): Record<string, (job: Job) => Promise<void>> {
+export function evaluationHandlers(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'eventsRecorded' | 'index' | 'log' | 'reranker', EvaluationStore & CollectionStore & SectionStore & DocumentStore & UsageStore & WebhookStore>, server: RetrievalSettings): Record<string, (job: Job) => Promise<void>> {
   return { [EVALUATION_SHADOW_JOB]: (job) => runShadowJob(ctx, server, job) };
 }
 
@@ -41,7 +46,7 @@ function progressWriter(store: EvaluationStore, runId: string, stage: 'indexing'
 type Outcome = { metrics: RunMetrics; perQuery: EvaluationRunRecord['perQuery'] } | { error: string };
 
 /** Record that a queued run ended: its figures or its error, no shadow table left, and the `evaluation.completed` event. */
-async function finishRun(ctx: DossierContext, run: EvaluationRunRecord, c: Collection | null, outcome: Outcome): Promise<void> {
+async function finishRun(ctx: ContextPart<'eventsRecorded', EvaluationStore & UsageStore & WebhookStore>, run: EvaluationRunRecord, c: Collection | null, outcome: Outcome): Promise<void> {
   const done = 'error' in outcome
     ? { status: 'failed' as const, error: outcome.error, progress: null, shadowIndex: null }
     : { status: 'completed' as const, metrics: outcome.metrics, perQuery: outcome.perQuery, progress: null, shadowIndex: null };
@@ -60,7 +65,7 @@ async function finishRun(ctx: DossierContext, run: EvaluationRunRecord, c: Colle
  * Build the shadow copy of a `running` run, run its set there and store the figures; the copy is dropped in every
  * case. A shadow table named on the run before this attempt is left from an attempt that crashed: it is dropped first.
  */
-async function runShadowJob(ctx: DossierContext, server: RetrievalSettings, job: Job): Promise<void> {
+async function runShadowJob(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'eventsRecorded' | 'index' | 'log' | 'reranker', EvaluationStore & CollectionStore & SectionStore & DocumentStore & UsageStore & WebhookStore>, server: RetrievalSettings, job: Job): Promise<void> {
   const run = await ctx.store.getEvaluationRun(String(job.payload.runId));
   if (run?.status !== 'running') return;
   if (run.shadowIndex) await dropShadow(ctx, run.shadowIndex);
@@ -85,7 +90,7 @@ async function runShadowJob(ctx: DossierContext, server: RetrievalSettings, job:
 }
 
 /** A run whose job was given up (its last attempt's process stopped): drop its shadow table and mark it failed. */
-export async function failAbandonedEvaluation(ctx: DossierContext, job: Job): Promise<void> {
+export async function failAbandonedEvaluation(ctx: ContextPart<'eventsRecorded' | 'index' | 'log', EvaluationStore & UsageStore & WebhookStore & CollectionStore>, job: Job): Promise<void> {
   if (job.type !== EVALUATION_SHADOW_JOB) return;
   const run = await ctx.store.getEvaluationRun(String(job.payload.runId));
   if (run?.status !== 'running') return;

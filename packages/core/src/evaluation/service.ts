@@ -1,6 +1,11 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { UsageStore } from '../ports/research-store.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { GoldenProposalStore } from '../ports/golden-proposal-store.ts';
 import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationRunRecord, EvaluationTrigger, GoldenQuery, GoldenSetRecord } from '../ports/evaluation-store.ts';
@@ -63,7 +68,7 @@ type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsP
 type Enqueue = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined) => Promise<EvaluationRunRecord | null>;
 
 /** Golden sets, evaluation runs and comparisons of a collection (issue 38). Every call needs the collection's project key. */
-export function evaluationService(ctx: DossierContext, server: RetrievalSettings) {
+export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'models' | 'plans' | 'queue' | 'reranker' | 'wakeWorkers', CollectionStore & EvaluationStore & UsageStore & SectionStore & DocumentStore & GoldenProposalStore>, server: RetrievalSettings) {
   const owned: Owned = (access, collectionId) => requireCollection(ctx.store, access, collectionId, 'write');
   const setOf: SetOf = async (c, setId, version) => {
     const set = setId.length <= 100 ? await ctx.store.getGoldenSet(setId, version) : null;

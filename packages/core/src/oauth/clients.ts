@@ -1,7 +1,7 @@
 import type { OAuthStore } from '../ports/oauth-store.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { OAuthClientRecord } from '../ports/oauth-store.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { OAuthError } from './errors.ts';
@@ -61,7 +61,7 @@ const sameHash = (secret: string, hash: string): boolean => timingSafeEqual(Buff
  * The client calling the token or revocation endpoint, authenticated by the method it registered: a public client
  * names itself, a confidential one proves its secret (in the Basic header or the form, as registered).
  */
-export async function authenticateClient(ctx: DossierContext, credentials: ClientCredentials): Promise<OAuthClientRecord> {
+export async function authenticateClient(ctx: ContextPart<never, OAuthStore>, credentials: ClientCredentials): Promise<OAuthClientRecord> {
   const client = await requireClient(ctx.store, credentials.basic?.clientId ?? credentials.clientId);
   if (client.authMethod === 'none') return client;
   const secret = client.authMethod === 'client_secret_basic' ? credentials.basic?.secret : credentials.clientSecret;

@@ -1,9 +1,10 @@
+import type { AccountStore } from '../ports/account-store.ts';
 import type { OAuthStore } from '../ports/oauth-store.ts';
 import type { TenancyStore } from '../ports/tenancy-store.ts';
 import type { OAuthScope } from '../auth/principal.ts';
 import { requireProjectRole } from '../auth/roles.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { OAuthGrantRecord } from '../ports/oauth-store.ts';
@@ -36,7 +37,7 @@ async function viewOf(store: OAuthStore & TenancyStore, grant: OAuthGrantRecord)
 }
 
 /** Connected MCP clients of a project: admins of its org list them and revoke them (every token at once). */
-export function connectionService(ctx: DossierContext, now: () => string) {
+export function connectionService(ctx: ContextPart<never, AccountStore & OAuthStore & TenancyStore>, now: () => string) {
   return {
     async list(claims: SessionClaims, path: ProjectPath): Promise<ConnectedClient[]> {
       const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing connected clients');
@@ -53,7 +54,7 @@ export function connectionService(ctx: DossierContext, now: () => string) {
 }
 
 /** The connected clients of every project the account administers, for the connected-clients page. */
-export async function connectionsOfAdmin(ctx: DossierContext, claims: SessionClaims, now: string) {
+export async function connectionsOfAdmin(ctx: ContextPart<never, AccountStore & OAuthStore & TenancyStore>, claims: SessionClaims, now: string) {
   const projects: { orgId: string; orgName: string; projectId: string; projectName: string; clients: ConnectedClient[] }[] = [];
   for (const org of await ctx.store.listOrgsForAccount(claims.accountId)) {
     if ((await ctx.store.getMembershipRole(org.id, claims.accountId)) !== 'admin') continue;

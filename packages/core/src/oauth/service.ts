@@ -1,8 +1,11 @@
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { OAuthStore } from '../ports/oauth-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { OAuthScope } from '../auth/principal.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService } from '../auth/service.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { type CheckedAuthorization, type ConsentChoice, type OAuthEndpoint, approveAuthorization, checkAuthorization, denyAuthorization } from './authorize.ts';
 import { authenticateClient, type ClientCredentials, registerClient } from './clients.ts';
 import { connectionService, connectionsOfAdmin } from './connections.ts';
@@ -25,7 +28,7 @@ const STEP_UP_WINDOW_MS = 60_000;
  * grant with PKCE S256 and resource indicators, rotating refresh tokens, revocation, and the connected clients admins
  * manage. Every credential it hands out is opaque and stored only as a hash.
  */
-export function oauthService(ctx: DossierContext, auth: AuthService, overrides: Partial<OAuthSettings> = {}) {
+export function oauthService(ctx: ContextPart<'log' | 'secrets', TenancyStore & OAuthStore & AccountStore>, auth: AuthService, overrides: Partial<OAuthSettings> = {}) {
   const settings: OAuthSettings = { ...DEFAULT_OAUTH_SETTINGS, ...overrides };
   const clock = clockOf(settings);
   const pages = pageSessions(ctx, settings.pageSessionTtlSeconds);

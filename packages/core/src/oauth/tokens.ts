@@ -1,7 +1,8 @@
+import type { AccountStore } from '../ports/account-store.ts';
 import type { OAuthStore } from '../ports/oauth-store.ts';
 import type { OAuthScope, Principal } from '../auth/principal.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { OAuthClientRecord, OAuthCodeRecord, OAuthGrantRecord, OAuthTokenRecord } from '../ports/oauth-store.ts';
 import { OAuthError } from './errors.ts';
@@ -41,7 +42,7 @@ function newTokenPair(grant: Pick<OAuthGrantRecord, 'id' | 'scopes'>, settings: 
 }
 
 /** The account may still grant these scopes in the project (a member removed or demoted since loses the grant). */
-async function requireStillAllowed(ctx: DossierContext, terms: { accountId: string; projectId: string; scopes: OAuthScope[] }): Promise<boolean> {
+async function requireStillAllowed(ctx: ContextPart<never, AccountStore>, terms: { accountId: string; projectId: string; scopes: OAuthScope[] }): Promise<boolean> {
   const role = await roleInProject(ctx.store, terms.accountId, terms.projectId);
   return role !== null && scopesAllowed(role, terms.scopes);
 }
@@ -60,7 +61,7 @@ function checkCodeExchange(code: OAuthCodeRecord, client: OAuthClientRecord, req
  * grant_type=authorization_code: a code is spent on its first presentation, right or wrong; a second presentation
  * revokes every token issued from it (RFC 6749 §4.1.2).
  */
-export async function exchangeCode(ctx: DossierContext, client: OAuthClientRecord, request: TokenRequest, settings: OAuthSettings): Promise<TokenResponse> {
+export async function exchangeCode(ctx: ContextPart<never, OAuthStore & AccountStore>, client: OAuthClientRecord, request: TokenRequest, settings: OAuthSettings): Promise<TokenResponse> {
   if (!request.code) throw new OAuthError('invalid_request', 'code is required');
   if (!request.code_verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
   const now = clockOf(settings).now();
@@ -102,7 +103,7 @@ async function refreshableGrant(store: OAuthStore, token: OAuthTokenRecord | nul
  * again, instead of the client getting tokens that keep the old scope. The refresh token is not spent.
  */
 export async function refreshTokens(
-  ctx: DossierContext,
+  ctx: ContextPart<never, OAuthStore & AccountStore>,
   client: OAuthClientRecord,
   request: TokenRequest,
   settings: OAuthSettings,
@@ -145,7 +146,7 @@ export async function revokeToken(store: OAuthStore, client: OAuthClientRecord, 
 const invalidToken = () => new DossierError('unauthorized', 'Invalid or expired access token');
 
 /** The principal of an access token presented to `resource`; unauthorized when unknown, expired, revoked or for another resource. */
-export async function principalOfAccessToken(ctx: DossierContext, token: string, resource: string, settings: OAuthSettings): Promise<Extract<Principal, { kind: 'oauth' }> & { grantId: string }> {
+export async function principalOfAccessToken(ctx: ContextPart<never, OAuthStore & AccountStore>, token: string, resource: string, settings: OAuthSettings): Promise<Extract<Principal, { kind: 'oauth' }> & { grantId: string }> {
   const now = clockOf(settings).now();
   const record = await ctx.store.findOAuthToken(hashSecret(token));
   if (record?.kind !== 'access' || record.revokedAt || record.expiresAt <= now) throw invalidToken();

@@ -1,10 +1,13 @@
+import type { PeopleStore } from '../ports/people-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
 import { randomBytes } from 'node:crypto';
 import type { SessionClaims } from '../auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { requireOrgRole } from '../auth/roles.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService, SignInMeta, SignedIn } from '../auth/service.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Account } from '../domain/types.ts';
 import type { InvitationRecord, MemberRole } from '../ports/people-store.ts';
@@ -43,7 +46,7 @@ const strongerRole = (a: MemberRole | null, b: MemberRole): MemberRole => (a ===
  * as a hash, expiring, revocable); opening it and setting a password (or giving the existing account's) makes the
  * person a member and signs them in.
  */
-export function invitationService(ctx: DossierContext, auth: AuthService, settings: PeopleSettings) {
+export function invitationService(ctx: ContextPart<never, PeopleStore & AccountStore & TenancyStore>, auth: AuthService, settings: PeopleSettings) {
   async function pendingByToken(token: string): Promise<InvitationRecord> {
     const invitation = await ctx.store.findInvitationByTokenHash(hashSecret(token));
     if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= nowIso()) throw unusable();

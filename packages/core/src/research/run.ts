@@ -1,6 +1,6 @@
 import { type AgentEvent, runAgentLoop } from '../tool-loop/loop.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../tool-loop/retry.ts';
-import { type DossierContext, eventsSaved } from '../context.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Metadata, ResearchDepth, ResearchSessionRecord, RunUsage } from '../domain/types.ts';
@@ -103,7 +103,7 @@ function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent |
  * One log line per failed run, whichever way it was asked for (stream or sync), with its cause: a warning when a
  * dependency or a limit ended it (provider down, time limit), an error when Dossier itself failed.
  */
-function logFailure(ctx: DossierContext, plan: ResearchPlan, ev: Extract<ResearchRunEvent, { type: 'error' }>): void {
+function logFailure(ctx: ContextPart<'log'>, plan: ResearchPlan, ev: Extract<ResearchRunEvent, { type: 'error' }>): void {
   ctx.log[ev.code === 'internal' ? 'error' : 'warn']('research run failed', { collectionId: plan.collection.id, depth: plan.input.depth, model: plan.model.modelId, code: ev.code, error: ev.message });
 }
 

@@ -1,6 +1,6 @@
 import { faithfulness } from '../evaluation/faithfulness.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection, ResearchSessionRecord } from '../domain/types.ts';
 import type { ResearchInput } from '../schemas.ts';
@@ -25,7 +25,7 @@ const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): Rese
 const unresolvedField = (unresolved: string[]) => (unresolved.length ? { unresolvedCitations: unresolved } : {});
 
 /** Run events as the stream shows them; a failure escaping the run becomes a last `error` event, never a throw. */
-async function* publicEvents(ctx: DossierContext, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent | ResearchProgress, void, undefined> {
+async function* publicEvents(ctx: ContextPart<'log'>, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent | ResearchProgress, void, undefined> {
   try {
     for await (const ev of run) {
       if (ev.type === 'error') yield { type: 'error', message: ev.message, code: ev.code };

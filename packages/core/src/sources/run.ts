@@ -1,8 +1,9 @@
+import type { WebhookStore } from '../ports/webhook-store.ts';
 import type { SourceDocumentStore } from '../ports/source-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import pLimit from 'p-limit';
 import { collectionPrefix } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
 import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/uploads.ts';
@@ -56,7 +57,7 @@ export async function purgeExpired(ctx: DossierContext, c: Collection, graceMs: 
 }
 
 /** The source opened for a run: a folder on the server's disk, or an S3 prefix with its credentials unsealed. */
-export function openSource(ctx: DossierContext, settings: SourceSettings, source: SourceRecord): SourceReader & { close(): void } {
+export function openSource(ctx: ContextPart<'secrets'>, settings: SourceSettings, source: SourceRecord): SourceReader & { close(): void } {
   if (source.kind === 'folder') return { ...folderReader(source.location), close: () => {} };
   if (!settings.s3) throw new DossierError('not_configured', 'S3 sources are not available on this server');
   return settings.s3(s3ConfigOf(ctx.secrets, source));
@@ -91,7 +92,7 @@ async function softDeleteMissing(store: DocumentStore, source: SourceRecord, gon
 }
 
 /** Compare the source with the collection's manifest and apply the difference, counting what happened. */
-async function syncEntries(ctx: DossierContext, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
+async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
   const entries = await reader.list();
   const manifest = await fullManifest(ctx.store, c.id);
   const seen = new Set<string>(entries.map((entry) => entry.path));
@@ -151,7 +152,7 @@ export async function runSource(ctx: DossierContext, uploads: UploadService, set
   return done;
 }
 
-async function recordCompletion(ctx: DossierContext, c: Collection, run: SourceRunRecord): Promise<void> {
+async function recordCompletion(ctx: ContextPart<'eventsRecorded', WebhookStore>, c: Collection, run: SourceRunRecord): Promise<void> {
   const { added, updated, deleted, unchanged, failed } = run;
   const data = { runId: run.id, sourceId: run.sourceId, collectionId: c.id, projectId: c.projectId, status: run.status as 'completed' | 'failed', added, updated, deleted, unchanged, failed, error: run.error };
   await ctx.store.recordEvents([serviceEvent('source.run.completed', { projectId: c.projectId, env: c.env }, data)]);
