@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BLOB_STORE_SPEC_VERSION } from '@dossier/core';
-import { blobStoreSuite } from '@dossier/core/testing';
+import { blobStoreSuite, idempotencyStoreTests } from '@dossier/core/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from './index.ts';
 import { memoryBlobStore, WRITTEN_FOR_BLOB_STORE_SPEC } from './memory-blob-store.ts';
+import { memoryIdempotencyStore } from './memory-idempotency-store.ts';
 
 /**
  * Issue 10's seam: createDossier takes adapters of your own (the example's in-memory BlobStore), the rest embedded;
@@ -18,6 +19,11 @@ afterAll(() => {
 });
 
 blobStoreSuite('the custom-adapter example', async () => memoryBlobStore());
+
+describe('the custom-adapter example\'s IdempotencyStore (one part of the metadata, issue 35)', () => {
+  const store = memoryIdempotencyStore();
+  idempotencyStoreTests(() => store);
+});
 
 describe('examples/custom-adapter', () => {
   it('was written for the major version of the BlobStore contract this Dossier has', () => {
@@ -32,5 +38,14 @@ describe('examples/custom-adapter', () => {
     expect(result.storedObjects).toBeGreaterThanOrEqual(1); // the original (a Markdown file is its own Markdown)
     expect(result.bytesWritten).toBeGreaterThan(0);
     expect(() => rmSync(join(dataDir, 'blobs'), { recursive: false })).toThrow();
+  });
+
+  it('keeps Idempotency-Keys in its own store, the rest of the metadata in SQLite, and replays a retried request from it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dossier-seam-'));
+    dirs.push(dataDir);
+    const result = await run(dataDir);
+    expect(result.retried).toEqual({ kind: 'replay', status: 201, body: expect.stringContaining('"id"') });
+    expect(result.idempotencyKeys).toBe(1);
+    expect(result.hits).toEqual(['note.md']); // collections and documents stayed in the embedded store
   });
 });

@@ -6,6 +6,7 @@ import {
   type ChunkIndex,
   type EventBus,
   type JobQueue,
+  composeMetadataStore,
   createDossierCore,
   createSecretBox,
   type ConcurrencyGate,
@@ -17,6 +18,7 @@ import {
   InProcessEventBus,
   type Logger,
   type MetadataStore,
+  type MetadataStoreParts,
   type ModelProviderFactory,
   type ModelResolver,
   type OAuthSettings,
@@ -94,6 +96,11 @@ export interface DossierOptions {
   databaseUrl?: string;
   /** Metadata (default: SQLite in `<dataDir>/dossier.db`, or Postgres at `databaseUrl`); it is migrated at start. */
   store?: MetadataStore;
+  /**
+   * Feature stores of your own serving their part of the metadata (e.g. `{ idempotency }`), the rest staying in `store`
+   * (see composeMetadataStore for which parts stand alone). They are yours to set up and close.
+   */
+  stores?: Partial<MetadataStoreParts>;
   /** Pipeline jobs (default: SQLite in `<dataDir>/jobs.db`, or Postgres at `databaseUrl`). */
   queue?: JobQueue;
   /** Chunks, vectors and full text (default: LanceDB in `<dataDir>/lancedb`). */
@@ -178,7 +185,7 @@ async function metadataAndJobs(opts: DossierOptions, dataDir: string): Promise<{
     const queue =
       opts.queue ??
       (databaseUrl ? await createPostgresJobQueue({ connectionString: databaseUrl }) : createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') }));
-    return { store, queue };
+    return { store: opts.stores ? composeMetadataStore(store, opts.stores) : store, queue };
   } catch (err) {
     // A database that cannot be reached or migrated: release the store's connections so the process can exit.
     if (!opts.store) await store.close().catch(() => {});

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { composeMetadataStore, DossierError } from '@dossier/core';
 import { metadataStoreSuite } from '@dossier/core/testing';
 import { createSqliteMetadataStore } from '../src/sqlite/metadata-store.ts';
 import { sqliteMigrations } from '../src/kysely/migrations.ts';
@@ -78,5 +79,32 @@ describe('sqlite MetadataStore', () => {
     };
     await expect(store.insertDocument(doc)).rejects.toThrow(/FOREIGN KEY/);
     await store.close();
+  });
+});
+
+describe('composeMetadataStore (issue 35: one store replaced, the others kept)', () => {
+  const stale = { done: '2024-05-01T00:00:00.000Z', pending: '2024-05-01T00:00:00.000Z' };
+  const claim = { scope: 'caller', key: 'k1', fingerprint: 'f1', createdAt: '2024-05-01T00:00:10.000Z' };
+
+  it('serves the replaced part from its own store and every other part, migrate and close from the base', async () => {
+    const base = createSqliteMetadataStore({ filename: ':memory:' });
+    const other = createSqliteMetadataStore({ filename: ':memory:' });
+    await Promise.all([base.migrate(), other.migrate()]);
+    const composed = composeMetadataStore(base, { idempotency: other });
+    expect(await composed.claimIdempotencyKey(claim, stale)).toBeNull();
+    expect(await other.claimIdempotencyKey(claim, stale)).toMatchObject({ state: 'pending' });
+    expect(await base.claimIdempotencyKey(claim, stale)).toBeNull(); // the base never saw the key
+    await composed.createAccount({ id: 'acc_1', email: 'a@example.com', passwordHash: 'h', createdAt: claim.createdAt });
+    expect(await base.findAccountByEmail('a@example.com')).toMatchObject({ id: 'acc_1' });
+    await composed.close();
+    await expect(base.getAccount('acc_1')).rejects.toThrow();
+    await other.close();
+  });
+
+  it('refuses a replacing store that lacks a method of its part, naming both', () => {
+    const base = createSqliteMetadataStore({ filename: ':memory:' });
+    const partial = { claimIdempotencyKey: async () => null, completeIdempotencyKey: async () => {} };
+    expect(() => composeMetadataStore(base, { idempotency: partial as never })).toThrow(DossierError);
+    expect(() => composeMetadataStore(base, { idempotency: partial as never })).toThrow(/idempotency store .* no method releaseIdempotencyKey/);
   });
 });

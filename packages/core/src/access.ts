@@ -1,4 +1,6 @@
-import type { DossierContext } from './context.ts';
+import type { DocumentStore } from './ports/document-store.ts';
+import type { CollectionStore } from './ports/collection-store.ts';
+import type { ContextPart, } from './context.ts';
 import { DossierError, notFound } from './domain/errors.ts';
 import type { Collection, DocumentRecord, Env } from './domain/types.ts';
 import { isUuid } from './util/ids.ts';
@@ -20,8 +22,8 @@ export const ownedBy = (c: Collection, access: Access): boolean =>
   access !== null && c.projectId === access.projectId && c.env === access.env;
 
 /** The collection when the caller may use it; not_found for unknown ids and for other projects' private data. */
-export async function requireCollection(ctx: DossierContext, access: Access, id: string, intent: Intent): Promise<Collection> {
-  const c = isUuid(id) ? await ctx.store.getCollection(id) : null;
+export async function requireCollection(store: CollectionStore, access: Access, id: string, intent: Intent): Promise<Collection> {
+  const c = isUuid(id) ? await store.getCollection(id) : null;
   if (!c || c.deletedAt) throw notFound('Collection');
   if (ownedBy(c, access)) return c;
   if (intent === 'read' && c.visibility === 'public') return c;
@@ -31,7 +33,7 @@ export async function requireCollection(ctx: DossierContext, access: Access, id:
 
 /** The document and its collection when the caller may use them (same rules as the collection). */
 export async function requireDocument(
-  ctx: DossierContext,
+  ctx: ContextPart<never, DocumentStore & CollectionStore>,
   access: Access,
   id: string,
   intent: Intent,
@@ -40,7 +42,7 @@ export async function requireDocument(
   // A soft-deleted document (issue 43: gone from its source, in its grace period) is as gone as a deleted one.
   if (!doc || doc.deletedAt) throw notFound('Document');
   try {
-    return { doc, collection: await requireCollection(ctx, access, doc.collectionId, intent) };
+    return { doc, collection: await requireCollection(ctx.store, access, doc.collectionId, intent) };
   } catch (err) {
     if (err instanceof DossierError && err.code === 'not_found') throw notFound('Document');
     throw err;

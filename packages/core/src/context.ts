@@ -97,6 +97,14 @@ export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 
   uploadSlot: LimitFunction;
 }
 
+/**
+ * The part of the context a function uses: the members named in `K`, and of the metadata only the feature stores in
+ * `Store` (issue 35: a function receives only the stores and ports it uses). A DossierContext is one, so callers pass
+ * theirs; a test or another composition passes just these.
+ */
+export type ContextPart<K extends Exclude<keyof DossierContext, 'store'> = never, Store = never> = Pick<DossierContext, K> &
+  ([Store] extends [never] ? unknown : { readonly store: Store });
+
 /** Conversions in progress at once per process: enough to keep a two-thread conversion pool fed. */
 export const CONVERSIONS_AT_ONCE = 4;
 

@@ -1,3 +1,4 @@
+import type { AccountStore } from './ports/account-store.ts';
 import pLimit from 'p-limit';
 import { randomBytes } from 'node:crypto';
 import { type Access, requireCollection } from './access.ts';
@@ -97,13 +98,13 @@ export function dossierContext(dossier: Dossier): DossierContext {
 }
 
 /** The access of the built-in local project (created on first use) that `Dossier.local()` binds. */
-async function localAccess(ctx: DossierContext, auth: ReturnType<typeof authService>): Promise<NonNullable<Access>> {
+async function localAccess(store: AccountStore, auth: ReturnType<typeof authService>): Promise<NonNullable<Access>> {
   const email = 'library@localhost';
   const boot = await auth.bootstrap(email, randomBytes(24).toString('base64url'));
   if (boot) return { projectId: boot.projectId, env: 'live' };
-  const account = await ctx.store.findAccountByEmail(email);
-  const [org] = account ? await ctx.store.listOrgsForAccount(account.id) : [];
-  const [project] = org ? await ctx.store.listProjects(org.id) : [];
+  const account = await store.findAccountByEmail(email);
+  const [org] = account ? await store.listOrgsForAccount(account.id) : [];
+  const [project] = org ? await store.listProjects(org.id) : [];
   if (!project) throw new DossierError('internal', 'The local project is missing');
   return { projectId: project.id, env: 'live' };
 }
@@ -183,7 +184,7 @@ export function createDossierCore(
     /** The OAuth 2.1 authorization server of the MCP endpoint (issue 18). */
     oauth: oauthService(ctx, auth, opts.oauth),
     people: peopleService(ctx, auth, opts.people),
-    idempotency: idempotencyService(ctx),
+    idempotency: idempotencyService(ctx.store),
     agents: { ...agentService(ctx), ...agentRuns },
     sources: sourceService(ctx, sourceSettings),
     collections: {
@@ -216,7 +217,7 @@ export function createDossierCore(
     events: {
       /** Receive the collection's DocumentEvents until the returned function is called (live when this resolves). */
       async subscribe(access: Access, collectionId: string, handler: (e: DocumentEvent) => void): Promise<() => void> {
-        const c = await requireCollection(ctx, access, collectionId, 'read');
+        const c = await requireCollection(ctx.store, access, collectionId, 'read');
         const unsubscribe = ctx.events.subscribe(documentTopic(c.id), (e) => handler(documentEventIn(c.env, e as DocumentStatusMessage)));
         // A stream that says it is connected must see every later event, whichever node publishes it.
         try {
@@ -229,7 +230,7 @@ export function createDossierCore(
         return unsubscribe;
       },
     },
-    local: () => (local ??= localAccess(ctx, auth).then((access) => scopedDossier(dossier, access))),
+    local: () => (local ??= localAccess(ctx.store, auth).then((access) => scopedDossier(dossier, access))),
     /** Start pipeline workers in this process. */
     start(): void {
       runner?.start();

@@ -1,5 +1,10 @@
+import type { UsageStore } from '../ports/research-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { AgentStore } from '../ports/agent-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { AGENT_TIMEOUT_DEFAULT_MS, type AgentRecord, type AgentSnapshot } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import { acquireRunSlot } from '../limits/run-slots.ts';
@@ -42,7 +47,7 @@ export interface AgentInvocation {
 export const agentSandbox = (projectId: string) => ({ projectId, env: 'live' as const });
 
 /** The agent's model, paid by a project provider key (402 without one; the operator's managed key is never used). */
-async function projectModel(ctx: DossierContext, projectId: string, modelId: string): Promise<ResolvedModel> {
+async function projectModel(ctx: ContextPart<'models'>, projectId: string, modelId: string): Promise<ResolvedModel> {
   const needKey = () => new DossierError('payment_required', `Hosted agents need a provider key of the project for ${modelId} (POST /v1/projects/${projectId}/provider-keys)`);
   try {
     const model = await ctx.models.resolve(agentSandbox(projectId), modelId, 'best');
@@ -55,10 +60,10 @@ async function projectModel(ctx: DossierContext, projectId: string, modelId: str
 }
 
 /** The scoping document must be a ready document of a collection the agent may read. */
-async function checkDocument(ctx: DossierContext, agent: AgentSnapshot, projectId: string, id: string | undefined): Promise<string | null> {
+async function checkDocument(store: DocumentStore & CollectionStore, agent: AgentSnapshot, projectId: string, id: string | undefined): Promise<string | null> {
   if (!id) return null;
-  const doc = await ctx.store.getDocument(id);
-  const collection = doc ? await ctx.store.getCollection(doc.collectionId) : null;
+  const doc = await store.getDocument(id);
+  const collection = doc ? await store.getCollection(doc.collectionId) : null;
   const allowed = agent.allowedCollectionIds === null || (doc !== null && agent.allowedCollectionIds.includes(doc.collectionId));
   if (!doc || !collection || collection.deletedAt || collection.projectId !== projectId || !allowed) throw notFound('Document');
   return doc.id;
@@ -69,7 +74,7 @@ async function checkDocument(ctx: DossierContext, agent: AgentSnapshot, projectI
  * The run's credit is spent here, atomically with the check (concurrent invocations cannot overspend), and given
  * back when the run does not happen or ends failed or cancelled (run.ts).
  */
-async function admit(ctx: DossierContext, projectId: string, timeoutMs: number): Promise<Lease | null> {
+async function admit(ctx: ContextPart<'gate' | 'plans', UsageStore & AccountStore>, projectId: string, timeoutMs: number): Promise<Lease | null> {
   try {
     await spendMeter(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
   } catch (err) {
@@ -80,14 +85,14 @@ async function admit(ctx: DossierContext, projectId: string, timeoutMs: number):
     // The lease outlives the run's time limit a little, so a crashed process frees its slot soon after.
     return await acquireRunSlot(ctx, projectId, timeoutMs + 30_000);
   } catch (err) {
-    await refundMeter(ctx, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
+    await refundMeter(ctx.store, agentSandbox(projectId), 'credits', AGENT_RUN_CREDITS);
     throw err;
   }
 }
 
 /** Settle a run of `agent`: the document scope, the model, the output schema, credits and a slot. */
-async function settle(ctx: DossierContext, caller: AgentCaller, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
-  const scopedTo = await checkDocument(ctx, agent, projectId, input.documentId);
+async function settle(ctx: ContextPart<'gate' | 'models' | 'plans', DocumentStore & CollectionStore & UsageStore & AccountStore>, caller: AgentCaller, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
+  const scopedTo = await checkDocument(ctx.store, agent, projectId, input.documentId);
   const model = await projectModel(ctx, projectId, agent.model);
   const output = agent.outputSchema ? compileOutputSchema(agent.outputSchema) : null;
   const lease = await admit(ctx, projectId, agent.timeoutMs);
@@ -99,7 +104,7 @@ async function settle(ctx: DossierContext, caller: AgentCaller, agent: AgentSnap
 export type AgentCaller = { session: SessionClaims } | { orgKey: { orgId: string; keyId: string } };
 
 /** The project of the path when the caller may invoke its agents: a member of its org, or a key of its org; 404 otherwise. */
-async function callerProject(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }): Promise<Project> {
+async function callerProject(ctx: ContextPart<never, AccountStore>, caller: AgentCaller, path: { orgId: string; projectId: string }): Promise<Project> {
   if ('session' in caller) return requireProjectRole(ctx, caller.session, path, 'member');
   const project = isUuid(path.projectId) ? await ctx.store.getProject(path.projectId) : null;
   if (!project || project.orgId !== path.orgId || project.orgId !== caller.orgKey.orgId) throw notFound('Project');
@@ -111,15 +116,15 @@ async function callerProject(ctx: DossierContext, caller: AgentCaller, path: { o
  * allow-list of the caller's choosing on the project's provider key, so only an admin of the org may preview (what
  * an admin previews, they could save). An org key of the project's org is refused with 403, any other caller 404.
  */
-async function previewerProject(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }): Promise<Project> {
+async function previewerProject(ctx: ContextPart<never, AccountStore>, caller: AgentCaller, path: { orgId: string; projectId: string }): Promise<Project> {
   if ('session' in caller) return requireProjectRole(ctx, caller.session, path, 'admin', 'Previewing a draft agent');
   await callerProject(ctx, caller, path);
   throw new DossierError('forbidden', 'Previewing a draft agent needs a JWT of an org admin: org keys invoke saved agents only');
 }
 
 /** The saved agent of the project by slug (or id); 404 otherwise. */
-export async function agentOf(ctx: DossierContext, projectId: string, idOrSlug: string): Promise<AgentRecord> {
-  const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
+export async function agentOf(store: AgentStore, projectId: string, idOrSlug: string): Promise<AgentRecord> {
+  const agent = isUuid(idOrSlug) ? await store.getAgent(idOrSlug) : await store.findAgentBySlug(projectId, idOrSlug);
   if (!agent || agent.projectId !== projectId) throw notFound('Agent');
   return agent;
 }
@@ -127,10 +132,10 @@ export async function agentOf(ctx: DossierContext, projectId: string, idOrSlug: 
 export const snapshotOf = ({ projectId: _p, ...agent }: AgentRecord): AgentSnapshot => agent;
 
 /** A run of a saved agent (JWT member of the project). */
-export async function planInvocation(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+export async function planInvocation(ctx: ContextPart<'gate' | 'models' | 'plans', AccountStore & AgentStore & DocumentStore & CollectionStore & UsageStore>, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
   const project = await callerProject(ctx, caller, path);
   const input = parseInput(invokeAgentSchema, raw);
-  const agent = await agentOf(ctx, project.id, slug);
+  const agent = await agentOf(ctx.store, project.id, slug);
   return settle(ctx, caller, snapshotOf(agent), project.id, input, true);
 }
 
@@ -139,13 +144,13 @@ export async function planInvocation(ctx: DossierContext, caller: AgentCaller, p
  * systemPrompt and model). The draft's allow-list is checked as saving it would be and enforced on every tool call
  * as a saved agent's is.
  */
-export async function planPreview(ctx: DossierContext, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+export async function planPreview(ctx: ContextPart<'gate' | 'models' | 'plans', AccountStore & AgentStore & CollectionStore & DocumentStore & UsageStore>, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
   const project = await previewerProject(ctx, caller, path);
   const input = parseInput(previewAgentSchema, raw);
   const saved = isUuid(slug) ? await ctx.store.getAgent(slug) : await ctx.store.findAgentBySlug(project.id, slug);
   const base = saved && saved.projectId === project.id ? snapshotOf(saved) : null;
   const { draft } = input;
-  await checkCollections(ctx, project.id, draft.allowedCollectionIds);
+  await checkCollections(ctx.store, project.id, draft.allowedCollectionIds);
   const systemPrompt = draft.systemPrompt ?? base?.systemPrompt;
   const model = draft.model ?? base?.model;
   if (!systemPrompt || !model) throw new DossierError('invalid_input', `draft: systemPrompt and model are required when no agent '${slug}' is saved`);

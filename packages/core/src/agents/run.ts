@@ -1,6 +1,9 @@
+import type { UsageStore } from '../ports/research-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
 import { type AgentEvent, runAgentLoop } from '../tool-loop/loop.ts';
 import { contradictionFlags } from '../claims/flags.ts';
-import { type DossierContext, eventsSaved } from '../context.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import type { AgentContradictionFlag, AgentRunEndStatus, AgentRunRecord, AgentRunSource, AgentRunStepRecord, AgentStepKind } from '../domain/agents.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { RunUsage } from '../domain/types.ts';
@@ -79,7 +82,7 @@ async function loopOptions(ctx: DossierContext, search: SearchService, plan: Age
   };
   const tools = agentTools(agent.toolset, scope);
   const footer = agentPromptFooter({
-    collections: await promptCollections(ctx, plan), everyCollection: agent.allowedCollectionIds === null,
+    collections: await promptCollections(ctx.store, plan), everyCollection: agent.allowedCollectionIds === null,
     tools: tools.map((tool) => tool.definition.name), documentId: plan.documentId, outputSchema: agent.outputSchema,
   });
   return {
@@ -91,13 +94,13 @@ async function loopOptions(ctx: DossierContext, search: SearchService, plan: Age
 }
 
 /** The collections the footer lists: the allow-list, or (for null) the project's collections, up to 100. */
-async function promptCollections(ctx: DossierContext, plan: AgentInvocation): Promise<{ id: string; name: string }[]> {
+async function promptCollections(store: CollectionStore, plan: AgentInvocation): Promise<{ id: string; name: string }[]> {
   const ids = plan.agent.allowedCollectionIds;
   if (ids !== null) {
-    const found = await Promise.all(ids.map((id) => ctx.store.getCollection(id)));
+    const found = await Promise.all(ids.map((id) => store.getCollection(id)));
     return ids.map((id, index) => ({ id, name: found[index]?.name ?? '(deleted)' }));
   }
-  const all = [...(await ctx.store.listCollections(plan.projectId, 'live')), ...(await ctx.store.listCollections(plan.projectId, 'test'))];
+  const all = [...(await store.listCollections(plan.projectId, 'live')), ...(await store.listCollections(plan.projectId, 'test'))];
   return all.filter((c) => !c.deletedAt).slice(0, 100).map((c) => ({ id: c.id, name: c.name }));
 }
 
@@ -168,10 +171,10 @@ async function finish(ctx: DossierContext, plan: AgentInvocation, state: RunStat
 }
 
 /** Keep the credit spent at admission (a run that answered), or give it back (failed, cancelled, broken off). */
-async function settleCredit(ctx: DossierContext, plan: AgentInvocation, state: RunState, keep: boolean): Promise<void> {
+async function settleCredit(ctx: ContextPart<'log', UsageStore>, plan: AgentInvocation, state: RunState, keep: boolean): Promise<void> {
   state.creditSettled = true;
   if (keep) return;
-  await refundMeter(ctx, agentSandbox(plan.projectId), 'credits', AGENT_RUN_CREDITS).catch((err) =>
+  await refundMeter(ctx.store, agentSandbox(plan.projectId), 'credits', AGENT_RUN_CREDITS).catch((err) =>
     ctx.log.warn('agent run credit not given back', { runId: plan.runId, error: String(err) }),
   );
 }
@@ -184,11 +187,11 @@ function citedSources(plan: AgentInvocation, state: RunState): { response: strin
   return { response: plan.output ? state.response : checked.answer, sources };
 }
 
-async function flagsOf(ctx: DossierContext, sources: AgentRunSource[]): Promise<AgentContradictionFlag[]> {
+async function flagsOf(ctx: ContextPart<never, ClaimStore>, sources: AgentRunSource[]): Promise<AgentContradictionFlag[]> {
   const flags: AgentContradictionFlag[] = [];
   for (const collectionId of new Set(sources.map((source) => source.collectionId).filter(Boolean))) {
     const sectionIds = sources.filter((source) => source.collectionId === collectionId).map((source) => source.sectionId);
-    for (const [sectionId, found] of await contradictionFlags(ctx, collectionId, sectionIds)) {
+    for (const [sectionId, found] of await contradictionFlags(ctx.store, collectionId, sectionIds)) {
       flags.push(...found.map((flag) => ({ sectionId, contradictionId: flag.contradictionId, severity: flag.severity })));
     }
   }

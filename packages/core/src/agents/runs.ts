@@ -1,5 +1,5 @@
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { ResearchSettings } from '../research/run.ts';
@@ -27,7 +27,7 @@ const runListItem = ({ agentSnapshot: _s, ...run }: AgentRunView): Omit<AgentRun
 const STALE_RUN_MS = AGENT_TIMEOUT_MAX_MS + 60_000;
 
 /** A failure escaping the run becomes an `error` event, then `done` (failed) is still owed: the stream always ends with `done`. */
-async function* guarded(ctx: DossierContext, runId: string, run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>): AsyncGenerator<AgentStreamEvent | AgentProgress> {
+async function* guarded(ctx: ContextPart<'log'>, runId: string, run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>): AsyncGenerator<AgentStreamEvent | AgentProgress> {
   try {
     yield* run;
   } catch (err) {
@@ -42,7 +42,7 @@ async function* guarded(ctx: DossierContext, runId: string, run: AsyncGenerator<
 export function agentRunService(ctx: DossierContext, search: SearchService, settings: ResearchSettings) {
   async function runOf(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<AgentRunRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'member');
-    const agent = await agentOf(ctx, project.id, slug);
+    const agent = await agentOf(ctx.store, project.id, slug);
     const run = isUuid(runId) ? await ctx.store.getAgentRun(runId) : null;
     if (!run || run.agentId !== agent.id) throw notFound('Run');
     return run;
@@ -76,7 +76,7 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
     },
     async listRuns(claims: SessionClaims, path: ProjectPath, slug: string, rawQuery: unknown) {
       const project = await requireProjectRole(ctx, claims, path, 'member');
-      const agent = await agentOf(ctx, project.id, slug);
+      const agent = await agentOf(ctx.store, project.id, slug);
       const page = await ctx.store.listAgentRuns(agent.id, parseInput(listRunsQuerySchema, rawQuery ?? {}));
       return { runs: page.runs.map((run) => runListItem(runView(run))), hasMore: page.hasMore };
     },
@@ -95,7 +95,7 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
      */
     async deleteRun(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<void> {
       const run = await runOf(claims, path, slug, runId);
-      if (run.createdBy !== claims.accountId) await requireOrgRole(ctx, claims, path.orgId, 'admin', 'Deleting a run someone else started');
+      if (run.createdBy !== claims.accountId) await requireOrgRole(ctx.store, claims, path.orgId, 'admin', 'Deleting a run someone else started');
       await ctx.store.deleteAgentRun(run.id);
     },
     /** End runs a crashed process left `running` (called at start). */

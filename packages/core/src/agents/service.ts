@@ -1,5 +1,8 @@
+import type { AgentStore } from '../ports/agent-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { AGENT_TIMEOUT_DEFAULT_MS, type AgentPatch, type AgentRecord } from '../domain/agents.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import { parseInput } from '../schemas.ts';
@@ -35,7 +38,7 @@ function mergePatch(agent: AgentRecord, patch: ReturnType<typeof updateAgentSche
 }
 
 /** Hosted agents of a project: the management plane (JWT sessions; admins write, members read). */
-export function agentService(ctx: DossierContext) {
+export function agentService(ctx: ContextPart<never, AgentStore & AccountStore & CollectionStore>) {
   /** The agent of the path's project by id or slug; 404 otherwise. */
   async function agentOf(projectId: string, idOrSlug: string): Promise<AgentRecord> {
     const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
@@ -47,7 +50,7 @@ export function agentService(ctx: DossierContext) {
     async create(claims: SessionClaims, path: ProjectPath, raw: unknown): Promise<AgentView> {
       const project = await requireProjectRole(ctx, claims, path, 'admin');
       const input = parseInput(createAgentSchema, raw);
-      await checkCollections(ctx, project.id, input.allowedCollectionIds);
+      await checkCollections(ctx.store, project.id, input.allowedCollectionIds);
       if (input.outputSchema) compileOutputSchema(input.outputSchema);
       const now = nowIso();
       const agent: AgentRecord = {
@@ -72,7 +75,7 @@ export function agentService(ctx: DossierContext) {
       const project = await requireProjectRole(ctx, claims, path, 'admin');
       const patch = parseInput(updateAgentSchema, raw);
       const agent = await agentOf(project.id, idOrSlug);
-      await checkCollections(ctx, project.id, patch.allowedCollectionIds);
+      await checkCollections(ctx.store, project.id, patch.allowedCollectionIds);
       if (patch.outputSchema) compileOutputSchema(patch.outputSchema);
       const updated = await ctx.store.updateAgent(agent.id, mergePatch(agent, patch));
       if (!updated) throw notFound('Agent');

@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { KeyStore } from '../ports/key-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { ApiKeyRecord, Env, OrgApiKeyRecord } from '../domain/types.ts';
 import { createOrgKeySchema, createProjectKeySchema, parseInput } from '../schemas.ts';
@@ -27,7 +29,7 @@ export const orgKeyView = (record: OrgApiKeyRecord): ApiKeyView => viewOf(record
 type ProjectPath = { orgId: string; projectId: string };
 
 /** API keys of projects and orgs: admins of the org list, create, rotate and revoke them; a new key is shown once. */
-export function keyService(ctx: DossierContext, auth: AuthService) {
+export function keyService(ctx: ContextPart<'secrets', AccountStore & KeyStore>, auth: AuthService) {
   async function projectKeyOf(claims: SessionClaims, path: ProjectPath, keyId: string): Promise<ApiKeyRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing API keys');
     const key = isUuid(keyId) ? await ctx.store.getApiKey(keyId) : null;
@@ -59,12 +61,12 @@ export function keyService(ctx: DossierContext, auth: AuthService) {
       return { ...projectKeyView(record), key };
     },
     async listOrgKeys(claims: SessionClaims, orgId: string): Promise<ApiKeyView[]> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing API keys');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       return (await ctx.store.listOrgApiKeys(orgId)).map(orgKeyView);
     },
     async createOrgKey(claims: SessionClaims, orgId: string, raw: unknown): Promise<ApiKeyView & { key: string }> {
       const input = parseInput(createOrgKeySchema, raw ?? {});
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing API keys');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       const key = generateOrgApiKey();
       const record: OrgApiKeyRecord = {
         id: newId(), orgId, name: input.name ?? null, keyHash: hashSecret(key), keyEncrypted: ctx.secrets.encrypt(key), keyPreview: previewSecret(key),
@@ -74,7 +76,7 @@ export function keyService(ctx: DossierContext, auth: AuthService) {
       return { ...orgKeyView(record), key };
     },
     async revokeOrgKey(claims: SessionClaims, orgId: string, keyId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing API keys');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       const key = isUuid(keyId) ? await ctx.store.getOrgApiKey(keyId) : null;
       if (!key || key.orgId !== orgId) throw notFound('API key');
       await ctx.store.revokeApiKey(key.id, nowIso());

@@ -1,4 +1,9 @@
-import type { DossierContext } from '../context.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { PeopleStore } from '../ports/people-store.ts';
+import type { OAuthStore } from '../ports/oauth-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import { ENVS, type Org, type Project } from '../domain/types.ts';
 import type { OrgMember } from '../ports/tenancy-store.ts';
@@ -20,7 +25,7 @@ export type CreatedProject = z.output<typeof responses.createdProject>;
  * with a role, passwords changed and every token of an account revoked. Deleting refuses (409) while data exists,
  * so nothing in the vector index or file store is orphaned.
  */
-export function orgService(ctx: DossierContext, auth: AuthService) {
+export function orgService(ctx: ContextPart<never, CollectionStore & TenancyStore & AccountStore & PeopleStore & OAuthStore>, auth: AuthService) {
   async function hasCollections(projectId: string): Promise<boolean> {
     for (const env of ENVS) {
       if ((await ctx.store.listCollections(projectId, env)).some((c) => !c.deletedAt)) return true;
@@ -55,7 +60,7 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
      * org in its path); 404 when the caller is not a member, so other orgs' ids reveal nothing.
      */
     async roleIn(claims: SessionClaims, orgId: string): Promise<OrgRole> {
-      return requireOrgRole(ctx, claims, orgId, 'member');
+      return requireOrgRole(ctx.store, claims, orgId, 'member');
     },
     /** A new org; its creator is its admin. */
     async createOrg(claims: SessionClaims, raw: unknown): Promise<Org> {
@@ -66,13 +71,13 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
     },
     async renameOrg(claims: SessionClaims, orgId: string, raw: unknown): Promise<Org> {
       const { name } = parseInput(nameSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Renaming the org');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Renaming the org');
       const org = await ctx.store.renameOrg(orgId, name);
       if (!org) throw notFound('Org');
       return org;
     },
     async deleteOrg(claims: SessionClaims, orgId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Deleting the org');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Deleting the org');
       for (const project of await ctx.store.listProjects(orgId)) {
         if (await hasCollections(project.id)) throw new DossierError('conflict', `Project ${project.name} still has collections: delete them first`);
       }
@@ -81,7 +86,7 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
     /** A new project of the org with its live and test keys (in this answer only). */
     async createProject(claims: SessionClaims, orgId: string, raw: unknown): Promise<CreatedProject> {
       const { name } = parseInput(nameSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Creating projects');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Creating projects');
       const project: Project = { id: newId(), orgId, name, createdAt: nowIso() };
       await ctx.store.createProject(project);
       return { project, liveKey: await auth.createKey(project.id, 'live'), testKey: await auth.createKey(project.id, 'test') };
@@ -99,13 +104,13 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
       await ctx.store.deleteProject(project.id);
     },
     async listMembers(claims: SessionClaims, orgId: string): Promise<OrgMember[]> {
-      await requireOrgRole(ctx, claims, orgId, 'member');
+      await requireOrgRole(ctx.store, claims, orgId, 'member');
       return ctx.store.listMembers(orgId);
     },
     /** Add an existing account to the org with a role, or change its role (the last admin cannot be demoted). */
     async putMember(claims: SessionClaims, orgId: string, raw: unknown): Promise<OrgMember> {
       const { email, role } = parseInput(memberSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing members');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing members');
       const account = await ctx.store.findAccountByEmail(email);
       if (!account) throw notFound('Account (the person must have an account on this server)');
       const current = await ctx.store.getMembershipRole(orgId, account.id);
@@ -114,7 +119,7 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
       return { accountId: account.id, email: account.email, role };
     },
     async removeMember(claims: SessionClaims, orgId: string, accountId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Managing members');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing members');
       const role = isUuid(accountId) ? await ctx.store.getMembershipRole(orgId, accountId) : null;
       if (!role) throw notFound('Member');
       if (role === 'admin' && (await adminCount(orgId)) === 1) throw new DossierError('conflict', 'The org needs at least one admin');

@@ -1,5 +1,9 @@
+import type { KeyStore } from '../ports/key-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { PeopleStore } from '../ports/people-store.ts';
 import type { Access } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { ApiKeyRecord, Env, Org, Project } from '../domain/types.ts';
 import type { SessionMethod } from '../ports/people-store.ts';
@@ -39,7 +43,7 @@ export interface SignedIn {
 }
 
 /** Accounts, orgs, projects, API keys and management-plane tokens. */
-export function authService(ctx: DossierContext) {
+export function authService(ctx: ContextPart<'log' | 'secrets', KeyStore & AccountStore & TenancyStore & PeopleStore>) {
   const tokens = createTokenIssuer(ctx.secrets.deriveKey('jwt'), TOKEN_TTL_SECONDS);
 
   /** A new key of a project sandbox; the plaintext is returned once (with its record) and only its hash can find it again. */

@@ -1,4 +1,6 @@
-import { type DossierContext, eventsSaved } from '../context.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import type { ContradictionRunRecord } from '../domain/claims.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -14,9 +16,9 @@ export const CONTRADICTION_JOB = 'claims.contradictions';
 const JUDGE_CONCURRENCY = 4;
 
 /** Claims of the collection's ready, canonical documents (non-canonical duplicates never take part). */
-export async function judgeableClaims(ctx: DossierContext, collection: Collection): Promise<JudgedClaim[]> {
-  const documents = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready' && doc.canonical).map((doc) => [doc.id, doc]));
-  return (await ctx.store.listCollectionClaims(collection.id)).flatMap((claim) => {
+export async function judgeableClaims(store: DocumentStore & ClaimStore, collection: Collection): Promise<JudgedClaim[]> {
+  const documents = new Map((await store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready' && doc.canonical).map((doc) => [doc.id, doc]));
+  return (await store.listCollectionClaims(collection.id)).flatMap((claim) => {
     const doc = documents.get(claim.documentId);
     return doc ? [{ claim, documentName: doc.filename, metadata: doc.metadata as Record<string, unknown> }] : [];
   });
@@ -32,10 +34,10 @@ async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => P
 }
 
 /** Group, judge and store; returns the run's counters. */
-async function detect(ctx: DossierContext, collection: Collection, run: ContradictionRunRecord, signal: AbortSignal): Promise<Partial<ContradictionRunRecord>> {
+async function detect(ctx: ContextPart<'embedders' | 'models', ClaimStore & DocumentStore>, collection: Collection, run: ContradictionRunRecord, signal: AbortSignal): Promise<Partial<ContradictionRunRecord>> {
   const model = await ctx.models.resolve({ projectId: collection.projectId, env: collection.env }, collection.llmModel, 'fast');
   await ctx.store.updateContradictionRun(run.id, { model: model.modelId });
-  const claims = await judgeableClaims(ctx, collection);
+  const claims = await judgeableClaims(ctx.store, collection);
   const rules = { suppressIntraDocument: collection.suppressIntraDocumentContradictions, suppressByMetadata: collection.suppressContradictionsByMetadata };
   // The collection's embeddings sharpen the lexical similarity when it has a model (claims/grouping.ts).
   const dense = await embedClaims(ctx, collection, claims.map((entry) => entry.claim.text), () => {});

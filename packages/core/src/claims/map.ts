@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { ClaimMapItem, ClaimRecord } from '../domain/claims.ts';
 import type { Collection } from '../domain/types.ts';
 import { normalise, type SparseVector, tfidfVectors } from './text-vectors.ts';
@@ -30,7 +30,7 @@ function projectEntries(entries: Iterable<[number, number]>): number[] {
 }
 
 /** Embeddings of the claims with the collection's model, or null when it is lexical-only or unavailable. */
-export async function embedClaims(ctx: DossierContext, collection: Collection, texts: string[], progress: MapProgress): Promise<Float32Array[] | null> {
+export async function embedClaims(ctx: ContextPart<'embedders'>, collection: Collection, texts: string[], progress: MapProgress): Promise<Float32Array[] | null> {
   if (collection.embeddingModel === 'none') return null;
   const embedder = await ctx.embedders.get(collection.embeddingModel);
   if (!embedder) return null;
@@ -60,7 +60,7 @@ const round = (value: number): number => Math.round(value * 1e4) / 1e4;
  * projected to 2-D. Work is yielded between batches; the caller caches the result per claims version.
  */
 export async function computeClaimMap(
-  ctx: DossierContext,
+  ctx: ContextPart<'embedders'>,
   collection: Collection,
   claims: ClaimRecord[],
   documentNames: Map<string, string>,

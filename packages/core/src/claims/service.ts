@@ -1,5 +1,8 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection, requireDocument } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { ClaimMapItem, ClaimRecord, ContradictionRecord, ContradictionRunRecord, ContradictionSeverity, ContradictionStatus } from '../domain/claims.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
@@ -39,9 +42,9 @@ export interface ContradictionListQuery {
 const ALL = 100_000;
 
 /** Claims, the claim map and contradiction review of collections the caller may use. */
-export function claimService(ctx: DossierContext) {
+export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & ClaimStore & DocumentStore>) {
   async function contradictionOf(access: Access, collectionId: string, contradictionId: string) {
-    const collection = await requireCollection(ctx, access, collectionId, 'write');
+    const collection = await requireCollection(ctx.store, access, collectionId, 'write');
     const found = isUuid(contradictionId) ? await ctx.store.getContradiction(contradictionId) : null;
     if (!found || found.collectionId !== collection.id) throw notFound('Contradiction');
     return { collection, contradiction: found };
@@ -74,17 +77,17 @@ export function claimService(ctx: DossierContext) {
      * function does the work.
      */
     async openClaimMap(access: Access, collectionId: string): Promise<(progress: MapProgress) => Promise<{ total: number; claims: ClaimMapItem[] }>> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       return (progress) => buildClaimMap(collection, progress);
     },
     /** The claim map in one call (library use). */
     async claimMap(access: Access, collectionId: string, progress: MapProgress): Promise<{ total: number; claims: ClaimMapItem[] }> {
-      return buildClaimMap(await requireCollection(ctx, access, collectionId, 'write'), progress);
+      return buildClaimMap(await requireCollection(ctx.store, access, collectionId, 'write'), progress);
     },
 
     /** Delete every claim and the cached map, then re-enqueue extraction of every ready document (204). */
     async recomputeClaims(access: Access, collectionId: string): Promise<void> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       await ctx.store.deleteCollectionClaims(collection.id);
       if (!(await ctx.models.hasProvider({ projectId: collection.projectId, env: collection.env }))) return;
       const ready = (await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready');
@@ -94,7 +97,7 @@ export function claimService(ctx: DossierContext) {
 
     /** Start a contradiction run, or return the one still in flight (spec: POST …/contradictions/detect). */
     async detectContradictions(access: Access, collectionId: string): Promise<{ runId: string; status: 'enqueued' | 'running'; enqueuedAt: string }> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const latest = await ctx.store.latestContradictionRun(collection.id);
       if (latest && (latest.status === 'enqueued' || latest.status === 'running')) {
         return { runId: latest.id, status: latest.status, enqueuedAt: latest.createdAt };
@@ -112,7 +115,7 @@ export function claimService(ctx: DossierContext) {
 
     /** The newest contradiction run (404 before the first). */
     async latestContradictionRun(access: Access, collectionId: string): Promise<ContradictionRunView> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const run = await ctx.store.latestContradictionRun(collection.id);
       if (!run) throw notFound('Contradiction run');
       return runView(run);
@@ -120,7 +123,7 @@ export function claimService(ctx: DossierContext) {
 
     /** Contradictions of a collection, newest first (spec: GET …/contradictions). */
     async listContradictions(access: Access, collectionId: string, query: ContradictionListQuery): Promise<{ total: number; items: ContradictionView[] }> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const { limit, offset, ...filter } = query;
       const page = await ctx.store.listContradictions(collection.id, filter, limit, offset);
       return { total: page.total, items: page.items.map(contradictionView) };
@@ -128,7 +131,7 @@ export function claimService(ctx: DossierContext) {
 
     /** Documents by number of contradictions touching them, count desc then filename asc (spec: …/files). */
     async contradictionFiles(access: Access, collectionId: string, query: Omit<ContradictionListQuery, 'limit' | 'offset' | 'documentId'>) {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const { items } = await ctx.store.listContradictions(collection.id, query, ALL);
       const files = new Map<string, { documentId: string; filename: string; contradictionCount: number }>();
       for (const contradiction of items) {

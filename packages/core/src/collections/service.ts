@@ -1,5 +1,8 @@
+import type { UsageStore } from '../ports/research-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { ClaimStore } from '../ports/claim-store.ts';
 import { type Access, ownedBy, requireAccess, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import {
@@ -32,7 +35,7 @@ export type PublicCollectionView = z.output<typeof responses.publicCollection>;
 /** CollectionStats as the spec defines it. */
 export type CollectionStats = z.output<typeof responses.collectionStats>;
 
-async function resolveDimension(ctx: DossierContext, model: string): Promise<number | null> {
+async function resolveDimension(ctx: ContextPart<'embedders'>, model: string): Promise<number | null> {
   if (model === 'none') return null;
   const embedder = await ctx.embedders.get(model);
   if (!embedder) {
@@ -70,7 +73,7 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
 
 
 /** Collections: create, list, get, update, stats, soft delete. */
-export function collectionService(ctx: DossierContext) {
+export function collectionService(ctx: ContextPart<'defaultEmbeddingModel' | 'embedders' | 'index' | 'plans', UsageStore & CollectionStore & ClaimStore>) {
   return {
     async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
       const a = requireAccess(access);
@@ -90,20 +93,20 @@ export function collectionService(ctx: DossierContext) {
     },
     /** The whole collection, to code that acts for its owner or reads a public one on its own behalf (the library). */
     async get(access: Access, id: string): Promise<CollectionView> {
-      return collectionView(await requireCollection(ctx, access, id, 'read'));
+      return collectionView(await requireCollection(ctx.store, access, id, 'read'));
     },
     /**
      * The collection as an API caller may see it: the whole collection to its owner, the PublicCollectionView to
      * anyone else reading a public one (GET /v1/collections/:id).
      */
     async show(access: Access, id: string): Promise<CollectionView | PublicCollectionView> {
-      const c = await requireCollection(ctx, access, id, 'read');
+      const c = await requireCollection(ctx.store, access, id, 'read');
       if (ownedBy(c, access)) return collectionView(c);
       const { docCount, totalSections } = await ctx.store.collectionCounts(c.id);
       return { id: c.id, name: c.name, description: c.description, visibility: 'public', docCount, totalSections, createdAt: c.createdAt };
     },
     async update(access: Access, id: string, raw: UpdateCollectionInput): Promise<CollectionView> {
-      const c = await requireCollection(ctx, access, id, 'write');
+      const c = await requireCollection(ctx.store, access, id, 'write');
       const patch = parseInput(updateCollectionSchema, raw);
       const { embeddingModel: _ignored, force: _force, ...rest } = patch;
       if ((rest.chunkOverlap ?? c.chunkOverlap) >= (rest.chunkSize ?? c.chunkSize)) {
@@ -112,11 +115,11 @@ export function collectionService(ctx: DossierContext) {
       return collectionView(await ctx.store.updateCollection(c.id, rest));
     },
     async remove(access: Access, id: string): Promise<void> {
-      const c = await requireCollection(ctx, access, id, 'write');
+      const c = await requireCollection(ctx.store, access, id, 'write');
       await ctx.store.updateCollection(c.id, { deletedAt: nowIso() });
     },
     async stats(access: Access, id: string): Promise<CollectionStats> {
-      const c = await requireCollection(ctx, access, id, 'read');
+      const c = await requireCollection(ctx.store, access, id, 'read');
       const [counts, dbBytes, claims] = await Promise.all([ctx.store.collectionCounts(c.id), ctx.index.sizeBytes(c.id), ctx.store.claimCounts(c.id)]);
       return { ...counts, dbBytes, claimsExtractedCount: claims.documents, totalClaimsCount: claims.claims };
     },

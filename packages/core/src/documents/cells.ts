@@ -1,5 +1,5 @@
 import { cellsKey } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { CellRange, Collection } from '../domain/types.ts';
 import type { CellRegion } from '../ingest/converters/types.ts';
@@ -38,7 +38,7 @@ export function decodeCells(bytes: Uint8Array): CellRegion[] {
 }
 
 /** A document's stored cell map, or null when it has none (not a spreadsheet, or converted before cells were kept). */
-export async function cellsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<CellRegion[] | null> {
+export async function cellsOf(ctx: ContextPart<'blobs'>, c: Collection, documentId: string): Promise<CellRegion[] | null> {
   try {
     return decodeCells(await ctx.blobs.get(cellsKey(c, documentId)));
   } catch (err) {

@@ -1,6 +1,7 @@
+import type { DocumentStore } from '../ports/document-store.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
 import { type Access, collectionPrefix, requireCollection, requireDocument } from '../access.ts';
-import { type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
+import { type ContextPart, type DossierContext, documentTopic, setDocumentStatus } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentEvent, DocumentRecord, Metadata, SectionRecord } from '../domain/types.ts';
 import { enqueueIngest } from '../ingest/pipeline.ts';
@@ -68,7 +69,7 @@ export function documentService(ctx: DossierContext) {
 
   return {
     async list(access: Access, collectionId: string, raw: ListDocumentsInput = {}) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const q = parseInput(listDocumentsSchema, raw);
       const page = await ctx.store.listDocuments(c.id, { ...q, tags: q.tags && normalizeTags(q.tags), anyTags: q.anyTags && normalizeTags(q.anyTags) });
       return { documents: page.documents.map(documentView), total: page.total };
@@ -100,7 +101,7 @@ export function documentService(ctx: DossierContext) {
       await removeDocument(collection, doc);
     },
     async batchRemove(access: Access, collectionId: string, raw: unknown): Promise<void> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const { ids } = parseInput(batchDeleteSchema, raw);
       const docs = await Promise.all([...new Set(ids)].map((id) => inCollection(c, id)));
       for (const doc of docs) await removeDocument(c, doc);
@@ -111,19 +112,19 @@ export function documentService(ctx: DossierContext) {
       return documentView(await requeue(doc, 'processing'));
     },
     async retryFailed(access: Access, collectionId: string): Promise<DocumentView[]> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const failed = await ctx.store.listDocuments(c.id, { status: 'error', limit: 100_000, offset: 0 });
       const out: DocumentView[] = [];
       for (const doc of failed.documents) out.push(documentView(await requeue(doc, 'uploading')));
       return out;
     },
     async patch(access: Access, collectionId: string, docId: string, raw: DocumentPatchInput): Promise<DocumentView> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const p = parseInput(documentPatchSchema, raw);
       return documentView(await applyPatch(c, await inCollection(c, docId), p));
     },
     async bulkPatch(access: Access, collectionId: string, raw: unknown): Promise<DocumentView[]> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const { documents } = parseInput(bulkPatchSchema, raw);
       const docs = await Promise.all(documents.map((d) => inCollection(c, d.id)));
       // An id may appear more than once: each item applies to the record left by the previous one, not a stale read.
@@ -138,13 +139,13 @@ export function documentService(ctx: DossierContext) {
     },
     /** Issue 43: the collection's documents that came from a source path, by path, a page at a time. */
     async manifest(access: Access, collectionId: string, raw: ManifestQueryInput = {}) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const q = parseInput(manifestQuerySchema, raw);
       const entries = await ctx.store.listSourceManifest(c.id, q.after ?? null, q.limit, q.prefix);
       return { entries, nextCursor: entries.length === q.limit ? entries[entries.length - 1]!.path : null };
     },
     async tags(access: Access, collectionId: string) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const [tags, hasMetadata] = await Promise.all([ctx.store.tagCounts(c.id), ctx.store.hasMetadata(c.id)]);
       return { tags, hasMetadata };
     },
@@ -159,7 +160,7 @@ export function documentService(ctx: DossierContext) {
 export const WAIT_RECHECK_MS = 5_000;
 
 /** Wait on the event bus until the document reaches ready or error (reading it again every WAIT_RECHECK_MS). */
-async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
+async function waitForTerminal(ctx: ContextPart<'events', DocumentStore>, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
   if (isTerminal(doc)) return doc;
   return new Promise<DocumentRecord>((resolve, reject) => {
     let done = false;

@@ -1,5 +1,7 @@
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
 import { type Access, pageImageKey, requireDocument } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import { pageOffsetsOf } from './pages.ts';
 
@@ -20,7 +22,7 @@ export interface PageImage {
 }
 
 /** Page images of PDFs: drawn by the page renderer (a worker thread) on first request, then served from the blob store. */
-export function pageImageService(ctx: DossierContext) {
+export function pageImageService(ctx: ContextPart<'blobs' | 'renderPage', DocumentStore & CollectionStore>) {
   return {
     async pageImage(access: Access, documentId: string, page: number, askedWidth?: number): Promise<PageImage> {
       const { doc, collection } = await requireDocument(ctx, access, documentId, 'read');

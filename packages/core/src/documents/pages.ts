@@ -1,5 +1,5 @@
 import { pagesKey } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { z } from 'zod';
@@ -9,7 +9,7 @@ import type * as responses from '../responses.ts';
 export type PageSpan = Required<Pick<z.output<typeof responses.section>, 'pageStart' | 'pageEnd'>>;
 
 /** Page start offsets of a document, or null when it has no pages. */
-export async function pageOffsetsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<number[] | null> {
+export async function pageOffsetsOf(ctx: ContextPart<'blobs'>, c: Collection, documentId: string): Promise<number[] | null> {
   try {
     return JSON.parse(new TextDecoder().decode(await ctx.blobs.get(pagesKey(c, documentId)))) as number[];
   } catch (err) {

@@ -1,5 +1,5 @@
 import { regionsKey } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { CellRange, Collection, PageBox, PassageLocation, SectionRecord } from '../domain/types.ts';
 import { pageOffsetsOf, pageSpan } from './pages.ts';
@@ -37,7 +37,7 @@ export function decodeRegions(bytes: Uint8Array): TextRegion[] {
 }
 
 /** A document's stored regions, or null when it has none (not a PDF, or converted before regions were kept). */
-export async function regionsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<TextRegion[] | null> {
+export async function regionsOf(ctx: ContextPart<'blobs'>, c: Collection, documentId: string): Promise<TextRegion[] | null> {
   try {
     return decodeRegions(await ctx.blobs.get(regionsKey(c, documentId)));
   } catch (err) {
@@ -141,7 +141,7 @@ export interface StoredPositions {
 }
 
 /** A document's stored regions, page offsets and cell map, read together. */
-export async function storedPositionsOf(ctx: DossierContext, c: Collection, documentId: string): Promise<StoredPositions> {
+export async function storedPositionsOf(ctx: ContextPart<'blobs'>, c: Collection, documentId: string): Promise<StoredPositions> {
   const [regions, pageOffsets, cells] = await Promise.all([regionsOf(ctx, c, documentId), pageOffsetsOf(ctx, c, documentId), cellsOf(ctx, c, documentId)]);
   return { regions, pageOffsets, cells };
 }
@@ -172,7 +172,7 @@ export function chunkLocation(row: { charStart?: number | null; charEnd?: number
  * Where sections are in their documents (a section scan's results): each one's span, and for a paged original its
  * pages and (bounded) boxes. The documents' stored page offsets and regions are read once each.
  */
-export async function sectionLocations(ctx: DossierContext, c: Collection, sections: SectionRecord[]): Promise<Map<string, PassageLocation>> {
+export async function sectionLocations(ctx: ContextPart<'blobs'>, c: Collection, sections: SectionRecord[]): Promise<Map<string, PassageLocation>> {
   const docIds = [...new Set(sections.map((s) => s.documentId))];
   const byDoc = new Map(await Promise.all(docIds.map(async (id) => [id, await storedPositionsOf(ctx, c, id)] as const)));
   const out = new Map<string, PassageLocation>();

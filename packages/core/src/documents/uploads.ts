@@ -201,7 +201,7 @@ export function uploadService(ctx: DossierContext) {
 
   /** Store a direct upload's bytes and its document, and start the pipeline. */
   async function storeDirectUpload(access: Access, collectionId: string, file: DirectUpload): Promise<DocumentView> {
-    const c = await requireCollection(ctx, access, collectionId, 'write');
+    const c = await requireCollection(ctx.store, access, collectionId, 'write');
     if (file.bytes.length > DIRECT_UPLOAD_MAX_BYTES) {
       throw new DossierError('payload_too_large', 'File exceeds the 25 MB limit of direct upload; use upload-url for larger files');
     }
@@ -257,7 +257,7 @@ export function uploadService(ctx: DossierContext) {
 
   return {
     async createUploadUrl(access: Access, collectionId: string, raw: UploadUrlInput): Promise<UploadUrlResult> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const input = parseInput(uploadUrlSchema, raw);
       const hash = input.contentHash?.toLowerCase();
       const target = input.sourcePath !== undefined ? await sourcePathTarget(c, input.sourcePath, hash) : null;
@@ -301,14 +301,14 @@ export function uploadService(ctx: DossierContext) {
     },
 
     async confirm(access: Access, collectionId: string, docId: string, raw: unknown = {}): Promise<DocumentView> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const input = parseInput(confirmSchema, raw ?? {});
       const doc = await documentOf(c, docId);
       return documentView(await confirmOne(c, doc, input.tags, input.metadata as Metadata | undefined));
     },
 
     async batchConfirm(access: Access, collectionId: string, raw: unknown): Promise<DocumentView[]> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const { documentIds } = parseInput(batchConfirmSchema, raw);
       const docs = await Promise.all(documentIds.map((id) => documentOf(c, id)));
       const out: DocumentView[] = [];

@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { DuplicateStore } from '../ports/duplicate-store.ts';
+import type { ContextPart, } from '../context.ts';
 import type { DuplicateGroupRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { FingerprintMatch } from '../ports/duplicate-store.ts';
@@ -21,13 +23,13 @@ export interface VerifiedPair {
 }
 
 /** Align candidates with the document; the qualifying ones, best first. */
-async function verify(ctx: DossierContext, collection: Collection, doc: DocumentRecord, candidates: FingerprintMatch[], cache: ProfileCache): Promise<VerifiedPair[]> {
+async function verify(store: DocumentStore & DuplicateStore, collection: Collection, doc: DocumentRecord, candidates: FingerprintMatch[], cache: ProfileCache): Promise<VerifiedPair[]> {
   const threshold = thresholdOf(collection);
   const own = await cache.get(doc);
-  const others = await ctx.store.getDocuments(candidates.map((match) => match.documentId));
+  const others = await store.getDocuments(candidates.map((match) => match.documentId));
   const verified: VerifiedPair[] = [];
   for (const other of others) {
-    if (other.status !== 'ready' || (await ctx.store.isDismissedPair(doc.id, other.id))) continue;
+    if (other.status !== 'ready' || (await store.isDismissedPair(doc.id, other.id))) continue;
     const coverage = coverageOf(alignProfiles(own, await cache.get(other)));
     if (coverage >= threshold) verified.push({ other, coverage });
   }
@@ -41,7 +43,7 @@ async function verify(ctx: DossierContext, collection: Collection, doc: Document
  * matches that group's canonical (else the next match is tried).
  * Returns the group the document is in afterwards, or null.
  */
-export async function checkDocument(ctx: DossierContext, collection: Collection, doc: DocumentRecord, cache = new ProfileCache(ctx, 64)) {
+export async function checkDocument(ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>, collection: Collection, doc: DocumentRecord, cache = new ProfileCache(ctx, 64)) {
   const profile = await cache.get(doc);
   const fingerprints = indexedFingerprints(profile);
   await ctx.store.putFingerprints([{ documentId: doc.id, collectionId: collection.id, shingleCount: profile.shingles.length, fingerprints }]);
@@ -53,26 +55,26 @@ export async function checkDocument(ctx: DossierContext, collection: Collection,
     .sort((a, b) => estimatedCoverage(b, fingerprints.length) - estimatedCoverage(a, fingerprints.length))
     .slice(0, MAX_CANDIDATES);
   const flags: FlagChanges = new Map();
-  const group = await groupWithBestMatch(ctx, collection, doc, await verify(ctx, collection, doc, candidates, cache), cache, flags);
+  const group = await groupWithBestMatch(ctx, collection, doc, await verify(ctx.store, collection, doc, candidates, cache), cache, flags);
   await recordFlagsThenIndex(ctx, collection, flags, DUPLICATE_JOBS.flags);
   return group;
 }
 
 /** Form a group with the best verified match, or join its group when the document also matches that group's canonical. */
 async function groupWithBestMatch(
-  ctx: DossierContext, collection: Collection, doc: DocumentRecord, verified: VerifiedPair[], cache: ProfileCache, flags: FlagChanges,
+  ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, doc: DocumentRecord, verified: VerifiedPair[], cache: ProfileCache, flags: FlagChanges,
 ): Promise<DuplicateGroupRecord | null> {
   for (const { other } of verified) {
     const group = await ctx.store.duplicateGroupOf(other.id);
     if (!group) return formGroup(ctx, collection, [doc, other], cache, flags);
-    if (await matchesCanonical(ctx, collection, doc, group, cache)) return joinGroup(ctx, collection, group, [doc], cache, flags);
+    if (await matchesCanonical(ctx.store, collection, doc, group, cache)) return joinGroup(ctx, collection, group, [doc], cache, flags);
   }
   return null;
 }
 
 /** Does a document match a group's canonical too? (A partial overlap with one member is not enough to join.) */
-async function matchesCanonical(ctx: DossierContext, collection: Collection, doc: DocumentRecord, group: DuplicateGroupRecord, cache: ProfileCache): Promise<boolean> {
-  const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
+async function matchesCanonical(store: DocumentStore, collection: Collection, doc: DocumentRecord, group: DuplicateGroupRecord, cache: ProfileCache): Promise<boolean> {
+  const canonical = await store.getDocument(group.canonicalDocumentId);
   if (!canonical) return false;
   return coverageOf(alignProfiles(await cache.get(doc), await cache.get(canonical))) >= thresholdOf(collection);
 }

@@ -1,5 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { DuplicateGroupRecord } from '../domain/duplicates.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { alignProfiles } from './align.ts';
 import { sharedPassages } from './passages.ts';
@@ -16,7 +17,7 @@ const round = (value: number): number => Math.round(value * 10_000) / 10_000;
  * Compare any two members of a group, aligned now by the same passage finder detection uses (so two near
  * duplicates of one canonical can be read side by side too, not only a member against the canonical).
  */
-export async function compareMembers(ctx: DossierContext, group: DuplicateGroupRecord, leftId: string, rightId: string): Promise<DuplicateComparison> {
+export async function compareMembers(ctx: ContextPart<'blobs', DocumentStore>, group: DuplicateGroupRecord, leftId: string, rightId: string): Promise<DuplicateComparison> {
   if (leftId === rightId) throw invalid('left and right must be two different members');
   const members = [leftId, rightId].map((id) => group.members.find((member) => member.documentId === id));
   if (members.some((member) => !member)) throw invalid('left and right must both be members of this group');

@@ -1,4 +1,8 @@
-import { type DossierContext, eventsSaved } from '../context.ts';
+
+import type { DuplicateStore } from '../ports/duplicate-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
@@ -21,7 +25,7 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 const now = (): string => new Date().toISOString();
 
 /** Start a run over every ready document: 409 while one is pending or running. */
-export async function startDetection(ctx: DossierContext, collection: Collection): Promise<DuplicateRunRecord> {
+export async function startDetection(ctx: ContextPart<'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>, collection: Collection): Promise<DuplicateRunRecord> {
   const latest = await ctx.store.latestDuplicateRun(collection.id);
   if (latest && (latest.status === 'pending' || latest.status === 'running')) {
     throw new DossierError('conflict', `A duplicate detection run is already in flight (${latest.id}, ${latest.status})`);
@@ -41,20 +45,20 @@ export async function startDetection(ctx: DossierContext, collection: Collection
 }
 
 /** The run of a job when it is still going, and its collection. */
-async function liveRun(ctx: DossierContext, job: Job): Promise<{ run: DuplicateRunRecord; collection: Collection } | null> {
-  const run = await ctx.store.latestDuplicateRun(String(job.payload.collectionId));
+async function liveRun(store: DuplicateStore & CollectionStore, job: Job): Promise<{ run: DuplicateRunRecord; collection: Collection } | null> {
+  const run = await store.latestDuplicateRun(String(job.payload.collectionId));
   if (!run || run.id !== job.payload.runId || run.status === 'completed' || run.status === 'failed') return null;
-  const collection = await ctx.store.getCollection(run.collectionId);
+  const collection = await store.getCollection(run.collectionId);
   if (!collection || collection.deletedAt) {
-    await ctx.store.updateDuplicateRun(run.id, { status: 'failed', error: 'The collection was deleted', completedAt: now() });
+    await store.updateDuplicateRun(run.id, { status: 'failed', error: 'The collection was deleted', completedAt: now() });
     return null;
   }
   return { run, collection };
 }
 
 /** A fingerprint job: index a batch of documents; the last one to finish queues the grouping job. */
-export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<void> {
-  const live = await liveRun(ctx, job);
+export async function runFingerprintJob(ctx: ContextPart<'blobs' | 'queue' | 'wakeWorkers', DuplicateStore & CollectionStore & DocumentStore>, job: Job): Promise<void> {
+  const live = await liveRun(ctx.store, job);
   if (!live) return;
   if (live.run.status === 'pending') await ctx.store.updateDuplicateRun(live.run.id, { status: 'running', startedAt: now() });
   const entries: DuplicateFingerprints[] = [];
@@ -73,14 +77,14 @@ export async function runFingerprintJob(ctx: DossierContext, job: Job): Promise<
 }
 
 /** Aligned pairs of the collection reaching the threshold, best coverage first. */
-async function verifiedPairs(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>, cache: ProfileCache) {
+async function verifiedPairs(store: DuplicateStore, collection: Collection, docs: Map<string, DocumentRecord>, cache: ProfileCache) {
   const threshold = thresholdOf(collection);
   const pairs: { left: DocumentRecord; right: DocumentRecord; coverage: number }[] = [];
-  for (const pair of await ctx.store.fingerprintPairs(collection.id, 1, MAX_POSTING)) {
+  for (const pair of await store.fingerprintPairs(collection.id, 1, MAX_POSTING)) {
     const left = docs.get(pair.left.documentId);
     const right = docs.get(pair.right.documentId);
     if (!left || !right || !isCandidate(pair.right, pair.left.fingerprintCount)) continue;
-    if (await ctx.store.isDismissedPair(left.id, right.id)) continue;
+    if (await store.isDismissedPair(left.id, right.id)) continue;
     const coverage = coverageOf(alignProfiles(await cache.get(left), await cache.get(right)));
     if (coverage >= threshold) pairs.push({ left, right, coverage });
     await yieldToLoop();
@@ -96,12 +100,12 @@ interface Cluster {
 }
 
 /** Every document already in a group of the collection, by id, with its group as a cluster anchored on its canonical. */
-async function existingClusters(ctx: DossierContext, collection: Collection, docs: Map<string, DocumentRecord>): Promise<Map<string, Cluster>> {
+async function existingClusters(store: DuplicateStore & DocumentStore, collection: Collection, docs: Map<string, DocumentRecord>): Promise<Map<string, Cluster>> {
   const placed = new Map<string, Cluster>();
   for (let offset = 0; ; offset += 500) {
-    const page = await ctx.store.listDuplicateGroups(collection.id, 500, offset);
+    const page = await store.listDuplicateGroups(collection.id, 500, offset);
     for (const group of page.items) {
-      const anchor = docs.get(group.canonicalDocumentId) ?? (await ctx.store.getDocument(group.canonicalDocumentId));
+      const anchor = docs.get(group.canonicalDocumentId) ?? (await store.getDocument(group.canonicalDocumentId));
       if (!anchor) continue;
       const cluster: Cluster = { group, anchor, docs: [] };
       for (const member of group.members) placed.set(member.documentId, cluster);
@@ -117,8 +121,8 @@ async function existingClusters(ctx: DossierContext, collection: Collection, doc
  * complete document of a new group), so that chains of partial overlaps do not pull unrelated texts together.
  * Two placed documents stay where they are (user decisions are left alone).
  */
-async function planClusters(ctx: DossierContext, collection: Collection, pairs: { left: DocumentRecord; right: DocumentRecord }[], docs: Map<string, DocumentRecord>, cache: ProfileCache) {
-  const placed = await existingClusters(ctx, collection, docs);
+async function planClusters(ctx: ContextPart<never, DuplicateStore & DocumentStore>, collection: Collection, pairs: { left: DocumentRecord; right: DocumentRecord }[], docs: Map<string, DocumentRecord>, cache: ProfileCache) {
+  const placed = await existingClusters(ctx.store, collection, docs);
   const threshold = thresholdOf(collection);
   for (const { left, right } of pairs) {
     const [leftCluster, rightCluster] = [placed.get(left.id), placed.get(right.id)];
@@ -139,7 +143,7 @@ async function planClusters(ctx: DossierContext, collection: Collection, pairs: 
 }
 
 /** Write the planned groups; retrieval flags are set at the end in one index write per value. */
-async function writeClusters(ctx: DossierContext, collection: Collection, clusters: Cluster[], cache: ProfileCache) {
+async function writeClusters(ctx: ContextPart<'index', DocumentStore & DuplicateStore>, collection: Collection, clusters: Cluster[], cache: ProfileCache) {
   const flags: FlagChanges = new Map();
   let created = 0;
   let detected = 0;
@@ -168,14 +172,14 @@ function completedEvent(
 
 /** The grouping job: verify every candidate pair of the collection and place it; then the run is completed. */
 export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> {
-  const live = await liveRun(ctx, job);
+  const live = await liveRun(ctx.store, job);
   if (!live) return;
   const { run, collection } = live;
   try {
     if (run.status === 'pending') await ctx.store.updateDuplicateRun(run.id, { status: 'running', startedAt: now() });
     const docs = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc]));
     const cache = new ProfileCache(ctx);
-    const clusters = await planClusters(ctx, collection, await verifiedPairs(ctx, collection, docs, cache), docs, cache);
+    const clusters = await planClusters(ctx, collection, await verifiedPairs(ctx.store, collection, docs, cache), docs, cache);
     const counters = await writeClusters(ctx, collection, clusters, cache);
     await ctx.store.countDuplicateJob(run.id);
     const completed = [completedEvent(collection, run.id, counters, null)];

@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { DuplicateStore } from '../ports/duplicate-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { ContextPart, } from '../context.ts';
 import type { DuplicateGroupRecord, DuplicateMemberRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { newId } from '../util/ids.ts';
@@ -8,7 +10,7 @@ import { sharedPassages } from './passages.ts';
 import { markdownOf, type ProfileCache } from './texts.ts';
 
 /** Keep a document's retrieval flag in the store and the index in step (non-canonical rows are prefiltered out). */
-export async function setCanonicalFlag(ctx: DossierContext, collection: Collection, documentId: string, canonical: boolean): Promise<void> {
+export async function setCanonicalFlag(ctx: ContextPart<'index', DocumentStore>, collection: Collection, documentId: string, canonical: boolean): Promise<void> {
   await ctx.store.updateDocument(documentId, { canonical });
   await ctx.index.updateDocumentAttributes(collection.id, documentId, { canonical });
 }
@@ -48,7 +50,7 @@ const round = (value: number): number => Math.round(value * 10_000) / 10_000;
 export type FlagChanges = Map<string, boolean>;
 
 /** Set retrieval flags in the store, then in the index in one write per value. */
-export async function applyFlags(ctx: DossierContext, collection: Collection, changes: FlagChanges): Promise<void> {
+export async function applyFlags(ctx: ContextPart<'index', DocumentStore>, collection: Collection, changes: FlagChanges): Promise<void> {
   for (const [documentId, canonical] of changes) await ctx.store.updateDocument(documentId, { canonical });
   for (const canonical of [true, false]) {
     const ids = [...changes].filter(([, value]) => value === canonical).map(([id]) => id);
@@ -61,7 +63,7 @@ export async function applyFlags(ctx: DossierContext, collection: Collection, ch
  * `duplicates.flags` job, so one check is not held up by an index write (two LanceDB table versions per value).
  * The job syncs the index to the store's current flags, so jobs for the same document may run in any order.
  */
-export async function recordFlagsThenIndex(ctx: DossierContext, collection: Collection, changes: FlagChanges, jobType: string): Promise<void> {
+export async function recordFlagsThenIndex(ctx: ContextPart<'queue' | 'wakeWorkers', DocumentStore>, collection: Collection, changes: FlagChanges, jobType: string): Promise<void> {
   if (changes.size === 0) return;
   for (const [documentId, canonical] of changes) await ctx.store.updateDocument(documentId, { canonical });
   await ctx.queue.enqueue({ type: jobType, payload: { collectionId: collection.id, documentIds: [...changes.keys()] }, maxAttempts: 5 });
@@ -69,7 +71,7 @@ export async function recordFlagsThenIndex(ctx: DossierContext, collection: Coll
 }
 
 /** Bring the chunk index's retrieval flags of these documents in line with the store (one write per value). */
-export async function syncIndexFlags(ctx: DossierContext, collectionId: string, documentIds: string[]): Promise<void> {
+export async function syncIndexFlags(ctx: ContextPart<'index', DocumentStore>, collectionId: string, documentIds: string[]): Promise<void> {
   const docs = (await ctx.store.getDocuments(documentIds)).filter((doc) => doc.collectionId === collectionId && doc.status === 'ready');
   for (const canonical of [true, false]) {
     const ids = docs.filter((doc) => doc.canonical === canonical).map((doc) => doc.id);
@@ -78,7 +80,7 @@ export async function syncIndexFlags(ctx: DossierContext, collectionId: string, 
 }
 
 /** Write a group and the retrieval flags of its members (into `deferred` when given, applied by the caller). */
-async function writeGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, isNew: boolean, deferred?: FlagChanges): Promise<void> {
+async function writeGroup(ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, group: DuplicateGroupRecord, isNew: boolean, deferred?: FlagChanges): Promise<void> {
   if (isNew) await ctx.store.insertDuplicateGroup(group);
   else await ctx.store.replaceDuplicateGroup(group);
   const current = new Map((await ctx.store.getDocuments(group.members.map((member) => member.documentId))).map((doc) => [doc.id, doc.canonical]));
@@ -92,7 +94,7 @@ async function writeGroup(ctx: DossierContext, collection: Collection, group: Du
 
 /** Form a new group of these documents, canonical `chosen` (a document every other member was matched with) or by pickCanonical. */
 export async function formGroup(
-  ctx: DossierContext, collection: Collection, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges, chosen?: DocumentRecord,
+  ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges, chosen?: DocumentRecord,
 ): Promise<DuplicateGroupRecord> {
   const canonical = chosen ?? pickCanonical(await Promise.all(docs.map(async (doc) => ({ doc, profile: await cache.get(doc) }))));
   const group: DuplicateGroupRecord = {
@@ -105,7 +107,7 @@ export async function formGroup(
 
 /** Add documents to an existing group; its canonical stays (it may have been chosen by a user). */
 export async function joinGroup(
-  ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges,
+  ctx: ContextPart<'index', DocumentStore & DuplicateStore>, collection: Collection, group: DuplicateGroupRecord, docs: DocumentRecord[], cache: ProfileCache, deferred?: FlagChanges,
 ): Promise<DuplicateGroupRecord> {
   const canonical = await ctx.store.getDocument(group.canonicalDocumentId);
   if (!canonical) return group;
@@ -116,7 +118,7 @@ export async function joinGroup(
 }
 
 /** Make another member canonical; the old canonical becomes a near-duplicate with its coverage cleared. */
-export async function promoteMember(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ProfileCache): Promise<boolean> {
+export async function promoteMember(ctx: ContextPart<'index', DocumentStore & DuplicateStore>, collection: Collection, group: DuplicateGroupRecord, canonicalId: string, cache: ProfileCache): Promise<boolean> {
   if (group.canonicalDocumentId === canonicalId) return false;
   const docs = (await ctx.store.getDocuments(group.members.map((member) => member.documentId)));
   const canonical = docs.find((doc) => doc.id === canonicalId)!;
@@ -128,7 +130,7 @@ export async function promoteMember(ctx: DossierContext, collection: Collection,
 }
 
 /** Disband a group: every member back in retrieval, and detection never pairs them again. */
-export async function disbandGroup(ctx: DossierContext, collection: Collection, group: DuplicateGroupRecord): Promise<void> {
+export async function disbandGroup(ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, group: DuplicateGroupRecord): Promise<void> {
   await ctx.store.deleteDuplicateGroup(group.id);
   await ctx.store.dismissDuplicatePairs(collection.id, group.members.map((member) => member.documentId));
   for (const member of group.members) await setCanonicalFlag(ctx, collection, member.documentId, true);
@@ -138,7 +140,7 @@ export async function disbandGroup(ctx: DossierContext, collection: Collection, 
  * Before a document is deleted: leave its group. A deleted canonical hands over to the most complete remaining
  * member; a group left with one member is dissolved (that member is back in retrieval).
  */
-export async function leaveGroup(ctx: DossierContext, collection: Collection, documentId: string, cache: ProfileCache): Promise<void> {
+export async function leaveGroup(ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, documentId: string, cache: ProfileCache): Promise<void> {
   const group = await ctx.store.duplicateGroupOf(documentId);
   if (!group) return;
   const rest = (await ctx.store.getDocuments(group.members.map((member) => member.documentId).filter((id) => id !== documentId)));

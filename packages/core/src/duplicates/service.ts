@@ -1,5 +1,8 @@
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { DuplicateStore } from '../ports/duplicate-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import type { DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
@@ -22,13 +25,13 @@ const groupView = ({ collectionId: _c, ...view }: DuplicateGroupRecord): Duplica
 const runView = ({ collectionId: _c, ...view }: DuplicateRunRecord): DuplicateRunView => view;
 
 /** After `ready`, with enableDeduplication: queue the incremental check (never blocks ready). */
-export async function enqueueDuplicateCheck(ctx: DossierContext, collection: Collection, documentId: string): Promise<void> {
+export async function enqueueDuplicateCheck(ctx: ContextPart<'queue' | 'wakeWorkers'>, collection: Collection, documentId: string): Promise<void> {
   if (!collection.enableDeduplication) return;
   await ctx.queue.enqueue({ type: DUPLICATE_JOBS.check, payload: { documentId }, maxAttempts: 3, dedupeKey: `${DUPLICATE_JOBS.check}:${documentId}` });
   ctx.wakeWorkers();
 }
 
-async function runCheckJob(ctx: DossierContext, job: Job): Promise<void> {
+async function runCheckJob(ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DocumentStore & CollectionStore & DuplicateStore>, job: Job): Promise<void> {
   const doc = await ctx.store.getDocument(String(job.payload.documentId));
   const collection = doc ? await ctx.store.getCollection(doc.collectionId) : null;
   if (!doc || !collection || collection.deletedAt || doc.status !== 'ready' || !collection.enableDeduplication) return;
@@ -53,7 +56,7 @@ export async function forgetDuplicate(ctx: DossierContext, collection: Collectio
 /** Near-duplicate detection and group review of collections the caller owns. */
 export function duplicateService(ctx: DossierContext) {
   async function groupOf(access: Access, collectionId: string, groupId: string) {
-    const collection = await requireCollection(ctx, access, collectionId, 'write');
+    const collection = await requireCollection(ctx.store, access, collectionId, 'write');
     const group = isUuid(groupId) ? await ctx.store.getDuplicateGroup(groupId) : null;
     if (!group || group.collectionId !== collection.id) throw notFound('Duplicate group');
     return { collection, group };
@@ -62,19 +65,19 @@ export function duplicateService(ctx: DossierContext) {
   return {
     /** Start a detection run over every ready document (202; 409 while one is in flight). */
     async detect(access: Access, collectionId: string) {
-      const run = await startDetection(ctx, await requireCollection(ctx, access, collectionId, 'write'));
+      const run = await startDetection(ctx, await requireCollection(ctx.store, access, collectionId, 'write'));
       return { runId: run.id, status: 'pending' as const, jobsEnqueued: run.jobsEnqueued ?? 0, enqueuedAt: run.createdAt };
     },
     /** The newest run (404 before the first). */
     async latestRun(access: Access, collectionId: string): Promise<DuplicateRunView> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const run = await ctx.store.latestDuplicateRun(collection.id);
       if (!run) throw notFound('Duplicate detection run');
       return runView(run);
     },
     /** A page of groups, newest first. */
     async list(access: Access, collectionId: string, page: { limit: number; offset: number }): Promise<{ total: number; items: DuplicateGroupView[] }> {
-      const collection = await requireCollection(ctx, access, collectionId, 'write');
+      const collection = await requireCollection(ctx.store, access, collectionId, 'write');
       const { total, items } = await ctx.store.listDuplicateGroups(collection.id, page.limit, page.offset);
       return { total, items: items.map(groupView) };
     },

@@ -1,20 +1,20 @@
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { DocumentRecord } from '../domain/types.ts';
 import { type DuplicateProfile, duplicateProfile } from './fingerprints.ts';
 
 /** A document's Markdown ('' when it has none). */
-export async function markdownOf(ctx: DossierContext, doc: DocumentRecord): Promise<string> {
+export async function markdownOf(ctx: ContextPart<'blobs'>, doc: DocumentRecord): Promise<string> {
   if (!doc.markdownStorageKey) return '';
   return new TextDecoder().decode(await ctx.blobs.get(doc.markdownStorageKey));
 }
 
 /** A document's detection profile, read from its Markdown. */
-export const profileOf = async (ctx: DossierContext, doc: DocumentRecord): Promise<DuplicateProfile> => duplicateProfile(await markdownOf(ctx, doc));
+export const profileOf = async (ctx: ContextPart<'blobs'>, doc: DocumentRecord): Promise<DuplicateProfile> => duplicateProfile(await markdownOf(ctx, doc));
 
 /** Profiles by document id, read once and kept while in use (bounded). */
 export class ProfileCache {
   private readonly entries = new Map<string, DuplicateProfile>();
-  constructor(readonly ctx: DossierContext, private readonly capacity = 2_000) {}
+  constructor(readonly ctx: ContextPart<'blobs'>, private readonly capacity = 2_000) {}
 
   async get(doc: DocumentRecord): Promise<DuplicateProfile> {
     const hit = this.entries.get(doc.id);

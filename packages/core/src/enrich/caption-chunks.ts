@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
 import { countTokens } from '../ingest/chunker.ts';
 import { embedderFor, embedRows } from '../ingest/embed-step.ts';
@@ -52,7 +53,7 @@ export function captionChunkRow(doc: DocumentRecord, item: CaptionItem, caption:
 }
 
 /** Embed (when the collection has an embedder) and write caption chunk rows. */
-export async function upsertCaptionChunks(ctx: DossierContext, c: Collection, rows: ChunkRow[]): Promise<void> {
+export async function upsertCaptionChunks(ctx: ContextPart<'embedders' | 'index'>, c: Collection, rows: ChunkRow[]): Promise<void> {
   if (rows.length === 0) return;
   const embedder = await embedderFor(ctx, c);
   if (embedder) await embedRows(embedder, rows);
@@ -60,7 +61,7 @@ export async function upsertCaptionChunks(ctx: DossierContext, c: Collection, ro
 }
 
 /** Remove every caption chunk of a document, keeping its text chunks. */
-export async function deleteCaptionChunks(ctx: DossierContext, c: Collection, documentId: string): Promise<void> {
+export async function deleteCaptionChunks(ctx: ContextPart<'index', SectionStore>, c: Collection, documentId: string): Promise<void> {
   const keep: string[] = [];
   for (const s of await ctx.store.listSections(documentId)) {
     for (const row of await ctx.index.chunksOfSection(c.id, s.id)) if (row.position < CAPTION_POSITION) keep.push(row.id);

@@ -1,5 +1,5 @@
 import { extractDocumentClaims } from '../claims/extract.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import type { Job } from '../ports/job-queue.ts';
@@ -30,7 +30,7 @@ export const enrichEnabled: Record<EnrichKind, (c: Collection) => boolean> = {
 const WORK: Record<EnrichKind, (run: EnrichRun) => Promise<number>> = { summaries: summarizeDocument, captions: captionDocument, claims: extractDocumentClaims };
 
 /** Queue one job. `dedupe` (the default) folds it into an unfinished job of the same document. */
-export async function enqueueEnrich(ctx: DossierContext, kind: EnrichKind, documentId: string, dedupe = true): Promise<void> {
+export async function enqueueEnrich(ctx: ContextPart<'queue'>, kind: EnrichKind, documentId: string, dedupe = true): Promise<void> {
   const type = ENRICH_JOBS[kind];
   await ctx.queue.enqueue({ type, payload: { documentId }, maxAttempts: MAX_ATTEMPTS, ...(dedupe ? { dedupeKey: `${type}:${documentId}` } : {}) });
 }
@@ -40,7 +40,7 @@ export async function enqueueEnrich(ctx: DossierContext, kind: EnrichKind, docum
  * otherwise be claimed only to find none: a job per document for nothing during a bulk ingestion). Never throws:
  * a queue failure is logged, the document stays ready.
  */
-export async function enqueueAfterReady(ctx: DossierContext, c: Collection, documentId: string): Promise<void> {
+export async function enqueueAfterReady(ctx: ContextPart<'log' | 'models' | 'queue' | 'wakeWorkers'>, c: Collection, documentId: string): Promise<void> {
   try {
     const kinds = (Object.keys(ENRICH_JOBS) as EnrichKind[]).filter((k) => enrichEnabled[k](c));
     if (kinds.length === 0 || !(await ctx.models.hasProvider({ projectId: c.projectId, env: c.env }))) return;

@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
 import type { SectionRow } from '../ports/chunk-index.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
@@ -18,7 +19,7 @@ export function sectionRow(doc: DocumentRecord, s: SectionRecord): SectionRow {
 }
 
 /** Rewrite the scan rows of sections whose summary changed (any documents of the collection). */
-export async function rewriteSectionRows(ctx: DossierContext, c: Collection, sections: SectionRecord[]): Promise<void> {
+export async function rewriteSectionRows(ctx: ContextPart<'index', DocumentStore>, c: Collection, sections: SectionRecord[]): Promise<void> {
   if (sections.length === 0) return;
   const docs = new Map((await ctx.store.getDocuments([...new Set(sections.map((s) => s.documentId))])).map((d) => [d.id, d]));
   const rows = sections.flatMap((s) => {

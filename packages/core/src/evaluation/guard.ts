@@ -1,6 +1,8 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import { type Access, requireCollection } from '../access.ts';
 import type { CollectionView } from '../collections/service.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationTrigger, GoldenSetRecord } from '../ports/evaluation-store.ts';
@@ -38,9 +40,9 @@ type Update = (access: Access, id: string, raw: UpdateCollectionInput) => Promis
  * and with the patch applied (a what-if run: the same query path, nothing saved), both runs are stored, and a fall
  * of nDCG@10 beyond the guard's margin refuses the change unless the patch says `force: true`.
  */
-export function guardedCollectionUpdate(ctx: DossierContext, server: RetrievalSettings, update: Update, evaluate: Evaluate): Update {
+export function guardedCollectionUpdate(ctx: ContextPart<never, CollectionStore & EvaluationStore>, server: RetrievalSettings, update: Update, evaluate: Evaluate): Update {
   return async (access, id, raw) => {
-    const c = await requireCollection(ctx, access, id, 'write');
+    const c = await requireCollection(ctx.store, access, id, 'write');
     const patch = parseInput(updateCollectionSchema, raw);
     const guard = await ctx.store.getEvaluationGuard(c.id);
     const change = queryTimeChange(c, patch, server);

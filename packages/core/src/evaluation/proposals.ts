@@ -1,6 +1,11 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { GoldenProposalStore } from '../ports/golden-proposal-store.ts';
+import type { EvaluationStore } from '../ports/evaluation-store.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection } from '../access.ts';
 import { argumentList, toolArguments } from '../claims/structured.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
 import { markdownOf } from '../duplicates/texts.ts';
@@ -63,7 +68,7 @@ interface Sampled {
 }
 
 /** Up to `count` sections with enough text, picked at random from the collection's ready documents. */
-async function sampleSections(ctx: DossierContext, collectionId: string, count: number): Promise<Sampled[]> {
+async function sampleSections(ctx: ContextPart<'blobs', DocumentStore & SectionStore>, collectionId: string, count: number): Promise<Sampled[]> {
   const docs = (await ctx.store.findDocuments(collectionId, {})).filter((d) => d.status === 'ready' && d.canonical && !d.deletedAt).slice(0, MAX_DOCUMENTS_SCANNED);
   const candidates: { doc: DocumentRecord; section: SectionRecord }[] = [];
   for (const doc of docs) for (const section of await ctx.store.listSections(doc.id)) candidates.push({ doc, section });
@@ -88,7 +93,7 @@ function promptOf(collection: Collection, sampled: Sampled[]): ChatMessage[] {
 }
 
 /** The fast model's questions for the sampled sections (one per section at most), as unconfirmed proposals. */
-async function draftProposals(ctx: DossierContext, collection: Collection, sampled: Sampled[]): Promise<GoldenProposalRecord[]> {
+async function draftProposals(ctx: ContextPart<'models'>, collection: Collection, sampled: Sampled[]): Promise<GoldenProposalRecord[]> {
   const model = await ctx.models.resolve({ projectId: collection.projectId, env: collection.env }, collection.llmModel, 'fast');
   const result = await model.provider.chat({
     model: model.model, messages: promptOf(collection, sampled), tools: [RECORD_QUESTIONS_TOOL], toolChoice: { tool: RECORD_QUESTIONS_TOOL.name },
@@ -117,27 +122,27 @@ type SetOf = (c: Collection, setId: string) => Promise<GoldenSetRecord>;
 type SetView = (s: GoldenSetRecord) => GoldenSetView;
 
 /** The target a proposal's section is judged by in a set: the section, its document, or the document's file name. */
-async function targetOf(ctx: DossierContext, p: GoldenProposalRecord, matchBy: GoldenSetRecord['matchBy']): Promise<string> {
+async function targetOf(store: DocumentStore, p: GoldenProposalRecord, matchBy: GoldenSetRecord['matchBy']): Promise<string> {
   if (matchBy === 'section') return p.sectionId;
   if (matchBy === 'document') return p.documentId;
-  const doc = await ctx.store.getDocument(p.documentId);
+  const doc = await store.getDocument(p.documentId);
   if (!doc) throw new DossierError('conflict', 'The document of this proposal was deleted; reject the proposal');
   return doc.filename;
 }
 
 /** The set with the accepted question added: the next version of an existing set, or version 1 of a new one. */
-async function setWithQuestion(ctx: DossierContext, c: Collection, setOf: SetOf, p: GoldenProposalRecord, body: AcceptProposalInput, question: string): Promise<GoldenSetRecord> {
+async function setWithQuestion(ctx: ContextPart<never, DocumentStore>, c: Collection, setOf: SetOf, p: GoldenProposalRecord, body: AcceptProposalInput, question: string): Promise<GoldenSetRecord> {
   const base: GoldenSetRecord = body.setId
     ? await setOf(c, body.setId)
     : { id: newId(), version: 0, collectionId: c.id, name: body.name!, matchBy: body.matchBy ?? 'section', queries: [], createdAt: nowIso() };
   if (base.queries.length >= MAX_GOLDEN_QUERIES) throw invalid(`a golden set holds at most ${MAX_GOLDEN_QUERIES} queries`);
-  const query: GoldenQuery = { id: p.id, query: question, relevant: [{ target: await targetOf(ctx, p, base.matchBy), grade: 1 }] };
+  const query: GoldenQuery = { id: p.id, query: question, relevant: [{ target: await targetOf(ctx.store, p, base.matchBy), grade: 1 }] };
   return { ...base, version: base.version + 1, queries: [...base.queries.filter((q) => q.id !== p.id), query], createdAt: nowIso() };
 }
 
 /** Model-proposed questions (issue 38): draft, list, accept (optionally edited) into a set, reject. */
-export function proposalMethods(ctx: DossierContext, setOf: SetOf, setView: SetView) {
-  const owned = (access: Access, collectionId: string) => requireCollection(ctx, access, collectionId, 'write');
+export function proposalMethods(ctx: ContextPart<'blobs' | 'models', CollectionStore & GoldenProposalStore & DocumentStore & SectionStore & EvaluationStore>, setOf: SetOf, setView: SetView) {
+  const owned = (access: Access, collectionId: string) => requireCollection(ctx.store, access, collectionId, 'write');
   async function proposalOf(c: Collection, id: string): Promise<GoldenProposalRecord> {
     const p = id.length <= 100 ? await ctx.store.getGoldenProposal(id) : null;
     if (!p || p.collectionId !== c.id) throw notFound('Proposal');

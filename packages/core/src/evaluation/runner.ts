@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationSettings, GoldenMatch, GoldenQuery, GoldenSetRecord, QueryResult } from '../ports/evaluation-store.ts';
 import { querySchema } from '../schemas.ts';
@@ -35,7 +37,7 @@ function keyOf(hit: QueryHit, matchBy: GoldenMatch, judged: ReadonlyMap<string, 
 }
 
 /** Run one query through the query path and score what came back. */
-async function runQuery(ctx: DossierContext, c: Collection, q: GoldenQuery, matchBy: GoldenMatch, retrieval: RetrievalSettings, limit: number): Promise<QueryResult> {
+async function runQuery(ctx: ContextPart<'embedders' | 'index' | 'reranker', SectionStore & DocumentStore>, c: Collection, q: GoldenQuery, matchBy: GoldenMatch, retrieval: RetrievalSettings, limit: number): Promise<QueryResult> {
   const judged = new Map(q.relevant.map((r) => [r.target, r.grade]));
   const started = performance.now();
   const { results } = await queryCollection(ctx, c, querySchema.parse({ q: q.query, limit: Math.min(limit, 50) }), retrieval);
@@ -51,7 +53,7 @@ async function runQuery(ctx: DossierContext, c: Collection, q: GoldenQuery, matc
  * `POST /v1/collections/:id/query`, with the run's settings applied to a copy of the collection (never saved).
  */
 export async function runGoldenSet(
-  ctx: DossierContext,
+  ctx: ContextPart<'embedders' | 'index' | 'reranker', SectionStore & DocumentStore>,
   c: Collection,
   set: GoldenSetRecord,
   settings: EvaluationSettings,

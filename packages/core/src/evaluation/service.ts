@@ -1,5 +1,11 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { UsageStore } from '../ports/research-store.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { GoldenProposalStore } from '../ports/golden-proposal-store.ts';
+import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationRunRecord, EvaluationTrigger, GoldenQuery, GoldenSetRecord } from '../ports/evaluation-store.ts';
@@ -62,8 +68,8 @@ type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsP
 type Enqueue = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined) => Promise<EvaluationRunRecord | null>;
 
 /** Golden sets, evaluation runs and comparisons of a collection (issue 38). Every call needs the collection's project key. */
-export function evaluationService(ctx: DossierContext, server: RetrievalSettings) {
-  const owned: Owned = (access, collectionId) => requireCollection(ctx, access, collectionId, 'write');
+export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'models' | 'plans' | 'queue' | 'reranker' | 'wakeWorkers', CollectionStore & EvaluationStore & UsageStore & SectionStore & DocumentStore & GoldenProposalStore>, server: RetrievalSettings) {
+  const owned: Owned = (access, collectionId) => requireCollection(ctx.store, access, collectionId, 'write');
   const setOf: SetOf = async (c, setId, version) => {
     const set = setId.length <= 100 ? await ctx.store.getGoldenSet(setId, version) : null;
     if (!set || set.collectionId !== c.id) throw notFound(version === undefined ? 'Golden set' : `Golden set version ${version}`);
@@ -80,7 +86,7 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
       progress: null, shadowIndex: null, createdAt: nowIso(),
     };
     await ctx.store.insertEvaluationRun(run);
-    await meterUsage(ctx, sandbox, 'queries', set.queries.length);
+    await meterUsage(ctx.store, sandbox, 'queries', set.queries.length);
     return run;
   };
   /** A run whose patch needs re-indexing is stored `running` and queued (jobs.ts builds the shadow copy); null when none is needed. */
@@ -99,13 +105,13 @@ export function evaluationService(ctx: DossierContext, server: RetrievalSettings
     return run;
   };
   return {
-    evaluate, setOf, ...setMethods(ctx, owned, setOf), ...runMethods(ctx, owned, setOf, evaluate, enqueue), ...guardMethods(ctx, owned, setOf),
+    evaluate, setOf, ...setMethods(ctx.store, owned, setOf), ...runMethods(ctx.store, owned, setOf, evaluate, enqueue), ...guardMethods(ctx.store, owned, setOf),
     ...proposalMethods(ctx, setOf, setView),
   };
 }
 
 /** Golden sets: create (version 1; from JSON or uploaded BEIR files), edit (the next version), read, list, delete. */
-function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
+function setMethods(store: EvaluationStore, owned: Owned, setOf: SetOf) {
   async function createSet(access: Access, collectionId: string, raw: CreateGoldenSetInput): Promise<GoldenSetView> {
     const c = await owned(access, collectionId);
     const body = parseInput(createGoldenSetSchema, raw);
@@ -113,7 +119,7 @@ function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
       id: newId(), version: 1, collectionId: c.id, name: body.name, matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
       queries: queriesOf(body) ?? [], createdAt: nowIso(),
     };
-    await ctx.store.insertGoldenSet(set);
+    await store.insertGoldenSet(set);
     return setView(set);
   }
   return {
@@ -132,7 +138,7 @@ function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
         ...current, version: current.version + 1, name: body.name ?? current.name, matchBy: body.matchBy ?? current.matchBy,
         queries: queriesOf(body) ?? current.queries, createdAt: nowIso(),
       };
-      await ctx.store.insertGoldenSet(next);
+      await store.insertGoldenSet(next);
       return setView(next);
     },
     async getSet(access: Access, collectionId: string, setId: string, version?: number): Promise<GoldenSetView> {
@@ -140,22 +146,22 @@ function setMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
     },
     async listSets(access: Access, collectionId: string): Promise<GoldenSetView[]> {
       const c = await owned(access, collectionId);
-      return (await ctx.store.listGoldenSets(c.id)).map(setView);
+      return (await store.listGoldenSets(c.id)).map(setView);
     },
     async deleteSet(access: Access, collectionId: string, setId: string): Promise<void> {
       const c = await owned(access, collectionId);
       await setOf(c, setId);
-      await ctx.store.deleteGoldenSet(setId);
-      const guard = await ctx.store.getEvaluationGuard(c.id);
-      if (guard?.setId === setId) await ctx.store.deleteEvaluationGuard(c.id);
+      await store.deleteGoldenSet(setId);
+      const guard = await store.getEvaluationGuard(c.id);
+      if (guard?.setId === setId) await store.deleteEvaluationGuard(c.id);
     },
   };
 }
 
 /** Runs: run a set (synchronously, or queued when it needs a shadow copy), list, read, compare. */
-function runMethods(ctx: DossierContext, owned: Owned, setOf: SetOf, evaluate: Evaluate, enqueue: Enqueue) {
+function runMethods(store: EvaluationStore, owned: Owned, setOf: SetOf, evaluate: Evaluate, enqueue: Enqueue) {
   async function runOf(c: Collection, runId: string): Promise<EvaluationRunRecord> {
-    const run = runId.length <= 100 ? await ctx.store.getEvaluationRun(runId) : null;
+    const run = runId.length <= 100 ? await store.getEvaluationRun(runId) : null;
     if (!run || run.collectionId !== c.id) throw notFound('Evaluation run');
     return run;
   }
@@ -174,7 +180,7 @@ function runMethods(ctx: DossierContext, owned: Owned, setOf: SetOf, evaluate: E
     async listRuns(access: Access, collectionId: string, raw: { limit?: number } = {}): Promise<EvaluationRunSummaryView[]> {
       const c = await owned(access, collectionId);
       const { limit } = parseInput(listRunsQuerySchema, raw);
-      return (await ctx.store.listEvaluationRuns(c.id, limit)).map(runSummary);
+      return (await store.listEvaluationRuns(c.id, limit)).map(runSummary);
     },
     async getRun(access: Access, collectionId: string, runId: string): Promise<EvaluationRunView> {
       return runView(await runOf(await owned(access, collectionId), runId));
@@ -213,12 +219,12 @@ export function compareRuns(base: CompletedRun, candidate: CompletedRun): Evalua
 }
 
 /** The guard of a collection's query-time settings: read, set, remove. */
-function guardMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
+function guardMethods(store: EvaluationStore, owned: Owned, setOf: SetOf) {
   const view = (g: { setId: string; maxNdcgDrop: number; updatedAt: string }) => ({ setId: g.setId, maxNdcgDrop: g.maxNdcgDrop, updatedAt: g.updatedAt });
   return {
     /** The collection's guard, or null when it has none. */
     async getGuard(access: Access, collectionId: string) {
-      const g = await ctx.store.getEvaluationGuard((await owned(access, collectionId)).id);
+      const g = await store.getEvaluationGuard((await owned(access, collectionId)).id);
       return { guard: g ? view(g) : null };
     },
     async putGuard(access: Access, collectionId: string, raw: EvaluationGuardInput) {
@@ -226,11 +232,11 @@ function guardMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
       const body = parseInput(evaluationGuardSchema, raw);
       await setOf(c, body.setId);
       const guard = { collectionId: c.id, setId: body.setId, maxNdcgDrop: body.maxNdcgDrop, updatedAt: nowIso() };
-      await ctx.store.putEvaluationGuard(guard);
+      await store.putEvaluationGuard(guard);
       return view(guard);
     },
     async deleteGuard(access: Access, collectionId: string): Promise<void> {
-      await ctx.store.deleteEvaluationGuard((await owned(access, collectionId)).id);
+      await store.deleteEvaluationGuard((await owned(access, collectionId)).id);
     },
   };
 }

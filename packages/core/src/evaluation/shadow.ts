@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { invalid } from '../domain/errors.ts';
 import { answersSearch, type Collection, type DocumentRecord } from '../domain/types.ts';
 import { embedderFor, embedRows } from '../ingest/embed-step.ts';
@@ -26,7 +28,7 @@ export function reindexSettingsOf(c: Collection, patch: EvaluationSettingsPatch 
 const UPSERT_BATCH = 2000;
 
 /** One document's chunk rows under the shadow's chunking, from its stored Markdown and sections (sections do not depend on chunking). */
-async function shadowRows(ctx: DossierContext, doc: DocumentRecord, settings: ReindexSettings): Promise<ChunkRow[]> {
+async function shadowRows(ctx: ContextPart<'blobs' | 'chunk', SectionStore>, doc: DocumentRecord, settings: ReindexSettings): Promise<ChunkRow[]> {
   if (!doc.markdownStorageKey) return [];
   const sections = await ctx.store.listSections(doc.id);
   const drafts = await ctx.chunk({
@@ -48,14 +50,14 @@ export interface ShadowHooks {
 }
 
 /** The shadow's embedder (null for no model); a model this server does not have is refused as bad input. */
-export async function shadowEmbedder(ctx: DossierContext, c: Collection, settings: ReindexSettings) {
+export async function shadowEmbedder(ctx: ContextPart<'embedders'>, c: Collection, settings: ReindexSettings) {
   return embedderFor(ctx, { ...c, ...settings, embeddingDimension: null }).catch(() => {
     throw invalid(`Embedding model '${settings.embeddingModel}' is not available on this server`);
   });
 }
 
 /** Drop a shadow index table (a failure is logged: a table left behind only costs disk, and the next attempt retries). */
-export async function dropShadow(ctx: DossierContext, shadowIndex: string): Promise<void> {
+export async function dropShadow(ctx: ContextPart<'index' | 'log'>, shadowIndex: string): Promise<void> {
   await ctx.index.dropCollection(shadowIndex).catch((err) => ctx.log.warn('shadow index not dropped', { shadowId: shadowIndex, error: String(err) }));
 }
 
@@ -68,7 +70,7 @@ export async function dropShadow(ctx: DossierContext, shadowIndex: string): Prom
  * whatever happens. The original collection, its documents and its index are not touched. Runs in a job (jobs.ts).
  */
 export async function withShadowCollection<T>(
-  ctx: DossierContext, c: Collection, settings: ReindexSettings, use: (shadow: Collection) => Promise<T>, hooks: ShadowHooks = {},
+  ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index' | 'log', DocumentStore & SectionStore>, c: Collection, settings: ReindexSettings, use: (shadow: Collection) => Promise<T>, hooks: ShadowHooks = {},
 ): Promise<T> {
   const embedder = await shadowEmbedder(ctx, c, settings);
   const shadow: Collection = { ...c, id: `shadow-${newId()}`, ...settings, embeddingDimension: embedder?.dimension ?? null };

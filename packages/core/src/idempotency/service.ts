@@ -1,4 +1,4 @@
-import type { DossierContext } from '../context.ts';
+import type { IdempotencyStore } from '../ports/idempotency-store.ts';
 import { DossierError } from '../domain/errors.ts';
 
 /** How long an answer is kept for replays (as payment APIs do: a day). */
@@ -16,12 +16,12 @@ export type IdempotencyStart = { kind: 'run' } | { kind: 'replay'; status: numbe
  * day; a retry with the same key and the same request gets that answer without running again; the same key with
  * another request is refused (422); a retry while the first still runs gets 409.
  */
-export function idempotencyService(ctx: DossierContext) {
+export function idempotencyService(store: IdempotencyStore) {
   return {
     async begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
       if (!KEY_PATTERN.test(key)) throw new DossierError('invalid_input', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
       const now = Date.now();
-      const held = await ctx.store.claimIdempotencyKey(
+      const held = await store.claimIdempotencyKey(
         { scope, key, fingerprint, createdAt: new Date(now).toISOString() },
         { done: new Date(now - IDEMPOTENCY_TTL_MS).toISOString(), pending: new Date(now - IDEMPOTENCY_PENDING_MS).toISOString() },
       );
@@ -32,8 +32,8 @@ export function idempotencyService(ctx: DossierContext) {
       }
       return { kind: 'replay', status: held.status, body: held.body };
     },
-    finish: (scope: string, key: string, status: number, body: string) => ctx.store.completeIdempotencyKey(scope, key, status, body),
-    abandon: (scope: string, key: string) => ctx.store.releaseIdempotencyKey(scope, key),
+    finish: (scope: string, key: string, status: number, body: string) => store.completeIdempotencyKey(scope, key, status, body),
+    abandon: (scope: string, key: string) => store.releaseIdempotencyKey(scope, key),
   };
 }
 

@@ -1,5 +1,7 @@
+import type { SectionStore } from '../ports/section-store.ts';
+import type { ImageStore } from '../ports/image-store.ts';
 import { cellsKey, markdownKey, pagesKey, regionsKey } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord } from '../domain/types.ts';
 import { encodeCells } from '../documents/cells.ts';
@@ -18,7 +20,7 @@ const storedFileDiffers = (uploaded: number, stored: number) =>
  * document is chunked by the same worker task; its Markdown, sections and chunks are left in `carry` for the embed
  * step of the same job.
  */
-export async function convertAndSection(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+export async function convertAndSection(ctx: ContextPart<'blobs' | 'chunk' | 'conversionSlot' | 'convert' | 'embedders' | 'index', SectionStore & ImageStore>, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
   const storageKey = doc.storageKey;
   const prepared = await ctx.conversionSlot(async () => {

@@ -1,4 +1,6 @@
-import type { DossierContext } from '../context.ts';
+import type { ImageStore } from '../ports/image-store.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord, type TableChunkRecord } from '../domain/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
@@ -16,7 +18,7 @@ const UPSERT_BATCH = 2000;
 const DRAFT_SLICE = 1000;
 
 /** The document's chunk drafts: those the conversion worker made, else tokenized in the chunking runner (a worker thread). */
-async function draftsOf(ctx: DossierContext, doc: DocumentRecord, carry: StepCarry): Promise<{ drafts: DraftChunkRow[]; sections: SectionRecord[] }> {
+async function draftsOf(ctx: ContextPart<'blobs' | 'chunk', SectionStore>, doc: DocumentRecord, carry: StepCarry): Promise<{ drafts: DraftChunkRow[]; sections: SectionRecord[] }> {
   const sections = carry.sections ?? (await ctx.store.listSections(doc.id));
   if (carry.chunks) return { drafts: carry.chunks, sections };
   const markdown = carry.markdown ?? (await ctx.blobs.get(doc.markdownStorageKey ?? ''));
@@ -34,7 +36,7 @@ async function draftsOf(ctx: DossierContext, doc: DocumentRecord, carry: StepCar
 type Locator = (start: number, end: number) => string | null;
 
 /** The document's locator, from what the conversion left in the carry, else from the stored regions, page offsets and cells. */
-async function locatorFor(ctx: DossierContext, doc: DocumentRecord, c: Collection, carry: StepCarry): Promise<Locator> {
+async function locatorFor(ctx: ContextPart<'blobs'>, doc: DocumentRecord, c: Collection, carry: StepCarry): Promise<Locator> {
   const [regions, pageOffsets, cells] = await Promise.all([
     carry.regions !== undefined ? carry.regions : regionsOf(ctx, c, doc.id),
     carry.pageOffsets !== undefined ? carry.pageOffsets : pageOffsetsOf(ctx, c, doc.id),
@@ -68,7 +70,7 @@ async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], secti
 }
 
 /** The collection's embedder, or null for a lexical-only collection. */
-export async function embedderFor(ctx: DossierContext, c: Collection): Promise<Embedder | null> {
+export async function embedderFor(ctx: ContextPart<'embedders'>, c: Collection): Promise<Embedder | null> {
   if (c.embeddingModel === 'none') return null;
   const embedder = await ctx.embedders.get(c.embeddingModel);
   if (!embedder) throw new DossierError('unavailable', `Embedding model '${c.embeddingModel}' is not available`, { retryable: true });
@@ -88,7 +90,7 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 }
 
 /** Chunk each section, embed the chunks when the collection has a model, and write them to the index. */
-async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): Promise<IndexedChunks> {
+async function indexChunks(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore>, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): Promise<IndexedChunks> {
   const { drafts, sections } = await draftsOf(ctx, doc, carry);
   const { rows, tables } = await chunkSections(doc, drafts, sections, await locatorFor(ctx, doc, c, carry));
   const embedder = await embedderFor(ctx, c);
@@ -110,7 +112,7 @@ async function indexChunks(ctx: DossierContext, doc: DocumentRecord, c: Collecti
  * small document waited for two in turn). The embed step waits for them. Rows written early are harmless if the job
  * stops before the embed step: a re-run writes the same ids again, and search answers only from ready documents.
  */
-export function startLexicalIndexing(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): void {
+export function startLexicalIndexing(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore>, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): void {
   if (c.embeddingModel !== 'none' || !carry.chunks || !carry.sections) return;
   const indexing = indexChunks(ctx, doc, c, firstAttempt, carry);
   indexing.catch(() => {}); // awaited (and its error reported) by the embed step; a stopped job never gets there
@@ -118,7 +120,7 @@ export function startLexicalIndexing(ctx: DossierContext, doc: DocumentRecord, c
 }
 
 /** The embed step: the chunk rows in the index, with each section's chunk count and the document's table chunks. */
-export async function embedAndIndex(ctx: DossierContext, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+export async function embedAndIndex(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore & ImageStore>, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
   const { rows, tables, sections } = await (carry.indexing ?? indexChunks(ctx, doc, c, firstAttempt, carry));
   const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
   for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;

@@ -1,5 +1,5 @@
 import { collectionPrefix } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Collection, DocumentImageRecord, DocumentRecord } from '../domain/types.ts';
 import { sniffType } from './converters/sniff.ts';
 import type { PreparedImage } from './prepare.ts';
@@ -9,7 +9,7 @@ export const imageKey = (c: Collection, documentId: string, imageId: string): st
 
 /** Store each image's bytes and return its records (section ids from the section positions). */
 export async function storeImages(
-  ctx: DossierContext,
+  ctx: ContextPart<'blobs'>,
   c: Collection,
   doc: DocumentRecord,
   images: PreparedImage[],

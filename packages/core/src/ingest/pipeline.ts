@@ -1,4 +1,4 @@
-import { type DossierContext, publishDocumentStatus, setDocumentStatus } from '../context.ts';
+import { type ContextPart, type DossierContext, publishDocumentStatus, setDocumentStatus } from '../context.ts';
 import { DossierError, isDossierError } from '../domain/errors.ts';
 import type { Collection, DocumentRecord, DocumentStatus } from '../domain/types.ts';
 import { enqueueDuplicateCheck } from '../duplicates/service.ts';
@@ -25,7 +25,7 @@ type Step = keyof typeof INGEST_JOBS;
 const PRIORITY: Record<Step, number> = { convert: 10, embed: 20, finalize: 30 };
 
 /** Put a document's pipeline step (by default the first) on the queue. */
-export async function enqueueIngest(ctx: DossierContext, documentId: string, step: Step = 'convert'): Promise<void> {
+export async function enqueueIngest(ctx: ContextPart<'queue' | 'wakeWorkers'>, documentId: string, step: Step = 'convert'): Promise<void> {
   const type = INGEST_JOBS[step];
   await ctx.queue.enqueue({ type, payload: { documentId }, dedupeKey: `${type}:${documentId}`, priority: PRIORITY[step] });
   ctx.wakeWorkers();
@@ -115,7 +115,7 @@ async function runOne(ctx: DossierContext, step: Step, doc: DocumentRecord, c: C
 }
 
 /** Work queued once a document is ready, never blocking it. */
-async function afterReady(ctx: DossierContext, c: Collection, documentId: string): Promise<void> {
+async function afterReady(ctx: ContextPart<'log' | 'models' | 'queue' | 'wakeWorkers'>, c: Collection, documentId: string): Promise<void> {
   await enqueueAfterReady(ctx, c, documentId);
   await enqueueDuplicateCheck(ctx, c, documentId);
 }

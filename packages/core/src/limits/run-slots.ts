@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Lease } from '../ports/concurrency-gate.ts';
 
@@ -9,7 +10,7 @@ import type { Lease } from '../ports/concurrency-gate.ts';
 const MAX_RETRY_HINT_MS = 10_000;
 
 /** A slot for one agent run of the project's org, or null when its plan sets no cap (nothing to release). */
-export async function acquireRunSlot(ctx: DossierContext, projectId: string, leaseMs: number): Promise<Lease | null> {
+export async function acquireRunSlot(ctx: ContextPart<'gate' | 'plans', AccountStore>, projectId: string, leaseMs: number): Promise<Lease | null> {
   const project = await ctx.store.getProject(projectId);
   if (!project) throw notFound('Project');
   const cap = ctx.plans.ofOrg(project.orgId).concurrentRuns;
@@ -22,6 +23,6 @@ export async function acquireRunSlot(ctx: DossierContext, projectId: string, lea
 }
 
 /** Give a run's slot back (a null lease, from an uncapped org, is a no-op). */
-export async function releaseRunSlot(ctx: DossierContext, lease: Lease | null): Promise<void> {
+export async function releaseRunSlot(ctx: ContextPart<'gate'>, lease: Lease | null): Promise<void> {
   if (lease) await ctx.gate.release(lease);
 }

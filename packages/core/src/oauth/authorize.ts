@@ -1,6 +1,8 @@
+import type { OAuthStore } from '../ports/oauth-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { OAuthScope } from '../auth/principal.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { OAuthClientRecord } from '../ports/oauth-store.ts';
@@ -58,9 +60,9 @@ function redirectUriOf(client: OAuthClientRecord, named: string | undefined): st
  * there is shown, never redirected), then response type, PKCE S256 (required; `plain` is refused), scopes and the
  * resource (RFC 8707: only this server's MCP endpoint), each refused by redirecting back with the error.
  */
-export async function checkAuthorization(ctx: DossierContext, raw: unknown, endpoint: OAuthEndpoint): Promise<CheckedAuthorization> {
+export async function checkAuthorization(ctx: ContextPart<never, OAuthStore>, raw: unknown, endpoint: OAuthEndpoint): Promise<CheckedAuthorization> {
   const params = parseOAuthInput(authorizationRequestSchema, raw);
-  const client = await requireClient(ctx, params.client_id);
+  const client = await requireClient(ctx.store, params.client_id);
   const redirectUri = redirectUriOf(client, params.redirect_uri);
   const refuse = (code: OAuthErrorCode, description: string): never => {
     throw new OAuthRedirectError(code, description, redirectWith(redirectUri, { error: code, error_description: description, state: params.state, iss: endpoint.issuer }));
@@ -80,8 +82,8 @@ export async function checkAuthorization(ctx: DossierContext, raw: unknown, endp
 }
 
 /** The sandbox and scope the user picked, checked against what they may grant (svc:full needs the admin role). */
-async function checkChoice(ctx: DossierContext, accountId: string, choice: ConsentChoice): Promise<GrantableSandbox> {
-  const sandbox = (await grantableSandboxes(ctx, accountId)).find((s) => s.projectId === choice.projectId && s.env === choice.env);
+async function checkChoice(ctx: ContextPart<never, AccountStore>, accountId: string, choice: ConsentChoice): Promise<GrantableSandbox> {
+  const sandbox = (await grantableSandboxes(ctx.store, accountId)).find((s) => s.projectId === choice.projectId && s.env === choice.env);
   if (!sandbox) throw new DossierError('invalid_input', 'Choose one of your projects');
   if (!scopesAllowed(sandbox.role, [choice.scope])) throw new DossierError('forbidden', `${choice.scope} needs the admin role in the project's org`);
   return sandbox;
@@ -89,7 +91,7 @@ async function checkChoice(ctx: DossierContext, accountId: string, choice: Conse
 
 /** The user approved: a single-use code bound to the client, redirect URI, PKCE challenge, sandbox, scope and resource. */
 export async function approveAuthorization(
-  ctx: DossierContext, request: CheckedAuthorization, accountId: string, choice: ConsentChoice, endpoint: OAuthEndpoint, times: { now: string; expiresAt: string },
+  ctx: ContextPart<never, AccountStore & OAuthStore>, request: CheckedAuthorization, accountId: string, choice: ConsentChoice, endpoint: OAuthEndpoint, times: { now: string; expiresAt: string },
 ): Promise<string> {
   await checkChoice(ctx, accountId, choice);
   const code = newOAuthSecret('code');

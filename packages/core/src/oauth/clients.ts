@@ -1,6 +1,7 @@
+import type { OAuthStore } from '../ports/oauth-store.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { OAuthClientRecord } from '../ports/oauth-store.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { OAuthError } from './errors.ts';
@@ -32,7 +33,7 @@ export function clientInformation(client: OAuthClientRecord, secret?: string): C
 }
 
 /** Register a client (RFC 7591): its redirect URIs are checked once here and matched exactly later. */
-export async function registerClient(ctx: DossierContext, raw: unknown, now: string): Promise<ClientInformation> {
+export async function registerClient(store: OAuthStore, raw: unknown, now: string): Promise<ClientInformation> {
   const input = parseOAuthInput(clientRegistrationSchema, raw, 'invalid_client_metadata');
   for (const uri of input.redirect_uris) {
     const problem = redirectUriProblem(uri);
@@ -43,13 +44,13 @@ export async function registerClient(ctx: DossierContext, raw: unknown, now: str
     id: newId(), name: input.client_name ?? null, redirectUris: input.redirect_uris, authMethod: input.token_endpoint_auth_method,
     secretHash: secret ? hashSecret(secret) : null, metadata: input, createdAt: now,
   };
-  await ctx.store.createOAuthClient(client);
+  await store.createOAuthClient(client);
   return clientInformation(client, secret);
 }
 
 /** A registered client by id; `invalid_client` (401) when unknown. */
-export async function requireClient(ctx: DossierContext, clientId: string | undefined): Promise<OAuthClientRecord> {
-  const client = clientId && isUuid(clientId) ? await ctx.store.getOAuthClient(clientId) : null;
+export async function requireClient(store: OAuthStore, clientId: string | undefined): Promise<OAuthClientRecord> {
+  const client = clientId && isUuid(clientId) ? await store.getOAuthClient(clientId) : null;
   if (!client) throw new OAuthError('invalid_client', 'Unknown client_id: register the client first (POST /oauth/register)');
   return client;
 }
@@ -60,8 +61,8 @@ const sameHash = (secret: string, hash: string): boolean => timingSafeEqual(Buff
  * The client calling the token or revocation endpoint, authenticated by the method it registered: a public client
  * names itself, a confidential one proves its secret (in the Basic header or the form, as registered).
  */
-export async function authenticateClient(ctx: DossierContext, credentials: ClientCredentials): Promise<OAuthClientRecord> {
-  const client = await requireClient(ctx, credentials.basic?.clientId ?? credentials.clientId);
+export async function authenticateClient(ctx: ContextPart<never, OAuthStore>, credentials: ClientCredentials): Promise<OAuthClientRecord> {
+  const client = await requireClient(ctx.store, credentials.basic?.clientId ?? credentials.clientId);
   if (client.authMethod === 'none') return client;
   const secret = client.authMethod === 'client_secret_basic' ? credentials.basic?.secret : credentials.clientSecret;
   if (!secret || !client.secretHash || !sameHash(secret, client.secretHash)) {

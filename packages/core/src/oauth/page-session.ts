@@ -1,5 +1,6 @@
+import type { TenancyStore } from '../ports/tenancy-store.ts';
 import { createTokenIssuer, type SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 
 /** What a page session opens: the consent form of one client, or the connected-clients page's forms. */
@@ -15,7 +16,7 @@ const purposeLabel = (purpose: PagePurpose): string =>
  * Each purpose has its own key (issue 33): a session issued on one client's consent page opens neither another
  * client's consent nor the connected-clients forms, and the reverse.
  */
-export function pageSessions(ctx: DossierContext, ttlSeconds: number) {
+export function pageSessions(ctx: ContextPart<'secrets', TenancyStore>, ttlSeconds: number) {
   const issuerFor = (purpose: PagePurpose) => createTokenIssuer(ctx.secrets.deriveKey(purposeLabel(purpose)), ttlSeconds);
   return {
     issue: (claims: SessionClaims, purpose: PagePurpose): Promise<string> => issuerFor(purpose).issue(claims),

@@ -1,8 +1,11 @@
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { OAuthStore } from '../ports/oauth-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { OAuthScope } from '../auth/principal.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService } from '../auth/service.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { type CheckedAuthorization, type ConsentChoice, type OAuthEndpoint, approveAuthorization, checkAuthorization, denyAuthorization } from './authorize.ts';
 import { authenticateClient, type ClientCredentials, registerClient } from './clients.ts';
 import { connectionService, connectionsOfAdmin } from './connections.ts';
@@ -25,7 +28,7 @@ const STEP_UP_WINDOW_MS = 60_000;
  * grant with PKCE S256 and resource indicators, rotating refresh tokens, revocation, and the connected clients admins
  * manage. Every credential it hands out is opaque and stored only as a hash.
  */
-export function oauthService(ctx: DossierContext, auth: AuthService, overrides: Partial<OAuthSettings> = {}) {
+export function oauthService(ctx: ContextPart<'log' | 'secrets', TenancyStore & OAuthStore & AccountStore>, auth: AuthService, overrides: Partial<OAuthSettings> = {}) {
   const settings: OAuthSettings = { ...DEFAULT_OAUTH_SETTINGS, ...overrides };
   const clock = clockOf(settings);
   const pages = pageSessions(ctx, settings.pageSessionTtlSeconds);
@@ -55,7 +58,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
 
   return {
     settings,
-    register: (raw: unknown) => registerClient(ctx, raw, clock.now()),
+    register: (raw: unknown) => registerClient(ctx.store, raw, clock.now()),
     checkAuthorization: (raw: unknown, endpoint: OAuthEndpoint) => checkAuthorization(ctx, raw, endpoint),
     /** Sign in on the consent or connected-clients page: a page session for the next form of that page only. */
     async signIn(raw: unknown, purpose: PagePurpose): Promise<{ session: string; claims: SessionClaims }> {
@@ -66,7 +69,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
     /** A page session for an account signed in another way (single sign-on, issue 42). */
     pageSessionFor: (claims: SessionClaims, purpose: PagePurpose) => pages.issue(claims, purpose),
     /** The sandboxes the account may connect a client to (consent page). */
-    sandboxes: (accountId: string) => grantableSandboxes(ctx, accountId),
+    sandboxes: (accountId: string) => grantableSandboxes(ctx.store, accountId),
     approve: (request: CheckedAuthorization, claims: SessionClaims, choice: ConsentChoice, endpoint: OAuthEndpoint) =>
       approveAuthorization(ctx, request, claims.accountId, choice, endpoint, { now: clock.now(), expiresAt: clock.after(settings.codeTtlSeconds) }),
     deny: denyAuthorization,
@@ -83,7 +86,7 @@ export function oauthService(ctx: DossierContext, auth: AuthService, overrides: 
     async revoke(raw: unknown, credentials: ClientCredentials): Promise<void> {
       const request = parseOAuthInput(revocationRequestSchema, raw);
       const client = await authenticateClient(ctx, { ...credentials, clientId: request.client_id, clientSecret: request.client_secret });
-      await revokeToken(ctx, client, request.token, settings);
+      await revokeToken(ctx.store, client, request.token, settings);
     },
     /**
      * A call made with this access token was refused for lacking `scope` (403 insufficient_scope). A client that then

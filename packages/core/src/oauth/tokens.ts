@@ -1,6 +1,8 @@
+import type { AccountStore } from '../ports/account-store.ts';
+import type { OAuthStore } from '../ports/oauth-store.ts';
 import type { OAuthScope, Principal } from '../auth/principal.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { OAuthClientRecord, OAuthCodeRecord, OAuthGrantRecord, OAuthTokenRecord } from '../ports/oauth-store.ts';
 import { OAuthError } from './errors.ts';
@@ -40,8 +42,8 @@ function newTokenPair(grant: Pick<OAuthGrantRecord, 'id' | 'scopes'>, settings: 
 }
 
 /** The account may still grant these scopes in the project (a member removed or demoted since loses the grant). */
-async function requireStillAllowed(ctx: DossierContext, terms: { accountId: string; projectId: string; scopes: OAuthScope[] }): Promise<boolean> {
-  const role = await roleInProject(ctx, terms.accountId, terms.projectId);
+async function requireStillAllowed(ctx: ContextPart<never, AccountStore>, terms: { accountId: string; projectId: string; scopes: OAuthScope[] }): Promise<boolean> {
+  const role = await roleInProject(ctx.store, terms.accountId, terms.projectId);
   return role !== null && scopesAllowed(role, terms.scopes);
 }
 
@@ -59,7 +61,7 @@ function checkCodeExchange(code: OAuthCodeRecord, client: OAuthClientRecord, req
  * grant_type=authorization_code: a code is spent on its first presentation, right or wrong; a second presentation
  * revokes every token issued from it (RFC 6749 §4.1.2).
  */
-export async function exchangeCode(ctx: DossierContext, client: OAuthClientRecord, request: TokenRequest, settings: OAuthSettings): Promise<TokenResponse> {
+export async function exchangeCode(ctx: ContextPart<never, OAuthStore & AccountStore>, client: OAuthClientRecord, request: TokenRequest, settings: OAuthSettings): Promise<TokenResponse> {
   if (!request.code) throw new OAuthError('invalid_request', 'code is required');
   if (!request.code_verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
   const now = clockOf(settings).now();
@@ -80,13 +82,13 @@ export async function exchangeCode(ctx: DossierContext, client: OAuthClientRecor
 }
 
 /** The grant a refresh token belongs to, when the token may be spent by this client now. */
-async function refreshableGrant(ctx: DossierContext, token: OAuthTokenRecord | null, client: OAuthClientRecord, now: string): Promise<OAuthGrantRecord> {
-  const grant = token?.kind === 'refresh' ? await ctx.store.getOAuthGrant(token.grantId) : null;
+async function refreshableGrant(store: OAuthStore, token: OAuthTokenRecord | null, client: OAuthClientRecord, now: string): Promise<OAuthGrantRecord> {
+  const grant = token?.kind === 'refresh' ? await store.getOAuthGrant(token.grantId) : null;
   if (!token || !grant || grant.clientId !== client.id) throw invalidGrant('Unknown refresh token');
   if (grant.revokedAt) throw invalidGrant('The authorization was revoked');
   if (token.usedAt) {
     // A rotated refresh token came back: someone holds a copy. End the whole family (OAuth 2.1 §4.3.1).
-    await ctx.store.revokeOAuthGrant(grant.id, now);
+    await store.revokeOAuthGrant(grant.id, now);
     throw invalidGrant('The refresh token was already used: every token of this authorization is revoked');
   }
   if (token.expiresAt <= now) throw invalidGrant('The refresh token has expired');
@@ -101,7 +103,7 @@ async function refreshableGrant(ctx: DossierContext, token: OAuthTokenRecord | n
  * again, instead of the client getting tokens that keep the old scope. The refresh token is not spent.
  */
 export async function refreshTokens(
-  ctx: DossierContext,
+  ctx: ContextPart<never, OAuthStore & AccountStore>,
   client: OAuthClientRecord,
   request: TokenRequest,
   settings: OAuthSettings,
@@ -110,7 +112,7 @@ export async function refreshTokens(
   if (!request.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
   const now = clockOf(settings).now();
   const tokenHash = hashSecret(request.refresh_token);
-  const grant = await refreshableGrant(ctx, await ctx.store.findOAuthToken(tokenHash), client, now);
+  const grant = await refreshableGrant(ctx.store, await ctx.store.findOAuthToken(tokenHash), client, now);
   const covered = (scope: OAuthScope) => grant.scopes.includes('svc:full') || grant.scopes.includes(scope);
   const more = parseScopes(request.scope).filter((scope) => !covered(scope));
   if (more.length > 0) throw new OAuthError('invalid_scope', `This authorization grants ${grant.scopes.join(' ')} only; ${more.join(' ')} needs a new authorization`);
@@ -132,19 +134,19 @@ export async function refreshTokens(
  * RFC 7009: a refresh token ends its whole grant, an access token only itself. Unknown tokens and tokens of other
  * clients change nothing, and the answer is the same, so the endpoint tells nothing about tokens it was shown.
  */
-export async function revokeToken(ctx: DossierContext, client: OAuthClientRecord, token: string, settings: OAuthSettings): Promise<void> {
-  const record = await ctx.store.findOAuthToken(hashSecret(token));
-  const grant = record ? await ctx.store.getOAuthGrant(record.grantId) : null;
+export async function revokeToken(store: OAuthStore, client: OAuthClientRecord, token: string, settings: OAuthSettings): Promise<void> {
+  const record = await store.findOAuthToken(hashSecret(token));
+  const grant = record ? await store.getOAuthGrant(record.grantId) : null;
   if (!record || !grant || grant.clientId !== client.id) return;
   const now = clockOf(settings).now();
-  if (record.kind === 'refresh') await ctx.store.revokeOAuthGrant(grant.id, now);
-  else await ctx.store.revokeOAuthToken(record.tokenHash, now);
+  if (record.kind === 'refresh') await store.revokeOAuthGrant(grant.id, now);
+  else await store.revokeOAuthToken(record.tokenHash, now);
 }
 
 const invalidToken = () => new DossierError('unauthorized', 'Invalid or expired access token');
 
 /** The principal of an access token presented to `resource`; unauthorized when unknown, expired, revoked or for another resource. */
-export async function principalOfAccessToken(ctx: DossierContext, token: string, resource: string, settings: OAuthSettings): Promise<Extract<Principal, { kind: 'oauth' }> & { grantId: string }> {
+export async function principalOfAccessToken(ctx: ContextPart<never, OAuthStore & AccountStore>, token: string, resource: string, settings: OAuthSettings): Promise<Extract<Principal, { kind: 'oauth' }> & { grantId: string }> {
   const now = clockOf(settings).now();
   const record = await ctx.store.findOAuthToken(hashSecret(token));
   if (record?.kind !== 'access' || record.revokedAt || record.expiresAt <= now) throw invalidToken();

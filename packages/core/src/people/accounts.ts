@@ -1,8 +1,11 @@
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { PeopleStore } from '../ports/people-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { requireOrgRole } from '../auth/roles.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { AccountSessionRecord, SessionMethod } from '../ports/people-store.ts';
 import { parseInput } from '../schemas.ts';
@@ -37,7 +40,7 @@ export interface IssuedReset {
  * A person's own account (issue 42): e-mail change (current password required), sessions listed and ended, and
  * password reset links, issued by an admin or asked for by e-mail, each single use and expiring.
  */
-export function accountService(ctx: DossierContext, settings: PeopleSettings) {
+export function accountService(ctx: ContextPart<never, TenancyStore & PeopleStore & AccountStore>, settings: PeopleSettings) {
   /** End every session and token of the account: a new epoch (tokens and page sessions) and every session revoked. */
   async function endAllSessions(accountId: string): Promise<void> {
     await ctx.store.setTokenEpoch(accountId, newId());
@@ -85,7 +88,7 @@ export function accountService(ctx: DossierContext, settings: PeopleSettings) {
     },
     /** An admin's reset link for a member of their org. */
     async adminReset(claims: SessionClaims, orgId: string, accountId: string): Promise<IssuedReset> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Resetting passwords');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Resetting passwords');
       const account = isUuid(accountId) && (await ctx.store.getMembershipRole(orgId, accountId)) ? await ctx.store.getAccount(accountId) : null;
       if (!account) throw new DossierError('not_found', 'Member not found');
       await requireAdminOfEveryOrg(claims, account.id);

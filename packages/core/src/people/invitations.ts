@@ -1,10 +1,13 @@
+import type { PeopleStore } from '../ports/people-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
 import { randomBytes } from 'node:crypto';
 import type { SessionClaims } from '../auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { requireOrgRole } from '../auth/roles.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService, SignInMeta, SignedIn } from '../auth/service.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Account } from '../domain/types.ts';
 import type { InvitationRecord, MemberRole } from '../ports/people-store.ts';
@@ -43,7 +46,7 @@ const strongerRole = (a: MemberRole | null, b: MemberRole): MemberRole => (a ===
  * as a hash, expiring, revocable); opening it and setting a password (or giving the existing account's) makes the
  * person a member and signs them in.
  */
-export function invitationService(ctx: DossierContext, auth: AuthService, settings: PeopleSettings) {
+export function invitationService(ctx: ContextPart<never, PeopleStore & AccountStore & TenancyStore>, auth: AuthService, settings: PeopleSettings) {
   async function pendingByToken(token: string): Promise<InvitationRecord> {
     const invitation = await ctx.store.findInvitationByTokenHash(hashSecret(token));
     if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= nowIso()) throw unusable();
@@ -64,7 +67,7 @@ export function invitationService(ctx: DossierContext, auth: AuthService, settin
   return {
     async invite(claims: SessionClaims, orgId: string, raw: unknown): Promise<{ invitation: InvitationView; token: string; sendEmail: boolean }> {
       const { email, role, sendEmail } = parseInput(inviteSchema, raw);
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Inviting people');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Inviting people');
       const existing = await ctx.store.findAccountByEmail(email);
       if (existing && (await ctx.store.getMembershipRole(orgId, existing.id))) throw new DossierError('conflict', `${email} is already a member of this org`);
       const now = nowIso();
@@ -81,11 +84,11 @@ export function invitationService(ctx: DossierContext, auth: AuthService, settin
       return { invitation: invitationView(record), token, sendEmail };
     },
     async list(claims: SessionClaims, orgId: string): Promise<InvitationView[]> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Listing invitations');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Listing invitations');
       return (await ctx.store.listPendingInvitations(orgId, nowIso())).map(invitationView);
     },
     async revoke(claims: SessionClaims, orgId: string, invitationId: string): Promise<void> {
-      await requireOrgRole(ctx, claims, orgId, 'admin', 'Revoking invitations');
+      await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Revoking invitations');
       const invitation = isUuid(invitationId) ? await ctx.store.getInvitation(invitationId) : null;
       if (!invitation || invitation.orgId !== orgId || !(await ctx.store.revokeInvitation(invitation.id, nowIso()))) {
         throw new DossierError('not_found', 'No pending invitation with this id in the org');

@@ -1,7 +1,9 @@
+import type { PeopleStore } from '../ports/people-store.ts';
+import type { TenancyStore } from '../ports/tenancy-store.ts';
+import type { AccountStore } from '../ports/account-store.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService, SignInMeta, SignedIn } from '../auth/service.ts';
-import type { DossierContext } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Account } from '../domain/types.ts';
 import type { MemberRole, SsoLoginRecord } from '../ports/people-store.ts';
@@ -46,21 +48,21 @@ const domainOf = (email: string): string => email.slice(email.lastIndexOf('@') +
  * links the account that has it or, when invited or of an allowed domain, gets a new account. Invitations to the
  * e-mail are accepted, and the provider's groups set roles where the operator mapped them.
  */
-export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations: InvitationService) {
+export function ssoAccounts(store: PeopleStore & TenancyStore & AccountStore, auth: AuthService, invitations: InvitationService) {
   async function accountOf(identity: SsoIdentity & { email: string }, policy: SsoPolicy): Promise<Account> {
-    const linkedId = await ctx.store.findAccountIdBySsoIdentity(identity.issuer, identity.subject);
-    const linked = linkedId ? await ctx.store.getAccount(linkedId) : null;
+    const linkedId = await store.findAccountIdBySsoIdentity(identity.issuer, identity.subject);
+    const linked = linkedId ? await store.getAccount(linkedId) : null;
     if (linked) return linked;
-    const invited = (await ctx.store.listPendingInvitationsForEmail(identity.email, nowIso())).length > 0;
+    const invited = (await store.listPendingInvitationsForEmail(identity.email, nowIso())).length > 0;
     if (!invited && !policy.allowedDomains.includes(domainOf(identity.email))) {
       throw new DossierError('forbidden', `Accounts for ${domainOf(identity.email)} e-mail addresses are not allowed here: ask an admin to invite you`);
     }
-    let account = await ctx.store.findAccountByEmail(identity.email);
+    let account = await store.findAccountByEmail(identity.email);
     if (!account) {
       account = { id: newId(), email: identity.email, passwordHash: NO_PASSWORD, createdAt: nowIso() };
-      await ctx.store.createAccount(account);
+      await store.createAccount(account);
     }
-    await ctx.store.linkSsoIdentity(identity.issuer, identity.subject, account.id, nowIso());
+    await store.linkSsoIdentity(identity.issuer, identity.subject, account.id, nowIso());
     return account;
   }
 
@@ -70,7 +72,7 @@ export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations:
       if (groups.includes(group) && isUuid(orgId) && roles.get(orgId) !== 'admin') roles.set(orgId, role);
     }
     for (const [orgId, role] of roles) {
-      if (await ctx.store.getOrg(orgId)) await ctx.store.setMembership(orgId, accountId, role);
+      if (await store.getOrg(orgId)) await store.setMembership(orgId, accountId, role);
     }
   }
 
@@ -85,9 +87,9 @@ export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations:
 
   return {
     /** Keep an attempt's secrets (by the state's hash) until the provider answers. */
-    remember: (login: SsoLoginRecord) => ctx.store.createSsoLogin(login),
+    remember: (login: SsoLoginRecord) => store.createSsoLogin(login),
     /** The attempt of a state hash, once; null when unknown, expired or already taken (a replayed answer). */
-    take: (stateHash: string) => ctx.store.takeSsoLogin(stateHash, nowIso()),
+    take: (stateHash: string) => store.takeSsoLogin(stateHash, nowIso()),
     /**
      * Who the provider's identity is here (the checks above; invitations accepted, group roles applied), without a
      * session yet: the caller signs the account in where the sign-in was started.
@@ -103,7 +105,7 @@ export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations:
     async handOff(account: Account, challenge: string): Promise<string> {
       const code = newLinkToken();
       const createdAt = new Date();
-      await ctx.store.createSsoLogin({
+      await store.createSsoLogin({
         stateHash: hashSecret(code), providerId: HANDOFF, codeVerifier: challenge, nonce: '', context: JSON.stringify({ accountId: account.id }),
         createdAt: createdAt.toISOString(), expiresAt: new Date(createdAt.getTime() + HANDOFF_TTL_MS).toISOString(),
       });
@@ -111,10 +113,10 @@ export function ssoAccounts(ctx: DossierContext, auth: AuthService, invitations:
     },
     /** Redeem a hand-off code with its verifier: a new session of the account (once; a wrong verifier spends the code). */
     async redeem(code: string, verifier: string, meta: SignInMeta = {}): Promise<SignedIn> {
-      const record = code ? await ctx.store.takeSsoLogin(hashSecret(code), nowIso()) : null;
+      const record = code ? await store.takeSsoLogin(hashSecret(code), nowIso()) : null;
       if (!record || record.providerId !== HANDOFF) throw new DossierError('not_found', 'This sign-in code has expired or was already used: sign in again');
       if (!sameText(s256(verifier), record.codeVerifier)) throw new DossierError('unauthorized', 'The code verifier does not match this sign-in: sign in again');
-      const account = await ctx.store.getAccount((JSON.parse(record.context ?? '{}') as { accountId?: string }).accountId ?? '');
+      const account = await store.getAccount((JSON.parse(record.context ?? '{}') as { accountId?: string }).accountId ?? '');
       if (!account) throw new DossierError('unauthorized', 'The account of this sign-in no longer exists');
       return auth.startSession(account, 'sso', meta);
     },

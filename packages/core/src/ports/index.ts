@@ -30,6 +30,8 @@ export type * from './source-reader.ts';
 export type * from './people-store.ts';
 export type * from './evaluation-store.ts';
 export type * from './golden-proposal-store.ts';
+export type * from './store-parts.ts';
+export { composeMetadataStore, STORE_PART_METHODS } from './store-parts.ts';
 // The contract versions of the ports users implement (each checked by its conformance suite).
 export { BLOB_STORE_SPEC_VERSION } from './blob-store.ts';
 export { CHUNK_INDEX_SPEC_VERSION } from './chunk-index.ts';

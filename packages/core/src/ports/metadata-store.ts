@@ -8,6 +8,7 @@ import type { IdempotencyStore } from './idempotency-store.ts';
 import type { KeyStore } from './key-store.ts';
 import type { OAuthStore } from './oauth-store.ts';
 import type { TenancyStore } from './tenancy-store.ts';
+import type { PeopleStore } from './people-store.ts';
 import type { EnrichStore } from './enrich-store.ts';
 import type { ImageStore } from './image-store.ts';
 import type { ProviderKeyStore } from './provider-key-store.ts';
@@ -21,12 +22,13 @@ export type { CollectionCounts, CollectionPatch } from './collection-store.ts';
 export type { DocumentFilter, DocumentListQuery, DocumentPatch } from './document-store.ts';
 
 /**
- * Relational metadata, one store per feature (each in its own file, each with its conformance suite); an adapter
- * implements them all, and a service needs only the ones it names. Every method is scoped by the ids it takes;
- * tenancy checks are the caller's policy.
+ * Relational metadata, one store per feature (each in its own file, each with its conformance suite): what a
+ * one-database adapter (SQLite, Postgres) implements at once. A service takes only the feature stores it names, and
+ * composeMetadataStore (store-parts.ts) serves any part from a store of your own. Every method is scoped by the ids
+ * it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends AccountStore, KeyStore, TenancyStore, CollectionStore, DocumentStore, SectionStore, ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore,
+  extends AccountStore, KeyStore, TenancyStore, PeopleStore, CollectionStore, DocumentStore, SectionStore, ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore,
     ClaimStore, DuplicateStore, AgentStore, WebhookStore, IdempotencyStore, OAuthStore, SourceDocumentStore, CollectionSourceStore, EvaluationStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;

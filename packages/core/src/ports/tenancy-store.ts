@@ -1,5 +1,4 @@
 import type { Account, Org, Project } from '../domain/types.ts';
-import type { PeopleStore } from './people-store.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -8,9 +7,9 @@ export type OrgMember = z.output<typeof responses.orgMember>;
 
 /**
  * The management plane's part of the MetadataStore (issue 9): accounts, orgs, projects and memberships beyond
- * their creation (which stays on the MetadataStore itself), and people on a team (issue 42, people-store.ts).
+ * their creation (AccountStore and KeyStore). People on a team (issue 42) are their own store, people-store.ts.
  */
-export interface TenancyStore extends PeopleStore {
+export interface TenancyStore {
   getAccount(id: string): Promise<Account | null>;
   /** Replace the account's password hash. */
   setPasswordHash(accountId: string, passwordHash: string): Promise<void>;

@@ -1,6 +1,7 @@
+import type { ProviderKeyStore } from '../ports/provider-key-store.ts';
 import { type Access, requireAccess } from '../access.ts';
 import { previewSecret } from '../auth/secrets.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
@@ -31,7 +32,7 @@ function requireOwnSandbox(access: Access, projectId: string): NonNullable<Acces
  * A project's own provider keys (spec: Provider keys). Keys are sealed with the SecretBox (AES-256-GCM) before
  * they reach the store; only `keyPreview` is ever returned. The research resolver prefers them to managed keys.
  */
-export function providerKeyService(ctx: DossierContext) {
+export function providerKeyService(ctx: ContextPart<'secrets', ProviderKeyStore>) {
   return {
     async create(access: Access, projectId: string, raw: CreateProviderKeyInput): Promise<ProviderKeyView> {
       const sandbox = requireOwnSandbox(access, projectId);

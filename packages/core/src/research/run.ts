@@ -1,6 +1,6 @@
 import { type AgentEvent, runAgentLoop } from '../tool-loop/loop.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from '../tool-loop/retry.ts';
-import { type DossierContext, eventsSaved } from '../context.ts';
+import { type ContextPart, type DossierContext, eventsSaved } from '../context.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Metadata, ResearchDepth, ResearchSessionRecord, RunUsage } from '../domain/types.ts';
@@ -103,13 +103,13 @@ function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent |
  * One log line per failed run, whichever way it was asked for (stream or sync), with its cause: a warning when a
  * dependency or a limit ended it (provider down, time limit), an error when Dossier itself failed.
  */
-function logFailure(ctx: DossierContext, plan: ResearchPlan, ev: Extract<ResearchRunEvent, { type: 'error' }>): void {
+function logFailure(ctx: ContextPart<'log'>, plan: ResearchPlan, ev: Extract<ResearchRunEvent, { type: 'error' }>): void {
   ctx.log[ev.code === 'internal' ? 'error' : 'warn']('research run failed', { collectionId: plan.collection.id, depth: plan.input.depth, model: plan.model.modelId, code: ev.code, error: ev.message });
 }
 
 /** Save the session (sources copied, so later document changes never alter it) and make the `done` event. */
 async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: CheckedAnswer, usage: RunUsage): Promise<ResearchRunEvent> {
-  const flags = await contradictionFlags(ctx, plan.collection.id, checked.sources.map((source) => source.sectionId));
+  const flags = await contradictionFlags(ctx.store, plan.collection.id, checked.sources.map((source) => source.sectionId));
   const session: ResearchSessionRecord = {
     id: newId(),
     collectionId: plan.collection.id,
@@ -128,7 +128,7 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
     await ctx.store.insertResearchSession(session, completed);
     eventsSaved(ctx, completed);
     // Credits are spent by runs that answer (spec: per research run); a failed or cancelled run costs none.
-    await meterUsage(ctx, plan.owner, 'credits', plan.depth.credits);
+    await meterUsage(ctx.store, plan.owner, 'credits', plan.depth.credits);
   } catch (err) {
     ctx.log.error('research session not saved', { collectionId: plan.collection.id, error: String(err) });
     return { type: 'error', code: isDossierError(err) ? err.code : 'internal', message: 'The answer could not be saved' };

@@ -1,6 +1,6 @@
 import { faithfulness } from '../evaluation/faithfulness.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection, ResearchSessionRecord } from '../domain/types.ts';
 import type { ResearchInput } from '../schemas.ts';
@@ -25,7 +25,7 @@ const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): Rese
 const unresolvedField = (unresolved: string[]) => (unresolved.length ? { unresolvedCitations: unresolved } : {});
 
 /** Run events as the stream shows them; a failure escaping the run becomes a last `error` event, never a throw. */
-async function* publicEvents(ctx: DossierContext, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent | ResearchProgress, void, undefined> {
+async function* publicEvents(ctx: ContextPart<'log'>, run: AsyncIterable<ResearchRunEvent>): AsyncGenerator<ResearchEvent | ResearchProgress, void, undefined> {
   try {
     for await (const ev of run) {
       if (ev.type === 'error') yield { type: 'error', message: ev.message, code: ev.code };
@@ -43,7 +43,7 @@ async function* publicEvents(ctx: DossierContext, run: AsyncIterable<ResearchRun
 export function researchService(ctx: DossierContext, search: SearchService, settings: ResearchSettings = DEFAULT_RESEARCH_SETTINGS) {
   /** The caller's collection (owner only) and the session when it belongs to it; 404 otherwise. */
   async function sessionOf(access: Access, collectionId: string, sessionId: string): Promise<{ c: Collection; s: ResearchSessionRecord }> {
-    const c = await requireCollection(ctx, access, collectionId, 'write');
+    const c = await requireCollection(ctx.store, access, collectionId, 'write');
     const s = isUuid(sessionId) ? await ctx.store.getResearchSession(sessionId) : null;
     if (!s || s.collectionId !== c.id) throw notFound('Research session');
     return { c, s };
@@ -75,7 +75,7 @@ export function researchService(ctx: DossierContext, search: SearchService, sett
     },
     /** The newest sessions of a collection, newest first. */
     async list(access: Access, collectionId: string): Promise<ResearchSession[]> {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       return (await ctx.store.listResearchSessions(c.id, RESEARCH_HISTORY_LIMIT)).map(sessionView);
     },
     async get(access: Access, collectionId: string, sessionId: string): Promise<ResearchSession> {

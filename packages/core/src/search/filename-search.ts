@@ -1,5 +1,7 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Metadata } from '../domain/types.ts';
 import { documentView, normalizeTags } from '../documents/view.ts';
 import { type FilenameSearchInput, filenameSearchSchema, parseInput } from '../schemas.ts';
@@ -37,10 +39,10 @@ export function filenameSimilarity(query: string, filename: string): number {
 const MIN_SIMILARITY = 0.3;
 
 /** Fuzzy filename search with the tag and metadata filters. */
-export function filenameSearchService(ctx: DossierContext) {
+export function filenameSearchService(ctx: ContextPart<never, CollectionStore & DocumentStore>) {
   return {
     async search(access: Access, collectionId: string, raw: FilenameSearchInput) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const input = parseInput(filenameSearchSchema, raw);
       const docs = await ctx.store.findDocuments(c.id, {
         tags: input.tags && normalizeTags(input.tags),

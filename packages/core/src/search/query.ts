@@ -1,5 +1,8 @@
+import type { CollectionStore } from '../ports/collection-store.ts';
+import type { SectionStore } from '../ports/section-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, markdownKey, requireCollection } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import { answersSearch, type Collection, type Metadata } from '../domain/types.ts';
 import type { ChunkHitRow } from '../ports/chunk-index.ts';
@@ -59,7 +62,7 @@ type IndexOptions = { limit: number; filter: ReturnType<typeof indexFilter> };
 type Candidate = { row: ChunkHitRow; score: number; foundBy: FoundBy };
 
 /** The BM25 list: one search, or with `rm3` a feedback search and a second search with the expanded query. */
-async function lexicalHits(ctx: DossierContext, c: Collection, q: string, opts: IndexOptions, s: RetrievalSettings) {
+async function lexicalHits(ctx: ContextPart<'index'>, c: Collection, q: string, opts: IndexOptions, s: RetrievalSettings) {
   if ((s.queryExpansion ?? 'none') === 'none') return ctx.index.searchText(c.id, q, opts);
   const feedback = await ctx.index.searchText(c.id, q, { ...opts, limit: Math.max(opts.limit, DEFAULT_RM3.feedbackDocs) });
   const top = feedback.slice(0, DEFAULT_RM3.feedbackDocs).map((h) => ({ text: `${h.row.sectionTitle}\n${h.row.content}`, score: h.score }));
@@ -68,7 +71,7 @@ async function lexicalHits(ctx: DossierContext, c: Collection, q: string, opts: 
 }
 
 /** Hybrid candidates fused by RRF, best first. */
-async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, filter: ReturnType<typeof indexFilter>, s: RetrievalSettings) {
+async function fusedCandidates(ctx: ContextPart<'embedders' | 'index'>, c: Collection, q: string, filter: ReturnType<typeof indexFilter>, s: RetrievalSettings) {
   const opts = { limit: s.candidates, filter };
   const embedder = c.embeddingModel === 'none' ? null : await ctx.embedders.get(c.embeddingModel);
   const [text, vector] = await Promise.all([
@@ -94,7 +97,7 @@ async function fusedCandidates(ctx: DossierContext, c: Collection, q: string, fi
 }
 
 /** Re-score the top candidates when the collection asks for it and a reranker is configured. */
-async function rerank(ctx: DossierContext, c: Collection, q: string, hits: Candidate[]) {
+async function rerank(ctx: ContextPart<'reranker'>, c: Collection, q: string, hits: Candidate[]) {
   if (!c.enableReranking || !ctx.reranker || hits.length === 0) return { hits, reranker: 'none' };
   const scores = await ctx.reranker.rerank(q, hits.map((h) => ({ id: h.row.id, text: h.row.content })));
   const out = hits.map((h, i) => ({ ...h, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score);
@@ -110,7 +113,7 @@ const SPARE_HITS = 5;
  * enough, and fetching fewer rows is most of its latency (measured at 100k chunks: LanceDB FTS p50 3.7 ms
  * for 10 rows, 7.0 ms for 50).
  */
-function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: RetrievalSettings): number {
+function candidateDepth(ctx: ContextPart<'reranker'>, c: Collection, limit: number, s: RetrievalSettings): number {
   const reorders = c.embeddingModel !== 'none' || (c.enableReranking && ctx.reranker !== null);
   return reorders ? Math.max(s.candidates, limit * 2) : limit + SPARE_HITS;
 }
@@ -120,11 +123,11 @@ function candidateDepth(ctx: DossierContext, c: Collection, limit: number, s: Re
  * the documents are read (their file name, and their status: only ready documents answer); rows of an index
  * written before rows carried the level also get their sections looked up.
  */
-async function withProvenance(ctx: DossierContext, hits: Candidate[]): Promise<QueryHit[]> {
+async function withProvenance(store: SectionStore & DocumentStore, hits: Candidate[]): Promise<QueryHit[]> {
   const lacking = hits.filter((h) => h.row.sectionLevel === null);
   const [sections, docs] = await Promise.all([
-    lacking.length ? ctx.store.getSections([...new Set(lacking.map((h) => h.row.sectionId))]) : [],
-    ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),
+    lacking.length ? store.getSections([...new Set(lacking.map((h) => h.row.sectionId))]) : [],
+    store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),
   ]);
   const levelOf = new Map(sections.map((s) => [s.id, s.level]));
   const docById = new Map(docs.map((d) => [d.id, d]));
@@ -148,11 +151,11 @@ async function withProvenance(ctx: DossierContext, hits: Candidate[]): Promise<Q
  * fusion and reranking work on a deep pool (50), but only the top of it is returned, so provenance for the
  * whole pool was wasted work (two metadata queries over 50 ids per search).
  */
-async function topWithProvenance(ctx: DossierContext, hits: Candidate[], limit: number): Promise<QueryHit[]> {
+async function topWithProvenance(ctx: ContextPart<never, SectionStore & DocumentStore>, hits: Candidate[], limit: number): Promise<QueryHit[]> {
   const out: QueryHit[] = [];
   for (let from = 0; from < hits.length && out.length < limit; ) {
     const window = hits.slice(from, from + limit - out.length + SPARE_HITS);
-    out.push(...(await withProvenance(ctx, window)));
+    out.push(...(await withProvenance(ctx.store, window)));
     from += window.length;
   }
   return out.slice(0, limit);
@@ -163,7 +166,7 @@ async function topWithProvenance(ctx: DossierContext, hits: Candidate[], limit: 
  * (evaluation runs call it with a collection and settings patched for a what-if run).
  */
 export async function queryCollection(
-  ctx: DossierContext,
+  ctx: ContextPart<'embedders' | 'index' | 'reranker', SectionStore & DocumentStore>,
   c: Collection,
   input: ReturnType<typeof querySchema.parse>,
   settings: RetrievalSettings,
@@ -177,15 +180,15 @@ export async function queryCollection(
 }
 
 /** Hybrid search, section scan and section reads. */
-export function searchService(ctx: DossierContext, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
+export function searchService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'reranker', CollectionStore & SectionStore & DocumentStore>, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
   return {
     /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       return queryCollection(ctx, c, parseInput(querySchema, raw), settings);
     },
     async scan(access: Access, collectionId: string, raw: ScanInput) {
-      const c = await requireCollection(ctx, access, collectionId, 'read');
+      const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const input = parseInput(scanSchema, raw);
       const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
       const hits = await ctx.index.searchSections(c.id, input.query, { limit: input.top_k, filter });
@@ -223,13 +226,13 @@ export function searchService(ctx: DossierContext, settings: RetrievalSettings =
   };
 }
 
-async function sectionWithAccess(ctx: DossierContext, access: Access, sectionId: string) {
+async function sectionWithAccess(ctx: ContextPart<never, SectionStore & DocumentStore & CollectionStore>, access: Access, sectionId: string) {
   const [section] = isUuid(sectionId) ? await ctx.store.getSections([sectionId]) : [];
   const doc = section ? await ctx.store.getDocument(section.documentId) : null;
   // A soft-deleted document's sections (issue 43) answer as its document does: not found.
   if (!section || !doc || doc.deletedAt) throw notFound('Section');
   try {
-    return { section, doc, collection: await requireCollection(ctx, access, section.collectionId, 'read') };
+    return { section, doc, collection: await requireCollection(ctx.store, access, section.collectionId, 'read') };
   } catch (err) {
     if ((err as { code?: string }).code === 'not_found') throw notFound('Section');
     throw err;

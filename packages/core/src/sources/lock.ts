@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { CollectionSourceStore } from '../ports/source-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { newId } from '../util/ids.ts';
 
 const LOCK_POLL_MS = 250;
@@ -8,7 +9,7 @@ const LOCK_POLL_MS = 250;
  * nodes run them: waits while another run holds it, renews the lease (lockMs) while `fn` runs, and releases it after.
  * A crashed holder's lock ends with its lease. Null (nothing run) when the source was removed while waiting.
  */
-export async function withSourceLock<T>(ctx: DossierContext, sourceId: string, lockMs: number, fn: () => Promise<T>): Promise<T | null> {
+export async function withSourceLock<T>(ctx: ContextPart<'log', CollectionSourceStore>, sourceId: string, lockMs: number, fn: () => Promise<T>): Promise<T | null> {
   const owner = newId();
   const until = () => new Date(Date.now() + lockMs).toISOString();
   while (!(await ctx.store.lockSource(sourceId, owner, until()))) {

@@ -1,6 +1,9 @@
+import type { WebhookStore } from '../ports/webhook-store.ts';
+import type { SourceDocumentStore } from '../ports/source-store.ts';
+import type { DocumentStore } from '../ports/document-store.ts';
 import pLimit from 'p-limit';
 import { collectionPrefix } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
 import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/uploads.ts';
@@ -31,10 +34,10 @@ const ENTRIES_AT_ONCE = 8;
 
 type Counters = Pick<SourceRunRecord, 'added' | 'updated' | 'deleted' | 'unchanged' | 'failed' | 'details'>;
 
-async function fullManifest(ctx: DossierContext, collectionId: string): Promise<Map<string, ManifestEntry>> {
+async function fullManifest(store: SourceDocumentStore, collectionId: string): Promise<Map<string, ManifestEntry>> {
   const out = new Map<string, ManifestEntry>();
   for (let after: string | null = null; ; ) {
-    const page = await ctx.store.listSourceManifest(collectionId, after, 5000);
+    const page = await store.listSourceManifest(collectionId, after, 5000);
     for (const e of page) out.set(e.path, e);
     if (page.length < 5000) return out;
     after = page[page.length - 1]!.path;
@@ -54,7 +57,7 @@ export async function purgeExpired(ctx: DossierContext, c: Collection, graceMs: 
 }
 
 /** The source opened for a run: a folder on the server's disk, or an S3 prefix with its credentials unsealed. */
-export function openSource(ctx: DossierContext, settings: SourceSettings, source: SourceRecord): SourceReader & { close(): void } {
+export function openSource(ctx: ContextPart<'secrets'>, settings: SourceSettings, source: SourceRecord): SourceReader & { close(): void } {
   if (source.kind === 'folder') return { ...folderReader(source.location), close: () => {} };
   if (!settings.s3) throw new DossierError('not_configured', 'S3 sources are not available on this server');
   return settings.s3(s3ConfigOf(ctx.secrets, source));
@@ -76,22 +79,22 @@ async function takeEntry(uploads: UploadService, c: Collection, reader: SourceRe
 }
 
 /** Soft-delete the documents whose files are gone, unless that is more than the source's share (then the run fails). */
-async function softDeleteMissing(ctx: DossierContext, source: SourceRecord, gone: ManifestEntry[], total: number, force: boolean, n: Counters): Promise<void> {
+async function softDeleteMissing(store: DocumentStore, source: SourceRecord, gone: ManifestEntry[], total: number, force: boolean, n: Counters): Promise<void> {
   if (gone.length > 0 && !force && gone.length > source.maxDeleteShare * total) {
     throw new Error(`refusing to delete ${gone.length} of the collection's ${total} synced documents (more than ${Math.round(source.maxDeleteShare * 100)} %); is the source complete? Run with force to delete them`);
   }
   const at = nowIso();
   for (const e of gone) {
-    await ctx.store.updateDocument(e.documentId, { deletedAt: at });
+    await store.updateDocument(e.documentId, { deletedAt: at });
     n.deleted++;
     n.details.deletedPaths.push(e.path);
   }
 }
 
 /** Compare the source with the collection's manifest and apply the difference, counting what happened. */
-async function syncEntries(ctx: DossierContext, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
+async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
   const entries = await reader.list();
-  const manifest = await fullManifest(ctx, c.id);
+  const manifest = await fullManifest(ctx.store, c.id);
   const seen = new Set<string>(entries.map((entry) => entry.path));
   // A few entries at once: each changed one waits on its read (an S3 GET) and its upload, not on this process's CPU.
   const slot = pLimit(ENTRIES_AT_ONCE);
@@ -108,7 +111,7 @@ async function syncEntries(ctx: DossierContext, uploads: UploadService, reader: 
     ),
   );
   const gone = [...manifest.values()].filter((e) => !seen.has(e.path));
-  await softDeleteMissing(ctx, source, gone, manifest.size, force, n);
+  await softDeleteMissing(ctx.store, source, gone, manifest.size, force, n);
 }
 
 /** A run row before the sync starts (counters at zero). */
@@ -149,7 +152,7 @@ export async function runSource(ctx: DossierContext, uploads: UploadService, set
   return done;
 }
 
-async function recordCompletion(ctx: DossierContext, c: Collection, run: SourceRunRecord): Promise<void> {
+async function recordCompletion(ctx: ContextPart<'eventsRecorded', WebhookStore>, c: Collection, run: SourceRunRecord): Promise<void> {
   const { added, updated, deleted, unchanged, failed } = run;
   const data = { runId: run.id, sourceId: run.sourceId, collectionId: c.id, projectId: c.projectId, status: run.status as 'completed' | 'failed', added, updated, deleted, unchanged, failed, error: run.error };
   await ctx.store.recordEvents([serviceEvent('source.run.completed', { projectId: c.projectId, env: c.env }, data)]);

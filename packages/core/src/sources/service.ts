@@ -3,7 +3,7 @@ import type { ProjectPath } from '../agents/service.ts';
 import { normalizeSourcePath } from '../documents/source-path.ts';
 import { requireProjectRole } from '../auth/roles.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import { uploadService } from '../documents/uploads.ts';
@@ -28,7 +28,7 @@ export type SourceView = z.output<typeof responses.source>;
 const sourceView = ({ credentialsEncrypted: _c, ...s }: SourceRecord): SourceView => s;
 
 /** Queue a run: a manual one now (its run row made already), or the next scheduled one after the interval. */
-async function enqueueRun(ctx: DossierContext, source: SourceRecord, run: { runId?: string; force?: boolean; delayMs?: number }): Promise<void> {
+async function enqueueRun(ctx: ContextPart<'queue' | 'wakeWorkers'>, source: SourceRecord, run: { runId?: string; force?: boolean; delayMs?: number }): Promise<void> {
   const scheduled = run.runId === undefined;
   await ctx.queue.enqueue({
     type: SOURCE_SYNC_JOB,
@@ -133,7 +133,7 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
      * (hidden at once, purged after the grace period, like a source run's); paths with no document are skipped.
      */
     async softDeleteByPath(access: Access, collectionId: string, raw: unknown) {
-      const c = await requireCollection(ctx, access, collectionId, 'write');
+      const c = await requireCollection(ctx.store, access, collectionId, 'write');
       const { paths } = parseInput(deleteByPathSchema, raw);
       await purgeExpired(ctx, c, settings.graceMs);
       const at = nowIso();

@@ -21,6 +21,7 @@ import { oauthStoreTests } from './oauth-store-suite.ts';
 import { peopleStoreTests } from './people-store-suite.ts';
 import { webhookStoreTests } from './webhook-store-suite.ts';
 import { evaluationStoreTests } from './evaluation-store-suite.ts';
+import { idempotencyStoreTests } from './idempotency-store-suite.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -206,6 +207,7 @@ export function metadataStoreSuite(
     webhookStoreTests(() => ctx.store);
     evaluationStoreTests(() => ctx.store);
     oauthStoreTests(() => ctx.store);
+    idempotencyStoreTests(() => ctx.store);
     peopleStoreTests(() => ctx.store);
     sourceLockTests(ctx);
     const persistentLocation = opts.persistentLocation;
@@ -353,30 +355,6 @@ function tenancyTests(ctx: SuiteContext): void {
       expect(await ctx.store.getApiKey(key.id)).toBeNull();
       await ctx.store.deleteOrg(org.id);
       expect(await ctx.store.getOrg(org.id)).toBeNull();
-    });
-
-    it('claims idempotency keys once, keeps the answer, releases a pending claim and replaces stale ones', async () => {
-      const scope = uid('scope');
-      const record = { scope, key: 'k1', fingerprint: 'f1', createdAt: '2024-05-01T00:00:10.000Z' };
-      const stale = { done: '2024-05-01T00:00:00.000Z', pending: '2024-05-01T00:00:00.000Z' };
-      expect(await ctx.store.claimIdempotencyKey(record, stale)).toBeNull();
-      expect(await ctx.store.claimIdempotencyKey({ ...record, fingerprint: 'f2' }, stale)).toMatchObject({ state: 'pending', fingerprint: 'f1' });
-      await ctx.store.completeIdempotencyKey(scope, 'k1', 201, '{"id":"x"}');
-      expect(await ctx.store.claimIdempotencyKey(record, stale)).toMatchObject({ state: 'done', status: 201, body: '{"id":"x"}' });
-      await ctx.store.releaseIdempotencyKey(scope, 'k1'); // a done answer is not released
-      expect(await ctx.store.claimIdempotencyKey(record, stale)).toMatchObject({ state: 'done' });
-      expect(await ctx.store.claimIdempotencyKey(record, { done: '2024-05-01T00:00:20.000Z', pending: stale.pending })).toBeNull();
-      await ctx.store.releaseIdempotencyKey(scope, 'k1');
-      expect(await ctx.store.claimIdempotencyKey({ ...record, key: 'k1' }, stale)).toBeNull();
-      expect(await ctx.store.claimIdempotencyKey({ ...record, scope: uid('other') }, stale)).toBeNull();
-    });
-
-    it('gives an idempotency key to exactly one of several racing claimers', async () => {
-      const record = { scope: uid('scope'), key: 'k1', fingerprint: 'f1', createdAt: '2024-05-01T00:00:10.000Z' };
-      const stale = { done: '2024-05-01T00:00:00.000Z', pending: '2024-05-01T00:00:00.000Z' };
-      const claims = await Promise.all(Array.from({ length: 6 }, () => ctx.store.claimIdempotencyKey(record, stale)));
-      expect(claims.filter((claim) => claim === null)).toHaveLength(1);
-      expect(claims.filter((claim) => claim?.state === 'pending')).toHaveLength(5);
     });
 
     it('keeps org keys: found by hash until revoked, listed per org', async () => {

@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { UsageStore } from '../ports/research-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { UsageMeter } from '../domain/types.ts';
 import * as schemas from '../schemas.ts';
@@ -49,7 +50,7 @@ function series(amounts: Map<string, number>, start: Date, lastDay: Date): Usage
 }
 
 /** The sandbox's meters of a month (`month` YYYY-MM, default the current one), day by day, with the plan's limits. */
-export async function usageDaily(ctx: DossierContext, sandbox: Sandbox, rawQuery: unknown = {}): Promise<UsageDaily> {
+export async function usageDaily(ctx: ContextPart<'plans', UsageStore>, sandbox: Sandbox, rawQuery: unknown = {}): Promise<UsageDaily> {
   const query = schemas.parseInput(schemas.usageDailyQuerySchema, rawQuery);
   const range = monthRange(query.month);
   const plan = ctx.plans.ofProject(sandbox.projectId);

@@ -1,13 +1,14 @@
+import type { UsageStore } from '../ports/research-store.ts';
 import type { Access } from '../access.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import type { Env, UsageMeter } from '../domain/types.ts';
 import type { SearchService } from '../search/query.ts';
 import { nowIso } from '../util/ids.ts';
 import { requireMeterRoom } from './quotas.ts';
 
 /** Record usage on a project sandbox's meter now (spec: Usage meters). */
-export async function meterUsage(ctx: DossierContext, owner: { projectId: string; env: Env }, meter: UsageMeter, amount: number): Promise<void> {
-  await ctx.store.addUsage(owner.projectId, owner.env, meter, amount, nowIso());
+export async function meterUsage(store: UsageStore, owner: { projectId: string; env: Env }, meter: UsageMeter, amount: number): Promise<void> {
+  await store.addUsage(owner.projectId, owner.env, meter, amount, nowIso());
 }
 
 /**
@@ -17,8 +18,8 @@ export async function meterUsage(ctx: DossierContext, owner: { projectId: string
  * query's quota check, `GET …/usage`) count it; with Postgres it lands within a round trip. A failed count is logged;
  * the query it counts was answered and is not undone.
  */
-function meterInBackground(ctx: DossierContext, owner: { projectId: string; env: Env }): void {
-  meterUsage(ctx, owner, 'queries', 1).catch((err) => ctx.log.warn('query not metered', { projectId: owner.projectId, error: String(err) }));
+function meterInBackground(ctx: ContextPart<'log', UsageStore>, owner: { projectId: string; env: Env }): void {
+  meterUsage(ctx.store, owner, 'queries', 1).catch((err) => ctx.log.warn('query not metered', { projectId: owner.projectId, error: String(err) }));
 }
 
 /**
@@ -28,7 +29,7 @@ function meterInBackground(ctx: DossierContext, owner: { projectId: string; env:
  * the owner's quota (issue 9); they are held back by the per-address rate limit instead. Research tool calls use
  * the unmetered service: a research run is metered in credits.
  */
-export function withQueryMeter(ctx: DossierContext, search: SearchService): SearchService {
+export function withQueryMeter(ctx: ContextPart<'log' | 'plans', UsageStore>, search: SearchService): SearchService {
   return {
     ...search,
     async query(access: Access, collectionId: string, raw) {

@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { UsageStore } from '../ports/research-store.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { Plan } from './plans.ts';
@@ -23,11 +24,11 @@ export function billingPeriod(now = new Date()): { start: string; resetsInMs: nu
   return { start: new Date(start).toISOString(), resetsInMs: next - now.getTime() };
 }
 
-const planOf = (ctx: DossierContext, sandbox: Sandbox): Plan => ctx.plans.ofProject(sandbox.projectId);
+const planOf = (ctx: ContextPart<'plans'>, sandbox: Sandbox): Plan => ctx.plans.ofProject(sandbox.projectId);
 const roundMb = (bytes: number): number => Math.round((bytes / MB) * 1e6) / 1e6;
 
 /** The sandbox's meters for the current period, with its plan's limits. */
-export async function usageMeters(ctx: DossierContext, sandbox: Sandbox): Promise<UsageMeters> {
+export async function usageMeters(ctx: ContextPart<'plans', UsageStore>, sandbox: Sandbox): Promise<UsageMeters> {
   const plan = planOf(ctx, sandbox);
   const [totals, held] = await Promise.all([
     ctx.store.usageTotals(sandbox.projectId, sandbox.env, billingPeriod().start),
@@ -43,7 +44,7 @@ export async function usageMeters(ctx: DossierContext, sandbox: Sandbox): Promis
 }
 
 /** 429 (with the time until the period resets) when spending `amount` more would pass the period's limit. */
-export async function requireMeterRoom(ctx: DossierContext, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
+export async function requireMeterRoom(ctx: ContextPart<'plans', UsageStore>, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
   const cap = planOf(ctx, sandbox)[meter];
   if (cap === null) return;
   const period = billingPeriod();
@@ -58,7 +59,7 @@ export async function requireMeterRoom(ctx: DossierContext, sandbox: Sandbox, me
  * passed; the check and the spend are one store transaction, so concurrent callers cannot pass the limit together.
  * Give it back with `refundMeter` when the work it paid for did not happen.
  */
-export async function spendMeter(ctx: DossierContext, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
+export async function spendMeter(ctx: ContextPart<'plans', UsageStore>, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
   const cap = planOf(ctx, sandbox)[meter];
   const period = billingPeriod();
   if (await ctx.store.spendIfRoom(sandbox.projectId, sandbox.env, meter, amount, cap, period.start, new Date().toISOString())) return;
@@ -67,8 +68,8 @@ export async function spendMeter(ctx: DossierContext, sandbox: Sandbox, meter: '
 }
 
 /** Give back what spendMeter took. */
-export async function refundMeter(ctx: DossierContext, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
-  await ctx.store.addUsage(sandbox.projectId, sandbox.env, meter, -amount, new Date().toISOString());
+export async function refundMeter(store: UsageStore, sandbox: Sandbox, meter: 'queries' | 'credits', amount: number): Promise<void> {
+  await store.addUsage(sandbox.projectId, sandbox.env, meter, -amount, new Date().toISOString());
 }
 
 /** What an upload or a new collection adds to a sandbox. */
@@ -79,7 +80,7 @@ export interface Growth {
 }
 
 /** 402 when the growth would pass the plan's collection, document or storage quota. */
-export async function requireQuotaRoom(ctx: DossierContext, sandbox: Sandbox, growth: Growth): Promise<void> {
+export async function requireQuotaRoom(ctx: ContextPart<'plans', UsageStore>, sandbox: Sandbox, growth: Growth): Promise<void> {
   const plan = planOf(ctx, sandbox);
   if (plan.collections === null && plan.documents === null && plan.storageMb === null) return;
   const held = await ctx.store.sandboxTotals(sandbox.projectId, sandbox.env);

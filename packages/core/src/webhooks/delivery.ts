@@ -1,4 +1,5 @@
-import type { DossierContext } from '../context.ts';
+import type { WebhookStore } from '../ports/webhook-store.ts';
+import type { ContextPart, } from '../context.ts';
 import type { EventData, WebhookBody } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
 import type { WebhookAttemptOutcome, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
@@ -47,7 +48,7 @@ export function webhookRequest(d: WebhookDeliveryRecord, url: string, secret: st
 }
 
 /** Queue one job per delivery for its next attempt, then note it (dedupe keys make a repeat harmless). */
-export async function queueDeliveries(ctx: DossierContext, rows: WebhookDeliveryRecord[]): Promise<void> {
+export async function queueDeliveries(ctx: ContextPart<'queue', WebhookStore>, rows: WebhookDeliveryRecord[]): Promise<void> {
   if (rows.length === 0) return;
   const queued: { id: string; attempt: number }[] = [];
   for (const row of rows) {
@@ -87,7 +88,7 @@ export function truncateUtf8(text: string, bytes: number): string {
  * One delivery attempt (job `webhooks.deliver`, payload {deliveryId, attempt}). Idempotent: a job whose
  * attempt was already made, or whose delivery is no longer pending, does nothing.
  */
-export async function runDeliveryJob(ctx: DossierContext, sender: WebhookSender, schedule: WebhookSchedule, job: Job): Promise<void> {
+export async function runDeliveryJob(ctx: ContextPart<'queue' | 'secrets', WebhookStore>, sender: WebhookSender, schedule: WebhookSchedule, job: Job): Promise<void> {
   const delivery = await ctx.store.getWebhookDelivery(String(job.payload.deliveryId));
   if (delivery?.status !== 'pending' || delivery.attempts + 1 !== job.payload.attempt) return;
   const endpoint = await ctx.store.getWebhookEndpoint(delivery.endpointId);
@@ -111,7 +112,7 @@ export async function runDeliveryJob(ctx: DossierContext, sender: WebhookSender,
  * a receiver can be checked before it is turned on), from the live sandbox, once: a failure is final, not retried
  * (a manual retry sends it again on the normal schedule). Returns the delivery as recorded.
  */
-export async function sendTestEvent(ctx: DossierContext, sender: WebhookSender, endpoint: WebhookEndpointRecord, message: string): Promise<WebhookDeliveryRecord> {
+export async function sendTestEvent(ctx: ContextPart<'secrets', WebhookStore>, sender: WebhookSender, endpoint: WebhookEndpointRecord, message: string): Promise<WebhookDeliveryRecord> {
   const now = new Date();
   const data: EventData['webhook.test'] = { endpointId: endpoint.id, projectId: endpoint.projectId, message };
   const delivery: WebhookDeliveryRecord = {
@@ -126,7 +127,7 @@ export async function sendTestEvent(ctx: DossierContext, sender: WebhookSender, 
 }
 
 /** Turns outbox rows into queued jobs: after each state change (kick) and on a timer (recovery). */
-export function createWebhookDispatcher(ctx: DossierContext, settings: WebhookSettings, wake: () => void) {
+export function createWebhookDispatcher(ctx: ContextPart<'log' | 'queue', WebhookStore>, settings: WebhookSettings, wake: () => void) {
   let timer: NodeJS.Timeout | undefined;
   let sweeping: Promise<void> | null = null;
   let again = false;

@@ -1,7 +1,9 @@
+import type { AccountStore } from '../ports/account-store.ts';
+import type { WebhookStore } from '../ports/webhook-store.ts';
 import type { Access } from '../access.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { OrgRole } from '../auth/roles.ts';
-import type { DossierContext } from '../context.ts';
+import type { ContextPart, } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
@@ -66,7 +68,7 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
 }
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
-export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }) {
+export function webhookService(ctx: ContextPart<'secrets', AccountStore & WebhookStore>, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }) {
   /** The URL when a receiver may have it and the delivery policy could ever reach it (400 otherwise). */
   async function deliverableUrl(raw: string): Promise<string> {
     const url = checkWebhookUrl(raw, opts.allowHttpLoopback);
