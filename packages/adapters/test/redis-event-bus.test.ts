@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventBusSuite } from '@dossier/core/testing';
+import { eventBusSuite, waitFor } from '@dossier/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createRedisEventBus } from '../src/redis/event-bus.ts';
 
@@ -18,8 +18,7 @@ describe('Redis EventBus across nodes', () => {
       nodeB.subscribe('collection:1', (event) => seen.push(event));
       await nodeB.publish('warm-up', {}); // waits for B's subscription to be live in Redis
       await nodeA.publish('collection:1', { documentId: 'd1', status: 'ready' });
-      const deadline = Date.now() + 5000;
-      while (seen.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => seen.length > 0, 'the event on node B', 5000, 10);
       expect(seen).toEqual([{ documentId: 'd1', status: 'ready' }]);
     } finally {
       await Promise.all([nodeA.close(), nodeB.close()]);

@@ -141,7 +141,8 @@ describe('the agent loop on the Anthropic wire (issue 12)', () => {
 
   it('retries a dropped connection before any answer text, but reports one that drops after answer text was streamed', async () => {
     const partial = sse([start(usage(20)), { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } }, { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Revenue gr' } } }], 'hang');
-    // The connection drops once the client has read the partial answer.
+    // The connection drops once the client has read the partial answer. A real wait: the server cannot see the client
+    // read the bytes, and dropping the socket at once would race that read.
     const cut: Reply = (res) => {
       partial(res);
       setTimeout(() => res.socket?.destroy(), 100);
