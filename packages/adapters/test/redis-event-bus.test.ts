@@ -65,4 +65,26 @@ describe('Redis EventBus across nodes', () => {
       await control.quit();
     }
   });
+
+  it('says so through its logger when Redis refuses an UNSUBSCRIBE, without calling it a failed subscription', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const user = `dossier-test-${randomUUID()}`;
+    const { Redis } = await import('ioredis');
+    const control = new Redis(REDIS_URL);
+    await control.call('ACL', 'SETUSER', user, 'on', '>secret', '~*', '+@all', '-unsubscribe', 'allchannels');
+    const warnings: { message: string; data?: Record<string, unknown> }[] = [];
+    const log = { warn: (message: string, data?: Record<string, unknown>) => warnings.push({ message, data }) };
+    const restricted = await createRedisEventBus(REDIS_URL.replace('redis://', `redis://${user}:secret@`), prefix, log);
+    try {
+      const unsubscribe = restricted.subscribe('topic', () => {});
+      await expect(restricted.settled!()).resolves.toBeUndefined();
+      unsubscribe();
+      await expect(restricted.settled!()).resolves.toBeUndefined();
+      expect(warnings).toEqual([{ message: expect.stringMatching(/did not accept an UNSUBSCRIBE/), data: { topic: 'topic', error: expect.stringMatching(/NOPERM|No permissions/i) } }]);
+    } finally {
+      await restricted.close();
+      await control.call('ACL', 'DELUSER', user);
+      await control.quit();
+    }
+  });
 });
