@@ -10,8 +10,9 @@
  *
  *     node --import tsx bench/dashboard-review.ts
  */
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { frameTimes, median, signedInPage, withDashboard } from './dashboard-session.ts';
+import { frameTimes, median, ROOT, signedInPage, withDashboard } from './dashboard-session.ts';
 
 const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 

@@ -30,11 +30,14 @@ export async function withDashboard(name: string, bench: (session: DashboardSess
   const dataDir = mkdtempSync(join(tmpdir(), `dossier-${name}-bench-`));
   const config = { ...loadConfig([], {}), host: '127.0.0.1', port: 0, dataDir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const };
   const server = await startServer(config, { log: silentLogger });
-  const browser = await launchChromium();
   try {
-    await bench({ server, browser, bootstrap: server.bootstrap! });
+    const browser = await launchChromium();
+    try {
+      await bench({ server, browser, bootstrap: server.bootstrap! });
+    } finally {
+      await browser.close();
+    }
   } finally {
-    await browser.close();
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
