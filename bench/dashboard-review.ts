@@ -10,16 +10,10 @@
  *
  *     node --import tsx bench/dashboard-review.ts
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, startServer } from '@dossier/server';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { frameTimes, median, ROOT, signedInPage, withDashboard } from './dashboard-session.ts';
 
-const ROOT = join(import.meta.dirname, '..');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
 /** 20,000 claims in 40 documents, clustered around one centre per document. */
@@ -99,20 +93,11 @@ async function claimMapFigures(page: Page, url: string): Promise<void> {
   }
   const zooms = await drawTimes(page);
   // Frame times with a pan every frame: the draw plus Chromium's own raster and compositing of the canvas.
-  const frames = await page.evaluate<number[]>(`new Promise((resolve) => {
-    const canvas = document.querySelector('canvas');
-    const frames = [];
-    let last = performance.now();
-    const step = () => {
-      const now = performance.now();
-      frames.push(now - last);
-      last = now;
-      if (frames.length > 40) return resolve(frames.slice(1));
-      canvas.dispatchEvent(new KeyboardEvent('keydown', { key: frames.length % 2 ? 'ArrowRight' : 'ArrowDown', bubbles: true }));
-      requestAnimationFrame(step);
-    };
-    requestAnimationFrame(step);
-  })`);
+  const frames = await frameTimes(page, 'canvas', `(canvas, frames) => {
+    if (frames.length > 40) return false;
+    canvas.dispatchEvent(new KeyboardEvent('keydown', { key: frames.length % 2 ? 'ArrowRight' : 'ArrowDown', bubbles: true }));
+    return true;
+  }`);
   console.log(`claim map, 20,000 claims: navigation → shown ${shown.toFixed(0)} ms; first draw ${first.map((d) => d.toFixed(1)).join(' / ')} ms; pans: ${pans.length} draws, median ${median(pans).toFixed(1)} ms, max ${Math.max(...pans).toFixed(1)} ms; zooms: ${zooms.length} draws, median ${median(zooms).toFixed(1)} ms, max ${Math.max(...zooms).toFixed(1)} ms; a pan every frame: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`);
 }
 
@@ -129,19 +114,9 @@ async function listFigures(page: Page, base: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  execFileSync(process.execPath, [join(ROOT, 'packages', 'web', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
-  const dataDir = mkdtempSync(join(tmpdir(), 'dossier-dashboard-review-bench-'));
-  const config = { ...loadConfig([], {}), host: '127.0.0.1', port: 0, dataDir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const };
-  const server = await startServer(config, { log: { info() {}, warn() {}, error() {} } });
-  const b = server.bootstrap!;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
-  try {
-    const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-    await page.goto(server.url);
-    await page.getByLabel('E-mail').fill(b.email);
-    await page.getByLabel('Password').fill(b.password);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Collections' }).waitFor();
+  await withDashboard('dashboard-review', async (session) => {
+    const { server, bootstrap: b } = session;
+    const page = await signedInPage(session, { width: 1400, height: 900 });
     const created = await fetch(`${server.url}/v1/collections`, {
       method: 'POST', headers: { authorization: `Bearer ${b.testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }),
     });
@@ -152,11 +127,7 @@ async function main(): Promise<void> {
       await claimMapFigures(page, `${base}/claims`);
       await listFigures(page, base);
     }
-  } finally {
-    await browser.close();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

@@ -9,18 +9,12 @@
  *
  *     node --import tsx bench/dashboard.ts
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, startServer } from '@dossier/server';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { frameTimes, median, ROOT, signedInPage, withDashboard } from './dashboard-session.ts';
 
-const ROOT = join(import.meta.dirname, '..');
 const DIST = join(ROOT, 'packages', 'web', 'dist');
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 /** Gzip bytes of the page's scripts and styles, as the server sends them. */
 function firstLoadBytes(): { js: number; css: number; html: number } {
@@ -59,21 +53,12 @@ async function fillCollection(api: (path: string, init?: RequestInit) => Promise
 }
 
 /** Frame times (ms) while the table scrolls to the end of its page, 1,500 px a frame. */
-async function scrollFrames(page: Page): Promise<number[]> {
-  return page.evaluate<number[]>(`new Promise((resolve) => {
-    const el = document.querySelector('.table-scroll');
-    const frames = [];
-    let last = performance.now();
-    const step = () => {
-      const now = performance.now();
-      frames.push(now - last);
-      last = now;
-      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return resolve(frames.slice(1));
-      el.scrollTop += 1500;
-      requestAnimationFrame(step);
-    };
-    requestAnimationFrame(step);
-  })`);
+function scrollFrames(page: Page): Promise<number[]> {
+  return frameTimes(page, '.table-scroll', `(el) => {
+    if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return false;
+    el.scrollTop += 1500;
+    return true;
+  }`);
 }
 
 /** How long an action takes to show its result in the page. */
@@ -119,13 +104,8 @@ async function tagListFigures(api: (path: string, init?: RequestInit) => Promise
 }
 
 async function main(): Promise<void> {
-  execFileSync(process.execPath, [join(ROOT, 'packages', 'web', 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
-  const dataDir = mkdtempSync(join(tmpdir(), 'dossier-dashboard-bench-'));
-  const config = { ...loadConfig([], {}), host: '127.0.0.1', port: 0, dataDir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const };
-  const server = await startServer(config, { log: { info() {}, warn() {}, error() {} } });
-  const b = server.bootstrap!;
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
-  try {
+  await withDashboard('dashboard', async (session) => {
+    const { server, browser, bootstrap: b } = session;
     const bytes = firstLoadBytes();
     console.log(`first load (gzip): JS ${(bytes.js / 1024).toFixed(1)} KB, CSS ${(bytes.css / 1024).toFixed(1)} KB, HTML ${(bytes.html / 1024).toFixed(1)} KB`);
     const tti: number[] = [];
@@ -140,12 +120,7 @@ async function main(): Promise<void> {
     }
     console.log(`time to interactive (sign-in form), cold browser cache: median ${median(tti).toFixed(0)} ms (${tti.map((x) => x.toFixed(0)).join(', ')})`);
 
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(server.url);
-    await page.getByLabel('E-mail').fill(b.email);
-    await page.getByLabel('Password').fill(b.password);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Collections' }).waitFor();
+    const page = await signedInPage(session);
     const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${b.testKey}`, ...(init.headers as Record<string, string>) } });
     const collection = (await (await api('/v1/collections', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId: b.projectId, name: 'bench' }) })).json()) as { id: string };
     await page.goto(`${server.url}/collections/${collection.id}`);
@@ -175,11 +150,7 @@ async function main(): Promise<void> {
     console.log(`10,000 documents uploaded and processed in ${((performance.now() - loaded) / 1000).toFixed(1)} s`);
     await tableFigures(page, `${server.url}/collections/${big.id}`);
     await tagListFigures(api, big.id);
-  } finally {
-    await browser.close();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

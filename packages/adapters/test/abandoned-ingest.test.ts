@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 import { createSqliteJobQueue } from '../src/sqlite/job-queue.ts';
@@ -9,8 +10,6 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a document whose ingestion worker dies on every attempt', () => {
   it('ends in error with a message saying so, instead of staying half-processed', async () => {
@@ -26,25 +25,24 @@ describe('a document whose ingestion worker dies on every attempt', () => {
     // Every attempt is claimed by a worker that dies holding it: the lease just runs out.
     const queue = createSqliteJobQueue({ filename: join(dataDir, 'jobs.db') });
     let attempts = 0;
-    for (let claimed = await queue.claim(['ingest.convert'], 'dead-worker-1', 20); claimed; claimed = await queue.claim(['ingest.convert'], `dead-worker-${attempts + 1}`, 20)) {
+    let claimed = await queue.claim(['ingest.convert'], 'dead-worker-1', 20);
+    while (claimed) {
       attempts = claimed.attempts;
       if (attempts === claimed.maxAttempts) break;
-      await sleep(30);
+      const owner = `dead-worker-${attempts + 1}`;
+      claimed = await waitFor(() => queue.claim(['ingest.convert'], owner, 20), 'the lease to run out, so the job is claimed again', 5000, 10);
     }
-    await sleep(30);
     queue.close();
     expect(attempts).toBeGreaterThan(1);
 
-    // A live worker finds the final attempt's lease expired: the job is given up and the document fails.
+    // A live worker finds the final attempt's lease expired (20 ms, or once it has): the job is given up and the document fails.
     const worker = await createDossier({ dataDir, embeddingModel: 'none', workers: { concurrency: 1, pollMs: 20 } });
     try {
       const workerLocal = await worker.local();
-      const deadline = Date.now() + 20_000;
-      let now = await workerLocal.documents.get(doc.id);
-      while (now.status !== 'error' && Date.now() < deadline) {
-        await sleep(50);
-        now = await workerLocal.documents.get(doc.id);
-      }
+      const now = await waitFor(async () => {
+        const current = await workerLocal.documents.get(doc.id);
+        return current.status === 'error' && current;
+      }, 'the document to end in error', 20_000);
       expect(now).toMatchObject({ status: 'error', errorMessage: `Processing stopped before it finished on all ${attempts} attempts (the worker running it crashed or was stopped); retry the document` });
     } finally {
       await worker.close();

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChunkIndex, DossierError } from '@dossier/core';
+import { waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
 
 const dirs: string[] = [];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -44,8 +44,10 @@ describe('chunk rows of a lexical collection sent with its sections', () => {
       const body = Array.from({ length: 3 }, (_, i) => `## Part ${i}\n\n${'Oxygen saturation in alpine lakes varies by season. '.repeat(80)}`).join('\n\n');
       const doc = await local.documents.add(collection.id, { filename: 'lakes.md', bytes: new TextEncoder().encode(`# Lakes\n\n${body}`) });
       // The failed attempt is retried after the job runner's backoff (about a second).
-      let ready = await local.documents.get(doc.id);
-      for (const deadline = Date.now() + 15_000; ready.status !== 'ready' && Date.now() < deadline; ready = await local.documents.get(doc.id)) await sleep(50);
+      const ready = await waitFor(async () => {
+        const current = await local.documents.get(doc.id);
+        return current.status === 'ready' && current;
+      }, 'the document to be ready after the retry', 15_000);
       expect(ready.status).toBe('ready');
       // First attempt: the chunk rows went out beside the sections (appended: nothing of this document was indexed),
       // and the section write failed. The retry wrote the same chunk ids again, merging.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@lancedb/lancedb';
-import { chunkRow, sectionRow } from '@dossier/core/testing';
+import { chunkRow, sectionRow, waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
@@ -56,8 +56,9 @@ describe('the embedded index is left optimized (issue 41)', () => {
       collectionId = (await local.collections.create({ name: 'shape' })).id;
       for (let i = 0; i < 30; i++) {
         const text = `# Note ${i}\n\nThe river number ${i} floods in spring when the glacier melts. Salmon run ${i}.\n`;
-        await local.documents.add(collectionId, { filename: `note-${i}.md`, bytes: new TextEncoder().encode(text) });
-        if (i % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 30)); // writes in several commits
+        const doc = await local.documents.add(collectionId, { filename: `note-${i}.md`, bytes: new TextEncoder().encode(text) });
+        // Writes in several commits: every third note is indexed before the next ones arrive.
+        if (i % 3 === 0) await waitFor(async () => (await local.documents.get(doc.id)).status === 'ready', `note ${i} to be indexed`);
       }
       await first.idle();
       expectOptimized(await shape(join(dataDir, 'lancedb')), 2);

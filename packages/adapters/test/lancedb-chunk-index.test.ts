@@ -6,7 +6,7 @@ import { connect } from '@lancedb/lancedb';
 import * as arrow from 'apache-arrow';
 import { Schema } from 'apache-arrow';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { axisVector, chunkIndexSuite, chunkRow } from '@dossier/core/testing';
+import { axisVector, chunkIndexSuite, chunkRow, waitFor } from '@dossier/core/testing';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
 import { chunkSchema } from '../src/lancedb/schema.ts';
 
@@ -41,7 +41,7 @@ describe('LanceDB ChunkIndex specifics', () => {
     await index.refresh(col);
     expect(await index.searchText(col, 'narwhal', { limit: 5 })).toHaveLength(1);
     const table = `chunks_${col.replaceAll('-', '')}`;
-    await waitFor(async () => (await ftsState(table))[0]?.unindexed === 0, 15_000);
+    await waitFor(async () => (await ftsState(table))[0]?.unindexed === 0, 'the full-text index to cover every row', 15_000);
     await index.upsertChunks(col, [chunkRow({ content: 'late narwhal' })]);
     expect(await index.searchText(col, 'narwhal', { limit: 5 })).toHaveLength(2);
   });
@@ -204,7 +204,7 @@ describe('LanceDB ChunkIndex storage once writes go quiet', () => {
     for (let i = 0; i < 30; i++) await index.upsertChunks(col, [chunkRow({ content: `settling walrus ${i}`, vector: null })], { fresh: true });
     const files = async (sub: string) => (await readdir(join(folder, sub))).filter((n) => !n.endsWith('.json'));
     expect((await files('data')).length).toBeGreaterThan(1); // one fragment per write, until maintenance runs
-    await waitFor(async () => (await files('data')).length === 1 && (await files('_versions')).length === 1, 30_000);
+    await waitFor(async () => (await files('data')).length === 1 && (await files('_versions')).length === 1, 'one fragment and one version', 30_000);
     expect(await index.searchText(col, 'walrus', { limit: 50 })).toHaveLength(30);
     await index.close();
   });
@@ -233,7 +233,7 @@ describe('LanceDB ChunkIndex indexes for large tables', () => {
     };
     const rows = Array.from({ length: 700 }, (_, i) => chunkRow({ content: `row ${i}`, vector: Float32Array.from({ length: 16 }, rnd) }));
     await index.upsertChunks(col, rows);
-    await waitFor(async () => (await indexTypes(table)).vector === 'IvfPq', 60_000);
+    await waitFor(async () => (await indexTypes(table)).vector === 'IvfPq', 'an IVF_PQ vector index', 60_000);
     const target = rows[123]!;
     const hits = await index.searchVector(col, target.vector!, { limit: 3 });
     expect(hits[0]?.row.id).toBe(target.id); // exact re-ranking (refine factor) puts the row itself first
@@ -241,12 +241,3 @@ describe('LanceDB ChunkIndex indexes for large tables', () => {
     await index.close();
   });
 });
-
-/** Poll a condition until it holds, failing after timeoutMs. */
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type OptimizeOutcome, TableMaintenance } from '../src/lancedb/maintenance.ts';
 import type { TableHandle } from '../src/lancedb/tables.ts';
 
 const handle = { name: 't' } as TableHandle;
-const tick = () => new Promise((r) => setTimeout(r, 0));
+/** Time is the subject here (idle, settle and retry timers): the clock is fake and each test moves it. */
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+const tick = () => elapse(0);
 
 /** An optimize whose runs the test finishes by hand, reporting the table's row count and whether it compacted. */
 function manualOptimize() {
@@ -14,6 +16,13 @@ function manualOptimize() {
 }
 
 describe('TableMaintenance', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('optimizes during writes once new rows pass max(maxRows, a quarter of the table), one run per table at a time', async () => {
     const { runs, optimize } = manualOptimize();
     const m = new TableMaintenance(optimize, { idleMs: 60_000, maxOps: 1000, maxRows: 100 });
@@ -40,13 +49,13 @@ describe('TableMaintenance', () => {
     const { runs, optimize } = manualOptimize();
     const m = new TableMaintenance(optimize, { idleMs: 20, maxOps: 1000, maxRows: 1_000_000 });
     m.noteWrite(handle, 1);
-    await new Promise((r) => setTimeout(r, 60));
+    await elapse(60);
     expect(runs).toHaveLength(1);
     m.noteWrite(handle, 1); // arrives during the run; its idle timer fires while the run is still going
-    await new Promise((r) => setTimeout(r, 60));
+    await elapse(60);
     expect(runs).toHaveLength(1);
     runs[0]!(10);
-    await new Promise((r) => setTimeout(r, 60));
+    await elapse(60);
     expect(runs).toHaveLength(2);
     runs[1]!(11);
     await m.close();
@@ -60,7 +69,7 @@ describe('TableMaintenance', () => {
     runs[0]!(1);
     await waitFor(() => runs.length === 2); // the settle run, about retainMs later
     runs[1]!(1);
-    await new Promise((r) => setTimeout(r, 150));
+    await elapse(150);
     expect(runs).toHaveLength(2);
     await m.close();
   });
@@ -75,7 +84,7 @@ describe('TableMaintenance', () => {
       await waitFor(() => runs.length === i + 1);
       runs[i]!(1, true); // every settle run still compacted
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    await elapse(1500);
     expect(runs).toHaveLength(4);
     await m.close();
   });
@@ -92,7 +101,7 @@ describe('TableMaintenance', () => {
     runs[1]!(2);
     await waitFor(() => runs.length === 3);
     runs[2]!(2);
-    await new Promise((r) => setTimeout(r, 300));
+    await elapse(300);
     expect(runs).toHaveLength(3);
     await m.close();
   });
@@ -139,11 +148,11 @@ describe('TableMaintenance', () => {
   });
 });
 
-/** Resolves once `ok()` holds, checking every 5 ms; fails after 5 s. */
+/** Resolves once `ok()` holds, moving the fake clock 5 ms between checks; fails after 5 s of fake time. */
 async function waitFor(ok: () => boolean): Promise<void> {
   const until = Date.now() + 5000;
   while (!ok()) {
     if (Date.now() > until) throw new Error('condition not met within 5 s');
-    await new Promise((r) => setTimeout(r, 5));
+    await elapse(5);
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventBusSuite } from '@dossier/core/testing';
+import { eventBusSuite, waitFor } from '@dossier/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createRedisEventBus } from '../src/redis/event-bus.ts';
 
@@ -18,8 +18,7 @@ describe('Redis EventBus across nodes', () => {
       nodeB.subscribe('collection:1', (event) => seen.push(event));
       await nodeB.publish('warm-up', {}); // waits for B's subscription to be live in Redis
       await nodeA.publish('collection:1', { documentId: 'd1', status: 'ready' });
-      const deadline = Date.now() + 5000;
-      while (seen.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await waitFor(() => seen.length > 0, 'the event on node B', 5000, 10);
       expect(seen).toEqual([{ documentId: 'd1', status: 'ready' }]);
     } finally {
       await Promise.all([nodeA.close(), nodeB.close()]);
@@ -60,6 +59,28 @@ describe('Redis EventBus across nodes', () => {
       await expect(restricted.settled!()).resolves.toBeUndefined();
       restricted.subscribe('denied', () => {});
       await expect(restricted.settled!()).rejects.toThrow(/NOPERM|No permissions/i);
+    } finally {
+      await restricted.close();
+      await control.call('ACL', 'DELUSER', user);
+      await control.quit();
+    }
+  });
+
+  it('says so through its logger when Redis refuses an UNSUBSCRIBE, without calling it a failed subscription', async () => {
+    const prefix = `test-${randomUUID()}:`;
+    const user = `dossier-test-${randomUUID()}`;
+    const { Redis } = await import('ioredis');
+    const control = new Redis(REDIS_URL);
+    await control.call('ACL', 'SETUSER', user, 'on', '>secret', '~*', '+@all', '-unsubscribe', 'allchannels');
+    const warnings: { message: string; data?: Record<string, unknown> }[] = [];
+    const log = { warn: (message: string, data?: Record<string, unknown>) => warnings.push({ message, data }) };
+    const restricted = await createRedisEventBus(REDIS_URL.replace('redis://', `redis://${user}:secret@`), prefix, log);
+    try {
+      const unsubscribe = restricted.subscribe('topic', () => {});
+      await expect(restricted.settled!()).resolves.toBeUndefined();
+      unsubscribe();
+      await expect(restricted.settled!()).resolves.toBeUndefined();
+      expect(warnings).toEqual([{ message: expect.stringMatching(/did not accept an UNSUBSCRIBE/), data: { topic: 'topic', error: expect.stringMatching(/NOPERM|No permissions/i) } }]);
     } finally {
       await restricted.close();
       await control.call('ACL', 'DELUSER', user);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dossier, S3SourceOpener, SourceRecord, SourceRunRecord } from '@dossier/core';
-import { dossierContext } from '@dossier/core/testing';
+import { dossierContext, waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 import { databaseForTests } from './fixtures/postgres-database.ts';
@@ -35,6 +35,7 @@ function instrumentedOpener(): { opener: S3SourceOpener; most: () => number; lis
       active++;
       listings++;
       most = Math.max(most, active);
+      // A real wait is the behaviour: a listing long enough that a second run, were it let in, would overlap it.
       await sleep(250);
       active--;
       return [{ path: 'note.md', stamp: 'etag:1', size: 20 }];
@@ -80,12 +81,10 @@ describe('source runs on two nodes sharing one database', () => {
         ctx.wakeWorkers();
       }),
     );
-    const deadline = Date.now() + 30_000;
-    let runs = await ctxB.store.listSourceRuns(source.id, 10);
-    while (runs.some((r) => r.status === 'running') && Date.now() < deadline) {
-      await sleep(100);
-      runs = await ctxB.store.listSourceRuns(source.id, 10);
-    }
+    const runs = await waitFor(async () => {
+      const listed = await ctxB.store.listSourceRuns(source.id, 10);
+      return !listed.some((r) => r.status === 'running') && listed;
+    }, 'every run to finish');
     expect(runs.map((r) => r.status)).toEqual(Array(6).fill('completed'));
     expect(probe.listings()).toBe(6);
     expect(probe.most()).toBe(1);

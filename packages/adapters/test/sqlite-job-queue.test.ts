@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createJobRunner, type Job, type JobQueue, type JobRunner, type JobRunnerOptions, retryDelayMs } from '@dossier/core';
-import { jobQueueSuite } from '@dossier/core/testing';
+import { jobQueueSuite, waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSqliteJobQueue, type SqliteJobQueue } from '../src/sqlite/job-queue.ts';
 
@@ -35,23 +35,6 @@ function startRunner(opts: JobRunnerOptions): JobRunner {
   runner.start();
   cleanup.push(() => runner.stop());
   return runner;
-}
-
-/** Poll `probe` until it is truthy; fail after `timeoutMs`, or at once when `failFast` names a reason. */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  opts: { timeoutMs?: number; failFast?: () => string | null } = {},
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    const reason = opts.failFast?.();
-    if (reason) throw new Error(`gave up waiting for ${what}: ${reason}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** A promise released from outside. */
@@ -86,9 +69,9 @@ describe('SQLite job queue file', () => {
     const queue = openQueue(filename);
     const ids = await Promise.all(Array.from({ length: 300 }, (_, n) => queue.enqueue({ type: 'race', payload: { n } })));
     const children = ['p1', 'p2', 'p3'].map((owner) => spawnFixture('claimer.ts', [filename, owner]));
-    await Promise.all(children.map((c) => waitFor('a claimer to start', () => c.stdout.includes('ready'), failFastOn(c))));
+    await Promise.all(children.map((c) => waitFor(unlessExited(c, () => c.stdout.includes('ready')), 'a claimer to start')));
     for (const c of children) c.process.stdin.write('go\n');
-    await Promise.all(children.map((c) => waitFor('a claimer to finish', () => c.process.exitCode === 0, failFastOn(c))));
+    await Promise.all(children.map((c) => waitFor(unlessExited(c, () => c.process.exitCode === 0), 'a claimer to finish')));
     const claimed = children.flatMap((c) => JSON.parse(c.stdout.split('\n')[1] ?? '[]') as string[]);
     expect(claimed).toHaveLength(300);
     expect(new Set(claimed)).toEqual(new Set(ids));
@@ -114,7 +97,7 @@ describe('job runner on SQLite', () => {
     });
     for (let n = 0; n < 7; n++) await queue.enqueue({ type: 'work', payload: { n } });
     runner.wake();
-    await waitFor('three jobs to run at once', () => active === 3);
+    await waitFor(() => active === 3, 'three jobs to run at once');
     release.open();
     await runner.idle();
     expect(maxActive).toBe(3);
@@ -148,7 +131,7 @@ describe('job runner on SQLite', () => {
       ranAt = Date.now();
     };
     startRunner({ queue, pollMs: 60_000, handlers: { work: handler } });
-    await waitFor('the delayed job to run', async () => (await jobState(queue, id)).state === 'done');
+    await waitFor(async () => (await jobState(queue, id)).state === 'done', 'the delayed job to run');
     expect(ranAt).toBeGreaterThanOrEqual(runAt.getTime());
     expect(claims).toBeLessThan(10);
   });
@@ -163,7 +146,7 @@ describe('job runner on SQLite', () => {
     };
     startRunner({ queue, handlers: { flaky: handler }, backoff: { baseMs: 60, maxMs: 1_000 }, onError: (e) => errors.push(e) });
     const id = await queue.enqueue({ type: 'flaky', payload: {} });
-    await waitFor('the job to succeed', async () => (await jobState(queue, id)).state === 'done');
+    await waitFor(async () => (await jobState(queue, id)).state === 'done', 'the job to succeed');
     expect(await jobState(queue, id)).toMatchObject({ attempts: 3, lastError: 'attempt 2 failed' });
     expect(errors).toHaveLength(2);
     // Equal jitter never retries earlier than half the exponential delay: 60/2 after the first, 120/2 after the second.
@@ -180,7 +163,7 @@ describe('job runner on SQLite', () => {
     };
     const runner = startRunner({ queue, handlers: { broken: handler }, backoff: { baseMs: 1, maxMs: 5 } });
     const id = await queue.enqueue({ type: 'broken', payload: {}, maxAttempts: 3 });
-    await waitFor('the job to fail for good', async () => (await jobState(queue, id)).state === 'failed');
+    await waitFor(async () => (await jobState(queue, id)).state === 'failed', 'the job to fail for good');
     await runner.idle();
     expect(await jobState(queue, id)).toMatchObject({ attempts: 3, lastError: 'still broken', leaseOwner: null });
     expect(calls).toBe(3);
@@ -193,7 +176,7 @@ describe('job runner on SQLite', () => {
     let calls = 0;
     const gaveUp: string[] = [];
     startRunner({ queue, handlers: { work: async () => void calls++ }, onGaveUp: async (job) => void gaveUp.push(job.id) });
-    await waitFor('the job to be given up', async () => gaveUp.length > 0);
+    await waitFor(async () => gaveUp.length > 0, 'the job to be given up');
     expect(await jobState(queue, id)).toMatchObject({ state: 'failed', attempts: 2, lastError: expect.stringMatching(/gave up after 1 attempts/) });
     expect(calls).toBe(0);
     expect(gaveUp).toEqual([id]);
@@ -211,7 +194,7 @@ describe('job runner on SQLite', () => {
     const runner = startRunner({ queue, leaseMs: 90, handlers: { work: handler } });
     const id = await queue.enqueue({ type: 'work', payload: {} });
     runner.wake();
-    await waitFor('the handler to be aborted', () => reason);
+    await waitFor(() => reason, 'the handler to be aborted');
     await runner.idle();
     expect(reason).toMatchObject({ code: 'conflict' });
     expect(await jobState(queue, id)).toMatchObject({ state: 'running', lastError: null });
@@ -233,7 +216,7 @@ describe('job runner on SQLite', () => {
     });
     const first = await queue.enqueue({ type: 'slow', payload: {} });
     runner.wake();
-    await waitFor('the first job to start', () => started === 1);
+    await waitFor(() => started === 1, 'the first job to start');
     const second = await queue.enqueue({ type: 'slow', payload: {} });
     let stopped = false;
     const stopping = runner.stop().then(() => {
@@ -258,7 +241,7 @@ describe('job runner on SQLite', () => {
     const runner = startRunner({ queue, stopTimeoutMs: 100, handlers: { stuck: handler } });
     const id = await queue.enqueue({ type: 'stuck', payload: {} });
     runner.wake();
-    await waitFor('the handler to start', () => signal);
+    await waitFor(() => signal, 'the handler to start');
     await runner.stop();
     expect(signal?.aborted).toBe(true);
     expect(await jobState(queue, id)).toMatchObject({ state: 'running', attempts: 1 });
@@ -283,10 +266,7 @@ describe('job runner after a crash', () => {
     const id = await queue.enqueue({ type: 'crash.test', payload: {} });
 
     const child = spawnFixture('crash-worker.ts', [filename, lines]);
-    await waitFor('the child to start the job', () => existsSync(lines) && readFileSync(lines, 'utf8').includes(id), {
-      timeoutMs: 30_000,
-      ...failFastOn(child),
-    });
+    await waitFor(unlessExited(child, () => existsSync(lines) && readFileSync(lines, 'utf8').includes(id)), 'the child to start the job');
     child.process.kill('SIGKILL');
     if (child.process.exitCode === null && child.process.signalCode === null) await once(child.process, 'exit');
     expect(await jobState(queue, id)).toMatchObject({ state: 'running', attempts: 1 });
@@ -298,7 +278,7 @@ describe('job runner after a crash', () => {
       writeFileSync(join(dir, `done-${job.id}`), `${job.id}\n`);
     };
     startRunner({ queue, leaseMs: 500, pollMs: 100, handlers: { 'crash.test': idempotent } });
-    await waitFor('the job to complete', async () => (await jobState(queue, id)).state === 'done');
+    await waitFor(async () => (await jobState(queue, id)).state === 'done', 'the job to complete');
 
     expect(await jobState(queue, id)).toMatchObject({ state: 'done', attempts: 2 });
     expect(calls).toBe(1);
@@ -329,10 +309,12 @@ function spawnFixture(name: string, args: string[]): Fixture {
   return fixture;
 }
 
-/** waitFor options that stop waiting as soon as the child exits unexpectedly, quoting its stderr. */
-function failFastOn(f: Fixture): { failFast: () => string | null } {
-  return {
-    failFast: () =>
-      f.process.exitCode !== null && f.process.exitCode !== 0 ? `exit ${f.process.exitCode}: ${f.stderr}` : null,
+/** `probe`, throwing as soon as the child exits unexpectedly (quoting its stderr), so a wait on it ends at once. */
+function unlessExited<T>(f: Fixture, probe: () => T): () => T {
+  return () => {
+    const value = probe();
+    const code = f.process.exitCode;
+    if (!value && code !== null && code !== 0) throw new Error(`the child exited with ${code}: ${f.stderr}`);
+    return value;
   };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { waitFor } from '@dossier/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWalCheckpointer } from '../src/sqlite/checkpointer.ts';
 import { sqliteDriver } from '../src/sqlite/driver.ts';
@@ -40,11 +41,6 @@ function writeRows(db: Db): void {
   for (let i = 0; i < 60; i++) insert.run(Buffer.alloc(4096, i));
 }
 
-async function waitFor(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
-  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) if (await condition()) return true;
-  return condition();
-}
-
 describe('WAL checkpointer', () => {
   it('copies the pages a writer commits into the database file from its own thread, without the writer checkpointing', async () => {
     const file = join(dir, 'a.db');
@@ -52,7 +48,7 @@ describe('WAL checkpointer', () => {
     const before = (await stat(file)).size;
     const checkpointer = startWalCheckpointer(file, 20);
     writeRows(db);
-    expect(await waitFor(async () => (await stat(file)).size > before + 200_000, 5000)).toBe(true);
+    expect(await waitFor(async () => (await stat(file)).size > before + 200_000, 'the pages in the database file', 5000)).toBe(true);
     await checkpointer.stop();
     await checkpointer.stop(); // twice is harmless
     db.close();
@@ -66,18 +62,18 @@ describe('WAL checkpointer', () => {
     const second = startWalCheckpointer(files[1]!, 20);
     writeRows(one);
     writeRows(two);
-    expect(await waitFor(async () => (await stat(files[0]!)).size > sizes[0]! + 200_000 && (await stat(files[1]!)).size > sizes[1]! + 200_000, 5000)).toBe(true);
+    expect(await waitFor(async () => (await stat(files[0]!)).size > sizes[0]! + 200_000 && (await stat(files[1]!)).size > sizes[1]! + 200_000, 'the pages in the database file', 5000)).toBe(true);
     await first.stop();
     const secondBefore = (await stat(files[1]!)).size;
     writeRows(two);
-    expect(await waitFor(async () => (await stat(files[1]!)).size > secondBefore + 200_000, 5000)).toBe(true);
+    expect(await waitFor(async () => (await stat(files[1]!)).size > secondBefore + 200_000, 'the pages in the database file', 5000)).toBe(true);
     await second.stop();
     // Every file stopped, the thread has ended; a new file gets a new one.
     const three = openWithoutCheckpoints(files[2]!);
     const threeBefore = (await stat(files[2]!)).size;
     const third = startWalCheckpointer(files[2]!, 20);
     writeRows(three);
-    expect(await waitFor(async () => (await stat(files[2]!)).size > threeBefore + 200_000, 5000)).toBe(true);
+    expect(await waitFor(async () => (await stat(files[2]!)).size > threeBefore + 200_000, 'the pages in the database file', 5000)).toBe(true);
     await third.stop();
     for (const db of [one, two, three]) db.close();
   });
@@ -87,6 +83,7 @@ describe('WAL checkpointer', () => {
     const db = openWithoutCheckpoints(file);
     const before = (await stat(file)).size;
     writeRows(db);
+    // A real wait is the behaviour: nothing may copy pages during ten of the checkpointer's 20 ms rounds.
     await new Promise((r) => setTimeout(r, 200));
     expect((await stat(file)).size).toBe(before);
     db.close();
@@ -97,7 +94,7 @@ describe('WAL checkpointer', () => {
     const queue = createSqliteJobQueue({ filename: file });
     for (let i = 0; i < 200; i++) await queue.enqueue({ type: 'noop', payload: { i, pad: 'x'.repeat(2000) } });
     // 400 KB of jobs reach the database file, far below the queue's own checkpoint threshold (FOREGROUND_CHECKPOINT_PAGES).
-    expect(await waitFor(async () => (await stat(file)).size > 300_000, 5000)).toBe(true);
+    expect(await waitFor(async () => (await stat(file)).size > 300_000, 'the pages in the database file', 5000)).toBe(true);
     await queue.close();
     // The last connection closed checkpointed the rest and removed the log.
     await expect(stat(`${file}-wal`)).rejects.toThrow();

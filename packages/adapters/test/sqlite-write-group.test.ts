@@ -89,7 +89,8 @@ describe('WriteGroup', () => {
     const before = group.write(insert('a')); // the connection's holder finished it before the transaction began
     group.beginTransaction('tx');
     insert('x')();
-    await new Promise((resolve) => setTimeout(resolve, 30)); // several turns pass with the transaction open
+    // Several turns pass with the transaction open: the group's flush (scheduled with setImmediate) has had its chance.
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(counted.commits).toBe(0);
     group.rollbackTransaction('tx');
     await before;

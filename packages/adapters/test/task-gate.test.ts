@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type GateTicket, TaskGate } from '../src/pool/task-gate.ts';
 
 /** Asks the gate for a ticket and records when it came. */
@@ -10,7 +9,17 @@ function ask(gate: TaskGate, admitted: string[], name: string): Promise<GateTick
   });
 }
 
+/** Time is the subject (how long a task has run): the clock, performance.now() included, is fake and the tests move it. */
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
 describe('TaskGate: kept threads, and a spare one only beside a slow task', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs a stream of quick tasks one at a time, in the order they asked, without a spare thread', async () => {
     const gate = new TaskGate(1, 2, 200);
     const admitted: string[] = [];
@@ -21,7 +30,7 @@ describe('TaskGate: kept threads, and a spare one only beside a slow task', () =
         const ticket = await ask(gate, admitted, name);
         running++;
         mostAtOnce = Math.max(mostAtOnce, running);
-        await sleep(5);
+        await elapse(5);
         running--;
         gate.leave(ticket);
       }),
@@ -36,8 +45,9 @@ describe('TaskGate: kept threads, and a spare one only beside a slow task', () =
     const slow = await ask(gate, admitted, 'slow');
     const startedAt = performance.now();
     const quick = ask(gate, admitted, 'quick');
-    await sleep(20);
+    await elapse(20);
     expect(admitted).toEqual(['slow']); // not yet: the slow task has run only 20 ms
+    await vi.advanceTimersToNextTimerAsync(); // the gate looks again when the slow task turns slow
     const ticket = await quick;
     expect(performance.now() - startedAt).toBeGreaterThanOrEqual(55);
     expect(admitted).toEqual(['slow', 'quick']);
@@ -52,9 +62,11 @@ describe('TaskGate: kept threads, and a spare one only beside a slow task', () =
     const gate = new TaskGate(1, 2, 10);
     const admitted: string[] = [];
     const first = await ask(gate, admitted, 'first');
-    const second = await ask(gate, admitted, 'second'); // spare, once the first has run 10 ms
+    const asked = ask(gate, admitted, 'second'); // spare, once the first has run 10 ms
+    await vi.advanceTimersToNextTimerAsync();
+    const second = await asked;
     const third = ask(gate, admitted, 'third');
-    await sleep(50); // both running tasks are slow now, and both threads are taken
+    await elapse(50); // both running tasks are slow now, and both threads are taken
     expect(admitted).toEqual(['first', 'second']);
     gate.leave(first);
     gate.leave(await third);
@@ -67,7 +79,7 @@ describe('TaskGate: kept threads, and a spare one only beside a slow task', () =
     const admitted: string[] = [];
     const slow = await ask(gate, admitted, 'slow');
     const behind = ask(gate, admitted, 'behind');
-    await sleep(30);
+    await elapse(30);
     expect(admitted).toEqual(['slow']);
     gate.leave(slow);
     gate.leave(await behind);

@@ -22,7 +22,7 @@ function slowCountingStore(root: string) {
     seen.atOnce++;
     seen.most = Math.max(seen.most, seen.atOnce);
     seen.order.push(key);
-    await sleep(20);
+    await sleep(20); // a real wait is the behaviour: a slow store, so writes let in together overlap and are counted
     await store.put(key, data, opts);
     seen.atOnce--;
   };

@@ -63,6 +63,7 @@ describe('watch when the connection drops', () => {
         res.write(': connected\n\n');
         if (connections === 1) {
           event(res, 'processing');
+          // A real wait is the behaviour: the client reads this event first (the server cannot see it read), then the drop.
           setTimeout(() => res.socket?.destroy(), 100);
         } else {
           event(res, 'ready');

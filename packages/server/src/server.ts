@@ -208,7 +208,7 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     }),
     ...(config.s3Url ? { blobs: s3BlobStoreFromUrl(config.s3Url) } : {}),
     // With Redis, document events cross nodes: an SSE stream on one node follows work done on another (issue 13).
-    ...(config.redisUrl ? { events: await createRedisEventBus(config.redisUrl, config.redisPrefix) } : {}),
+    ...(config.redisUrl ? { events: await createRedisEventBus(config.redisUrl, config.redisPrefix, log) } : {}),
     ...opts.adapters,
     plans,
     gate: limitStores.gate,

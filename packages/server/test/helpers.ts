@@ -245,16 +245,8 @@ export function expectError(res: ApiResponse, status: number, message?: RegExp |
   if (message !== undefined) expect(res.body.error).toMatch(message);
 }
 
-/** Poll a condition until it holds (bounded); returns its last truthy value. */
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs = INGEST_TIMEOUT_MS, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
+/** The shared bounded wait (its default bound is INGEST_TIMEOUT_MS), for the suites that import this kit. */
+export { waitFor } from '@dossier/core/testing';
 
 /** An open SSE connection: the parsed `data:` messages as they arrive. */
 export interface SseReader {

@@ -158,14 +158,16 @@ describe('anonymous requests at once', () => {
     const pending = await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'later.md', contentType: 'text/markdown', fileSizeBytes: 3 } });
     const abort = new AbortController();
     const waiting = fetch(`${t.url}/v1/documents/${pending.body.documentId}/wait`, { signal: abort.signal }).catch(() => null);
-    await new Promise((r) => setTimeout(r, 300));
-    const busy = await query(t, cid, null);
+    const busy = await waitFor(async () => {
+      const res = await query(t, cid, null);
+      return res.status === 429 && res;
+    }, 'the wait to hold the anonymous slot', 5000);
     expectError(busy, 429, /anonymous requests at once/);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect((await query(t, cid)).status).toBe(200); // a key is not held back by strangers
     abort.abort();
     await waiting;
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await query(t, cid, null)).status === 200, 'the slot to be freed', 5000);
     expect((await query(t, cid, null)).status).toBe(200);
   });
 });
@@ -176,6 +178,11 @@ function idleConnection(url: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => resolve(socket)).on('error', reject);
   });
+}
+
+/** Whether the server holds at least `count` connections (the per-address count is taken as each arrives). */
+function openConnections(t: TestServer, count: number): Promise<boolean> {
+  return new Promise((resolve, reject) => t.server.http.getConnections((err, n) => (err ? reject(err) : resolve(n >= count))));
 }
 
 describe('connections per address', () => {
@@ -190,7 +197,7 @@ describe('connections per address', () => {
     const t = await startTestServer({ config: { connectionsPerAddress: 2 } });
     servers.push(t);
     sockets.push(await idleConnection(t.url), await idleConnection(t.url));
-    await new Promise((r) => setTimeout(r, 50)); // the server has counted both
+    await waitFor(() => openConnections(t, 2), 'the server to count both', 5000);
     const { response: refused } = await rawRequest(t.url, 'GET /v1/collections HTTP/1.1\r\nHost: x\r\n\r\n', []);
     expect(refused).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
     expect(refused).toMatch(/\r\nretry-after: 1\r\n/i);
@@ -208,7 +215,7 @@ describe('connections per address', () => {
   it('closes at once with a refused connection still open (one that never sent its request)', async () => {
     const t = await startTestServer({ config: { connectionsPerAddress: 1 } });
     sockets.push(await idleConnection(t.url), await idleConnection(t.url)); // the second is refused, and waits
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => openConnections(t, 2), 'the server to hold both', 5000);
     const started = performance.now();
     await t.close();
     expect(performance.now() - started).toBeLessThan(2_000); // not the 5 s a refused connection may linger

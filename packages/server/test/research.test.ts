@@ -217,6 +217,7 @@ describe('research stream keep-alive (issue 12)', () => {
     expect(sent.at(-2)).toBe('data {"type":"chunk","content":"Hi"}');
     expect(sent.at(-1)).toBe('closed');
     const count = sent.length;
+    // A real wait is the behaviour: three keep-alive periods (20 ms) pass and nothing more is sent.
     await new Promise((r) => setTimeout(r, 60));
     expect(sent).toHaveLength(count);
   });

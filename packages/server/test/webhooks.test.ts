@@ -1,6 +1,6 @@
 import type { ServiceEvent } from '@dossier/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, type Json, startTestServer, type TestServer } from './helpers.ts';
+import { expectError, type Json, startTestServer, type TestServer, waitFor } from './helpers.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 import { dossierContext } from '@dossier/core/testing';
 
@@ -13,15 +13,6 @@ let endpoint: Json;
 let jwt: string;
 
 const base = () => `/v1/orgs/${t.orgId}/projects/${t.projectId}/webhooks`;
-
-/** Wait (bounded) until the condition holds. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeAll(async () => {
   t = await startTestServer({ config: { webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 100 } });
@@ -82,7 +73,7 @@ describe('signed deliveries', () => {
     const ready = await t.ingest(c.id, 'note.md', '# Hello\n\nworld\n');
     const failed = await t.waitDone((await t.upload(c.id, 'image.md', PNG)).id);
     expect(failed.status).toBe('error');
-    await until('both events', () => receiver.received.length >= 2);
+    await waitFor(() => receiver.received.length >= 2, 'both events', 20_000);
     const byType = Object.fromEntries(receiver.received.map((r) => [r.type, r]));
     for (const r of receiver.received) {
       expect(r.signatureValid).toBe(true);
@@ -110,7 +101,7 @@ describe('signed deliveries', () => {
     receiver.answers.push(500);
     const c = await t.createCollection({ name: 'retry hooks' });
     const doc = await t.ingest(c.id, 'again.md', '# Again\n\ntext\n');
-    await until('a success after a failure', () => receiver.received.length >= 2);
+    await waitFor(() => receiver.received.length >= 2, 'a success after a failure', 20_000);
     expect(receiver.received.map((r) => r.id)).toEqual([receiver.received[0]!.id, receiver.received[0]!.id]);
     expect(receiver.received.every((r) => r.raw === receiver.received[0]!.raw && r.signatureValid)).toBe(true);
     const [delivery] = (await t.request('GET', `${base()}/${endpoint.id}/deliveries?limit=1`)).body;
@@ -121,9 +112,9 @@ describe('signed deliveries', () => {
     const retried = await t.request('POST', `${base()}/${endpoint.id}/deliveries/${delivery.id}/retry`);
     expect(retried.status, JSON.stringify(retried.body)).toBe(202);
     expect(retried.body).toMatchObject({ id: delivery.id, status: 'pending', attempts: 0 });
-    await until('the manual retry', () => receiver.received.length >= 3);
+    await waitFor(() => receiver.received.length >= 3, 'the manual retry', 20_000);
     expect(receiver.received[2]!.id).toBe(delivery.id);
-    await until('the log to show it', async () => (await t.request('GET', `${base()}/${endpoint.id}/deliveries?limit=1`)).body[0].status === 'success');
+    await waitFor(async () => (await t.request('GET', `${base()}/${endpoint.id}/deliveries?limit=1`)).body[0].status === 'success', 'the log to show it', 20_000);
     expectError(await t.request('POST', `${base()}/${endpoint.id}/deliveries/${crypto.randomUUID()}/retry`), 404);
   });
 
@@ -153,7 +144,7 @@ describe('signed deliveries', () => {
     await t.ingest(c.id, 'one.md', '# One\n\nThe quarterly review moves to Thursday.\n');
     const started = await t.request('POST', `/v1/collections/${c.id}/duplicates/detect`);
     expect(started.status).toBe(202);
-    await until('the completion event', () => receiver.received.some((r) => r.type === 'duplicates.completed'));
+    await waitFor(() => receiver.received.some((r) => r.type === 'duplicates.completed'), 'the completion event', 20_000);
     const completed = receiver.received.find((r) => r.type === 'duplicates.completed')!;
     expect(completed.signatureValid).toBe(true);
     expect(completed.body.data).toMatchObject({ collectionId: c.id, projectId: t.projectId, status: 'completed', error: null });
@@ -173,12 +164,12 @@ describe('signed deliveries', () => {
       await store.recordEvents(events.slice(i, i + 100));
       dossierContext(t.server.dossier).eventsRecorded();
     }
-    await until('failed attempts while down', async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => d.attempts >= 1).length >= 1000, 60_000);
+    await waitFor(async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => d.attempts >= 1).length >= 1000, 'failed attempts while down', 60_000);
     await receiver.up();
-    await until('every event delivered', async () => new Set(receiver.received.map((r) => r.id)).size >= 1000, 90_000);
+    await waitFor(async () => new Set(receiver.received.map((r) => r.id)).size >= 1000, 'every event delivered', 90_000);
     // The receiver answers before the sender records the success: wait for the records too.
     const outage = async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => String(d.data.collectionId).startsWith('outage-'));
-    await until('every delivery recorded', async () => (await outage()).every((d) => d.status === 'success'), 10_000);
+    await waitFor(async () => (await outage()).every((d) => d.status === 'success'), 'every delivery recorded', 10_000);
     const deliveries = await outage();
     expect(deliveries).toHaveLength(1000);
     expect(deliveries.every((d) => d.status === 'success' && d.attempts >= 2)).toBe(true);

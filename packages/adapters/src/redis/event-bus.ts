@@ -1,4 +1,4 @@
-import type { EventBus, Unsubscribe } from '@dossier/core';
+import type { EventBus, Logger, Unsubscribe } from '@dossier/core';
 import type { Redis } from 'ioredis';
 import { importOptional } from '../optional.ts';
 
@@ -6,9 +6,10 @@ import { importOptional } from '../optional.ts';
  * EventBus over Redis pub/sub (issue 13): every node's subscribers see events any node publishes, so an SSE stream
  * on one node follows documents processed on another. One connection publishes, one subscribes (a subscribing
  * connection can do nothing else); a topic is subscribed in Redis while this node has handlers for it. A publish
- * waits for this node's pending subscriptions first, so a handler added before a publish here sees it.
+ * waits for this node's pending subscriptions first, so a handler added before a publish here sees it. A failed
+ * UNSUBSCRIBE goes to `log` (a process warning without one).
  */
-export async function createRedisEventBus(url: string, prefix = 'dossier:'): Promise<EventBus> {
+export async function createRedisEventBus(url: string, prefix = 'dossier:', log?: Pick<Logger, 'warn'>): Promise<EventBus> {
   const { Redis: Client } = await importOptional<typeof import('ioredis')>('ioredis', 'The Redis event bus (DOSSIER_REDIS_URL)');
   const publisher: Redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   const subscriber: Redis = new Client(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -30,6 +31,14 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:'): Pro
       }
     }
   });
+
+  // Not a subscription failure (settled() stays quiet, the topic keeps any handlers added since): Redis goes on
+  // sending the topic's messages, which find no handler here and are dropped. Said, so an operator can see it.
+  const unsubscribeFailed = (topic: string, err: unknown) => {
+    const message = 'Redis did not accept an UNSUBSCRIBE; this node keeps receiving the topic and drops its messages';
+    if (log) log.warn(message, { topic, error: String(err) });
+    else process.emitWarning(`${message} (${topic}): ${String(err)}`);
+  };
 
   const track = (topic: string, command: Promise<unknown>) => {
     const done = command.then(() => undefined);
@@ -62,7 +71,7 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:'): Pro
         const current = handlers.get(topic);
         if (!current?.delete(handler) || current.size > 0) return;
         handlers.delete(topic);
-        if (!closed) track(topic, subscriber.unsubscribe(channelOf(topic)).catch(() => undefined));
+        if (!closed) track(topic, subscriber.unsubscribe(channelOf(topic)).catch((err: unknown) => unsubscribeFailed(topic, err)));
       };
     },
     /** Rejects when a subscription made so far was not acknowledged by Redis (its stream would receive nothing). */

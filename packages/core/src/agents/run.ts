@@ -37,7 +37,7 @@ interface RunState {
 }
 
 /**
- * One hosted-agent run: the agent loop with the agent's prompt (plus the service footer), tools, model and time
+ * One hosted-agent run: the tool loop (tool-loop/) with the agent's prompt (plus the service footer), tools, model and time
  * limit, streamed as the spec's events and ended by exactly one `done`. A timeout becomes a `warning` and status
  * `timeout`; a failure an `error` then `done` with status `failed`; a cancelled run (client gone) ends
  * `cancelled`. Saved runs are stored with their steps and their `agent.run.completed` event in one transaction;

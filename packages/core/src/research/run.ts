@@ -20,7 +20,7 @@ import { researchTools } from './tools.ts';
 export interface ResearchSettings {
   /** Wall-clock limit of one run per depth, retries included; when it fires the run ends with an `error` event and no session is saved. */
   timeLimitsMs: Readonly<Record<ResearchDepth, number>>;
-  /** Input tokens one run may send the model per depth, all calls together (see the agent loop's budget). */
+  /** Input tokens one run may send the model per depth, all calls together (see the tool loop's budget). */
   inputTokenBudgets: Readonly<Record<ResearchDepth, number>>;
   /** Output token limit of each model call. */
   maxTokens: number;
@@ -36,7 +36,7 @@ export const DEFAULT_RESEARCH_SETTINGS: Readonly<ResearchSettings> = Object.free
 });
 
 /**
- * One research run: run the agent loop with the depth's tools, time limit and token budget, and when it answers,
+ * One research run: run the tool loop with the depth's tools, time limit and token budget, and when it answers,
  * check its citations, save the session with a frozen copy of its sources and meter the depth's credits. A
  * cancelled run (signal aborted) ends without a further event and saves nothing; a failed or timed-out run ends
  * with one `error` event, is logged once, and saves nothing.

@@ -18,4 +18,5 @@ export * from './limits-suite.ts';
 export * from './embedder-suite.ts';
 export * from './scripted-model.ts';
 export * from './claim-calls.ts';
+export { waitFor } from './wait-for.ts';
 export { dossierContext } from '../dossier.ts';

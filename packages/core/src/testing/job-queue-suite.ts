@@ -1,22 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JOB_QUEUE_SPEC_VERSION } from '../ports/job-queue.ts';
 import type { JobQueue } from '../ports/job-queue.ts';
+import { waitFor } from './wait-for.ts';
 
 const LEASE_MS = 60_000;
 /** Lease short enough to expire within a test; tests wait for expiry by polling, never by sleeping blind. */
 const SHORT_LEASE_MS = 50;
 const WAIT_MS = 5_000;
-
-/** Poll `probe` until it returns a non-null value, failing after a bounded wait. */
-async function eventually<T>(what: string, probe: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const inMs = (ms: number): Date => new Date(Date.now() + ms);
 
@@ -128,7 +118,7 @@ function leaseTests(q: () => JobQueue): void {
   it('lets another owner re-claim a job whose lease expired, with attempts incremented', async () => {
     const id = await q().enqueue({ type: 'a', payload: {} });
     await q().claim(['a'], 'w1', SHORT_LEASE_MS);
-    const again = await eventually('the lease to expire', () => q().claim(['a'], 'w2', LEASE_MS));
+    const again = await waitFor(() => q().claim(['a'], 'w2', LEASE_MS), 'the lease to expire', WAIT_MS, 10);
     expect(again).toMatchObject({ id, state: 'running', attempts: 2, leaseOwner: 'w2' });
   });
 
@@ -141,7 +131,7 @@ function leaseTests(q: () => JobQueue): void {
   it('ignores the previous owner once its expired lease was re-claimed', async () => {
     const id = await q().enqueue({ type: 'a', payload: {} });
     await q().claim(['a'], 'w1', SHORT_LEASE_MS);
-    await eventually('the lease to expire', () => q().claim(['a'], 'w2', LEASE_MS));
+    await waitFor(() => q().claim(['a'], 'w2', LEASE_MS), 'the lease to expire', WAIT_MS, 10);
     expect(await q().heartbeat(id, 'w1', LEASE_MS)).toBe(false);
     await q().complete(id, 'w1');
     await q().fail(id, 'w1', 'late', null);

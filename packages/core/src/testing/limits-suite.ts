@@ -63,6 +63,7 @@ export function rateLimiterSuite(name: string, factory: () => Promise<RateLimite
       expect((await limiter.consume('k')).allowed).toBe(true);
       const refused = await limiter.consume('k');
       expect(refused.allowed).toBe(false);
+      // A real wait is the behaviour: the window expires in the store (Redis, Postgres: their clock, not this process's).
       await new Promise((r) => setTimeout(r, refused.retryAfterMs + 50));
       expect((await limiter.consume('k')).allowed).toBe(true);
     });
@@ -110,6 +111,7 @@ export function concurrencyGateSuite(name: string, factory: () => Promise<Concur
       expect((await gate.acquire(org, 1, 200)).lease).not.toBeNull();
       const refused = await gate.acquire(org, 1, 200);
       expect(refused.lease).toBeNull();
+      // A real wait is the behaviour: the lease expires in the store (Redis, Postgres: their clock, not this process's).
       await new Promise((r) => setTimeout(r, 300));
       expect((await gate.acquire(org, 1, 200)).lease).not.toBeNull();
     });

@@ -53,7 +53,7 @@ const untilAborted = (signal?: AbortSignal): Promise<void> =>
 
 /**
  * A call-recording ModelProvider driven by a script of turns: call n plays turn n (or what a script function
- * returns). For agent-loop logic and for library users' own tests; never a product default. A call beyond the
+ * returns). For tool-loop logic and for library users' own tests; never a product default. A call beyond the
  * script throws, so a runaway loop fails loudly.
  */
 export class ScriptedModel implements ModelProvider {

@@ -8,7 +8,7 @@ import { ContextWindow, defaultForms, type ToolOutput } from './context-window.t
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay, sleep } from './retry.ts';
 
 /**
- * The one agent loop of Dossier (DESIGN: Research and agents): a model with tools, up to an iteration cap and a
+ * The one tool loop of Dossier (DESIGN: Research and agents): a model with tools, up to an iteration cap and a
  * wall-clock cap, streamed as events. Research uses it today; hosted agents and agent preview reuse it with
  * their own tools and prompt. It knows nothing about collections or sessions. What a run costs is its policy too:
  * a budget of input tokens (older tool results condensed as it nears, the last turn always fitting), prompt
@@ -238,7 +238,7 @@ function failure(err: unknown, limit: Deadline, opts: AgentLoopOptions, usage: R
     return { type: 'error', code: 'timeout', message: `The run exceeded its time limit of ${formatMs(opts.timeoutMs)}`, usage };
   }
   if (isDossierError(err)) return { type: 'error', code: err.code, message: err.message, usage };
-  opts.log?.error('agent loop failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  opts.log?.error('tool loop failed', { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   return { type: 'error', code: 'internal', message: 'The run failed with an internal error', usage };
 }
 

@@ -1,6 +1,6 @@
 import { isDossierError } from '../domain/errors.ts';
 
-/** How the agent loop retries a model call that failed in a way the provider says may pass (429, 529, 5xx, a dropped connection). */
+/** How the tool loop retries a model call that failed in a way the provider says may pass (429, 529, 5xx, a dropped connection). */
 export interface RetryPolicy {
   /** Retries of one model call after its first attempt (0: never retry). */
   maxRetries: number;

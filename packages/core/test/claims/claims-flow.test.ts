@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../../src/claims/judge.ts';
 import { isClaimExtraction, recordClaimsTurn } from '../../src/testing/claim-calls.ts';
 import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '../../src/testing/scripted-model.ts';
-import { type EnrichFixture, enrichFixture, eventually, noProvider } from '../enrich/fixture.ts';
+import { waitFor } from '../../src/testing/wait-for.ts';
+import { type EnrichFixture, enrichFixture, noProvider } from '../enrich/fixture.ts';
 
 let f: EnrichFixture;
 beforeAll(async () => {
@@ -157,7 +158,7 @@ describe('claims and contradictions, end to end on the embedded Dossier', () => 
     expect(again).toEqual([100]);
 
     await f.local.claims.recomputeClaims(cid);
-    await eventually(async () => model.calls.length >= calls + 2, 'the re-extraction calls');
+    await waitFor(async () => model.calls.length >= calls + 2, 'the re-extraction calls');
     await f.dossier.idle();
     expect((await f.local.collections.stats(cid)).totalClaimsCount).toBe(4);
   });

@@ -5,7 +5,8 @@ import { CAPTION_POSITION } from '../../src/enrich/caption-chunks.ts';
 import type { ContentPart } from '../../src/ports/model-provider.ts';
 import { isClaimExtraction, recordClaimsTurn } from '../../src/testing/claim-calls.ts';
 import { ScriptedModel, scriptedResolver } from '../../src/testing/scripted-model.ts';
-import { answering, type EnrichFixture, enrichCalls, enrichFixture, eventually, noProvider, promptKind } from './fixture.ts';
+import { waitFor } from '../../src/testing/wait-for.ts';
+import { answering, type EnrichFixture, enrichCalls, enrichFixture, noProvider, promptKind } from './fixture.ts';
 
 let f: EnrichFixture;
 
@@ -39,7 +40,7 @@ describe('AI section summaries (enrich.summaries)', () => {
     const cid = await f.collection();
 
     const docId = await f.ingest(cid, 'ledger.md', LEDGER); // ready while the model call is still held back
-    const call = await eventually(async () => model.calls.find((c) => promptKind(c.request) === 'summary'), 'the summary call');
+    const call = await waitFor(async () => model.calls.find((c) => promptKind(c.request) === 'summary'), 'the summary call');
     expect(promptKind(call.request)).toBe('summary');
     expect((await f.local.documents.get(docId)).status).toBe('ready');
     expect((await sectionsOf(docId)).map((s) => s.summaryType)).toEqual(['extractive', 'extractive']);
@@ -119,7 +120,7 @@ describe('AI section summaries (enrich.summaries)', () => {
     f.useModels(scriptedResolver(model));
     const cid = await f.collection({ enableCaptioning: false });
     const docId = await f.ingest(cid, 'ledger.md', LEDGER);
-    const overview = await eventually(async () => {
+    const overview = await waitFor(async () => {
       const [s] = await sectionsOf(docId);
       return s?.summaryType === 'generated' ? s : null;
     }, 'the summary after a retry');

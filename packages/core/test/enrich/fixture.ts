@@ -98,14 +98,3 @@ export function answering(answers: Partial<Record<'summary' | 'table' | 'image',
     return { text, ...extra };
   });
 }
-
-/** Poll until check returns a truthy value, at most timeoutMs (a bounded wait, never a fixed sleep). */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -40,7 +40,7 @@ const usage = (over: Partial<RunUsage> = {}): RunUsage => ({ inputTokens: 0, out
 
 const kinds = (events: AgentEvent[]) => events.map((e) => e.type);
 
-describe('the agent loop', () => {
+describe('the tool loop', () => {
   it('feeds tool results back to the model and sums token usage over the turns', async () => {
     const { model, events } = loop([
       { toolCalls: [{ name: 'lookup', arguments: { query: 'a' }, id: 'c1' }], usage: { inputTokens: 10, outputTokens: 2 } },
@@ -135,7 +135,7 @@ const overloaded = (retryAfterMs?: number) =>
   new DossierError('provider_error', 'Anthropic request failed (HTTP 529: Overloaded)', { retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 const FAST_RETRY = { maxRetries: 4, baseDelayMs: 5, maxDelayMs: 20 };
 
-describe('the agent loop retries (issue 12)', () => {
+describe('the tool loop retries (issue 12)', () => {
   it('retries a call that failed transiently, honouring retry-after, and the run survives two overloads', async () => {
     const { model, events } = loop(
       [{ error: overloaded(30) }, { error: overloaded() }, { toolCalls: [{ name: 'lookup', arguments: { query: 'a' } }] }, { text: 'Answer.' }],
@@ -185,7 +185,7 @@ function bulkyTool(words: number): AgentTool {
   });
 }
 
-describe('the agent loop context budget (issue 12)', () => {
+describe('the tool loop context budget (issue 12)', () => {
   const keepCalling = (request: ChatRequest, index: number): ScriptedTurn =>
     request.toolChoice === 'none' ? { text: 'Final answer.' } : { toolCalls: [{ name: 'lookup', arguments: { query: `q${index}` } }] };
   const sent = (model: ScriptedModel) => model.calls.map((c) => new ContextWindow(c.request.messages, c.request.tools ?? []).tokens());

@@ -1,5 +1,5 @@
 /**
- * Core's agent loop driving the real provider adapters against local servers that speak the providers' protocols
+ * Core's tool loop driving the real provider adapters against local servers that speak the providers' protocols
  * (issue 12): prompt-cache breakpoints on the wire, retries of overloaded calls decided by core, and SDK console
  * output kept out of the log.
  */
@@ -96,7 +96,7 @@ function breakpoints(req: RecordedRequest | undefined): string[] {
   return found;
 }
 
-describe('the agent loop on the Anthropic wire (issue 12)', () => {
+describe('the tool loop on the Anthropic wire (issue 12)', () => {
   it('marks the stable prefix and the growing conversation as cache breakpoints, and records cache reads and writes', async () => {
     server.reply(toolTurn(usage(20, { write: 1800 })), answerTurn(usage(40, { read: 1800, write: 60 })));
     const events = await run();
@@ -141,7 +141,8 @@ describe('the agent loop on the Anthropic wire (issue 12)', () => {
 
   it('retries a dropped connection before any answer text, but reports one that drops after answer text was streamed', async () => {
     const partial = sse([start(usage(20)), { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } }, { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Revenue gr' } } }], 'hang');
-    // The connection drops once the client has read the partial answer.
+    // The connection drops once the client has read the partial answer. A real wait: the server cannot see the client
+    // read the bytes, and dropping the socket at once would race that read.
     const cut: Reply = (res) => {
       partial(res);
       setTimeout(() => res.socket?.destroy(), 100);
@@ -164,7 +165,7 @@ describe('the agent loop on the Anthropic wire (issue 12)', () => {
   });
 });
 
-describe('the agent loop on the OpenAI wire (issue 12)', () => {
+describe('the tool loop on the OpenAI wire (issue 12)', () => {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, delta, finish_reason: finish }] },
   });
