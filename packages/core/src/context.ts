@@ -72,9 +72,10 @@ export interface DossierDeps {
   uploads?: { concurrency?: number };
   /**
    * Server-side sources (issue 43): folders they may read (none: folder sources refused), the soft-delete grace, how
-   * S3 prefixes are opened (absent: S3 sources refused) and the lease of a source's run lock.
+   * S3 prefixes are opened (absent: S3 sources refused), the lease of a source's run lock, and the largest file a run
+   * ingests (default 1 GiB; the server passes its upload limit).
    */
-  sources?: { folderRoots?: string[]; graceMs?: number; s3?: S3SourceOpener; lockMs?: number };
+  sources?: { folderRoots?: string[]; graceMs?: number; s3?: S3SourceOpener; lockMs?: number; maxFileBytes?: number };
   /** Outbound webhook calls (absent: every delivery attempt fails as not configured) and their settings. */
   webhooks?: { sender: WebhookSender; settings?: Partial<WebhookSettings>; allowHttpLoopback?: boolean };
 }

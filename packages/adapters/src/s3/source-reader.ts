@@ -50,6 +50,13 @@ export const openS3Source: S3SourceOpener = (config: S3SourceConfig) => {
       if (!object.Body) throw new DossierError('not_found', `Object ${path} has no body`);
       return object.Body.transformToByteArray();
     },
+    async *stream(path: string): AsyncGenerator<Uint8Array> {
+      const { sdk, client } = await connect();
+      const object = await client.send(new sdk.s3.GetObjectCommand({ Bucket, Key: `${config.prefix}${path}` }));
+      if (!object.Body) throw new DossierError('not_found', `Object ${path} has no body`);
+      // In Node the body is a Readable: its chunks as they arrive (a consumer that stops early destroys it).
+      yield* object.Body as AsyncIterable<Uint8Array>;
+    },
     close() {
       void connection?.then(({ client }) => client.destroy(), () => {});
     },

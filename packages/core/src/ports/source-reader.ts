@@ -12,8 +12,10 @@ export interface SourceEntry {
 export interface SourceReader {
   /** Every entry, ordered by path. */
   list(): Promise<SourceEntry[]>;
-  /** The bytes of one listed entry. */
+  /** The bytes of one listed entry (a small one: up to the 25 MB of a direct upload). */
   read(path: string): Promise<Uint8Array>;
+  /** The bytes of one listed entry as a stream, for a large one: read as they are stored, never whole in memory. */
+  stream(path: string): AsyncIterable<Uint8Array>;
 }
 
 /** Where an S3 source reads: an S3-protocol endpoint (absent: AWS), a bucket, a key prefix and the credentials. */
