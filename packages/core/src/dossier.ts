@@ -122,7 +122,7 @@ export function createDossierCore(
   const workers = deps.workers ?? {};
   const sourceSettings = {
     folderRoots: deps.sources?.folderRoots ?? [], graceMs: deps.sources?.graceMs ?? DEFAULT_SOURCE_GRACE_MS,
-    s3: deps.sources?.s3 ?? null, lockMs: deps.sources?.lockMs ?? DEFAULT_SOURCE_LOCK_MS,
+    s3: deps.sources?.s3 ?? null, checkS3Endpoint: deps.sources?.checkS3Endpoint ?? null, lockMs: deps.sources?.lockMs ?? DEFAULT_SOURCE_LOCK_MS,
     maxFileBytes: deps.sources?.maxFileBytes ?? DEFAULT_SOURCE_MAX_FILE_BYTES,
   };
   const runner =

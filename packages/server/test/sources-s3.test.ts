@@ -45,7 +45,7 @@ beforeAll(async () => {
   await put('policies/travel.md', '# Travel\n\nTrains before planes.');
   await put('policies/expenses.md', '# Expenses\n\nReceipts within a month.');
   await bucket('elsewhere/').put('outside.md', new TextEncoder().encode('# Outside\n\nNot under the prefix.'));
-  t = await startTestServer({ config: { webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 100 } });
+  t = await startTestServer({ config: { webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 100, sourcesAllowPrivateEndpoints: true } });
   token = (await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
   base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/sources`;
   receiver = await startReceiver(() => hookSecret);

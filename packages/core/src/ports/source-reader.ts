@@ -29,5 +29,11 @@ export interface S3SourceConfig {
   credentials: { accessKeyId: string; secretAccessKey: string };
 }
 
+/**
+ * Why an S3 source may not use this endpoint URL (it is or resolves to an address the server refuses: SSRF), or null.
+ * Asked when a source is saved, so a refused endpoint is a 400 then, not a failed run later.
+ */
+export type S3EndpointCheck = (endpoint: string) => Promise<string | null>;
+
 /** Opens an S3 prefix as a source (the adapters implement it with the AWS SDK). */
 export type S3SourceOpener = (config: S3SourceConfig) => SourceReader & { close(): void };

@@ -7,7 +7,7 @@ import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/upload
 import type { DocumentView } from '../documents/view.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { DossierError } from '../domain/errors.ts';
-import type { S3SourceOpener, SourceEntry, SourceReader } from '../ports/source-reader.ts';
+import type { S3EndpointCheck, S3SourceOpener, SourceEntry, SourceReader } from '../ports/source-reader.ts';
 import type { ManifestEntry } from '../ports/source-store.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { folderReader } from './folder.ts';
@@ -16,13 +16,14 @@ import type { SourceRecord, SourceRunRecord } from './types.ts';
 
 /**
  * Settings of server-side sources: the folders they may read, how long a deletion stays soft, how S3 prefixes are
- * opened (null: S3 sources refused), the lease of a source's run lock (renewed while the run goes on), and the largest
+ * opened (null: S3 sources refused) and which endpoints they may use (null: any), the lease of a source's run lock (renewed while the run goes on), and the largest
  * file a run ingests (the server's upload limit; a larger one is a failed entry).
  */
 export interface SourceSettings {
   folderRoots: string[];
   graceMs: number;
   s3: S3SourceOpener | null;
+  checkS3Endpoint: S3EndpointCheck | null;
   lockMs: number;
   maxFileBytes: number;
 }

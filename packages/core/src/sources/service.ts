@@ -70,6 +70,12 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
     return source;
   }
 
+  /** An S3 endpoint the server may reach (SSRF guard: no private or link-local address unless the operator allows them). */
+  async function checkEndpoint(endpoint: string | undefined): Promise<void> {
+    const refused = endpoint && settings.checkS3Endpoint ? await settings.checkS3Endpoint(endpoint) : null;
+    if (refused) throw new DossierError('invalid_input', `endpoint: this server does not reach it (${refused})`);
+  }
+
   return {
     async create(claims: SessionClaims, path: ProjectPath, raw: unknown): Promise<SourceView> {
       const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing sources');
@@ -78,6 +84,7 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
       if (!c || c.projectId !== project.id || c.deletedAt) throw notFound('Collection');
       const now = nowIso();
       if (input.kind === 's3' && !settings.s3) throw new DossierError('invalid_input', 'S3 sources are not available on this server');
+      if (input.kind === 's3') await checkEndpoint(input.endpoint);
       const where = input.kind === 'folder'
         ? { location: allowedFolder(input.path, settings.folderRoots), settings: {}, credentialsEncrypted: null }
         : s3SourceFields(ctx.secrets, input);
