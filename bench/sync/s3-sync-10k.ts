@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   const putStarted = performance.now();
   await putAll(bucket, all, (i) => `# Note ${i}\n\nAbout the ${WORDS[i % 10]} and the ${WORDS[(i * 7) % 10]}, number ${i}.\n`);
   const putMs = performance.now() - putStarted;
-  const server = await startServer(dataDir, ['--workers', '64']);
+  const server = await startServer(dataDir, ['--workers', '64', '--sources-allow-private-endpoints', 'true']);
   try {
     const creds = bootstrapCredentials(dataDir);
     const api = new ApiClient(`${server.url}/v1`, creds.live_api_key!);

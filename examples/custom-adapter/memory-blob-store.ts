@@ -6,7 +6,7 @@
 import { type BlobStore, checkBlobKey, checkBlobPrefix, DossierError, notFound } from '@dossier/core';
 
 /** The BlobStore contract this store was written against: compare with BLOB_STORE_SPEC_VERSION when upgrading. */
-export const WRITTEN_FOR_BLOB_STORE_SPEC = '1.0.0';
+export const WRITTEN_FOR_BLOB_STORE_SPEC = '2.0.0';
 
 /**
  * A BlobStore in memory: objects by key, and how many bytes were written. Keys are checked with the port's own
@@ -43,6 +43,13 @@ export function memoryBlobStore(): BlobStore & { written: number; keys(): string
     stat: async (key: string) => {
       const found = objects.get(keyOf(key));
       return found ? { size: found.byteLength } : null;
+    },
+    async move(fromKey: string, toKey: string) {
+      const [from, to] = [keyOf(fromKey), keyOf(toKey)];
+      const found = objects.get(from);
+      if (!found) throw notFound(`Object ${fromKey}`);
+      objects.delete(from);
+      objects.set(to, found);
     },
     delete: async (key: string) => void objects.delete(keyOf(key)),
     async deletePrefix(prefix: string) {

@@ -44,7 +44,8 @@ import { buildModelResolver, type ProviderOptions } from './providers/model-reso
 import { buildReranker, parseRerankerSpec } from './rerankers/spec.ts';
 import { createSqliteJobQueue } from './sqlite/job-queue.ts';
 import { createSqliteMetadataStore } from './sqlite/metadata-store.ts';
-import { openS3Source } from './s3/source-reader.ts';
+import { refusedEndpointReason } from './s3/endpoint-guard.ts';
+import { createS3SourceOpener } from './s3/source-reader.ts';
 import { createHttpWebhookSender } from './webhooks/http-sender.ts';
 
 /** Options of an embedded Dossier: everything lives under dataDir. */
@@ -66,8 +67,11 @@ export interface DossierOptions {
   workers?: DossierDeps['workers'];
   /** Direct uploads stored at once (default: core's DEFAULT_UPLOAD_CONCURRENCY; 0: no cap). */
   uploads?: DossierDeps['uploads'];
-  /** Issue 43: folders server-side sources may read, and how long their deletions stay soft. */
-  sources?: DossierDeps['sources'];
+  /**
+   * Issue 43: folders server-side sources may read, how long their deletions stay soft, the largest file a run
+   * ingests, and whether S3 sources may use private endpoints (default false: public addresses only, SSRF guard).
+   */
+  sources?: DossierDeps['sources'] & { allowPrivateEndpoints?: boolean };
   /** Limits of the document conversion worker pool. */
   conversion?: ConversionPoolOptions;
   /** Limits of the chunking (tokenization) worker pool. */
@@ -193,6 +197,12 @@ async function metadataAndJobs(opts: DossierOptions, dataDir: string): Promise<{
   }
 }
 
+/** Source settings with S3 prefixes opened by the AWS SDK, their endpoints guarded (see s3/endpoint-guard.ts). */
+function s3Sources(opts: DossierOptions['sources'] = {}): DossierDeps['sources'] {
+  const { allowPrivateEndpoints = false, ...rest } = opts;
+  return { s3: createS3SourceOpener({ allowPrivateEndpoints }), checkS3Endpoint: (url) => refusedEndpointReason(url, allowPrivateEndpoints), ...rest };
+}
+
 /** Assemble Dossier from core and the embedded adapters (SQLite, LanceDB, the filesystem) and start its workers. */
 export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossier> {
   const dataDir = resolve(opts.dataDir);
@@ -237,7 +247,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       workers: opts.workers,
       uploads: opts.uploads,
       // S3 prefixes are opened with the AWS SDK (an optional package: without it, an S3 source's run fails saying so).
-      sources: { s3: openS3Source, ...opts.sources },
+      sources: s3Sources(opts.sources),
       plans: opts.plans,
       gate: opts.gate,
       webhooks: {

@@ -54,10 +54,10 @@ describe('S3 client uploads', () => {
     expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('60');
     expect((await fetch(url, { method: 'PUT', body: bytes })).status).toBe(200);
     expect(await s3.stat('c/d/upload')).toEqual({ size: bytes.byteLength });
-    await s3.clientUploads!.move('c/d/upload', 'c/d/original');
+    await s3.move('c/d/upload', 'c/d/original');
     expect(await s3.get('c/d/original')).toEqual(bytes);
     expect(await s3.stat('c/d/upload')).toBeNull();
-    await expect(s3.clientUploads!.move('c/d/upload', 'c/d/original')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(s3.move('c/d/upload', 'c/d/original')).rejects.toMatchObject({ code: 'not_found' });
     s3.close();
   });
 

@@ -41,6 +41,9 @@ function instrumentedOpener(): { opener: S3SourceOpener; most: () => number; lis
       return [{ path: 'note.md', stamp: 'etag:1', size: 20 }];
     },
     read: async () => new TextEncoder().encode('# Note\n\nOne small note.\n'),
+    async *stream() {
+      yield new TextEncoder().encode('# Note\n\nOne small note.\n');
+    },
     close: () => {},
   });
   return { opener, most: () => most, listings: () => listings };

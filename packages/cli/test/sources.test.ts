@@ -15,7 +15,7 @@ beforeAll(async () => {
   mkdirSync(join(allowed, 'wiki', 'team'), { recursive: true });
   writeFileSync(join(allowed, 'wiki', 'index.md'), '# Wiki\n\nStart here.');
   writeFileSync(join(allowed, 'wiki', 'team', 'people.md'), '# People\n\nWho is who.');
-  t = await startTestServer({ config: { sourceFolders: [allowed] } });
+  t = await startTestServer({ config: { sourceFolders: [allowed], sourcesAllowPrivateEndpoints: true } });
   const token = (await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
   env = { SERVICE_BASE_URL: t.url, SERVICE_API_KEY: t.liveKey, SERVICE_TOKEN: token, SERVICE_ORG_ID: t.orgId, SERVICE_PROJECT_ID: t.projectId };
 });

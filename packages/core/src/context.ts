@@ -13,7 +13,7 @@ import type { EventBus } from './ports/event-bus.ts';
 import type { JobQueue } from './ports/job-queue.ts';
 import type { MetadataStore } from './ports/metadata-store.ts';
 import type { Reranker } from './ports/reranker.ts';
-import type { S3SourceOpener } from './ports/source-reader.ts';
+import type { S3EndpointCheck, S3SourceOpener } from './ports/source-reader.ts';
 import type { PlanBook } from './usage/plans.ts';
 import type { WebhookSender } from './ports/webhook-sender.ts';
 import type { WebhookSettings } from './webhooks/delivery.ts';
@@ -72,9 +72,10 @@ export interface DossierDeps {
   uploads?: { concurrency?: number };
   /**
    * Server-side sources (issue 43): folders they may read (none: folder sources refused), the soft-delete grace, how
-   * S3 prefixes are opened (absent: S3 sources refused) and the lease of a source's run lock.
+   * S3 prefixes are opened (absent: S3 sources refused) and which endpoints they may use (absent: any), the lease of a source's run lock, and the largest file a run
+   * ingests (default 1 GiB; the server passes its upload limit).
    */
-  sources?: { folderRoots?: string[]; graceMs?: number; s3?: S3SourceOpener; lockMs?: number };
+  sources?: { folderRoots?: string[]; graceMs?: number; s3?: S3SourceOpener; checkS3Endpoint?: S3EndpointCheck; lockMs?: number; maxFileBytes?: number };
   /** Outbound webhook calls (absent: every delivery attempt fails as not configured) and their settings. */
   webhooks?: { sender: WebhookSender; settings?: Partial<WebhookSettings>; allowHttpLoopback?: boolean };
 }

@@ -34,7 +34,7 @@ import { uploadService } from './documents/uploads.ts';
 import { chunkDocument } from './ingest/chunk-document.ts';
 import { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
 import { failAbandonedIngest, ingestHandlers } from './ingest/pipeline.ts';
-import { DEFAULT_SOURCE_GRACE_MS, DEFAULT_SOURCE_LOCK_MS } from './sources/run.ts';
+import { DEFAULT_SOURCE_GRACE_MS, DEFAULT_SOURCE_LOCK_MS, DEFAULT_SOURCE_MAX_FILE_BYTES } from './sources/run.ts';
 import { sourceHandlers, sourceService } from './sources/service.ts';
 import { prepareDocument } from './ingest/prepare.ts';
 import { createJobRunner } from './jobs/runner.ts';
@@ -123,7 +123,8 @@ export function createDossierCore(
   const workers = deps.workers ?? {};
   const sourceSettings = {
     folderRoots: deps.sources?.folderRoots ?? [], graceMs: deps.sources?.graceMs ?? DEFAULT_SOURCE_GRACE_MS,
-    s3: deps.sources?.s3 ?? null, lockMs: deps.sources?.lockMs ?? DEFAULT_SOURCE_LOCK_MS,
+    s3: deps.sources?.s3 ?? null, checkS3Endpoint: deps.sources?.checkS3Endpoint ?? null, lockMs: deps.sources?.lockMs ?? DEFAULT_SOURCE_LOCK_MS,
+    maxFileBytes: deps.sources?.maxFileBytes ?? DEFAULT_SOURCE_MAX_FILE_BYTES,
   };
   const runner =
     workers.concurrency === 0

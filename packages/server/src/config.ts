@@ -75,6 +75,8 @@ export interface ServerConfig {
   uploadConcurrency: number;
   /** Issue 43: folders on this server that folder sources may read (empty: folder sources refused). */
   sourceFolders: readonly string[];
+  /** Issue 43: whether S3 sources may use endpoints on private (LAN, loopback) addresses; default false (SSRF guard). */
+  sourcesAllowPrivateEndpoints: boolean;
   connectionsPerAddress: number;
   loginLimitAccount: RateSpec | null;
   authFailureLimitAddress: RateSpec | null;
@@ -150,6 +152,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'rateLimitAnonymous', env: 'DOSSIER_RATE_LIMIT_ANONYMOUS', flag: '--rate-limit-anonymous', default: '60/1m+30', meaning: 'Requests without credentials (public collection reads), per client address; same syntax. Anonymous reads are never metered to, or limited by, the collection owner\'s plan.' },
   { key: 'anonymousConcurrency', env: 'DOSSIER_ANONYMOUS_CONCURRENCY', flag: '--anonymous-concurrency', default: '8', meaning: 'Anonymous requests this node serves at once, all addresses together (0: no cap); beyond: 429 with Retry-After 1. Keeps a crowd of strangers from slowing the projects that pay for the node.' },
   { key: 'uploadConcurrency', env: 'DOSSIER_UPLOAD_CONCURRENCY', flag: '--upload-concurrency', default: String(DEFAULT_UPLOAD_CONCURRENCY), meaning: 'Direct uploads (multipart, single or batch) this node stores at once, after their bodies are received (0: no cap); more wait their turn, in order. Storing a file is a few milliseconds of the event loop, so many at once delay every other caller: with 8 uploaders on 2 cores, no cap read 24-34 ms of event-loop delay at p99 and 2 read 15 ms, storing more documents a second (bench/ingest/responsiveness.ts).' },
+  { key: 'sourcesAllowPrivateEndpoints', env: 'DOSSIER_SOURCES_ALLOW_PRIVATE_ENDPOINTS', flag: '--sources-allow-private-endpoints', default: 'false', meaning: 'Let S3 sources use endpoints on private addresses (10/8, 172.16/12, 192.168/16, loopback, fc00::/7: a MinIO on the LAN or this machine). Otherwise an endpoint must be, and resolve to, a public address; link-local addresses (cloud metadata) are refused either way.' },
   { key: 'sourceFolders', env: 'DOSSIER_SOURCE_FOLDERS', flag: '--source-folders', default: '(none: folder sources refused)', meaning: 'Comma-separated absolute folders on this server that collection sources may sync from (a source\'s folder must be inside one; see docs/sync.md).' },
   { key: 'connectionsPerAddress', env: 'DOSSIER_CONNECTIONS_PER_ADDRESS', flag: '--connections-per-address', default: '0', meaning: 'Connections one client address may hold open at once (0: no cap, the default). A connection beyond it is answered 429 with Retry-After 1 and closed before its request is parsed, so a flood of connections from one address costs the server little and other callers keep their latency (256 in bench/access-burst.ts). Off by default: under a steady 50 queries/s from one address, 256 turned a short stall into seconds of refusals (bench/sustained-load.ts). Ignored behind a reverse proxy (DOSSIER_TRUST_PROXY), where every connection comes from the proxy.' },
   { key: 'loginLimitAccount', env: 'DOSSIER_LOGIN_LIMIT_ACCOUNT', flag: '--login-limit-account', default: '10/15m', meaning: 'Failed logins per account (e-mail) before login is refused with 429 for the rest of the window; a successful login clears the count.' },
@@ -268,6 +271,7 @@ function coerce(s: SettingDoc, raw: string): unknown {
     case 'trustProxy':
     case 'allowModelDownload':
     case 'webhooksAllowHttpLoopback':
+    case 'sourcesAllowPrivateEndpoints':
       if (!/^(true|false|1|0)$/i.test(raw)) fail(s, `expected true or false, got '${raw}'`);
       return /^(true|1)$/i.test(raw);
     case 'role':
@@ -349,6 +353,7 @@ const DEFAULTS = {
   anonymousConcurrency: 8,
   uploadConcurrency: DEFAULT_UPLOAD_CONCURRENCY,
   sourceFolders: [],
+  sourcesAllowPrivateEndpoints: false,
   connectionsPerAddress: 0,
   loginLimitAccount: { points: 10, durationMs: 15 * 60_000, burst: 0 },
   authFailureLimitAddress: { points: 30, durationMs: 15 * 60_000, burst: 0 },

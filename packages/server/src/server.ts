@@ -221,7 +221,7 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     embedders: opts.embedders,
     workers: workersOf(config),
     uploads: { concurrency: config.uploadConcurrency },
-    sources: { folderRoots: [...config.sourceFolders] },
+    sources: { folderRoots: [...config.sourceFolders], maxFileBytes: config.maxUploadBytes, allowPrivateEndpoints: config.sourcesAllowPrivateEndpoints },
     providers: providerOptions(config),
     modelProviders: opts.modelProviders,
     rerankerSpec: config.reranker,

@@ -45,7 +45,7 @@ beforeAll(async () => {
   await put('policies/travel.md', '# Travel\n\nTrains before planes.');
   await put('policies/expenses.md', '# Expenses\n\nReceipts within a month.');
   await bucket('elsewhere/').put('outside.md', new TextEncoder().encode('# Outside\n\nNot under the prefix.'));
-  t = await startTestServer({ config: { webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 100 } });
+  t = await startTestServer({ config: { webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 100, sourcesAllowPrivateEndpoints: true } });
   token = (await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
   base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/sources`;
   receiver = await startReceiver(() => hookSecret);
@@ -116,6 +116,21 @@ describe('server-side S3 sources', () => {
     expect(refused).toMatchObject({ status: 'failed', deleted: 0 });
     expect(refused.error).toMatch(/refusing to delete 2 of the collection's 3/);
     expect(await runToEnd(sourceId, { force: true })).toMatchObject({ status: 'completed', deleted: 2, unchanged: 1 });
+  });
+
+  it('changes an S3 source\'s credentials in place: sealed again, never echoed; wrong ones fail the run, right ones sync again', async () => {
+    const path = `${base}/${sourceId}`;
+    expectError(await jwt('PATCH', path, { accessKeyId: 'AKIAONLYONE' }), 400, /together/);
+    const wrong = await jwt('PATCH', path, { accessKeyId: 'AKIAWRONGKEY1', secretAccessKey: 'not-the-secret' });
+    expect(wrong.status, JSON.stringify(wrong.body)).toBe(200);
+    expect(wrong.body.settings.accessKeyPreview).toBe('AKIA…KEY1');
+    expect(JSON.stringify(wrong.body)).not.toMatch(/not-the-secret|secretAccessKey|credentials/);
+    const stored = await dossierContext(t.server.dossier).store.getSource(sourceId);
+    expect(stored?.credentialsEncrypted).not.toContain('not-the-secret');
+    expect((await runToEnd(sourceId)).status).toBe('failed');
+    expect((await jwt('PATCH', path, { accessKeyId: 'S3RVER', secretAccessKey: SECRET })).status).toBe(200);
+    expect(await runToEnd(sourceId)).toMatchObject({ status: 'completed', failed: 0 });
+    expect(JSON.stringify(t.logged)).not.toContain('not-the-secret');
   });
 
   it('fails a run with wrong credentials, saying why, without the secret', async () => {

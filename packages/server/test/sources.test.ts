@@ -114,6 +114,28 @@ describe('server-side folder sources', () => {
     expect(manifestIds.size).toBe(1);
   });
 
+  it('refuses S3 sources whose endpoint is a private, loopback or link-local address (the server does not allow private endpoints)', async () => {
+    const s3 = { collectionId: cid, kind: 's3', bucket: 'team-docs', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret' };
+    for (const endpoint of ['http://127.0.0.1:9000', 'http://10.0.0.5:9000', 'http://localhost:9000', 'http://[::1]:9000']) {
+      expectError(await jwt('POST', base, { ...s3, endpoint }), 400, /endpoint: this server does not reach it .*DOSSIER_SOURCES_ALLOW_PRIVATE_ENDPOINTS/);
+    }
+    expectError(await jwt('POST', base, { ...s3, endpoint: 'http://169.254.169.254/' }), 400, /linkLocal/);
+    expect((await jwt('GET', base)).body.map((src: Json) => src.kind)).toEqual(['folder']);
+  });
+
+  it('fails the run of an S3 source saved with a private endpoint once the server refuses them, before any request', async () => {
+    const ctx = dossierContext(t.server.dossier);
+    const now = new Date().toISOString();
+    const id = crypto.randomUUID();
+    const credentialsEncrypted = ctx.secrets.encrypt(JSON.stringify({ accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret' }));
+    const settings = { bucket: 'team-docs', prefix: '', region: 'us-east-1', forcePathStyle: 'true', endpoint: 'http://127.0.0.1:9' };
+    await ctx.store.insertSource({ id, collectionId: (await t.createCollection()).id, kind: 's3', location: 'team-docs/', settings, credentialsEncrypted, intervalMinutes: null, maxDeleteShare: 0.2, paused: false, nextRunAt: null, createdAt: now, updatedAt: now });
+    const run = await runToEnd(id);
+    expect(run).toMatchObject({ status: 'failed', added: 0 });
+    expect(run.error).toMatch(/S3 endpoint http:\/\/127\.0\.0\.1:9 is refused: 127\.0\.0\.1 is a loopback address/);
+    expect((await jwt('DELETE', `${base}/${id}`)).status).toBe(204);
+  });
+
   it('pauses, lists runs to members, and removes the source', async () => {
     const paused = await jwt('PATCH', `${base}/${sourceId}`, { paused: true, intervalMinutes: 60 });
     expect(paused.body).toMatchObject({ paused: true, intervalMinutes: 60 });

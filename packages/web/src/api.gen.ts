@@ -13520,9 +13520,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    accessKeyId?: string;
                     intervalMinutes?: number | null;
                     maxDeletePercent?: number;
                     paused?: boolean;
+                    secretAccessKey?: string;
                 };
             };
         };

@@ -38,6 +38,7 @@ export function createFsBlobStore(opts: { root: string }): BlobStore {
     putStream: async (key, source, maxBytes) => putStream(fileOf(key), dirs, key, source, maxBytes),
     get: async (key) => readObject(fileOf(key), key),
     stat: async (key) => statObject(fileOf(key)),
+    move: async (fromKey, toKey) => moveObject(fileOf(fromKey), fileOf(toKey), dirs, fromKey),
     delete: async (key) => deleteObject(fileOf(key)),
     deletePrefix: async (prefix) => {
       dirs.forget();
@@ -86,6 +87,13 @@ class KnownDirs {
     const opened = await openNew(file);
     this.known.add(dir);
     return opened;
+  }
+
+  /** Make a folder unless it is known to exist. */
+  async ensure(dir: string): Promise<void> {
+    if (this.known.has(dir)) return;
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    this.known.add(dir);
   }
 
   /** Forget every folder (a prefix of them is being removed). */
@@ -178,6 +186,19 @@ async function statObject(file: string): Promise<BlobStat | null> {
     return s.isFile() ? { size: s.size } : null;
   } catch (err) {
     if (isMissing(err)) return null;
+    throw err;
+  }
+}
+
+/** A rename (both keys are in this store, so on one filesystem: atomic), into a folder made first when needed. */
+async function moveObject(from: string, to: string, dirs: KnownDirs, fromKey: string): Promise<void> {
+  if (!(await statObject(from))) throw notFound(`blob ${fromKey}`);
+  if (from === to) return;
+  await dirs.ensure(dirname(to));
+  try {
+    await rename(from, to);
+  } catch (err) {
+    if (isMissing(err)) throw notFound(`blob ${fromKey}`);
     throw err;
   }
 }

@@ -88,6 +88,17 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
     } while (ContinuationToken);
   }
 
+  async function statOf(key: string): Promise<BlobStat | null> {
+    const { sdk, client } = await connect();
+    try {
+      const head = await client.send(new sdk.s3.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+      return { size: Number(head.ContentLength ?? 0) };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
   return {
     async put(key, data) {
       const objectKey = keyOf(key);
@@ -109,15 +120,16 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { close
         throw err;
       }
     },
-    async stat(key): Promise<BlobStat | null> {
+    stat: statOf,
+    async move(fromKey, toKey) {
+      const [source, target] = [keyOf(fromKey), keyOf(toKey)];
       const { sdk, client } = await connect();
-      try {
-        const head = await client.send(new sdk.s3.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
-        return { size: Number(head.ContentLength ?? 0) };
-      } catch (err) {
-        if (isMissing(err)) return null;
-        throw err;
+      if (source === target) {
+        if (!(await statOf(fromKey))) throw notFound(`Object ${fromKey}`);
+        return;
       }
+      await oneWriterAt(target, () => copyObject(sdk, client, { Bucket, source, target, fromKey }));
+      await client.send(new sdk.s3.DeleteObjectCommand({ Bucket, Key: source }));
     },
     async delete(key) {
       const { sdk, client } = await connect();
@@ -165,18 +177,18 @@ function clientUploads(Bucket: string, connect: () => Promise<S3Connection>, key
       const { sdk, presigner } = await connect();
       return sdk.presigner.getSignedUrl(presigner, new sdk.s3.PutObjectCommand({ Bucket, Key: keyOf(key), ContentLength: sizeBytes }), { expiresIn });
     },
-    async move(fromKey, toKey) {
-      const { sdk, client } = await connect();
-      const source = keyOf(fromKey);
-      try {
-        await client.send(new sdk.s3.CopyObjectCommand({ Bucket, Key: keyOf(toKey), CopySource: `${Bucket}/${source.split('/').map(encodeURIComponent).join('/')}` }));
-      } catch (err) {
-        if (isMissing(err)) throw notFound(`Object ${fromKey}`);
-        throw err;
-      }
-      await client.send(new sdk.s3.DeleteObjectCommand({ Bucket, Key: source }));
-    },
   };
+}
+
+/** A server-side copy (S3 copies up to 5 GB in one request, past the server's upload limit); not_found when the source is missing. */
+async function copyObject(sdk: S3Sdk, client: S3Client, keys: { Bucket: string; source: string; target: string; fromKey: string }): Promise<void> {
+  const CopySource = `${keys.Bucket}/${keys.source.split('/').map(encodeURIComponent).join('/')}`;
+  try {
+    await client.send(new sdk.s3.CopyObjectCommand({ Bucket: keys.Bucket, Key: keys.target, CopySource }));
+  } catch (err) {
+    if (isMissing(err)) throw notFound(`Object ${keys.fromKey}`);
+    throw err;
+  }
 }
 
 /** Count bytes as they pass, failing once there are more than maxBytes (the upload is then aborted). */

@@ -7,18 +7,30 @@ import { enqueueIngest } from '../ingest/pipeline.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
 import { normalizeTags, safeFilename } from './view.ts';
 
+/**
+ * Where new content is: its bytes (a direct upload), or a blob already stored under another key (a presigned upload,
+ * or a file a source streamed into the store), moved over the original without passing through this process.
+ */
+export type NewContent = { bytes: Uint8Array } | { storedAt: string; sizeBytes: number };
+
+const sizeOf = (content: NewContent): number => ('bytes' in content ? content.bytes.length : content.sizeBytes);
+
 /** The new content of a document that came from a source path (issue 43). */
-export interface Replacement {
+export type Replacement = NewContent & {
   filename: string;
-  bytes: Uint8Array;
   contentHash: string | null;
   contentType?: string;
   sourceStamp?: string;
   tags?: string[];
   metadata?: Metadata;
+};
+
+async function storeOver(ctx: DossierContext, key: string, content: NewContent): Promise<void> {
+  if ('bytes' in content) await ctx.blobs.put(key, content.bytes, { flush: false });
+  else await ctx.blobs.move(content.storedAt, key);
 }
 
-const stillProcessing = (doc: DocumentRecord) =>
+export const stillProcessing = (doc: DocumentRecord) =>
   new DossierError('conflict', `Document ${doc.id} is still processing its version ${doc.version ?? 1} (${doc.status}); send the new content once it is ready or in error`);
 
 /** True when the stored document already holds this content (nothing to do but perhaps note the new stamp). */
@@ -33,7 +45,7 @@ export const sameContent = (doc: DocumentRecord, hash: string | null): boolean =
  */
 export async function replaceDocumentContent(ctx: DossierContext, c: Collection, doc: DocumentRecord, file: Replacement): Promise<DocumentRecord> {
   if (doc.status !== 'ready' && doc.status !== 'error') throw stillProcessing(doc);
-  await requireQuotaRoom(ctx, c, { documents: 0, bytes: Math.max(0, file.bytes.length - (doc.fileSizeBytes ?? 0)) });
+  await requireQuotaRoom(ctx, c, { documents: 0, bytes: Math.max(0, sizeOf(file) - (doc.fileSizeBytes ?? 0)) });
   await forgetDuplicate(ctx, c, doc);
   // Nothing derived from the previous content may linger: its claims (and the collection's claim map) and its
   // duplicate fingerprints go now; the pipeline and the post-ready jobs derive the new ones.
@@ -41,7 +53,7 @@ export async function replaceDocumentContent(ctx: DossierContext, c: Collection,
   await ctx.store.clearClaimMap(c.id);
   await ctx.store.deleteFingerprints(doc.id);
   const key = originalKey(c, doc.id);
-  await ctx.blobs.put(key, file.bytes, { flush: false });
+  await storeOver(ctx, key, file);
   // Page offsets, regions and cells of the previous content would be read as this one's if the new file has none, and
   // its drawn pages would be served as this one's.
   await Promise.all([pagesKey, regionsKey, cellsKey].map((key) => ctx.blobs.delete(key(c, doc.id))));
@@ -49,7 +61,7 @@ export async function replaceDocumentContent(ctx: DossierContext, c: Collection,
   const patch: Partial<DocumentRecord> = {
     filename: safeFilename(file.filename),
     contentType: file.contentType ?? null,
-    fileSizeBytes: file.bytes.length,
+    fileSizeBytes: sizeOf(file),
     contentHash: file.contentHash,
     storageKey: key,
     sourceStamp: file.sourceStamp ?? null,

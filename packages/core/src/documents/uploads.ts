@@ -7,7 +7,7 @@ import { enqueueIngest } from '../ingest/pipeline.ts';
 import { batchConfirmSchema, confirmSchema, parseInput, type UploadUrlInput, uploadUrlSchema } from '../schemas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
-import { replaceDocumentContent, sameContent } from './replace.ts';
+import { replaceDocumentContent, sameContent, stillProcessing } from './replace.ts';
 import { normalizeSourcePath } from './source-path.ts';
 import { UPLOAD_URL_TTL_MS, uploadTokens } from './upload-token.ts';
 import { type DocumentView, documentView, normalizeTags, safeFilename } from './view.ts';
@@ -33,6 +33,21 @@ export interface DirectUpload {
   sourcePath?: string;
   /** What the source says of this file (an S3 ETag, a file's size and time), kept to skip it when unchanged. */
   sourceStamp?: string;
+}
+
+/**
+ * A file a server-side source streams in (issue 43): the server reads it from the source itself, so it is trusted as
+ * a direct upload is, but it never sits whole in memory: its bytes go from `body` into the blob store, hashed on the way.
+ */
+export interface StreamedFile {
+  filename: string;
+  sourcePath: string;
+  /** What the source says of this file (an S3 ETag, a file's size and time), kept to skip it when unchanged. */
+  sourceStamp: string;
+  /** Its size as the source listed it: checked against the limit and the quota before a byte is read. */
+  sizeBytes: number;
+  /** Its bytes, read once. */
+  body: AsyncIterable<Uint8Array>;
 }
 
 /** Direct multipart uploads are limited to 25 MB (spec: Limits). */
@@ -84,6 +99,8 @@ async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<type
   }
 }
 
+const tooLargeToIngest = (size: number | null, maxBytes: number) =>
+  new DossierError('payload_too_large', `The file${size === null ? '' : ` (${size} bytes)`} is larger than this server's upload limit of ${maxBytes} bytes`);
 const usedUrl = () => new DossierError('conflict', 'This upload URL was already used; request a new one to upload again');
 const sizeMismatch = (declared: number, got: number) =>
   new DossierError('invalid_input', `The upload URL was made for ${declared} bytes (fileSizeBytes) but the body has ${got}`);
@@ -132,22 +149,31 @@ export function uploadService(ctx: DossierContext) {
       await ctx.blobs.delete(staged);
       throw sizeMismatch(doc.fileSizeBytes, stat.size);
     }
-    await ctx.blobs.clientUploads!.move(staged, originalKey(c, doc.id));
+    await ctx.blobs.move(staged, originalKey(c, doc.id));
     return ctx.store.updateDocument(doc.id, { fileSizeBytes: stat.size, storageKey: originalKey(c, doc.id) });
   }
 
+  /** The document with the stamp its source now gives (unchanged when the stamp is the same or absent). */
+  async function noteStamp(doc: DocumentRecord, stamp: string | null | undefined): Promise<DocumentRecord> {
+    return stamp != null && stamp !== doc.sourceStamp ? ctx.store.updateDocument(doc.id, { sourceStamp: stamp }) : doc;
+  }
+
   /**
-   * Confirm a presigned upload of new content for a synced document (issue 43, files over 25 MB): the stored file
-   * replaces that document's content in place (same id, next version) and the placeholder goes.
+   * Confirm a stored upload of new content for a synced document (issue 43: a presigned upload over 25 MB, or a large
+   * file a source streamed in): the stored file is moved over that document's original, replacing its content in
+   * place (same id, next version), and the placeholder goes. No byte passes through this process. `hashOf` is the
+   * placeholder's content hash when the server computed it; null (a client's PUT straight into the store): the
+   * worker hashes the file as it converts it.
    */
-  async function confirmReplacement(c: Collection, placeholder: DocumentRecord, targetId: string): Promise<DocumentRecord> {
+  async function confirmReplacement(c: Collection, placeholder: DocumentRecord, targetId: string, hashOf: string | null): Promise<DocumentRecord> {
     const target = await ctx.store.getDocument(targetId);
     if (!target || target.deletedAt || target.collectionId !== c.id) {
       throw new DossierError('conflict', `The document this upload replaces (${targetId}) was deleted meanwhile; request a new upload URL`);
     }
-    const bytes = await ctx.blobs.get(originalKey(c, placeholder.id));
-    const file = { filename: placeholder.filename, bytes, contentHash: sha256Of(bytes), contentType: placeholder.contentType ?? undefined };
-    const replaced = sameContent(target, file.contentHash) ? target : await replaceDocumentContent(ctx, c, target, file);
+    const storedAt = originalKey(c, placeholder.id);
+    const sizeBytes = placeholder.fileSizeBytes ?? (await ctx.blobs.stat(storedAt))?.size ?? 0;
+    const file = { filename: placeholder.filename, storedAt, sizeBytes, contentHash: hashOf, contentType: placeholder.contentType ?? undefined, sourceStamp: placeholder.sourceStamp ?? undefined };
+    const replaced = sameContent(target, hashOf) ? await noteStamp(target, placeholder.sourceStamp) : await replaceDocumentContent(ctx, c, target, file);
     await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${placeholder.id}/`);
     await ctx.store.deleteDocument(placeholder.id);
     return replaced;
@@ -155,10 +181,12 @@ export function uploadService(ctx: DossierContext) {
 
   async function confirmOne(c: Collection, pending: DocumentRecord, tags?: string[], metadata?: Metadata): Promise<DocumentRecord> {
     if (pending.status !== 'pending') return pending; // confirm is idempotent: a second call changes nothing
-    const doc = pending.storageKey === null && ctx.blobs.clientUploads ? await adoptClientUpload(c, pending) : pending;
+    const adopted = pending.storageKey === null && ctx.blobs.clientUploads !== undefined;
+    const doc = adopted ? await adoptClientUpload(c, pending) : pending;
     const stat = await ctx.blobs.stat(originalKey(c, doc.id));
     if (!stat) throw new DossierError('invalid_input', `The file of document ${doc.id} has not been uploaded to its uploadUrl yet`);
-    if (doc.replacesDocumentId) return confirmReplacement(c, doc, doc.replacesDocumentId);
+    // A hash the client declared for a file it PUT straight into the store is its word only: the worker computes it.
+    if (doc.replacesDocumentId) return confirmReplacement(c, doc, doc.replacesDocumentId, adopted ? null : doc.contentHash);
     const patch: Partial<DocumentRecord> = {};
     if (tags) patch.tags = normalizeTags(tags);
     if (metadata) patch.metadata = metadata;
@@ -191,10 +219,7 @@ export function uploadService(ctx: DossierContext) {
   async function uploadOverSourcePath(c: Collection, file: DirectUpload, sourcePath: string, hash: string | null, tags?: string[], metadata?: Metadata): Promise<DocumentView | null> {
     const existing = await ctx.store.findDocumentBySourcePath(c.id, sourcePath);
     if (!existing) return null;
-    if (sameContent(existing, hash)) {
-      const stamp = file.sourceStamp ?? null;
-      return documentView(stamp !== null && stamp !== existing.sourceStamp ? await ctx.store.updateDocument(existing.id, { sourceStamp: stamp }) : existing);
-    }
+    if (sameContent(existing, hash)) return documentView(await noteStamp(existing, file.sourceStamp));
     const replacement = { ...file, contentHash: hash, tags, metadata };
     return documentView(await replaceDocumentContent(ctx, c, existing, replacement));
   }
@@ -253,6 +278,26 @@ export function uploadService(ctx: DossierContext) {
       throw new DossierError('conflict', `Document ${existing.id} is still processing its version ${existing.version ?? 1} (${existing.status}); send the new content once it is ready or in error`);
     }
     return { fields: { replacesDocumentId: existing.id, contentHash: hash } };
+  }
+
+  /** A pending document of a streamed file: a new one with its source path, or a placeholder for the one it replaces. */
+  async function streamedPending(c: Collection, file: StreamedFile, maxBytes: number): Promise<DocumentRecord> {
+    if (file.sizeBytes > maxBytes) throw tooLargeToIngest(file.sizeBytes, maxBytes);
+    const sourcePath = normalizeSourcePath(file.sourcePath);
+    const existing = await ctx.store.findDocumentBySourcePath(c.id, sourcePath);
+    if (existing && existing.status !== 'ready' && existing.status !== 'error') throw stillProcessing(existing);
+    if (!existing) await requireQuotaRoom(ctx, c, { documents: 1, bytes: file.sizeBytes });
+    const fields: Partial<DocumentRecord> = existing ? { replacesDocumentId: existing.id } : { sourcePath };
+    const pending = newDocument(c, file.filename, { ...fields, sourceStamp: file.sourceStamp });
+    await insertOnce(pending);
+    return pending;
+  }
+
+  /** Forget a streamed file's pending document when its ingestion stopped before the pipeline took it. */
+  async function discardPending(c: Collection, docId: string): Promise<void> {
+    if ((await ctx.store.getDocument(docId))?.status !== 'pending') return;
+    await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${docId}/`);
+    await ctx.store.deleteDocument(docId);
   }
 
   return {
@@ -314,6 +359,24 @@ export function uploadService(ctx: DossierContext) {
       const out: DocumentView[] = [];
       for (const doc of docs) out.push(documentView(await confirmOne(c, doc)));
       return out;
+    },
+
+    /**
+     * Ingest a file a server-side source streams in (issue 43), as trusted as a direct upload but of any size up to
+     * `maxBytes` (the server's upload limit): its bytes go into the store hashed on the way, never whole in memory,
+     * then the document is made or replaced in place exactly as a confirmed presigned upload is (confirmOne): same
+     * document for the same source path, next version, the previous content searchable until the new one is ready;
+     * the same content only notes the new stamp. A file past the limit, a broken stream or a refusal leaves nothing.
+     */
+    async ingestStreamed(c: Collection, file: StreamedFile, maxBytes: number): Promise<DocumentRecord> {
+      const pending = await streamedPending(c, file, maxBytes);
+      try {
+        await storeUpload(c, pending, file.body, maxBytes, null);
+        return await confirmOne(c, await documentOf(c, pending.id));
+      } catch (err) {
+        await discardPending(c, pending.id);
+        throw isDossierError(err, 'payload_too_large') ? tooLargeToIngest(null, maxBytes) : err;
+      }
     },
 
     /**

@@ -10,8 +10,6 @@ export interface BlobStat {
 export interface ClientUploads {
   /** A URL that accepts a PUT of exactly `sizeBytes` bytes to `key` until `expiresInSeconds` have passed. */
   presignPut(key: string, sizeBytes: number, expiresInSeconds: number): Promise<string>;
-  /** Move an object to another key inside the store (a server-side copy, then the source is deleted). */
-  move(fromKey: string, toKey: string): Promise<void>;
 }
 
 /** How an object is written. */
@@ -37,6 +35,11 @@ export interface BlobStore {
   get(key: string): Promise<Uint8Array>;
   /** Size of an object, or null when missing. */
   stat(key: string): Promise<BlobStat | null>;
+  /**
+   * Move an object to another key, replacing what is there (a rename, or a server-side copy then a delete), without
+   * its bytes passing through this process; a missing source is a not_found error.
+   */
+  move(fromKey: string, toKey: string): Promise<void>;
   /** Delete an object; missing objects are ignored. */
   delete(key: string): Promise<void>;
   /** Delete every object under a prefix (a folder-like key ending in `/`). */
@@ -48,4 +51,4 @@ export interface BlobStore {
 }
 
 /** Version of the BlobStore contract that `blobStoreSuite` checks (major: every adapter must change; minor: more checks). */
-export const BLOB_STORE_SPEC_VERSION = '1.1.0';
+export const BLOB_STORE_SPEC_VERSION = '2.0.0';

@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { DossierError } from '../domain/errors.ts';
@@ -44,5 +45,9 @@ export async function listFolder(root: string): Promise<SourceEntry[]> {
 
 /** A folder on the server's disk as a source: files stamped by size and modification time. */
 export function folderReader(root: string): SourceReader {
-  return { list: () => listFolder(root), read: async (path) => new Uint8Array(await readFile(join(root, path))) };
+  return {
+    list: () => listFolder(root),
+    read: async (path) => new Uint8Array(await readFile(join(root, path))),
+    stream: (path) => createReadStream(join(root, path)),
+  };
 }

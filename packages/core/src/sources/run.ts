@@ -4,12 +4,13 @@ import type { DocumentStore } from '../ports/document-store.ts';
 import pLimit from 'p-limit';
 import { collectionPrefix } from '../access.ts';
 import type { ContextPart, DossierContext } from '../context.ts';
-import type { Collection } from '../domain/types.ts';
+import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
 import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/uploads.ts';
+import type { DocumentView } from '../documents/view.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { DossierError } from '../domain/errors.ts';
-import type { S3SourceOpener, SourceEntry, SourceReader } from '../ports/source-reader.ts';
+import type { S3EndpointCheck, S3SourceOpener, SourceEntry, SourceReader } from '../ports/source-reader.ts';
 import type { ManifestEntry } from '../ports/source-store.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import { folderReader } from './folder.ts';
@@ -18,17 +19,22 @@ import type { SourceRecord, SourceRunRecord } from './types.ts';
 
 /**
  * Settings of server-side sources: the folders they may read, how long a deletion stays soft, how S3 prefixes are
- * opened (null: S3 sources refused), and the lease of a source's run lock (renewed while the run goes on).
+ * opened (null: S3 sources refused) and which endpoints they may use (null: any), the lease of a source's run lock (renewed while the run goes on), and the largest
+ * file a run ingests (the server's upload limit; a larger one is a failed entry).
  */
 export interface SourceSettings {
   folderRoots: string[];
   graceMs: number;
   s3: S3SourceOpener | null;
+  checkS3Endpoint: S3EndpointCheck | null;
   lockMs: number;
+  maxFileBytes: number;
 }
 
 export const DEFAULT_SOURCE_GRACE_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_SOURCE_LOCK_MS = 60_000;
+/** Largest file a source run ingests unless told (the server passes its DOSSIER_MAX_UPLOAD_BYTES). */
+export const DEFAULT_SOURCE_MAX_FILE_BYTES = 1024 * 1024 * 1024;
 /** Entries of a run read and uploaded at once. */
 const ENTRIES_AT_ONCE = 8;
 
@@ -63,18 +69,27 @@ export function openSource(ctx: ContextPart<'secrets'>, settings: SourceSettings
   return settings.s3(s3ConfigOf(ctx.secrets, source));
 }
 
+/**
+ * The document an entry's bytes make: a small file through the direct upload path (read whole, one write); a file over
+ * the 25 MB of a direct upload streamed into the store (issue 43), up to the server's upload limit.
+ */
+function ingestEntry(uploads: UploadService, c: Collection, reader: SourceReader, entry: SourceEntry, maxFileBytes: number): Promise<DocumentRecord | DocumentView> {
+  const filename = entry.path.split('/').pop() ?? entry.path;
+  if (entry.size > DIRECT_UPLOAD_MAX_BYTES) {
+    return uploads.ingestStreamed(c, { filename, sourcePath: entry.path, sourceStamp: entry.stamp, sizeBytes: entry.size, body: reader.stream(entry.path) }, maxFileBytes);
+  }
+  return reader.read(entry.path).then((bytes) => uploads.upload({ projectId: c.projectId, env: c.env }, c.id, { filename, bytes, sourcePath: entry.path, sourceStamp: entry.stamp }));
+}
+
 /** Take one entry: unchanged by its stamp, else its bytes go through the upload path (same hash: only the stamp is noted). */
-async function takeEntry(uploads: UploadService, c: Collection, reader: SourceReader, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters): Promise<void> {
+async function takeEntry(uploads: UploadService, c: Collection, reader: SourceReader, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters, maxFileBytes: number): Promise<void> {
   if (known && known.stamp === entry.stamp && known.status !== 'error') {
     n.unchanged++;
     return;
   }
-  if (entry.size > DIRECT_UPLOAD_MAX_BYTES) throw new Error('larger than 25 MB');
-  const bytes = await reader.read(entry.path);
-  const name = entry.path.split('/').pop() ?? entry.path;
-  const doc = await uploads.upload({ projectId: c.projectId, env: c.env }, c.id, { filename: name, bytes, sourcePath: entry.path, sourceStamp: entry.stamp });
+  const doc = await ingestEntry(uploads, c, reader, entry, maxFileBytes);
   if (!known) n.added++;
-  else if (doc.version > known.version) n.updated++;
+  else if ((doc.version ?? 1) > known.version) n.updated++;
   else n.unchanged++;
 }
 
@@ -92,7 +107,8 @@ async function softDeleteMissing(store: DocumentStore, source: SourceRecord, gon
 }
 
 /** Compare the source with the collection's manifest and apply the difference, counting what happened. */
-async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, force: boolean, n: Counters): Promise<void> {
+async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, run: { force: boolean; maxFileBytes: number }, n: Counters): Promise<void> {
+  const { force, maxFileBytes } = run;
   const entries = await reader.list();
   const manifest = await fullManifest(ctx.store, c.id);
   const seen = new Set<string>(entries.map((entry) => entry.path));
@@ -102,7 +118,7 @@ async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & Documen
     entries.map((entry) =>
       slot(async () => {
         try {
-          await takeEntry(uploads, c, reader, entry, manifest.get(entry.path), n);
+          await takeEntry(uploads, c, reader, entry, manifest.get(entry.path), n, maxFileBytes);
         } catch (err) {
           n.failed++;
           n.details.failures.push({ path: entry.path, error: err instanceof Error ? err.message : String(err) });
@@ -139,7 +155,7 @@ export async function runSource(ctx: DossierContext, uploads: UploadService, set
     await purgeExpired(ctx, c, settings.graceMs);
     const reader = openSource(ctx, settings, source);
     try {
-      await syncEntries(ctx, uploads, reader, source, c, force, run);
+      await syncEntries(ctx, uploads, reader, source, c, { force, maxFileBytes: settings.maxFileBytes }, run);
     } finally {
       reader.close();
     }

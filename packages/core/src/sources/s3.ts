@@ -25,8 +25,13 @@ export function s3SourceFields(secrets: SecretBox, input: S3SourceInput): Pick<S
     accessKeyPreview: previewSecret(input.accessKeyId),
     ...(input.endpoint ? { endpoint: input.endpoint } : {}),
   };
+  return { location: `${input.bucket}/${prefix}`, ...sealedCredentials(secrets, settings, input) };
+}
+
+/** New credentials of an S3 source, sealed, with the preview of the access key id in its settings (PATCH). */
+export function sealedCredentials(secrets: SecretBox, settings: Record<string, string>, input: { accessKeyId: string; secretAccessKey: string }): Pick<SourceRecord, 'settings' | 'credentialsEncrypted'> {
   const credentials = JSON.stringify({ accessKeyId: input.accessKeyId, secretAccessKey: input.secretAccessKey });
-  return { location: `${input.bucket}/${prefix}`, settings, credentialsEncrypted: secrets.encrypt(credentials) };
+  return { settings: { ...settings, accessKeyPreview: previewSecret(input.accessKeyId) }, credentialsEncrypted: secrets.encrypt(credentials) };
 }
 
 /** The client settings of an S3 source, its credentials unsealed (for the run only; never logged or returned). */

@@ -12,7 +12,7 @@ import { parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { allowedFolder } from './folder.ts';
 import { withSourceLock } from './lock.ts';
-import { s3SourceFields } from './s3.ts';
+import { s3SourceFields, sealedCredentials } from './s3.ts';
 import { newRun, purgeExpired, runSource, type SourceSettings } from './run.ts';
 import { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
@@ -72,6 +72,21 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
     return source;
   }
 
+  /** An S3 endpoint the server may reach (SSRF guard: no private or link-local address unless the operator allows them). */
+  async function checkEndpoint(endpoint: string | undefined): Promise<void> {
+    const refused = endpoint && settings.checkS3Endpoint ? await settings.checkS3Endpoint(endpoint) : null;
+    if (refused) throw new DossierError('invalid_input', `endpoint: this server does not reach it (${refused})`);
+  }
+
+  /** Changed credentials of an S3 source, sealed again (both keys together; a folder source has none). */
+  function newCredentials(source: SourceRecord, input: { accessKeyId?: string; secretAccessKey?: string }): Partial<SourceRecord> {
+    const { accessKeyId, secretAccessKey } = input;
+    if (accessKeyId === undefined && secretAccessKey === undefined) return {};
+    if (source.kind !== 's3') throw new DossierError('invalid_input', 'accessKeyId, secretAccessKey: only an S3 source has credentials');
+    if (accessKeyId === undefined || secretAccessKey === undefined) throw new DossierError('invalid_input', 'accessKeyId and secretAccessKey are changed together');
+    return sealedCredentials(ctx.secrets, source.settings, { accessKeyId, secretAccessKey });
+  }
+
   return {
     async create(claims: SessionClaims, path: ProjectPath, raw: unknown): Promise<SourceView> {
       const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing sources');
@@ -80,6 +95,7 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
       if (!c || c.projectId !== project.id || c.deletedAt) throw notFound('Collection');
       const now = nowIso();
       if (input.kind === 's3' && !settings.s3) throw new DossierError('invalid_input', 'S3 sources are not available on this server');
+      if (input.kind === 's3') await checkEndpoint(input.endpoint);
       const where = input.kind === 'folder'
         ? { location: allowedFolder(input.path, settings.folderRoots), settings: {}, credentialsEncrypted: null }
         : s3SourceFields(ctx.secrets, input);
@@ -105,6 +121,7 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
       const input = parseInput(updateSourceSchema, raw);
       const before = await sourceOf(project, sourceId);
       const updated = await ctx.store.updateSource(before.id, {
+        ...newCredentials(before, input),
         ...(input.paused !== undefined ? { paused: input.paused } : {}),
         ...(input.intervalMinutes !== undefined ? { intervalMinutes: input.intervalMinutes } : {}),
         ...(input.maxDeletePercent !== undefined ? { maxDeleteShare: input.maxDeletePercent / 100 } : {}),

@@ -31,6 +31,7 @@ export function blobStoreSuite(name: string, factory: () => Promise<BlobStore>):
     keySafetyTests(() => store);
     prefixTests(() => store);
     streamTests(() => store);
+    moveTests(() => store);
   });
 }
 
@@ -98,6 +99,8 @@ function keySafetyTests(get: () => BlobStore): void {
     await expect(s.get(key)).rejects.toMatchObject(err);
     await expect(s.stat(key)).rejects.toMatchObject(err);
     await expect(s.delete(key)).rejects.toMatchObject(err);
+    await expect(s.move(key, 'safe')).rejects.toMatchObject(err);
+    await expect(s.move('safe', key)).rejects.toMatchObject(err);
   });
 
   it.each(['../', '/', '/etc/', 'a/../../', 'a\\b/', '', 'no-slash'])('rejects the unsafe prefix %j', async (prefix) => {
@@ -170,5 +173,23 @@ function streamTests(get: () => BlobStore): void {
     await expect(get().putStream('broken/x', failingAfter('part'), 100)).rejects.toThrow('source broke');
     expect(await get().stat('broken/x')).toBeNull();
     expect(await get().sizeOfPrefix('broken/')).toBe(0);
+  });
+}
+
+function moveTests(get: () => BlobStore): void {
+  it('moves an object to a key in another folder, replacing what was there, and the old key is gone', async () => {
+    await get().put('from/a/upload', bytes('new content'));
+    await get().put('to/b/original', bytes('old content, longer'));
+    await get().move('from/a/upload', 'to/b/original');
+    expect(text(await get().get('to/b/original'))).toBe('new content');
+    expect(await get().stat('from/a/upload')).toBeNull();
+    await get().move('to/b/original', 'fresh/folder/x');
+    expect(await get().stat('fresh/folder/x')).toEqual({ size: 11 });
+  });
+
+  it('throws not_found when moving a missing object, and leaves the target as it was', async () => {
+    await get().put('kept', bytes('kept'));
+    await expect(get().move('missing/x', 'kept')).rejects.toMatchObject({ code: 'not_found' });
+    expect(text(await get().get('kept'))).toBe('kept');
   });
 }
