@@ -8,6 +8,7 @@ import { requireProjectRole } from './access.ts';
 import { checkCollections, fullToolset, stripUndefined } from './fields.ts';
 import { compileOutputSchema } from './output.ts';
 import { createAgentSchema, listAgentsQuerySchema, updateAgentSchema } from './schemas.ts';
+import type { AgentService } from '../api/agents.ts';
 
 /** Where an agent lives: the path's org and project. */
 export interface ProjectPath {
@@ -33,7 +34,7 @@ function mergePatch(agent: AgentRecord, patch: ReturnType<typeof updateAgentSche
 }
 
 /** Hosted agents of a project: the management plane (JWT sessions; admins write, members read). */
-export function agentService(ctx: DossierContext) {
+export function agentService(ctx: DossierContext): AgentService {
   /** The agent of the path's project by id or slug; 404 otherwise. */
   async function agentOf(projectId: string, idOrSlug: string): Promise<AgentRecord> {
     const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
@@ -83,4 +84,4 @@ export function agentService(ctx: DossierContext) {
   };
 }
 
-export type AgentService = ReturnType<typeof agentService>;
+export type { AgentService };

@@ -8,6 +8,7 @@ import type { SessionClaims } from './jwt.ts';
 import { requireOrgRole, requireProjectRole } from './roles.ts';
 import { hashSecret, previewSecret } from './secrets.ts';
 import type { AuthService } from './service.ts';
+import type { KeyService } from '../api/keys.ts';
 
 /** A key as listings show it: never the key, only how to recognise it (spec: "not shown"; decided in issue 9). */
 export interface ApiKeyView {
@@ -36,7 +37,7 @@ export const orgKeyView = (record: OrgApiKeyRecord): ApiKeyView => viewOf(record
 type ProjectPath = { orgId: string; projectId: string };
 
 /** API keys of projects and orgs: admins of the org list, create, rotate and revoke them; a new key is shown once. */
-export function keyService(ctx: DossierContext, auth: AuthService) {
+export function keyService(ctx: DossierContext, auth: AuthService): KeyService {
   async function projectKeyOf(claims: SessionClaims, path: ProjectPath, keyId: string): Promise<ApiKeyRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing API keys');
     const key = isUuid(keyId) ? await ctx.store.getApiKey(keyId) : null;
@@ -91,4 +92,4 @@ export function keyService(ctx: DossierContext, auth: AuthService) {
   };
 }
 
-export type KeyService = ReturnType<typeof keyService>;
+export type { KeyService };

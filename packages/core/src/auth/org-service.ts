@@ -9,6 +9,7 @@ import { checkPasswordStrength } from '../people/password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { type OrgRole, requireOrgRole, requireProjectRole } from './roles.ts';
 import type { AuthService } from './service.ts';
+import type { OrgService } from '../api/orgs.ts';
 
 /** A new project with its two keys, shown once. */
 export interface CreatedProject {
@@ -22,7 +23,7 @@ export interface CreatedProject {
  * with a role, passwords changed and every token of an account revoked. Deleting refuses (409) while data exists,
  * so nothing in the vector index or file store is orphaned.
  */
-export function orgService(ctx: DossierContext, auth: AuthService) {
+export function orgService(ctx: DossierContext, auth: AuthService): OrgService {
   async function hasCollections(projectId: string): Promise<boolean> {
     for (const env of ENVS) {
       if ((await ctx.store.listCollections(projectId, env)).some((c) => !c.deletedAt)) return true;
@@ -141,4 +142,4 @@ export function orgService(ctx: DossierContext, auth: AuthService) {
   };
 }
 
-export type OrgService = ReturnType<typeof orgService>;
+export type { OrgService };

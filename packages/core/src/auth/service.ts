@@ -10,6 +10,7 @@ import { createTokenIssuer, type SessionClaims } from './jwt.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import { hashSecret, previewSecret } from './secrets.ts';
+import type { AuthService } from '../api/auth.ts';
 
 /** What the first start creates; the plaintext keys and password are shown exactly once. */
 export interface BootstrapResult {
@@ -39,7 +40,7 @@ export interface SignedIn {
 }
 
 /** Accounts, orgs, projects, API keys and management-plane tokens. */
-export function authService(ctx: DossierContext) {
+export function authService(ctx: DossierContext): AuthService {
   const tokens = createTokenIssuer(ctx.secrets.deriveKey('jwt'), TOKEN_TTL_SECONDS);
 
   /** A new key of a project sandbox; the plaintext is returned once (with its record) and only its hash can find it again. */
@@ -180,4 +181,4 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
   };
 }
 
-export type AuthService = ReturnType<typeof authService>;
+export type { AuthService };

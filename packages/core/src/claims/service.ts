@@ -8,6 +8,7 @@ import { noProviderError } from '../models/not-configured.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { CONTRADICTION_JOB } from './detection.ts';
 import { claimsVersion, computeClaimMap, type MapProgress } from './map.ts';
+import type { ClaimService } from '../api/claims.ts';
 
 /** Longest collection instructions (spec: Limits). */
 export const MAX_INSTRUCTIONS_CHARS = 4_000;
@@ -37,7 +38,7 @@ export interface ContradictionListQuery {
 const ALL = 100_000;
 
 /** Claims, the claim map and contradiction review of collections the caller may use. */
-export function claimService(ctx: DossierContext) {
+export function claimService(ctx: DossierContext): ClaimService {
   async function contradictionOf(access: Access, collectionId: string, contradictionId: string) {
     const collection = await requireCollection(ctx, access, collectionId, 'write');
     const found = isUuid(contradictionId) ? await ctx.store.getContradiction(contradictionId) : null;
@@ -165,4 +166,4 @@ export function claimService(ctx: DossierContext) {
   };
 }
 
-export type ClaimService = ReturnType<typeof claimService>;
+export type { ClaimService };

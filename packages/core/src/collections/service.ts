@@ -11,6 +11,7 @@ import {
 } from '../schemas.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
+import type { CollectionService } from '../api/collections.ts';
 
 /** Collection as the API shows it (internal fields dropped). */
 export type CollectionView = Omit<Collection, 'projectId' | 'env' | 'embeddingDimension' | 'deletedAt'>;
@@ -89,7 +90,7 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
 
 
 /** Collections: create, list, get, update, stats, soft delete. */
-export function collectionService(ctx: DossierContext) {
+export function collectionService(ctx: DossierContext): CollectionService {
   return {
     async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
       const a = requireAccess(access);
@@ -142,4 +143,4 @@ export function collectionService(ctx: DossierContext) {
   };
 }
 
-export type CollectionService = ReturnType<typeof collectionService>;
+export type { CollectionService };

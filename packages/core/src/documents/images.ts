@@ -4,6 +4,7 @@ import { notFound } from '../domain/errors.ts';
 import type { DocumentImageRecord } from '../domain/types.ts';
 import { imageKey } from '../ingest/images.ts';
 import { isUuid } from '../util/ids.ts';
+import type { DocumentImageService } from '../api/documents.ts';
 
 /** DocumentImage as the API shows it. */
 export type ImageView = Omit<DocumentImageRecord, 'documentId' | 'byteSize'>;
@@ -11,7 +12,7 @@ export type ImageView = Omit<DocumentImageRecord, 'documentId' | 'byteSize'>;
 const imageView = ({ documentId: _d, byteSize: _b, ...view }: DocumentImageRecord): ImageView => view;
 
 /** Images of documents and table chunks with their captions. */
-export function imageService(ctx: DossierContext) {
+export function imageService(ctx: DossierContext): Pick<DocumentImageService, 'images' | 'image' | 'captions'> {
   return {
     async images(access: Access, documentId: string): Promise<ImageView[]> {
       const { doc } = await requireDocument(ctx, access, documentId, 'read');

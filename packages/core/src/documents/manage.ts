@@ -18,6 +18,7 @@ import {
 import { metadataPairs } from '../util/canonical-json.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from './pages.ts';
 import { type DocumentView, documentView, normalizeTags } from './view.ts';
+import type { DocumentService } from '../api/documents.ts';
 
 /** The wait endpoint gives up after 5 minutes (spec: Limits). */
 export const WAIT_TIMEOUT_MS = 5 * 60 * 1000;
@@ -29,7 +30,7 @@ export const sectionView = ({ collectionId: _c, ...s }: SectionRecord): SectionV
 const isTerminal = (d: DocumentRecord): boolean => d.status === 'ready' || d.status === 'error';
 
 /** Reading, patching, deleting and re-running documents. */
-export function documentService(ctx: DossierContext) {
+export function documentService(ctx: DossierContext): DocumentService {
   async function inCollection(c: Collection, id: string): Promise<DocumentRecord> {
     const doc = await ctx.store.getDocument(id);
     if (!doc || doc.collectionId !== c.id || doc.deletedAt) throw notFound(`Document ${id}`);
@@ -186,4 +187,4 @@ async function waitForTerminal(ctx: DossierContext, doc: DocumentRecord, timeout
   });
 }
 
-export type DocumentService = ReturnType<typeof documentService>;
+export type { DocumentService };

@@ -11,6 +11,7 @@ import { replaceDocumentContent, sameContent } from './replace.ts';
 import { normalizeSourcePath } from './source-path.ts';
 import { UPLOAD_URL_TTL_MS, uploadTokens } from './upload-token.ts';
 import { type DocumentView, documentView, normalizeTags, safeFilename } from './view.ts';
+import type { UploadService } from '../api/documents.ts';
 
 const sha256Of = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -96,7 +97,7 @@ async function startPipeline(ctx: DossierContext, doc: DocumentRecord, patch: Pa
 }
 
 /** Uploads: presigned URL + confirm, direct upload, batch confirm. */
-export function uploadService(ctx: DossierContext) {
+export function uploadService(ctx: DossierContext): UploadService {
   const tokens = uploadTokens(ctx.secrets.deriveKey('upload-url'));
   /** Documents whose presigned PUT is being received in this process (a concurrent second PUT is refused). */
   const receiving = new Set<string>();
@@ -326,4 +327,4 @@ export function uploadService(ctx: DossierContext) {
   };
 }
 
-export type UploadService = ReturnType<typeof uploadService>;
+export type { UploadService };

@@ -1,4 +1,5 @@
 import { type Access, requireCollection } from '../access.ts';
+import type { EvaluationService } from '../api/evaluations.ts';
 import type { DossierContext } from '../context.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
@@ -62,7 +63,13 @@ type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsP
 type Enqueue = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined) => Promise<EvaluationRunRecord | null>;
 
 /** Golden sets, evaluation runs and comparisons of a collection (issue 38). Every call needs the collection's project key. */
-export function evaluationService(ctx: DossierContext, server: RetrievalSettings) {
+/** The evaluation service with the two internals the collection guard and its jobs use (kept off `Dossier`). */
+export interface EvaluationServiceWithInternals extends EvaluationService {
+  evaluate: Evaluate;
+  setOf: SetOf;
+}
+
+export function evaluationService(ctx: DossierContext, server: RetrievalSettings): EvaluationServiceWithInternals {
   const owned: Owned = (access, collectionId) => requireCollection(ctx, access, collectionId, 'write');
   const setOf: SetOf = async (c, setId, version) => {
     const set = setId.length <= 100 ? await ctx.store.getGoldenSet(setId, version) : null;
@@ -235,4 +242,4 @@ function guardMethods(ctx: DossierContext, owned: Owned, setOf: SetOf) {
   };
 }
 
-export type EvaluationService = Omit<ReturnType<typeof evaluationService>, 'evaluate' | 'setOf'>;
+export type { EvaluationService };

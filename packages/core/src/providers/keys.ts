@@ -6,6 +6,7 @@ import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { keyedProvider, type SpecProvider, specProvider } from './names.ts';
+import type { ProviderKeyService } from '../api/provider-keys.ts';
 
 /** A provider key as the API shows it (spec: ProviderKey): a preview, never the key. */
 export interface ProviderKeyView {
@@ -35,7 +36,7 @@ function requireOwnSandbox(access: Access, projectId: string): NonNullable<Acces
  * A project's own provider keys (spec: Provider keys). Keys are sealed with the SecretBox (AES-256-GCM) before
  * they reach the store; only `keyPreview` is ever returned. The research resolver prefers them to managed keys.
  */
-export function providerKeyService(ctx: DossierContext) {
+export function providerKeyService(ctx: DossierContext): ProviderKeyService {
   return {
     async create(access: Access, projectId: string, raw: CreateProviderKeyInput): Promise<ProviderKeyView> {
       const sandbox = requireOwnSandbox(access, projectId);
@@ -69,4 +70,4 @@ export function providerKeyService(ctx: DossierContext) {
   };
 }
 
-export type ProviderKeyService = ReturnType<typeof providerKeyService>;
+export type { ProviderKeyService };

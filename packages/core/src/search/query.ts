@@ -31,6 +31,7 @@ export interface QueryHit extends PassageLocation {
 }
 
 import type { QueryExpansion } from '../domain/types.ts';
+import type { SearchService } from '../api/search.ts';
 export { QUERY_EXPANSIONS, type QueryExpansion } from '../domain/types.ts';
 
 /** Tunables of hybrid retrieval. */
@@ -185,7 +186,7 @@ export async function queryCollection(
 }
 
 /** Hybrid search, section scan and section reads. */
-export function searchService(ctx: DossierContext, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
+export function searchService(ctx: DossierContext, settings: RetrievalSettings = DEFAULT_RETRIEVAL): SearchService {
   return {
     /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
@@ -244,4 +245,4 @@ async function sectionWithAccess(ctx: DossierContext, access: Access, sectionId:
   }
 }
 
-export type SearchService = ReturnType<typeof searchService>;
+export type { SearchService };

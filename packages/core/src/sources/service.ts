@@ -16,6 +16,7 @@ import { s3SourceFields } from './s3.ts';
 import { newRun, purgeExpired, runSource, type SourceSettings } from './run.ts';
 import { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
+import type { SourceService } from '../api/sources.ts';
 
 export const SOURCE_SYNC_JOB = 'source.sync';
 const DEFAULT_MAX_DELETE_SHARE = 0.2;
@@ -58,7 +59,7 @@ export function sourceHandlers(ctx: DossierContext, settings: SourceSettings): R
 }
 
 /** Server-side sources of a project's collections (JWT: admins write, members read). */
-export function sourceService(ctx: DossierContext, settings: SourceSettings) {
+export function sourceService(ctx: DossierContext, settings: SourceSettings): SourceService {
   async function collectionIdsOf(project: Project): Promise<string[]> {
     const [live, test] = await Promise.all([ctx.store.listCollections(project.id, 'live'), ctx.store.listCollections(project.id, 'test')]);
     return [...live, ...test].map((c) => c.id);
@@ -151,4 +152,4 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
   };
 }
 
-export type SourceService = ReturnType<typeof sourceService>;
+export type { SourceService };

@@ -11,6 +11,7 @@ import { isUuid, newId, nowIso } from '../util/ids.ts';
 import type { WebhookSender } from '../ports/webhook-sender.ts';
 import { sendTestEvent, webhookBody } from './delivery.ts';
 import { newSigningSecret } from './signing.ts';
+import type { WebhookService } from '../api/webhooks.ts';
 
 /**
  * Who manages webhooks: a signed-in member of the org (JWT; members list endpoints and deliveries, admins create,
@@ -88,7 +89,7 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
 }
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
-export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }) {
+export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }): WebhookService {
   /** The URL when a receiver may have it and the delivery policy could ever reach it (400 otherwise). */
   async function deliverableUrl(raw: string): Promise<string> {
     const url = checkWebhookUrl(raw, opts.allowHttpLoopback);
@@ -186,4 +187,4 @@ export function webhookService(ctx: DossierContext, opts: { allowHttpLoopback: b
   };
 }
 
-export type WebhookService = ReturnType<typeof webhookService>;
+export type { WebhookService };
