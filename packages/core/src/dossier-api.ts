@@ -124,13 +124,21 @@ export interface ScopedDocuments extends Bound<DocumentsApi> {
 export interface ScopedDossier {
   /** The sandbox every method acts in. */
   readonly access: NonNullable<Access>;
+  /** `Dossier.collections` in this sandbox (`create` fills in its project). */
   readonly collections: ScopedCollections;
+  /** `Dossier.documents` in this sandbox, plus `add` (a direct upload from bytes). */
   readonly documents: ScopedDocuments;
+  /** `Dossier.search` in this sandbox. */
   readonly search: Bound<SearchService>;
+  /** `Dossier.evaluations` in this sandbox. */
   readonly evaluations: Bound<EvaluationService>;
+  /** `Dossier.research` in this sandbox. */
   readonly research: Bound<ResearchService>;
+  /** `Dossier.claims` in this sandbox. */
   readonly claims: Bound<ClaimService>;
+  /** `Dossier.duplicates` in this sandbox. */
   readonly duplicates: Bound<DuplicateService>;
+  /** `Dossier.events` in this sandbox. */
   readonly events: Bound<EventsApi>;
 }
 

@@ -1,4 +1,5 @@
-import { canonicalJson, type JsonValue } from '@dossier/core';
+import { type JsonValue } from '@dossier/core';
+import { canonicalJson } from '@dossier/core/internal';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { MetadataDialect } from '../kysely/dialect.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';

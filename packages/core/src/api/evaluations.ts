@@ -22,8 +22,11 @@ import type { GoldenSetUpload } from '../evaluation/upload.ts';
 
 /** A collection's evaluation guard: runs of `setId` before and after a settings change may differ by `maxNdcgDrop`. */
 export interface EvaluationGuardView {
+  /** The golden set a change is scored on. */
   setId: string;
+  /** The largest drop of nDCG@10 a change may cause. */
   maxNdcgDrop: number;
+  /** When the guard was last set. */
   updatedAt: string;
 }
 

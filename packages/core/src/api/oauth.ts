@@ -18,10 +18,15 @@ import type { TokenResponse } from '../oauth/tokens.ts';
 
 /** A project the account administers, with the OAuth clients connected to it. */
 export interface AdminProjectConnections {
+  /** The project's org. */
   orgId: string;
+  /** The org's name. */
   orgName: string;
+  /** The project. */
   projectId: string;
+  /** The project's name. */
   projectName: string;
+  /** The clients connected to the project, each with its grant. */
   clients: ConnectedClient[];
 }
 

@@ -14,9 +14,13 @@ import type { MemberRole, SsoLoginRecord } from '../ports/people-store.ts';
 
 /** What an invitation link's page shows before the invitee accepts. */
 export interface InvitationPreview {
+  /** The org the invitation is to. */
   orgName: string;
+  /** The e-mail invited. */
   email: string;
+  /** The role the invitee will hold. */
   role: MemberRole;
+  /** When the link stops working. */
   expiresAt: string;
   /** Whether the e-mail already has an account (then accepting asks for its password). */
   hasAccount: boolean;

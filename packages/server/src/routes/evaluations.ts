@@ -1,4 +1,4 @@
-import { evaluationSchemas as ev } from '@dossier/core';
+import { evaluationSchemas as ev } from '@dossier/core/internal';
 import { z } from 'zod';
 import { requireApiAccess } from '../http/auth.ts';
 import { readMultipart } from '../http/multipart.ts';
