@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Job, type JobQueue } from '@dossier/core';
+import type { Job, JobQueue } from '@dossier/core';
 import { createJobRunner, type JobRunner, type JobRunnerOptions, retryDelayMs } from '@dossier/core/internal';
 import { jobQueueSuite } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';

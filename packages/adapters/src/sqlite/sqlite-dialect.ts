@@ -1,4 +1,4 @@
-import { type JsonValue } from '@dossier/core';
+import type { JsonValue } from '@dossier/core';
 import { canonicalJson } from '@dossier/core/internal';
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { MetadataDialect } from '../kysely/dialect.ts';

@@ -1,4 +1,4 @@
-import { type Logger, type OAuthScope } from '@dossier/core';
+import type { Logger, OAuthScope } from '@dossier/core';
 import { sandboxOf } from '@dossier/core/internal';
 import { createMcpServer } from '@dossier/mcp';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';

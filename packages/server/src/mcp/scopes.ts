@@ -1,4 +1,4 @@
-import { type OAuthScope, type Principal } from '@dossier/core';
+import type { OAuthScope, Principal } from '@dossier/core';
 import { hasScope } from '@dossier/core/internal';
 import { TOOLS, type ToolDef } from '@dossier/mcp';
 

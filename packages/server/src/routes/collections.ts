@@ -1,5 +1,5 @@
 import { EvaluationGuardRefusal, responses, schemas } from '@dossier/core';
-import { type evaluationSchemas } from '@dossier/core/internal';
+import type { evaluationSchemas } from '@dossier/core/internal';
 import { z } from 'zod';
 import { apiAccess, requireApiAccess } from '../http/auth.ts';
 import { noContent, type RouteDef, type RouteDeps, route, send } from './define.ts';
