@@ -142,21 +142,8 @@ export interface ScopedDossier {
   readonly events: Bound<EventsApi>;
 }
 
-/**
- * One Dossier instance: the whole service over its adapters. Call `close()` when done: it drains the pipeline
- * workers and releases every adapter.
- * @example
- * import { createDossier } from '@dossier/adapters';
- * const dossier = await createDossier({ dataDir: './data' });
- * const local = await dossier.local();
- * // …
- * await dossier.close();
- */
-export interface Dossier {
-  /** Embedding model of new collections, resolved at start (`none` when no model could be loaded: BM25 only). */
-  readonly defaultEmbeddingModel: string;
-
-  // ---- data plane (project sandboxes) ----
+/** The data plane of a Dossier: project sandboxes' collections, documents and what is derived from them. */
+export interface DossierDataPlane {
   /** Collections of documents, each with its embedding model and retrieval settings. */
   readonly collections: CollectionsApi;
   /** Documents of a collection: upload, read, list, delete. Ingestion runs in the background. */
@@ -177,8 +164,10 @@ export interface Dossier {
   readonly providerKeys: ProviderKeyService;
   /** Usage meters of a sandbox. */
   readonly usage: UsageApi;
+}
 
-  // ---- management plane ----
+/** The management plane of a Dossier: accounts, orgs, projects and their keys, agents, webhooks, sources, OAuth. */
+export interface DossierManagementPlane {
   /** Accounts, sessions (JWT), API-key authentication and the first-start bootstrap. */
   readonly auth: AuthService;
   /** A project's API keys and an org's keys. */
@@ -199,8 +188,21 @@ export interface Dossier {
   readonly oauth: OAuthService;
   /** People on a team (issue 42): invitations, accounts, sessions, password resets, single sign-on accounts. */
   readonly people: PeopleService;
+}
 
-  // ---- lifecycle ----
+/**
+ * One Dossier instance: the whole service over its adapters, its data plane and its management plane. Call
+ * `close()` when done: it drains the pipeline workers and releases every adapter.
+ * @example
+ * import { createDossier } from '@dossier/adapters';
+ * const dossier = await createDossier({ dataDir: './data' });
+ * const local = await dossier.local();
+ * // …
+ * await dossier.close();
+ */
+export interface Dossier extends DossierDataPlane, DossierManagementPlane {
+  /** Embedding model of new collections, resolved at start (`none` when no model could be loaded: BM25 only). */
+  readonly defaultEmbeddingModel: string;
   /** The data-plane services of a built-in local project, for apps that embed the library without keys. */
   local(): Promise<ScopedDossier>;
   /** Start the pipeline workers in this process (`createDossier` has already called it). */

@@ -24,7 +24,7 @@ export type { ResearchService } from './api/research.ts';
 export type { ChunkView, ScanResults, SearchService, SectionWithContent } from './api/search.ts';
 export type { SourceService } from './api/sources.ts';
 export type { WebhookService } from './api/webhooks.ts';
-export type { Bound, Dossier, EventsApi, LimitsApi, ScopedCollections, ScopedDocuments, ScopedDossier, UsageApi } from './dossier-api.ts';
+export type { Bound, Dossier, DossierDataPlane, DossierManagementPlane, EventsApi, LimitsApi, ScopedCollections, ScopedDocuments, ScopedDossier, UsageApi } from './dossier-api.ts';
 
 // ---- Building a Dossier: dependencies, settings, errors, events and the parts core provides ----
 export type { Access, Intent } from './access.ts';
