@@ -6,7 +6,13 @@
  * Core's own wiring (its context, access helpers, job runner, storage keys, ranking maths) is on
  * `@dossier/core/internal`, for Dossier's own packages only: it may change in any release.
  */
+
 // ---- The library API: Dossier, its groups, their inputs and views ----
+export type { Access, Intent } from './access.ts';
+export type { AgentProgress, AgentRunOutcome, AgentStreamEvent, AgentSyncResult } from './agents/events.ts';
+export type { AgentCaller } from './agents/invocation.ts';
+export type { AgentRunStepView, AgentRunView } from './agents/runs.ts';
+export type { AgentView, ProjectPath } from './agents/service.ts';
 export type { AgentRunService, AgentsApi, AgentService } from './api/agents.ts';
 export type { AuthService } from './api/auth.ts';
 export type { ClaimService } from './api/claims.ts';
@@ -24,41 +30,55 @@ export type { ResearchService } from './api/research.ts';
 export type { ChunkView, ScanResults, SearchService, SectionWithContent } from './api/search.ts';
 export type { SourceService } from './api/sources.ts';
 export type { WebhookService } from './api/webhooks.ts';
-export type { Bound, Dossier, DossierDataPlane, DossierManagementPlane, EventsApi, LimitsApi, ScopedCollections, ScopedDocuments, ScopedDossier, UsageApi } from './dossier-api.ts';
-
-// ---- Building a Dossier: dependencies, settings, errors, events and the parts core provides ----
-export type { Access, Intent } from './access.ts';
-export type { AgentProgress, AgentRunOutcome, AgentStreamEvent, AgentSyncResult } from './agents/events.ts';
-export type { AgentCaller } from './agents/invocation.ts';
-export type { AgentRunStepView, AgentRunView } from './agents/runs.ts';
-export type { AgentView, ProjectPath } from './agents/service.ts';
 export type { SessionClaims } from './auth/jwt.ts';
 export type { ApiKeyView } from './auth/key-service.ts';
 export type { CreatedProject } from './auth/org-service.ts';
-export { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, type OAuthScope, type Principal, PRINCIPAL_KINDS, type PrincipalKind } from './auth/principal.ts';
 export type { OrgRole } from './auth/roles.ts';
-export { createSecretBox, type SecretBox } from './auth/secrets.ts';
 export type { BootstrapResult, SignedIn, SignInMeta } from './auth/service.ts';
 export type { MapProgress } from './claims/map.ts';
 export type { ClaimView, ContradictionListQuery, ContradictionRunView, ContradictionView } from './claims/service.ts';
 export type { CollectionStats, CollectionView, PublicCollectionView } from './collections/service.ts';
-export { type ChunkingRunner, type ConversionRunner, type DossierDeps, type Logger, type PageRenderer, type PageRenderInput, silentLogger } from './context.ts';
 export type { ImageView } from './documents/images.ts';
 export type { SectionView } from './documents/manage.ts';
 export type { PageImage } from './documents/page-images.ts';
 export type { PageSpan } from './documents/pages.ts';
 export type { DirectUpload, UploadUrlResult } from './documents/uploads.ts';
 export type { DocumentView } from './documents/view.ts';
-export { createDossierCore, type DossierCore } from './dossier.ts';
+export type { Bound, Dossier, DossierDataPlane, DossierManagementPlane, EventsApi, LimitsApi, ScopedCollections, ScopedDocuments, ScopedDossier, UsageApi } from './dossier-api.ts';
 export type { DuplicateComparison } from './duplicates/compare.ts';
 export type { DuplicateGroupView, DuplicateRunView } from './duplicates/service.ts';
-export { featureHashingDimension, FeatureHashingEmbedder } from './embedding/feature-hashing.ts';
-export { EvaluationGuardRefusal } from './evaluation/guard.ts';
 export type { AcceptProposalInput, CreateGoldenSetInput, EvaluationComparisonView, EvaluationGuardInput, EvaluationRunSummaryView, EvaluationRunView, GoldenProposalView, GoldenSetView, ProposeQuestionsInput, RunEvaluationInput, UpdateGoldenSetInput } from './evaluation/schemas.ts';
 export type { GoldenSetUpload, UploadedSetFile } from './evaluation/upload.ts';
+export type { IdempotencyStart } from './idempotency/service.ts';
+export type { CheckedAuthorization, ConsentChoice, OAuthEndpoint } from './oauth/authorize.ts';
+export type { ClientCredentials, ClientInformation } from './oauth/clients.ts';
+export type { ConnectedClient } from './oauth/connections.ts';
+export type { PagePurpose } from './oauth/page-session.ts';
+export type { GrantableSandbox } from './oauth/sandboxes.ts';
+export type { TokenResponse } from './oauth/tokens.ts';
+export type { IssuedReset, SessionView } from './people/accounts.ts';
+export type { InvitationView } from './people/invitations.ts';
+export type { SsoIdentity, SsoPolicy } from './people/sso.ts';
+export type { ProviderKeyView } from './providers/keys.ts';
+export type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchSession } from './research/events.ts';
+export * as responses from './responses.ts';
+export * as schemas from './schemas.ts';
+export type { CreateCollectionInput, CreateProviderKeyInput, DocumentPatchInput, FilenameSearchInput, ListDocumentsInput, ManifestQueryInput, QueryInput, ResearchInput, ScanInput, UpdateCollectionInput, UploadUrlInput } from './schemas.ts';
+export { DEFAULT_RETRIEVAL, type FoundBy, type QueryHit, type RetrievalSettings } from './search/query.ts';
+export type { SourceView } from './sources/service.ts';
+export type { DailyMeter, UsageDaily, UsageDay } from './usage/daily.ts';
+export type { Sandbox, UsageMeters } from './usage/quotas.ts';
+export type { WebhookCaller, WebhookDeliveryView, WebhookEndpointView } from './webhooks/service.ts';
+
+// ---- Building a Dossier: dependencies, settings, errors, events and the parts core provides ----
+export { OAUTH_SCOPE_DESCRIPTIONS, OAUTH_SCOPES, type OAuthScope, type Principal, PRINCIPAL_KINDS, type PrincipalKind } from './auth/principal.ts';
+export { createSecretBox, type SecretBox } from './auth/secrets.ts';
+export { type ChunkingRunner, type ConversionRunner, type DossierDeps, type Logger, type PageRenderer, type PageRenderInput, silentLogger } from './context.ts';
+export { createDossierCore, type DossierCore } from './dossier.ts';
+export { featureHashingDimension, FeatureHashingEmbedder } from './embedding/feature-hashing.ts';
+export { EvaluationGuardRefusal } from './evaluation/guard.ts';
 export { EVENT_TYPES, type EventData, type EventType, isEventType, type ServiceEvent, type WebhookBody } from './events/catalogue.ts';
 export { InProcessEventBus } from './events/in-process-bus.ts';
-export type { IdempotencyStart } from './idempotency/service.ts';
 export { chunkDocument, type ChunkInput, type DraftChunkRow, type SectionSpan } from './ingest/chunk-document.ts';
 export { ConverterRegistry, defaultConverters } from './ingest/converters/registry.ts';
 export type { CellRegion, Converter, ConvertInput, ConvertResult, ExtractedImage, TextRegion } from './ingest/converters/types.ts';
@@ -67,35 +87,16 @@ export { memoryConcurrencyGate } from './limits/memory-gate.ts';
 export { createModelResolver, type ManagedProviders, type ModelResolverDeps } from './models/resolver.ts';
 export { DEFAULT_MODELS, type ModelDefaults, type ModelRoute, type RouteOptions } from './models/router.ts';
 export type { ModelResolver, ModelTier, ResolvedModel } from './models/types.ts';
-export type { CheckedAuthorization, ConsentChoice, OAuthEndpoint } from './oauth/authorize.ts';
-export type { ClientCredentials, ClientInformation } from './oauth/clients.ts';
-export type { ConnectedClient } from './oauth/connections.ts';
 export { isOAuthError, OAuthError, type OAuthErrorCode, OAuthRedirectError } from './oauth/errors.ts';
-export type { PagePurpose } from './oauth/page-session.ts';
-export type { GrantableSandbox } from './oauth/sandboxes.ts';
 export { DEFAULT_OAUTH_SETTINGS, type OAuthSettings } from './oauth/settings.ts';
-export type { TokenResponse } from './oauth/tokens.ts';
-export type { IssuedReset, SessionView } from './people/accounts.ts';
-export type { InvitationView } from './people/invitations.ts';
 export { DEFAULT_PEOPLE_SETTINGS, type PeopleSettings } from './people/settings.ts';
-export type { SsoIdentity, SsoPolicy } from './people/sso.ts';
-export type { ProviderKeyView } from './providers/keys.ts';
 export { PROVIDER_SPELLINGS, type ProviderSpelling, type SpecProvider } from './providers/names.ts';
 export { DEFAULT_INPUT_BUDGETS, DEFAULT_TIME_LIMITS_MS, type DepthSettings, RESEARCH_DEPTHS, type ResearchToolName } from './research/depths.ts';
-export type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchSession } from './research/events.ts';
 export { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings } from './research/run.ts';
-export * as responses from './responses.ts';
-export * as schemas from './schemas.ts';
-export type { CreateCollectionInput, CreateProviderKeyInput, DocumentPatchInput, FilenameSearchInput, ListDocumentsInput, ManifestQueryInput, QueryInput, ResearchInput, ScanInput, UpdateCollectionInput, UploadUrlInput } from './schemas.ts';
 export { createLlmReranker, type LlmRerankerOptions } from './search/llm-reranker.ts';
-export { DEFAULT_RETRIEVAL, type FoundBy, type QueryHit, type RetrievalSettings } from './search/query.ts';
-export type { SourceView } from './sources/service.ts';
-export type { DailyMeter, UsageDaily, UsageDay } from './usage/daily.ts';
 export { type Plan, type PlanBook, planBook, type PlanFile, planFileSchema, UNLIMITED_PLAN, unlimitedPlans } from './usage/plans.ts';
-export type { Sandbox, UsageMeters } from './usage/quotas.ts';
 export { checkBlobKey, checkBlobPrefix } from './util/blob-keys.ts';
 export { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/delivery.ts';
-export type { WebhookCaller, WebhookDeliveryView, WebhookEndpointView } from './webhooks/service.ts';
 export { signBody, verifySignature } from './webhooks/signing.ts';
 
 // ---- Ports and their records (adapter authors; conformance suites in @dossier/core/testing) ----
