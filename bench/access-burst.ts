@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { newId } from '@dossier/core';
+import { newId } from '@dossier/core/internal';
 import { loadConfig, type RunningServer, startServer } from '@dossier/server';
 import { percentile } from './beir/metrics.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from './beir/report.ts';

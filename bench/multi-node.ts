@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PIPELINE_CONCURRENCY } from '@dossier/core';
+import { DEFAULT_PIPELINE_CONCURRENCY } from '@dossier/core/internal';
 import pg from 'pg';
 import S3rver from 's3rver';
 import { bootstrapOf, type Deployment, type NodeProcess, nodeEnvironment, startNode, stopNode } from '../examples/multi-node/topology.ts';

@@ -5,7 +5,7 @@
  */
 
 // The metrics themselves are the library's (evaluation runs of issue 38 score with the same functions).
-import { type Judgments, ndcgAt, recallAt, reciprocalRankAt } from '@dossier/core';
+import { type Judgments, ndcgAt, recallAt, reciprocalRankAt } from '@dossier/core/internal';
 
 export { type Judgments, ndcgAt, recallAt, reciprocalRankAt };
 

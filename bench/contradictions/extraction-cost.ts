@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createDossier } from '@dossier/adapters';
-import { countTokens } from '@dossier/core';
+import { countTokens } from '@dossier/core/internal';
 import { isClaimExtraction, recordClaimsTurn, ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 
 const docsDir = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'eval', 'docs');

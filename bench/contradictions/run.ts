@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_GROUPING, groupClaims } from '@dossier/core';
+import { DEFAULT_GROUPING, groupClaims } from '@dossier/core/internal';
 import { type LabelledSet, scifactSet } from './scifact-set.ts';
 
 function readSet(dir: string): LabelledSet {

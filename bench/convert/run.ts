@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { createConversionPool } from '@dossier/adapters';
-import { type PreparedDocument, stableId } from '@dossier/core';
+import type { PreparedDocument } from '@dossier/core';
+import { stableId } from '@dossier/core/internal';
 import { machineLine, writeSection } from './report.ts';
 
 interface Row {

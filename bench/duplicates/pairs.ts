@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { duplicateProfile, scoreDuplicatePair } from '@dossier/core';
+import { duplicateProfile, scoreDuplicatePair } from '@dossier/core/internal';
 import { markdownOfDoc } from './convert.ts';
 import { legacyScore, legacyShingles } from './legacy.ts';
 import { type EvalDoc, evaluationSet, type Kind, NEGATIVE_KINDS, POSITIVE_KINDS } from './variants.ts';

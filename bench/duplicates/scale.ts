@@ -11,7 +11,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDossier } from '@dossier/adapters';
-import { checkDuplicateDocument, type DocumentRecord, newId } from '@dossier/core';
+import type { DocumentRecord } from '@dossier/core';
+import { checkDuplicateDocument, newId } from '@dossier/core/internal';
 import { random } from './variants.ts';
 import { dossierContext } from '@dossier/core/testing';
 

@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDossier } from '@dossier/adapters';
-import { DEFAULT_PIPELINE_CONCURRENCY } from '@dossier/core';
+import { DEFAULT_PIPELINE_CONCURRENCY } from '@dossier/core/internal';
 import { DEFAULT_DATASET } from '../beir/args.ts';
 import { readCorpus, toMarkdown } from '../beir/dataset.ts';
 import { commandLine, fixed, markdownTable, type Row, section, upsertSection } from '../beir/report.ts';

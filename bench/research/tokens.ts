@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDossier } from '@dossier/adapters';
-import { type ChatMessage, type ChatRequest, countTokens, type ResearchAnswer } from '@dossier/core';
+import type { ChatMessage, ChatRequest, ResearchAnswer } from '@dossier/core';
+import { countTokens } from '@dossier/core/internal';
 import { ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
 import { toAnthropicRequest } from '../../packages/adapters/src/providers/anthropic-wire.ts';
 

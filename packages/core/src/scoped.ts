@@ -1,10 +1,7 @@
 import type { Access } from './access.ts';
-import type { Dossier } from './dossier-api.ts';
+import type { Bound, Dossier, ScopedDossier } from './dossier-api.ts';
 
-/** A service with its leading Access parameter bound. */
-export type Bound<T> = {
-  [K in keyof T]: T[K] extends (access: Access, ...rest: infer R) => infer O ? (...rest: R) => O : T[K];
-};
+export type { Bound, ScopedDossier };
 
 function bind<T extends object>(service: T, access: Access): Bound<T> {
   return Object.fromEntries(
@@ -13,7 +10,7 @@ function bind<T extends object>(service: T, access: Access): Bound<T> {
 }
 
 /** The data-plane services of one project sandbox, for apps that embed the library (no API key needed). */
-export function scopedDossier(core: Dossier, access: NonNullable<Access>) {
+export function scopedDossier(core: Dossier, access: NonNullable<Access>): ScopedDossier {
   const collections = bind(core.collections, access);
   return {
     access,
@@ -37,4 +34,3 @@ export function scopedDossier(core: Dossier, access: NonNullable<Access>) {
   };
 }
 
-export type ScopedDossier = ReturnType<typeof scopedDossier>;

@@ -1,5 +1,6 @@
 import { checkDatabaseUrl, parseRerankerSpec } from '@dossier/adapters';
-import { type RateSpec, CONVERSIONS_AT_ONCE, DEFAULT_INPUT_BUDGETS, DEFAULT_PEOPLE_SETTINGS, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, DEFAULT_RETRIEVAL, DEFAULT_RETRY, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, type QueryExpansion, RESEARCH_DEPTHS, type ResearchDepth, routeModel } from '@dossier/core';
+import { DEFAULT_INPUT_BUDGETS, DEFAULT_PEOPLE_SETTINGS, DEFAULT_RETRIEVAL, DEFAULT_TIME_LIMITS_MS, DossierError, QUERY_EXPANSIONS, type QueryExpansion, type RateSpec, RESEARCH_DEPTHS, type ResearchDepth } from '@dossier/core';
+import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_RETRY, DEFAULT_UPLOAD_CONCURRENCY, routeModel } from '@dossier/core/internal';
 import { parseSsoProviders, type SsoProviderConfig } from './people/config.ts';
 
 /** One configuration setting: where it comes from and what it means. The table of docs/configuration.md is generated from this list. */

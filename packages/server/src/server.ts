@@ -17,8 +17,18 @@ import {
   s3BlobStoreFromUrl,
 } from '@dossier/adapters';
 import {
-  type BootstrapResult, DEFAULT_RETRIEVAL, DEFAULT_RETRY, type Dossier, DossierError, type Embedder, type Logger, type ModelProviderFactory, type PlanBook, planBook, type Principal,
+  type BootstrapResult,
+  DEFAULT_RETRIEVAL,
+  type Dossier,
+  DossierError,
+  type Embedder,
+  type Logger,
+  type ModelProviderFactory,
+  type PlanBook,
+  planBook,
+  type Principal,
 } from '@dossier/core';
+import { DEFAULT_RETRY } from '@dossier/core/internal';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 import { createLogger } from './logger.ts';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { s256 } from '@dossier/core';
+import { s256 } from '@dossier/core/internal';
 import Koa from 'koa';
 import { authenticate } from '../src/http/auth.ts';
 import { errorMiddleware } from '../src/http/errors.ts';

@@ -12,7 +12,8 @@ import type {
   WebhookEndpointPatch,
   WebhookEndpointRecord,
 } from '@dossier/core';
-import { endpointReceives, notFound } from '@dossier/core';
+import { notFound } from '@dossier/core';
+import { endpointReceives } from '@dossier/core/internal';
 import type { Selectable } from 'kysely';
 import { batches } from './batches.ts';
 import type { StoreContext } from './dialect.ts';

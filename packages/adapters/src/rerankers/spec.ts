@@ -1,4 +1,5 @@
-import { DossierError, type Logger, type ModelProviderFactory, type Reranker, createLlmReranker, routeModel } from '@dossier/core';
+import { DossierError, type Logger, type ModelProviderFactory, type Reranker, createLlmReranker } from '@dossier/core';
+import { routeModel } from '@dossier/core/internal';
 import type { ModelLocations } from '../embedders/resolve-model.ts';
 import type { ProviderOptions } from '../providers/model-resolver.ts';
 import { DEFAULT_CROSS_ENCODER, loadCrossEncoderReranker } from './cross-encoder.ts';

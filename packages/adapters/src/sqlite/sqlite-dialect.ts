@@ -1,4 +1,5 @@
-import { canonicalJson, type JsonValue } from '@dossier/core';
+import type { JsonValue } from '@dossier/core';
+import { canonicalJson } from '@dossier/core/internal';
 import type { Expression, SqlBool } from 'kysely';
 import { type Kysely, sql } from '../kysely/runtime.ts';
 import type { MetadataDialect } from '../kysely/dialect.ts';

@@ -1,4 +1,4 @@
-import { sniffType } from '@dossier/core';
+import { sniffType } from '@dossier/core/internal';
 import type { ConvertResult } from '@dossier/core';
 import { type PdfOptions, pdfConverters } from '../../src/converters/pdf/index.ts';
 

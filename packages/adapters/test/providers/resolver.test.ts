@@ -1,13 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  type Access,
-  createModelResolver,
-  createSecretBox,
-  type KeyedProvider,
-  type MetadataStore,
-  type ModelResolverDeps,
-  previewSecret,
-} from '@dossier/core';
+import { type Access, createModelResolver, createSecretBox, type KeyedProvider, type MetadataStore, type ModelResolverDeps } from '@dossier/core';
+import { previewSecret } from '@dossier/core/internal';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelProviderFactory } from '../../src/providers/factory.ts';
 import { createSqliteMetadataStore } from '../../src/sqlite/metadata-store.ts';

@@ -3,7 +3,8 @@
  * (issue 12): prompt-cache breakpoints on the wire, retries of overloaded calls decided by core, and SDK console
  * output kept out of the log.
  */
-import { type AgentEvent, type AgentLoopOptions, type AgentTool, type Logger, runAgentLoop } from '@dossier/core';
+import type { Logger } from '@dossier/core';
+import { type AgentEvent, type AgentLoopOptions, type AgentTool, runAgentLoop } from '@dossier/core/internal';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createModelProviderFactory } from '../../src/providers/factory.ts';
 import { json, type RecordedRequest, type Reply, sse, startWireServer, type WireServer } from './wire-server.ts';

@@ -1,6 +1,7 @@
 import type { SessionClaims } from '../auth/jwt.ts';
+import type { AgentRunService } from '../api/agents.ts';
 import type { ContextPart, DossierContext } from '../context.ts';
-import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord } from '../domain/agents.ts';
+import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord, type AgentRunStepRecord } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { ResearchSettings } from '../research/run.ts';
 import { parseInput } from '../schemas.ts';
@@ -39,7 +40,13 @@ async function* guarded(ctx: ContextPart<'log'>, runId: string, run: AsyncGenera
 }
 
 /** Invoking hosted agents, previews, and their stored runs (spec: Hosted agents). */
-export function agentRunService(ctx: DossierContext, search: SearchService, settings: ResearchSettings) {
+/** The run service with the start-up clean-up the Dossier calls itself (kept off `Dossier`). */
+export interface AgentRunServiceWithInternals extends AgentRunService {
+  /** End runs a crashed process left `running` (called at start). */
+  failStaleRuns(): Promise<number>;
+}
+
+export function agentRunService(ctx: DossierContext, search: SearchService, settings: ResearchSettings): AgentRunServiceWithInternals {
   async function runOf(claims: SessionClaims, path: ProjectPath, slug: string, runId: string): Promise<AgentRunRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'member');
     const agent = await agentOf(ctx.store, project.id, slug);
@@ -105,4 +112,4 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
   };
 }
 
-export type AgentRunService = ReturnType<typeof agentRunService>;
+export type { AgentRunService };

@@ -11,6 +11,7 @@ import { requireProjectRole } from './access.ts';
 import { checkCollections, fullToolset, stripUndefined } from './fields.ts';
 import { compileOutputSchema } from './output.ts';
 import { createAgentSchema, listAgentsQuerySchema, updateAgentSchema } from './schemas.ts';
+import type { AgentService } from '../api/agents.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -38,7 +39,7 @@ function mergePatch(agent: AgentRecord, patch: ReturnType<typeof updateAgentSche
 }
 
 /** Hosted agents of a project: the management plane (JWT sessions; admins write, members read). */
-export function agentService(ctx: ContextPart<never, AgentStore & AccountStore & CollectionStore>) {
+export function agentService(ctx: ContextPart<never, AgentStore & AccountStore & CollectionStore>): AgentService {
   /** The agent of the path's project by id or slug; 404 otherwise. */
   async function agentOf(projectId: string, idOrSlug: string): Promise<AgentRecord> {
     const agent = isUuid(idOrSlug) ? await ctx.store.getAgent(idOrSlug) : await ctx.store.findAgentBySlug(projectId, idOrSlug);
@@ -88,4 +89,4 @@ export function agentService(ctx: ContextPart<never, AgentStore & AccountStore &
   };
 }
 
-export type AgentService = ReturnType<typeof agentService>;
+export type { AgentService };

@@ -10,6 +10,7 @@ import type { SessionClaims } from './jwt.ts';
 import { requireOrgRole, requireProjectRole } from './roles.ts';
 import { hashSecret, previewSecret } from './secrets.ts';
 import type { AuthService } from './service.ts';
+import type { KeyService } from '../api/keys.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -29,7 +30,7 @@ export const orgKeyView = (record: OrgApiKeyRecord): ApiKeyView => viewOf(record
 type ProjectPath = { orgId: string; projectId: string };
 
 /** API keys of projects and orgs: admins of the org list, create, rotate and revoke them; a new key is shown once. */
-export function keyService(ctx: ContextPart<'secrets', AccountStore & KeyStore>, auth: AuthService) {
+export function keyService(ctx: ContextPart<'secrets', AccountStore & KeyStore>, auth: AuthService): KeyService {
   async function projectKeyOf(claims: SessionClaims, path: ProjectPath, keyId: string): Promise<ApiKeyRecord> {
     const project = await requireProjectRole(ctx, claims, path, 'admin', 'Managing API keys');
     const key = isUuid(keyId) ? await ctx.store.getApiKey(keyId) : null;
@@ -84,4 +85,4 @@ export function keyService(ctx: ContextPart<'secrets', AccountStore & KeyStore>,
   };
 }
 
-export type KeyService = ReturnType<typeof keyService>;
+export type { KeyService };

@@ -14,6 +14,7 @@ import { checkPasswordStrength } from '../people/password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { type OrgRole, requireOrgRole, requireProjectRole } from './roles.ts';
 import type { AuthService } from './service.ts';
+import type { OrgService } from '../api/orgs.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -25,7 +26,7 @@ export type CreatedProject = z.output<typeof responses.createdProject>;
  * with a role, passwords changed and every token of an account revoked. Deleting refuses (409) while data exists,
  * so nothing in the vector index or file store is orphaned.
  */
-export function orgService(ctx: ContextPart<never, CollectionStore & TenancyStore & AccountStore & PeopleStore & OAuthStore>, auth: AuthService) {
+export function orgService(ctx: ContextPart<never, CollectionStore & TenancyStore & AccountStore & PeopleStore & OAuthStore>, auth: AuthService): OrgService {
   async function hasCollections(projectId: string): Promise<boolean> {
     for (const env of ENVS) {
       if ((await ctx.store.listCollections(projectId, env)).some((c) => !c.deletedAt)) return true;
@@ -144,4 +145,4 @@ export function orgService(ctx: ContextPart<never, CollectionStore & TenancyStor
   };
 }
 
-export type OrgService = ReturnType<typeof orgService>;
+export type { OrgService };

@@ -14,6 +14,7 @@ import { createTokenIssuer, type SessionClaims } from './jwt.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import { hashSecret, previewSecret } from './secrets.ts';
+import type { AuthService } from '../api/auth.ts';
 
 /** What the first start creates; the plaintext keys and password are shown exactly once. */
 export interface BootstrapResult {
@@ -43,7 +44,7 @@ export interface SignedIn {
 }
 
 /** Accounts, orgs, projects, API keys and management-plane tokens. */
-export function authService(ctx: ContextPart<'log' | 'secrets', KeyStore & AccountStore & TenancyStore & PeopleStore>) {
+export function authService(ctx: ContextPart<'log' | 'secrets', KeyStore & AccountStore & TenancyStore & PeopleStore>): AuthService {
   const tokens = createTokenIssuer(ctx.secrets.deriveKey('jwt'), TOKEN_TTL_SECONDS);
 
   /** A new key of a project sandbox; the plaintext is returned once (with its record) and only its hash can find it again. */
@@ -184,4 +185,4 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
   };
 }
 
-export type AuthService = ReturnType<typeof authService>;
+export type { AuthService };

@@ -11,6 +11,7 @@ import { noProviderError } from '../models/not-configured.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { CONTRADICTION_JOB } from './detection.ts';
 import { claimsVersion, computeClaimMap, type MapProgress } from './map.ts';
+import type { ClaimService } from '../api/claims.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -42,7 +43,7 @@ export interface ContradictionListQuery {
 const ALL = 100_000;
 
 /** Claims, the claim map and contradiction review of collections the caller may use. */
-export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & ClaimStore & DocumentStore>) {
+export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & ClaimStore & DocumentStore>): ClaimService {
   async function contradictionOf(access: Access, collectionId: string, contradictionId: string) {
     const collection = await requireCollection(ctx.store, access, collectionId, 'write');
     const found = isUuid(contradictionId) ? await ctx.store.getContradiction(contradictionId) : null;
@@ -170,4 +171,4 @@ export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' |
   };
 }
 
-export type ClaimService = ReturnType<typeof claimService>;
+export type { ClaimService };

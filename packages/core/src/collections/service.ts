@@ -14,6 +14,7 @@ import {
 } from '../schemas.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
+import type { CollectionService } from '../api/collections.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -73,7 +74,7 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
 
 
 /** Collections: create, list, get, update, stats, soft delete. */
-export function collectionService(ctx: ContextPart<'defaultEmbeddingModel' | 'embedders' | 'index' | 'plans', UsageStore & CollectionStore & ClaimStore>) {
+export function collectionService(ctx: ContextPart<'defaultEmbeddingModel' | 'embedders' | 'index' | 'plans', UsageStore & CollectionStore & ClaimStore>): CollectionService {
   return {
     async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
       const a = requireAccess(access);
@@ -126,4 +127,4 @@ export function collectionService(ctx: ContextPart<'defaultEmbeddingModel' | 'em
   };
 }
 
-export type CollectionService = ReturnType<typeof collectionService>;
+export type { CollectionService };

@@ -7,6 +7,7 @@ import { notFound } from '../domain/errors.ts';
 import type { DocumentImageRecord } from '../domain/types.ts';
 import { imageKey } from '../ingest/images.ts';
 import { isUuid } from '../util/ids.ts';
+import type { DocumentImageService } from '../api/documents.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -16,7 +17,7 @@ export type ImageView = z.output<typeof responses.image>;
 const imageView = ({ documentId: _d, byteSize: _b, ...view }: DocumentImageRecord): ImageView => view;
 
 /** Images of documents and table chunks with their captions. */
-export function imageService(ctx: ContextPart<'blobs', DocumentStore & CollectionStore & ImageStore>) {
+export function imageService(ctx: ContextPart<'blobs', DocumentStore & CollectionStore & ImageStore>): Pick<DocumentImageService, 'images' | 'image' | 'captions'> {
   return {
     async images(access: Access, documentId: string): Promise<ImageView[]> {
       const { doc } = await requireDocument(ctx, access, documentId, 'read');

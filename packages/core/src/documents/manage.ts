@@ -19,6 +19,7 @@ import {
 import { metadataPairs } from '../util/canonical-json.ts';
 import { type PageSpan, pageOffsetsOf, pageSpan } from './pages.ts';
 import { type DocumentView, documentView, normalizeTags } from './view.ts';
+import type { DocumentService } from '../api/documents.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -32,7 +33,7 @@ export const sectionView = ({ collectionId: _c, ...s }: SectionRecord): SectionV
 const isTerminal = (d: DocumentRecord): boolean => d.status === 'ready' || d.status === 'error';
 
 /** Reading, patching, deleting and re-running documents. */
-export function documentService(ctx: DossierContext) {
+export function documentService(ctx: DossierContext): DocumentService {
   async function inCollection(c: Collection, id: string): Promise<DocumentRecord> {
     const doc = await ctx.store.getDocument(id);
     if (!doc || doc.collectionId !== c.id || doc.deletedAt) throw notFound(`Document ${id}`);
@@ -189,4 +190,4 @@ async function waitForTerminal(ctx: ContextPart<'events', DocumentStore>, doc: D
   });
 }
 
-export type DocumentService = ReturnType<typeof documentService>;
+export type { DocumentService };

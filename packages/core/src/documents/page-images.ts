@@ -4,6 +4,7 @@ import { type Access, pageImageKey, requireDocument } from '../access.ts';
 import type { ContextPart, } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import { pageOffsetsOf } from './pages.ts';
+import type { DocumentImageService } from '../api/documents.ts';
 
 /** Widths a page image is drawn at (pixels): a client asks for any width and gets the smallest of these that covers it. */
 export const PAGE_IMAGE_WIDTHS = [400, 800, 1200, 1600] as const;
@@ -22,7 +23,7 @@ export interface PageImage {
 }
 
 /** Page images of PDFs: drawn by the page renderer (a worker thread) on first request, then served from the blob store. */
-export function pageImageService(ctx: ContextPart<'blobs' | 'renderPage', DocumentStore & CollectionStore>) {
+export function pageImageService(ctx: ContextPart<'blobs' | 'renderPage', DocumentStore & CollectionStore>): Pick<DocumentImageService, 'pageImage'> {
   return {
     async pageImage(access: Access, documentId: string, page: number, askedWidth?: number): Promise<PageImage> {
       const { doc, collection } = await requireDocument(ctx, access, documentId, 'read');

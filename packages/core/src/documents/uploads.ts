@@ -11,6 +11,7 @@ import { replaceDocumentContent, sameContent, stillProcessing } from './replace.
 import { normalizeSourcePath } from './source-path.ts';
 import { UPLOAD_URL_TTL_MS, uploadTokens } from './upload-token.ts';
 import { type DocumentView, documentView, normalizeTags, safeFilename } from './view.ts';
+import type { UploadService } from '../api/documents.ts';
 
 const sha256Of = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
@@ -113,7 +114,13 @@ async function startPipeline(ctx: DossierContext, doc: DocumentRecord, patch: Pa
 }
 
 /** Uploads: presigned URL + confirm, direct upload, batch confirm. */
-export function uploadService(ctx: DossierContext) {
+/** The upload service with the trusted streamed ingest that server-side sources use (issue 43; kept off `Dossier`). */
+export interface UploadServiceWithInternals extends UploadService {
+  /** Stream a source's file into the collection as a new document or the next version of its source path's document. */
+  ingestStreamed(c: Collection, file: StreamedFile, maxBytes: number): Promise<DocumentRecord>;
+}
+
+export function uploadService(ctx: DossierContext): UploadServiceWithInternals {
   const tokens = uploadTokens(ctx.secrets.deriveKey('upload-url'));
   /** Documents whose presigned PUT is being received in this process (a concurrent second PUT is refused). */
   const receiving = new Set<string>();
@@ -389,4 +396,4 @@ export function uploadService(ctx: DossierContext) {
   };
 }
 
-export type UploadService = ReturnType<typeof uploadService>;
+export type { UploadService };

@@ -13,6 +13,7 @@ import { compareMembers, type DuplicateComparison } from './compare.ts';
 import { DUPLICATE_JOBS, runFingerprintJob, runGroupJob, startDetection } from './detect.ts';
 import { disbandGroup, leaveGroup, promoteMember, syncIndexFlags } from './groups.ts';
 import { ProfileCache } from './texts.ts';
+import type { DuplicateService } from '../api/duplicates.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -54,7 +55,7 @@ export async function forgetDuplicate(ctx: DossierContext, collection: Collectio
 }
 
 /** Near-duplicate detection and group review of collections the caller owns. */
-export function duplicateService(ctx: DossierContext) {
+export function duplicateService(ctx: DossierContext): DuplicateService {
   async function groupOf(access: Access, collectionId: string, groupId: string) {
     const collection = await requireCollection(ctx.store, access, collectionId, 'write');
     const group = isUuid(groupId) ? await ctx.store.getDuplicateGroup(groupId) : null;
@@ -102,4 +103,4 @@ export function duplicateService(ctx: DossierContext) {
   };
 }
 
-export type DuplicateService = ReturnType<typeof duplicateService>;
+export type { DuplicateService };

@@ -8,6 +8,7 @@ import type { Collection } from '../domain/types.ts';
 import { deleteCaptionChunks } from './caption-chunks.ts';
 import { type EnrichKind, enqueueEnrich, enrichEnabled } from './jobs.ts';
 import { rewriteSectionRows } from './section-rows.ts';
+import type { RecomputeService } from '../api/collections.ts';
 
 /**
  * Re-enqueue a job for every ready document, when it would run: the collection flag is on and the project can
@@ -24,7 +25,7 @@ async function enqueueReady(ctx: ContextPart<'models' | 'queue' | 'wakeWorkers',
 }
 
 /** The recompute endpoints of a collection (spec: /v1/collections/:id/recompute/summaries and …/captions). */
-export function recomputeService(ctx: ContextPart<'index' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & DocumentStore & EnrichStore & SectionStore>) {
+export function recomputeService(ctx: ContextPart<'index' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & DocumentStore & EnrichStore & SectionStore>): RecomputeService {
   return {
     /** Put every AI section summary back to its extractive one (store and scan index), then re-enqueue summarization. */
     async recomputeSummaries(access: Access, collectionId: string): Promise<{ enqueued: number }> {
@@ -46,4 +47,4 @@ export function recomputeService(ctx: ContextPart<'index' | 'models' | 'queue' |
   };
 }
 
-export type RecomputeService = ReturnType<typeof recomputeService>;
+export type { RecomputeService };

@@ -5,7 +5,8 @@ import type { DocumentStore } from '../ports/document-store.ts';
 import type { GoldenProposalStore } from '../ports/golden-proposal-store.ts';
 import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { EvaluationService } from '../api/evaluations.ts';
+import type { ContextPart, DossierContext } from '../context.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationRunRecord, EvaluationTrigger, GoldenQuery, GoldenSetRecord } from '../ports/evaluation-store.ts';
@@ -68,7 +69,13 @@ type Evaluate = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsP
 type Enqueue = (c: Collection, set: GoldenSetRecord, patch: EvaluationSettingsPatch | undefined) => Promise<EvaluationRunRecord | null>;
 
 /** Golden sets, evaluation runs and comparisons of a collection (issue 38). Every call needs the collection's project key. */
-export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'models' | 'plans' | 'queue' | 'reranker' | 'wakeWorkers', CollectionStore & EvaluationStore & UsageStore & SectionStore & DocumentStore & GoldenProposalStore>, server: RetrievalSettings) {
+/** The evaluation service with the two internals the collection guard and its jobs use (kept off `Dossier`). */
+export interface EvaluationServiceWithInternals extends EvaluationService {
+  evaluate: Evaluate;
+  setOf: SetOf;
+}
+
+export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'models' | 'plans' | 'queue' | 'reranker' | 'wakeWorkers', CollectionStore & EvaluationStore & UsageStore & SectionStore & DocumentStore & GoldenProposalStore>, server: RetrievalSettings): EvaluationServiceWithInternals {
   const owned: Owned = (access, collectionId) => requireCollection(ctx.store, access, collectionId, 'write');
   const setOf: SetOf = async (c, setId, version) => {
     const set = setId.length <= 100 ? await ctx.store.getGoldenSet(setId, version) : null;
@@ -241,4 +248,4 @@ function guardMethods(store: EvaluationStore, owned: Owned, setOf: SetOf) {
   };
 }
 
-export type EvaluationService = Omit<ReturnType<typeof evaluationService>, 'evaluate' | 'setOf'>;
+export type { EvaluationService };

@@ -1,5 +1,6 @@
 import type { IdempotencyStore } from '../ports/idempotency-store.ts';
 import { DossierError } from '../domain/errors.ts';
+import type { IdempotencyService } from '../api/idempotency.ts';
 
 /** How long an answer is kept for replays (as payment APIs do: a day). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -16,7 +17,7 @@ export type IdempotencyStart = { kind: 'run' } | { kind: 'replay'; status: numbe
  * day; a retry with the same key and the same request gets that answer without running again; the same key with
  * another request is refused (422); a retry while the first still runs gets 409.
  */
-export function idempotencyService(store: IdempotencyStore) {
+export function idempotencyService(store: IdempotencyStore): IdempotencyService {
   return {
     async begin(scope: string, key: string, fingerprint: string): Promise<IdempotencyStart> {
       if (!KEY_PATTERN.test(key)) throw new DossierError('invalid_input', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
@@ -37,4 +38,4 @@ export function idempotencyService(store: IdempotencyStore) {
   };
 }
 
-export type IdempotencyService = ReturnType<typeof idempotencyService>;
+export type { IdempotencyService };

@@ -15,6 +15,7 @@ import { grantableSandboxes } from './sandboxes.ts';
 import { parseOAuthInput, revocationRequestSchema, tokenRequestSchema } from './schemas.ts';
 import { clockOf, DEFAULT_OAUTH_SETTINGS, type OAuthSettings } from './settings.ts';
 import { exchangeCode, principalOfAccessToken, refreshTokens, revokeToken, type TokenResponse } from './tokens.ts';
+import type { OAuthService } from '../api/oauth.ts';
 
 /** Expired codes and tokens are deleted at most this often (on the token endpoint's traffic). */
 const PRUNE_INTERVAL_MS = 3600_000;
@@ -28,7 +29,7 @@ const STEP_UP_WINDOW_MS = 60_000;
  * grant with PKCE S256 and resource indicators, rotating refresh tokens, revocation, and the connected clients admins
  * manage. Every credential it hands out is opaque and stored only as a hash.
  */
-export function oauthService(ctx: ContextPart<'log' | 'secrets', TenancyStore & OAuthStore & AccountStore>, auth: AuthService, overrides: Partial<OAuthSettings> = {}) {
+export function oauthService(ctx: ContextPart<'log' | 'secrets', TenancyStore & OAuthStore & AccountStore>, auth: AuthService, overrides: Partial<OAuthSettings> = {}): OAuthService {
   const settings: OAuthSettings = { ...DEFAULT_OAUTH_SETTINGS, ...overrides };
   const clock = clockOf(settings);
   const pages = pageSessions(ctx, settings.pageSessionTtlSeconds);
@@ -114,4 +115,4 @@ export function oauthService(ctx: ContextPart<'log' | 'secrets', TenancyStore & 
   };
 }
 
-export type OAuthService = ReturnType<typeof oauthService>;
+export type { OAuthService };

@@ -8,6 +8,7 @@ export interface OAuthSettings {
   codeTtlSeconds: number;
   /** How long the login on the consent and connected-clients pages stays valid for the next form. */
   pageSessionTtlSeconds: number;
+  /** The clock of codes and tokens (tests move it to expire them). */
   now: () => Date;
 }
 

@@ -14,6 +14,7 @@ import { newLinkToken } from './invitations.ts';
 import { checkPasswordStrength } from './password-policy.ts';
 import { changeEmailSchema, completeResetSchema, requestResetSchema } from './schemas.ts';
 import type { PeopleSettings } from './settings.ts';
+import type { AccountService } from '../api/people.ts';
 
 /** A session as its owner sees it. */
 export interface SessionView {
@@ -40,7 +41,7 @@ export interface IssuedReset {
  * A person's own account (issue 42): e-mail change (current password required), sessions listed and ended, and
  * password reset links, issued by an admin or asked for by e-mail, each single use and expiring.
  */
-export function accountService(ctx: ContextPart<never, TenancyStore & PeopleStore & AccountStore>, settings: PeopleSettings) {
+export function accountService(ctx: ContextPart<never, TenancyStore & PeopleStore & AccountStore>, settings: PeopleSettings): AccountService {
   /** End every session and token of the account: a new epoch (tokens and page sessions) and every session revoked. */
   async function endAllSessions(accountId: string): Promise<void> {
     await ctx.store.setTokenEpoch(accountId, newId());
@@ -112,4 +113,4 @@ export function accountService(ctx: ContextPart<never, TenancyStore & PeopleStor
   };
 }
 
-export type AccountService = ReturnType<typeof accountService>;
+export type { AccountService };

@@ -16,6 +16,7 @@ import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { checkPasswordStrength } from './password-policy.ts';
 import { acceptInvitationSchema, inviteSchema } from './schemas.ts';
 import type { PeopleSettings } from './settings.ts';
+import type { InvitationService } from '../api/people.ts';
 
 /** An invitation as admins see it (never its token or hash). */
 export interface InvitationView {
@@ -46,7 +47,7 @@ const strongerRole = (a: MemberRole | null, b: MemberRole): MemberRole => (a ===
  * as a hash, expiring, revocable); opening it and setting a password (or giving the existing account's) makes the
  * person a member and signs them in.
  */
-export function invitationService(ctx: ContextPart<never, PeopleStore & AccountStore & TenancyStore>, auth: AuthService, settings: PeopleSettings) {
+export function invitationService(ctx: ContextPart<never, PeopleStore & AccountStore & TenancyStore>, auth: AuthService, settings: PeopleSettings): InvitationService {
   async function pendingByToken(token: string): Promise<InvitationRecord> {
     const invitation = await ctx.store.findInvitationByTokenHash(hashSecret(token));
     if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= nowIso()) throw unusable();
@@ -126,4 +127,4 @@ export function invitationService(ctx: ContextPart<never, PeopleStore & AccountS
   };
 }
 
-export type InvitationService = ReturnType<typeof invitationService>;
+export type { InvitationService };

@@ -9,6 +9,7 @@ import type { Account } from '../domain/types.ts';
 import type { MemberRole, SsoLoginRecord } from '../ports/people-store.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
 import { type InvitationService, newLinkToken } from './invitations.ts';
+import type { SsoAccounts } from '../api/people.ts';
 
 /** What an identity provider vouched for in its ID token (checked by the caller: signature, issuer, nonce, audience). */
 export interface SsoIdentity {
@@ -48,7 +49,7 @@ const domainOf = (email: string): string => email.slice(email.lastIndexOf('@') +
  * links the account that has it or, when invited or of an allowed domain, gets a new account. Invitations to the
  * e-mail are accepted, and the provider's groups set roles where the operator mapped them.
  */
-export function ssoAccounts(store: PeopleStore & TenancyStore & AccountStore, auth: AuthService, invitations: InvitationService) {
+export function ssoAccounts(store: PeopleStore & TenancyStore & AccountStore, auth: AuthService, invitations: InvitationService): SsoAccounts {
   async function accountOf(identity: SsoIdentity & { email: string }, policy: SsoPolicy): Promise<Account> {
     const linkedId = await store.findAccountIdBySsoIdentity(identity.issuer, identity.subject);
     const linked = linkedId ? await store.getAccount(linkedId) : null;
@@ -123,4 +124,4 @@ export function ssoAccounts(store: PeopleStore & TenancyStore & AccountStore, au
   };
 }
 
-export type SsoAccounts = ReturnType<typeof ssoAccounts>;
+export type { SsoAccounts };

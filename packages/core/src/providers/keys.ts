@@ -6,7 +6,8 @@ import { notFound } from '../domain/errors.ts';
 import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
-import { keyedProvider, specProvider } from './names.ts';
+import { keyedProvider, type SpecProvider, specProvider } from './names.ts';
+import type { ProviderKeyService } from '../api/provider-keys.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -32,7 +33,7 @@ function requireOwnSandbox(access: Access, projectId: string): NonNullable<Acces
  * A project's own provider keys (spec: Provider keys). Keys are sealed with the SecretBox (AES-256-GCM) before
  * they reach the store; only `keyPreview` is ever returned. The research resolver prefers them to managed keys.
  */
-export function providerKeyService(ctx: ContextPart<'secrets', ProviderKeyStore>) {
+export function providerKeyService(ctx: ContextPart<'secrets', ProviderKeyStore>): ProviderKeyService {
   return {
     async create(access: Access, projectId: string, raw: CreateProviderKeyInput): Promise<ProviderKeyView> {
       const sandbox = requireOwnSandbox(access, projectId);
@@ -66,4 +67,4 @@ export function providerKeyService(ctx: ContextPart<'secrets', ProviderKeyStore>
   };
 }
 
-export type ProviderKeyService = ReturnType<typeof providerKeyService>;
+export type { ProviderKeyService };

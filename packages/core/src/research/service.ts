@@ -9,6 +9,7 @@ import { isUuid } from '../util/ids.ts';
 import type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchRunEvent, ResearchSession } from './events.ts';
 import { planResearch } from './plan.ts';
 import { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings, researchRun } from './run.ts';
+import type { ResearchService } from '../api/research.ts';
 
 export { DEFAULT_RESEARCH_SETTINGS, type ResearchSettings } from './run.ts';
 
@@ -40,7 +41,7 @@ async function* publicEvents(ctx: ContextPart<'log'>, run: AsyncIterable<Researc
 }
 
 /** Research: cited answers streamed or buffered, and the collection's saved sessions. */
-export function researchService(ctx: DossierContext, search: SearchService, settings: ResearchSettings = DEFAULT_RESEARCH_SETTINGS) {
+export function researchService(ctx: DossierContext, search: SearchService, settings: ResearchSettings = DEFAULT_RESEARCH_SETTINGS): ResearchService {
   /** The caller's collection (owner only) and the session when it belongs to it; 404 otherwise. */
   async function sessionOf(access: Access, collectionId: string, sessionId: string): Promise<{ c: Collection; s: ResearchSessionRecord }> {
     const c = await requireCollection(ctx.store, access, collectionId, 'write');
@@ -88,4 +89,4 @@ export function researchService(ctx: DossierContext, search: SearchService, sett
   };
 }
 
-export type ResearchService = ReturnType<typeof researchService>;
+export type { ResearchService };

@@ -5,6 +5,7 @@ import type { ContextPart, } from '../context.ts';
 import type { Metadata } from '../domain/types.ts';
 import { documentView, normalizeTags } from '../documents/view.ts';
 import { type FilenameSearchInput, filenameSearchSchema, parseInput } from '../schemas.ts';
+import type { DocumentsApi } from '../api/documents.ts';
 
 /** A name folded for matching: compatibility forms unified, accents dropped (`Résumé` → `resume`), lowercase. */
 const foldName = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -39,7 +40,7 @@ export function filenameSimilarity(query: string, filename: string): number {
 const MIN_SIMILARITY = 0.3;
 
 /** Fuzzy filename search with the tag and metadata filters. */
-export function filenameSearchService(ctx: ContextPart<never, CollectionStore & DocumentStore>) {
+export function filenameSearchService(ctx: ContextPart<never, CollectionStore & DocumentStore>): Pick<DocumentsApi, 'search'> {
   return {
     async search(access: Access, collectionId: string, raw: FilenameSearchInput) {
       const c = await requireCollection(ctx.store, access, collectionId, 'read');

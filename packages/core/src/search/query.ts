@@ -26,6 +26,7 @@ export type FoundBy = z.output<typeof responses.foundBy>;
 export type QueryHit = z.output<typeof responses.queryHit>;
 
 import type { QueryExpansion } from '../domain/types.ts';
+import type { SearchService } from '../api/search.ts';
 export { QUERY_EXPANSIONS, type QueryExpansion } from '../domain/types.ts';
 
 /** Tunables of hybrid retrieval. */
@@ -180,7 +181,7 @@ export async function queryCollection(
 }
 
 /** Hybrid search, section scan and section reads. */
-export function searchService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'reranker', CollectionStore & SectionStore & DocumentStore>, settings: RetrievalSettings = DEFAULT_RETRIEVAL) {
+export function searchService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'reranker', CollectionStore & SectionStore & DocumentStore>, settings: RetrievalSettings = DEFAULT_RETRIEVAL): SearchService {
   return {
     /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
@@ -239,4 +240,4 @@ async function sectionWithAccess(ctx: ContextPart<never, SectionStore & Document
   }
 }
 
-export type SearchService = ReturnType<typeof searchService>;
+export type { SearchService };

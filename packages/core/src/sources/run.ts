@@ -6,7 +6,7 @@ import { collectionPrefix } from '../access.ts';
 import type { ContextPart, DossierContext } from '../context.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import { forgetDuplicate } from '../duplicates/service.ts';
-import { DIRECT_UPLOAD_MAX_BYTES, type UploadService } from '../documents/uploads.ts';
+import { DIRECT_UPLOAD_MAX_BYTES, type UploadServiceWithInternals } from '../documents/uploads.ts';
 import type { DocumentView } from '../documents/view.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import { DossierError } from '../domain/errors.ts';
@@ -73,7 +73,7 @@ export function openSource(ctx: ContextPart<'secrets'>, settings: SourceSettings
  * The document an entry's bytes make: a small file through the direct upload path (read whole, one write); a file over
  * the 25 MB of a direct upload streamed into the store (issue 43), up to the server's upload limit.
  */
-function ingestEntry(uploads: UploadService, c: Collection, reader: SourceReader, entry: SourceEntry, maxFileBytes: number): Promise<DocumentRecord | DocumentView> {
+function ingestEntry(uploads: UploadServiceWithInternals, c: Collection, reader: SourceReader, entry: SourceEntry, maxFileBytes: number): Promise<DocumentRecord | DocumentView> {
   const filename = entry.path.split('/').pop() ?? entry.path;
   if (entry.size > DIRECT_UPLOAD_MAX_BYTES) {
     return uploads.ingestStreamed(c, { filename, sourcePath: entry.path, sourceStamp: entry.stamp, sizeBytes: entry.size, body: reader.stream(entry.path) }, maxFileBytes);
@@ -82,7 +82,7 @@ function ingestEntry(uploads: UploadService, c: Collection, reader: SourceReader
 }
 
 /** Take one entry: unchanged by its stamp, else its bytes go through the upload path (same hash: only the stamp is noted). */
-async function takeEntry(uploads: UploadService, c: Collection, reader: SourceReader, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters, maxFileBytes: number): Promise<void> {
+async function takeEntry(uploads: UploadServiceWithInternals, c: Collection, reader: SourceReader, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters, maxFileBytes: number): Promise<void> {
   if (known && known.stamp === entry.stamp && known.status !== 'error') {
     n.unchanged++;
     return;
@@ -107,7 +107,7 @@ async function softDeleteMissing(store: DocumentStore, source: SourceRecord, gon
 }
 
 /** Compare the source with the collection's manifest and apply the difference, counting what happened. */
-async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadService, reader: SourceReader, source: SourceRecord, c: Collection, run: { force: boolean; maxFileBytes: number }, n: Counters): Promise<void> {
+async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadServiceWithInternals, reader: SourceReader, source: SourceRecord, c: Collection, run: { force: boolean; maxFileBytes: number }, n: Counters): Promise<void> {
   const { force, maxFileBytes } = run;
   const entries = await reader.list();
   const manifest = await fullManifest(ctx.store, c.id);
@@ -143,7 +143,7 @@ export function newRun(source: SourceRecord, trigger: SourceRunRecord['trigger']
  * Run a source's sync: into the run row made when it was asked for (`runId`), else a new scheduled one; the counters
  * are saved when it ends, with `source.run.completed`.
  */
-export async function runSource(ctx: DossierContext, uploads: UploadService, settings: SourceSettings, source: SourceRecord, runId: string | null, force = false): Promise<SourceRunRecord> {
+export async function runSource(ctx: DossierContext, uploads: UploadServiceWithInternals, settings: SourceSettings, source: SourceRecord, runId: string | null, force = false): Promise<SourceRunRecord> {
   const c = await ctx.store.getCollection(source.collectionId);
   const run = runId === null ? newRun(source, 'schedule') : newRun(source, 'manual');
   if (runId === null) await ctx.store.insertSourceRun(run);

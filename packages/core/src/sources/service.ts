@@ -16,6 +16,7 @@ import { s3SourceFields, sealedCredentials } from './s3.ts';
 import { newRun, purgeExpired, runSource, type SourceSettings } from './run.ts';
 import { createSourceSchema, deleteByPathSchema, runSourceSchema, updateSourceSchema } from './schemas.ts';
 import type { SourceRecord, SourceRunRecord } from './types.ts';
+import type { SourceService } from '../api/sources.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -60,7 +61,7 @@ export function sourceHandlers(ctx: DossierContext, settings: SourceSettings): R
 }
 
 /** Server-side sources of a project's collections (JWT: admins write, members read). */
-export function sourceService(ctx: DossierContext, settings: SourceSettings) {
+export function sourceService(ctx: DossierContext, settings: SourceSettings): SourceService {
   async function collectionIdsOf(project: Project): Promise<string[]> {
     const [live, test] = await Promise.all([ctx.store.listCollections(project.id, 'live'), ctx.store.listCollections(project.id, 'test')]);
     return [...live, ...test].map((c) => c.id);
@@ -170,4 +171,4 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings) {
   };
 }
 
-export type SourceService = ReturnType<typeof sourceService>;
+export type { SourceService };

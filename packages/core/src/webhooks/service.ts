@@ -12,6 +12,7 @@ import { isUuid, newId, nowIso } from '../util/ids.ts';
 import type { WebhookSender } from '../ports/webhook-sender.ts';
 import { sendTestEvent, webhookBody } from './delivery.ts';
 import { newSigningSecret } from './signing.ts';
+import type { WebhookService } from '../api/webhooks.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
 
@@ -68,7 +69,7 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
 }
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
-export function webhookService(ctx: ContextPart<'secrets', AccountStore & WebhookStore>, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }) {
+export function webhookService(ctx: ContextPart<'secrets', AccountStore & WebhookStore>, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }): WebhookService {
   /** The URL when a receiver may have it and the delivery policy could ever reach it (400 otherwise). */
   async function deliverableUrl(raw: string): Promise<string> {
     const url = checkWebhookUrl(raw, opts.allowHttpLoopback);
@@ -166,4 +167,4 @@ export function webhookService(ctx: ContextPart<'secrets', AccountStore & Webhoo
   };
 }
 
-export type WebhookService = ReturnType<typeof webhookService>;
+export type { WebhookService };

@@ -1,4 +1,16 @@
-import { type Access, type AgentCaller, API_KEY_PREFIX, type Dossier, DossierError, envOfApiKey, isDossierError, isOAuthAccessToken, OAUTH_SCOPES, type Principal, type PrincipalKind, sandboxOf, type SessionClaims, type WebhookCaller } from '@dossier/core';
+import {
+  type Access,
+  type AgentCaller,
+  type Dossier,
+  DossierError,
+  isDossierError,
+  OAUTH_SCOPES,
+  type Principal,
+  type PrincipalKind,
+  type SessionClaims,
+  type WebhookCaller,
+} from '@dossier/core';
+import { API_KEY_PREFIX, envOfApiKey, isOAuthAccessToken, sandboxOf } from '@dossier/core/internal';
 import type { Context } from 'koa';
 import type { AuthMode, CallerOf } from '../routes/define.ts';
 import { type OAuthUrls, resourceMetadataUrl } from './oauth-urls.ts';

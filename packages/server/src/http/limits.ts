@@ -1,4 +1,5 @@
-import { DossierError, hashSecret, isDossierError, type Logger, type RateDecision, type RateLimiter, type RateLimiterFactory } from '@dossier/core';
+import { DossierError, isDossierError, type Logger, type RateDecision, type RateLimiter, type RateLimiterFactory } from '@dossier/core';
+import { hashSecret } from '@dossier/core/internal';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { ServerConfig } from '../config.ts';

@@ -1,4 +1,5 @@
-import { DIRECT_UPLOAD_MAX_BYTES, DossierError, type Metadata } from '@dossier/core';
+import { DossierError, type Metadata } from '@dossier/core';
+import { DIRECT_UPLOAD_MAX_BYTES } from '@dossier/core/internal';
 import { createHash } from 'node:crypto';
 import busboy from 'busboy';
 import type { Context } from 'koa';

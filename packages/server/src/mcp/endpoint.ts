@@ -1,4 +1,5 @@
-import { type Logger, type OAuthScope, sandboxOf } from '@dossier/core';
+import type { Logger, OAuthScope } from '@dossier/core';
+import { sandboxOf } from '@dossier/core/internal';
 import { createMcpServer } from '@dossier/mcp';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';

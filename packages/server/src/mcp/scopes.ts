@@ -1,4 +1,5 @@
-import { hasScope, type OAuthScope, type Principal } from '@dossier/core';
+import type { OAuthScope, Principal } from '@dossier/core';
+import { hasScope } from '@dossier/core/internal';
 import { TOOLS, type ToolDef } from '@dossier/mcp';
 
 const TOOL_BY_NAME: ReadonlyMap<string, ToolDef> = new Map(TOOLS.map((tool) => [tool.name, tool]));

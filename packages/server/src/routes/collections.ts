@@ -1,4 +1,5 @@
-import { EvaluationGuardRefusal, type evaluationSchemas, responses, schemas } from '@dossier/core';
+import { EvaluationGuardRefusal, responses, schemas } from '@dossier/core';
+import type { evaluationSchemas } from '@dossier/core/internal';
 import { z } from 'zod';
 import { noContent, type RouteDef, type RouteDeps, route, send } from './define.ts';
 

@@ -1,4 +1,4 @@
-import { evaluationSchemas as ev } from '@dossier/core';
+import { evaluationSchemas as ev } from '@dossier/core/internal';
 import { GOLDEN_MATCHES } from '@dossier/core/vocabulary';
 import { z } from 'zod';
 import { readMultipart } from '../http/multipart.ts';

@@ -1,4 +1,5 @@
-import { responses, sniffType } from '@dossier/core';
+import { responses } from '@dossier/core';
+import { sniffType } from '@dossier/core/internal';
 import { type RouteDef, type RouteDeps, route } from './define.ts';
 
 /** Document images and table-chunk captions. */

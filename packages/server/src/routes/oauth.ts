@@ -1,7 +1,17 @@
 import {
-  CLIENT_AUTH_METHODS, type CheckedAuthorization, type ClientCredentials, DossierError, type Env, GRANT_TYPES, isDossierError, isOAuthError, OAUTH_SCOPES,
-  type OAuthScope, OAuthRedirectError, type PagePurpose, schemas,
+  type CheckedAuthorization,
+  type ClientCredentials,
+  DossierError,
+  type Env,
+  isDossierError,
+  isOAuthError,
+  OAUTH_SCOPES,
+  type OAuthScope,
+  OAuthRedirectError,
+  type PagePurpose,
+  schemas,
 } from '@dossier/core';
+import { CLIENT_AUTH_METHODS, GRANT_TYPES } from '@dossier/core/internal';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { queryObject, readForm, readJson } from '../http/body.ts';

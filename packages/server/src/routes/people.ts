@@ -1,4 +1,5 @@
-import { DossierError, peopleSchemas as s } from '@dossier/core';
+import { DossierError } from '@dossier/core';
+import { peopleSchemas as s } from '@dossier/core/internal';
 import type { Context } from 'koa';
 import { DEFAULT_PEOPLE_OPTIONS, type PeopleOptions } from '../people/config.ts';
 import { noContent, type RouteDef, type RouteDeps, route } from './define.ts';

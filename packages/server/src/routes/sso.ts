@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Account, DossierError, hashSecret, isDossierError, responses, type SsoLoginRecord, type SsoPolicy } from '@dossier/core';
+import { type Account, DossierError, isDossierError, responses, type SsoLoginRecord, type SsoPolicy } from '@dossier/core';
+import { hashSecret } from '@dossier/core/internal';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { queryObject } from '../http/body.ts';
