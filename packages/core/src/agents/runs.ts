@@ -1,7 +1,7 @@
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { AgentRunService } from '../api/agents.ts';
 import type { ContextPart, DossierContext } from '../context.ts';
-import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord, type AgentRunStepRecord } from '../domain/agents.ts';
+import { AGENT_TIMEOUT_MAX_MS, type AgentRunRecord } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import type { ResearchSettings } from '../research/run.ts';
 import { parseInput } from '../schemas.ts';

@@ -6,7 +6,7 @@ import type { GoldenProposalStore } from '../ports/golden-proposal-store.ts';
 import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import { type Access, requireCollection } from '../access.ts';
 import type { EvaluationService } from '../api/evaluations.ts';
-import type { ContextPart, DossierContext } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationRunRecord, EvaluationTrigger, GoldenQuery, GoldenSetRecord } from '../ports/evaluation-store.ts';

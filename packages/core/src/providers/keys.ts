@@ -6,7 +6,7 @@ import { notFound } from '../domain/errors.ts';
 import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';
 import { isUuid, newId, nowIso } from '../util/ids.ts';
-import { keyedProvider, type SpecProvider, specProvider } from './names.ts';
+import { keyedProvider, specProvider } from './names.ts';
 import type { ProviderKeyService } from '../api/provider-keys.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
