@@ -57,9 +57,12 @@ export function sqliteDriverName(): SqliteDriverName {
   return loadNodeSqlite() ? 'node:sqlite' : 'better-sqlite3';
 }
 
-/** Opens a connection with this process's driver (loaded on first use, so importing the adapters costs nothing). */
-export function openSqlite(filename: string, options: { readonly?: boolean } = {}): SqliteConnection {
-  if (sqliteDriverName() === 'node:sqlite') return openNodeSqlite(filename, options);
+/**
+ * Opens a connection with this process's driver (loaded on first use, so importing the adapters costs nothing);
+ * `driver` names one instead (tests compare them).
+ */
+export function openSqlite(filename: string, options: { readonly?: boolean; driver?: SqliteDriverName } = {}): SqliteConnection {
+  if ((options.driver ?? sqliteDriverName()) === 'node:sqlite') return openNodeSqlite(filename, options);
   const Database = createRequire(import.meta.url)(betterSqlitePath()) as new (file: string, opts: { readonly?: boolean }) => SqliteConnection;
   return new Database(filename, { readonly: options.readonly ?? false });
 }
