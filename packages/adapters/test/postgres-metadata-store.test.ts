@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MetadataStore } from '@dossier/core';
-import Database from 'better-sqlite3';
 import { metadataStoreSuite } from '@dossier/core/testing';
 import { describe, expect, it } from 'vitest';
 import { postgresMigrations } from '../src/kysely/migrations.ts';
 import { createPostgresMetadataStore } from '../src/postgres/metadata-store.ts';
 import { createSqliteMetadataStore } from '../src/sqlite/metadata-store.ts';
+import { openSqlite } from '../src/sqlite/driver.ts';
 import { databaseForTests } from './fixtures/postgres-database.ts';
 
 /**
@@ -31,7 +31,7 @@ async function sqliteColumns(): Promise<Column[]> {
     const store = createSqliteMetadataStore({ filename: join(dir, 'metadata.sqlite') });
     await store.migrate();
     await store.close();
-    const db = new Database(join(dir, 'metadata.sqlite'), { readonly: true });
+    const db = openSqlite(join(dir, 'metadata.sqlite'), { readonly: true });
     const tables = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[];
     const columns = tables.flatMap(({ name }) =>
       (db.prepare(`select name, "notnull", pk from pragma_table_info(?)`).all(name) as { name: string; notnull: number; pk: number }[]).map(

@@ -6,6 +6,7 @@ import { composeMetadataStore, DossierError } from '@dossier/core';
 import { metadataStoreSuite } from '@dossier/core/testing';
 import { createSqliteMetadataStore } from '../src/sqlite/metadata-store.ts';
 import { sqliteMigrations } from '../src/kysely/migrations.ts';
+import { openSqlite } from '../src/sqlite/driver.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'dossier-sqlite-meta-'));
 let n = 0;
@@ -34,8 +35,7 @@ describe('sqlite MetadataStore', () => {
       await store.migrate();
       await store.close();
     }
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(filename, { readonly: true });
+    const db = openSqlite(filename, { readonly: true });
     try {
       const rows = db.prepare('select name from metadata_migrations order by name').all();
       expect(rows).toEqual(Object.keys(sqliteMigrations).sort().map((name) => ({ name })));

@@ -7,16 +7,10 @@ import { promisify } from 'node:util';
 import { waitFor } from '@dossier/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWalCheckpointer } from '../src/sqlite/checkpointer.ts';
-import { sqliteDriver } from '../src/sqlite/driver.ts';
+import { openSqlite, type SqliteConnection } from '../src/sqlite/driver.ts';
 import { createSqliteJobQueue } from '../src/sqlite/job-queue.ts';
 
-interface Db {
-  pragma(source: string): unknown;
-  exec(source: string): unknown;
-  prepare(source: string): { run(...params: unknown[]): unknown };
-  close(): void;
-}
-const Database = sqliteDriver<new (file: string) => Db>();
+type Db = SqliteConnection;
 
 let dir: string;
 beforeEach(async () => {
@@ -28,7 +22,7 @@ afterEach(async () => {
 
 /** A WAL database whose own connection never checkpoints: only another connection can move pages into the file. */
 function openWithoutCheckpoints(file: string): Db {
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('wal_autocheckpoint = 0');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)');

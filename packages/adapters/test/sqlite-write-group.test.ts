@@ -2,17 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sqliteDriver } from '../src/sqlite/driver.ts';
+import { openSqlite, type SqliteConnection } from '../src/sqlite/driver.ts';
 import { WriteGroup } from '../src/sqlite/write-group.ts';
 
-interface Db {
-  exec(sql: string): unknown;
-  prepare(sql: string): { run(...params: unknown[]): { changes: number }; all(...params: unknown[]): unknown[] };
-  pragma(sql: string): unknown;
-  close(): void;
-  readonly inTransaction: boolean;
-}
-type DbConstructor = new (file: string) => Db;
+type Db = SqliteConnection;
 
 const dirs: string[] = [];
 const open: Db[] = [];
@@ -23,8 +16,7 @@ afterEach(() => {
 
 /** A real SQLite file in WAL mode with a table `t (id PRIMARY KEY)`, and a connection to it that counts COMMITs. */
 function database(file = join(fresh(), 'db.sqlite')) {
-  const Sqlite = sqliteDriver<DbConstructor>();
-  const db = new Sqlite(file);
+  const db = openSqlite(file);
   open.push(db);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
@@ -52,8 +44,7 @@ function fresh(): string {
 
 /** What another connection (reading only committed data) sees. */
 function committedIds(file: string): string[] {
-  const Sqlite = sqliteDriver<DbConstructor>();
-  const reader = new Sqlite(file);
+  const reader = openSqlite(file);
   try {
     return (reader.prepare('SELECT id FROM t ORDER BY id').all() as { id: string }[]).map((r) => r.id);
   } finally {

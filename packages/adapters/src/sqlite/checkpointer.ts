@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_THREAD_NICENESS } from '../pool/lower-priority.ts';
-import { isInMemory, sqliteDriverPath } from './driver.ts';
+import { isInMemory, sqliteWorkerDriverPath } from './driver.ts';
 
 /** How often the background thread copies a database's write-ahead log back into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 200;
@@ -28,7 +28,24 @@ try {
   const threadId = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').at(-1));
   if (Number.isInteger(threadId) && threadId !== process.pid) require('node:os').setPriority(threadId, workerData.niceness);
 } catch {}
-const Database = require(workerData.driverPath);
+const Database = workerData.driverPath ? require(workerData.driverPath) : nodeSqlite();
+// node:sqlite behind the two methods used here; its ExperimentalWarning (and only it) kept quiet, as in node-sqlite.ts.
+function nodeSqlite() {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => {
+    if (!/^SQLite is an experimental feature/.test(String(warning?.message ?? warning))) emitWarning.call(process, warning, ...rest);
+  };
+  try {
+    const { DatabaseSync } = require('node:sqlite');
+    return class {
+      constructor(file) { this.db = new DatabaseSync(file); }
+      pragma(source) { this.db.exec('PRAGMA ' + source); }
+      close() { this.db.close(); }
+    };
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
 const open = new Map();
 const checkpoint = (db) => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
 parentPort.on('message', (message) => {
@@ -65,7 +82,7 @@ let nextFileId = 0;
 
 function checkpointThread(): CheckpointThread {
   if (current) return current;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath: sqliteDriverPath(), niceness: BACKGROUND_THREAD_NICENESS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath: sqliteWorkerDriverPath(), niceness: BACKGROUND_THREAD_NICENESS } });
   worker.unref(); // a store left open never keeps the process alive
   const thread: CheckpointThread = { worker, files: 0, alive: true, stopping: new Map() };
   worker.on('message', ({ removed }: { removed: number }) => {

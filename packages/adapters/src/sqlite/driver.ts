@@ -1,32 +1,85 @@
 import { createRequire } from 'node:module';
 import { isMissingPackage } from '../optional.ts';
+import { loadNodeSqlite, openNodeSqlite } from './node-sqlite.ts';
 
-/**
- * Where the better-sqlite3 build for this Node is installed. On Node 22 and later: better-sqlite3 13 (installed under
- * the alias `better-sqlite3-napi`), a Node-API build. better-sqlite3 12 subclasses `node::ObjectWrap`, whose destructor
- * on Node 24.19 and later asserts that an Environment is current, and a statement collected at another moment aborts
- * the process (`Assertion failed: (env) != nullptr`, seen in this repository's consumer test on 24.21; upstream:
- * nodejs/node#65446). On Node 20 better-sqlite3 13 crashes at once (it requires Node 22), so 20 keeps 12.
- */
-export function sqliteDriverPath(): string {
-  const require = createRequire(import.meta.url);
-  if (Number(process.versions.node.split('.')[0]) >= NAPI_BUILD_FROM_NODE) {
-    try {
-      return require.resolve('better-sqlite3-napi');
-    } catch (err) {
-      if (!isMissingPackage(err, 'better-sqlite3-napi')) throw err;
-    }
-  }
-  return require.resolve('better-sqlite3');
+/** What a statement returns from `run`. */
+export interface SqliteRunResult {
+  changes: number | bigint;
+  lastInsertRowid: number | bigint;
 }
 
-/** The better-sqlite3 module for this Node (see sqliteDriverPath). */
-export function sqliteDriver<T>(): T {
-  return createRequire(import.meta.url)(sqliteDriverPath()) as T;
+/** A prepared statement, as better-sqlite3 shapes it (Kysely's SqliteStatement plus what the job queue uses). */
+export interface SqliteStatement {
+  /** The statement returns rows (a SELECT, or a write with RETURNING). */
+  readonly reader: boolean;
+  /** The statement never writes, so it need not wait for a write group to commit. */
+  readonly readonly: boolean;
+  run(...params: unknown[]): SqliteRunResult;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+}
+
+/** One connection to an SQLite file: the slice of better-sqlite3's Database that Dossier uses, whatever the driver. */
+export interface SqliteConnection {
+  prepare(source: string): SqliteStatement;
+  exec(source: string): unknown;
+  /** `PRAGMA <source>`'s rows, or with `simple` the first column of its first row. */
+  pragma(source: string, options?: { simple?: boolean }): unknown;
+  /** `fn` in a transaction (a savepoint when one is open already); `immediate` takes the write lock first. */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R };
+  close(): void;
+  readonly inTransaction: boolean;
+}
+
+/** The SQLite drivers Dossier can run on. */
+export const SQLITE_DRIVERS = ['node:sqlite', 'better-sqlite3'] as const;
+export type SqliteDriverName = (typeof SQLITE_DRIVERS)[number];
+
+/** Forces one driver (tests and benchmarks compare them); unset, Dossier picks (see sqliteDriverName). */
+export const SQLITE_DRIVER_ENV = 'DOSSIER_SQLITE_DRIVER';
+
+/**
+ * The driver for this process: Node's built-in `node:sqlite` where it loads without a flag and has what the store
+ * needs (Node 22.16+, 24), so an install has nothing to compile and nothing an install script can skip (issue 41:
+ * npm 11 skipped better-sqlite3's build, leaving no binary). better-sqlite3 12 otherwise (Node 20), an optional
+ * dependency. A value in DOSSIER_SQLITE_DRIVER forces one.
+ */
+export function sqliteDriverName(): SqliteDriverName {
+  const forced = process.env[SQLITE_DRIVER_ENV];
+  if (forced) {
+    if (!(SQLITE_DRIVERS as readonly string[]).includes(forced)) {
+      throw new Error(`${SQLITE_DRIVER_ENV} must be one of ${SQLITE_DRIVERS.join(', ')}, not "${forced}"`);
+    }
+    if (forced === 'node:sqlite' && !loadNodeSqlite()) throw new Error(`node:sqlite is not available on Node ${process.versions.node} (it needs 22.16 or later)`);
+    return forced as SqliteDriverName;
+  }
+  return loadNodeSqlite() ? 'node:sqlite' : 'better-sqlite3';
+}
+
+/**
+ * Opens a connection with this process's driver (loaded on first use, so importing the adapters costs nothing);
+ * `driver` names one instead (tests compare them).
+ */
+export function openSqlite(filename: string, options: { readonly?: boolean; driver?: SqliteDriverName } = {}): SqliteConnection {
+  if ((options.driver ?? sqliteDriverName()) === 'node:sqlite') return openNodeSqlite(filename, options);
+  const Database = createRequire(import.meta.url)(betterSqlitePath()) as new (file: string, opts: { readonly?: boolean }) => SqliteConnection;
+  return new Database(filename, { readonly: options.readonly ?? false });
+}
+
+/** What a worker thread needs to open the same driver: null for node:sqlite, else better-sqlite3's module path. */
+export function sqliteWorkerDriverPath(): string | null {
+  return sqliteDriverName() === 'node:sqlite' ? null : betterSqlitePath();
+}
+
+function betterSqlitePath(): string {
+  try {
+    return createRequire(import.meta.url).resolve('better-sqlite3');
+  } catch (err) {
+    if (!isMissingPackage(err, 'better-sqlite3')) throw err;
+    throw new Error(`SQLite needs Node 22.16 or later (for node:sqlite), or the better-sqlite3 package on Node ${process.versions.node}`, { cause: err });
+  }
 }
 
 /** A private in-memory database (':memory:', or '' for a temporary one): no file, no other connection. */
 export const isInMemory = (filename: string): boolean => filename === ':memory:' || filename === '';
-
-/** The first Node major that runs better-sqlite3 13 (its engines field: >= 22). */
-const NAPI_BUILD_FROM_NODE = 22;

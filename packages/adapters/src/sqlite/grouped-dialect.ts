@@ -1,9 +1,10 @@
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult, SqliteDatabase } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult } from 'kysely';
 import { type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from '../kysely/runtime.ts';
+import type { SqliteConnection } from './driver.ts';
 import { type GroupableDatabase, WriteGroup } from './write-group.ts';
 
-/** The better-sqlite3 database as this dialect uses it. */
-export type GroupedDatabase = SqliteDatabase & GroupableDatabase;
+/** The SQLite connection (see driver.ts) as this dialect uses it. */
+export type GroupedDatabase = Pick<SqliteConnection, 'prepare'> & GroupableDatabase & { close(): void | Promise<void> };
 
 /** Savepoint name of a Kysely transaction (SQLite's connection is one, so transactions never overlap). */
 const TX = 'kysely_tx';
@@ -91,7 +92,7 @@ class GroupedConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.db.prepare(query.sql) as ReturnType<SqliteDatabase['prepare']> & { readonly: boolean };
+    const stmt = this.db.prepare(query.sql);
     const params = query.parameters as unknown[];
     // A write with RETURNING is a reader too; only a read-only statement may answer before the group commits.
     const execute = (): QueryResult<R> => (stmt.reader ? { rows: stmt.all(params) as R[] } : resultOf(stmt.run(params)));

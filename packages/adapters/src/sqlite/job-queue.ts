@@ -2,24 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
 import { checkpointInBackground } from './checkpointer.ts';
-import { sqliteDriver } from './driver.ts';
+import { openSqlite, type SqliteConnection } from './driver.ts';
 import { WriteGroup } from './write-group.ts';
 
-/** The slice of better-sqlite3 this adapter uses; the module itself is loaded only when a queue is opened. */
-interface Statement {
-  run(...params: unknown[]): { changes: number };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-}
-interface Database {
-  pragma(source: string): unknown;
-  exec(source: string): unknown;
-  prepare(source: string): Statement;
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): { immediate(...args: A): R };
-  close(): void;
-  readonly inTransaction: boolean;
-}
-type DatabaseConstructor = new (filename: string) => Database;
+/** The driver's connection (loaded only when a queue is opened). */
+type Database = SqliteConnection;
+type Statement = ReturnType<Database['prepare']>;
 
 /** A JobQueue over one SQLite file; `close` releases the file. */
 export interface SqliteJobQueue extends JobQueue {
@@ -76,8 +64,7 @@ export const QUEUE_MIGRATIONS: readonly string[] = [
 ];
 
 function openDatabase(filename: string): Database {
-  const Sqlite = sqliteDriver<DatabaseConstructor>();
-  const db = new Sqlite(filename);
+  const db = openSqlite(filename);
   db.pragma('journal_mode = WAL');
   // Several processes may share the file; wait for a writer instead of failing with SQLITE_BUSY.
   db.pragma('busy_timeout = 5000');
@@ -226,7 +213,7 @@ export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue
     },
     heartbeat(jobId, owner, leaseMs) {
       const now = Date.now();
-      return group.write(() => st.heartbeat.run(now + leaseMs, now, jobId, owner).changes === 1);
+      return group.write(() => Number(st.heartbeat.run(now + leaseMs, now, jobId, owner).changes) === 1);
     },
     async complete(jobId, owner) {
       await group.write(() => st.complete.run(Date.now(), jobId, owner));

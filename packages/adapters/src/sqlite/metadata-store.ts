@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { MetadataStore } from '@dossier/core';
-import type { SqliteDatabase } from 'kysely';
 import { Kysely } from '../kysely/runtime.ts';
 import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
 import { checkpointInBackground, type WalCheckpointer } from './checkpointer.ts';
-import { isInMemory, sqliteDriver } from './driver.ts';
+import { isInMemory, openSqlite, type SqliteConnection, type SqliteStatement } from './driver.ts';
 import { type GroupedDatabase, GroupedSqliteDialect } from './grouped-dialect.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
 
@@ -18,17 +17,15 @@ export interface SqliteMetadataStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** The part of better-sqlite3 this adapter uses: Kysely's statement API plus pragmas. */
-interface BetterSqliteDatabase extends GroupedDatabase {
+/** The connection as the store uses it: Kysely's statement API plus pragmas. */
+interface StoreDatabase extends GroupedDatabase {
   pragma(source: string): unknown;
 }
-type BetterSqliteConstructor = new (filename: string) => BetterSqliteDatabase;
 
-/** Load better-sqlite3 only when the store first connects, so importing the adapters costs nothing. */
-async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<BetterSqliteDatabase> {
-  const Sqlite = sqliteDriver<BetterSqliteConstructor>();
+/** Open the SQLite driver only when the store first connects, so importing the adapters costs nothing. */
+async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<StoreDatabase> {
   if (!isInMemory(opts.filename)) mkdirSync(dirname(opts.filename), { recursive: true });
-  const db = new Sqlite(opts.filename);
+  const db = openSqlite(opts.filename);
   // WAL lets readers in other processes (CLI, workers) proceed during writes; NORMAL sync is durable under WAL.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -45,8 +42,8 @@ const STATEMENT_CACHE_SIZE = 1000;
  * compile step was the largest single cost of a small document's ingestion on the event loop (profiled on SciFact).
  * A statement still iterating (busy) is never handed out twice.
  */
-function withStatementCache(db: BetterSqliteDatabase, checkpointer: WalCheckpointer | null): BetterSqliteDatabase {
-  const cache = new Map<string, ReturnType<SqliteDatabase['prepare']> & { busy?: boolean }>();
+function withStatementCache(db: SqliteConnection, checkpointer: WalCheckpointer | null): StoreDatabase {
+  const cache = new Map<string, SqliteStatement & { busy?: boolean }>();
   const prepare = (sql: string) => {
     const hit = cache.get(sql);
     if (hit && !hit.busy) return hit;
@@ -70,7 +67,7 @@ function withStatementCache(db: BetterSqliteDatabase, checkpointer: WalCheckpoin
   };
 }
 
-/** A MetadataStore in one SQLite file (better-sqlite3 through Kysely). Call migrate() before use. */
+/** A MetadataStore in one SQLite file (node:sqlite or better-sqlite3, see driver.ts, through Kysely). Call migrate() before use. */
 export function createSqliteMetadataStore(opts: SqliteMetadataStoreOptions): MetadataStore {
   const db = new Kysely<MetadataDatabase>({
     dialect: new GroupedSqliteDialect(() => openDatabase(opts), isInMemory(opts.filename) ? ':memory:' : resolve(opts.filename)),

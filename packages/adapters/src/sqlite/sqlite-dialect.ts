@@ -38,10 +38,13 @@ async function sizeBytes(db: Kysely<MetadataDatabase>): Promise<number> {
   return Number(rows[0]?.size ?? 0);
 }
 
-/** better-sqlite3 reports constraint failures as SqliteError with an extended result code. */
+/**
+ * A unique or primary-key constraint failure: better-sqlite3 names SQLite's extended result code (`code`), node:sqlite
+ * gives its number (`errcode`: SQLITE_CONSTRAINT_UNIQUE 2067, SQLITE_CONSTRAINT_PRIMARYKEY 1555).
+ */
 function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  const { code, errcode } = (err ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || errcode === 2067 || errcode === 1555;
 }
 
 /** SQLite: booleans are INTEGER 0/1, JSON is TEXT queried with json_each. */

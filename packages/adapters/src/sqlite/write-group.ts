@@ -1,4 +1,4 @@
-/** The part of a better-sqlite3 database a write group needs. */
+/** The part of an SQLite connection (see driver.ts) a write group needs. */
 export interface GroupableDatabase {
   exec(source: string): unknown;
   readonly inTransaction: boolean;
