@@ -23,6 +23,8 @@ const WIDE_INTERFACES: Record<string, string> = {
   DocumentRecord: 'a row of the documents table, one field per column: data, not a contract',
   Collection: 'a row of the collections table, one field per column: data, not a contract',
   Dossier: 'the library facade: one member per feature group, each group its own interface',
+  DocumentsApi: 'the documents group as one object: DocumentService, UploadService and DocumentImageService, each narrow',
+  ScopedDocuments: 'the same documents group bound to the local project (what `local()` returns)',
 };
 
 /** Interfaces (and object type aliases) under `dir` with more than `max` members, their inherited members included. */
