@@ -25,6 +25,8 @@ export interface MetadataDialect {
    * in column `value`; read an element's parts with `->` (JSON) and `->>` (text), which both dialects share.
    */
   jsonArrayElements(array: Expression<unknown> | string): RawBuilder<unknown>;
+  /** A table function over the entries of a JSON object (a text parameter), one row per entry in columns `key` and `value`. */
+  jsonObjectEntries(object: string): RawBuilder<unknown>;
   /** Tag names of a collection's documents with document counts, count desc then name. */
   tagCounts(db: Kysely<MetadataDatabase>, collectionId: string): Promise<{ name: string; count: number }[]>;
   /** Bytes used on disk, 0 when unknown. */

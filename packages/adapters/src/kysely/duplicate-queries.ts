@@ -17,27 +17,39 @@ export async function deleteFingerprints({ db }: StoreContext, documentId: strin
 /** Documents whose fingerprints go in one statement (each batch is one JSON parameter, so the SQL text stays constant). */
 const FINGERPRINT_BATCH = 500;
 
+/** Entries of one collection, in batches of FINGERPRINT_BATCH. */
+function fingerprintBatches(entries: DuplicateFingerprints[]): { collectionId: string; batch: DuplicateFingerprints[] }[] {
+  const byCollection = new Map<string, DuplicateFingerprints[]>();
+  for (const entry of entries) {
+    const list = byCollection.get(entry.collectionId) ?? [];
+    list.push(entry);
+    byCollection.set(entry.collectionId, list);
+  }
+  return [...byCollection].flatMap(([collectionId, list]) =>
+    Array.from({ length: Math.ceil(list.length / FINGERPRINT_BATCH) }, (_, index) => ({ collectionId, batch: list.slice(index * FINGERPRINT_BATCH, (index + 1) * FINGERPRINT_BATCH) })),
+  );
+}
+
 /**
- * Replace the fingerprints of the entries' documents. Each batch travels as one JSON parameter,
- * `[[collectionId, documentId, shingleCount, fingerprintCount, [fingerprint…]]…]`, unpacked in SQL: a multi-row
- * VALUES list would compile and prepare a statement with thousands of parameters per batch.
+ * Replace the fingerprints of the entries' documents. A batch travels as two JSON objects keyed by document id,
+ * `{id: [fingerprint…]}` and `{id: [shingleCount, fingerprintCount]}`, unpacked in SQL: a multi-row VALUES list
+ * would compile and prepare a statement with thousands of parameters per batch.
  */
 export async function putFingerprints({ db, dialect }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
   if (entries.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < entries.length; start += FINGERPRINT_BATCH) {
-      const batch = entries.slice(start, start + FINGERPRINT_BATCH);
-      const json = JSON.stringify(batch.map((entry) => [entry.collectionId, entry.documentId, entry.shingleCount, entry.fingerprints.length, entry.fingerprints]));
-      const documents = dialect.jsonArrayElements(json);
-      await sql`delete from duplicate_fingerprints where document_id in (select d.value ->> 1 from ${documents} d)`.execute(trx);
+    for (const { collectionId, batch } of fingerprintBatches(entries)) {
+      const prints = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, entry.fingerprints]))));
+      const counts = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, [entry.shingleCount, entry.fingerprints.length]]))));
+      await sql`delete from duplicate_fingerprints where document_id in (select d.key from ${counts} d)`.execute(trx);
       // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
       await sql`
         insert into duplicate_documents (document_id, collection_id, shingle_count, fingerprint_count)
-        select d.value ->> 1, d.value ->> 0, cast(d.value ->> 2 as bigint), cast(d.value ->> 3 as bigint) from ${documents} d where true
+        select d.key, ${collectionId}, cast(d.value ->> 0 as bigint), cast(d.value ->> 1 as bigint) from ${counts} d where true
         on conflict (document_id) do update set shingle_count = excluded.shingle_count, fingerprint_count = excluded.fingerprint_count`.execute(trx);
       await sql`
         insert into duplicate_fingerprints (collection_id, fingerprint, document_id)
-        select d.value ->> 0, cast(f.value as bigint), d.value ->> 1 from ${documents} d, ${dialect.jsonArrayElements(sql`d.value -> 4`)} f`.execute(trx);
+        select ${collectionId}, cast(f.value as bigint), d.key from ${prints} d, ${dialect.jsonArrayElements(sql`d.value`)} f`.execute(trx);
     }
   });
 }

@@ -49,6 +49,7 @@ export const postgresMetadataDialect: MetadataDialect = {
   metadataEquals: (key, value) => sql<SqlBool>`(${metadata} -> ${key}) = ${jsonb(value)}`,
   hasMetadata: () => sql<SqlBool>`${metadata} <> '{}'::jsonb`,
   jsonArrayElements: (array) => sql`jsonb_array_elements((${array})::jsonb)`,
+  jsonObjectEntries: (object) => sql`jsonb_each(${object}::jsonb)`,
   tagCounts,
   sizeBytes,
   lockForTransaction,
