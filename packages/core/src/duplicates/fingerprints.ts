@@ -96,7 +96,7 @@ export interface DuplicateProfile {
   shingles: Uint32Array;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const HYPHEN = 0x2d;
 
 /** Normalised words of Markdown with their spans; words hyphenated across a line break are joined. */
