@@ -1,5 +1,5 @@
 import type { JsonValue } from '@dossier/core';
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { DbBool, DbJson, MetadataDatabase } from './schema.ts';
 
 /**
@@ -20,6 +20,13 @@ export interface MetadataDialect {
   metadataEquals(key: string, value: JsonValue): Expression<SqlBool>;
   /** True when the `documents` row's metadata is not the empty object. */
   hasMetadata(): Expression<SqlBool>;
+  /**
+   * A table function over the elements of a JSON array (a text parameter or a JSON expression), one row per element
+   * in column `value`; read an element's parts with `->` (JSON) and `->>` (text), which both dialects share.
+   */
+  jsonArrayElements(array: Expression<unknown> | string): RawBuilder<unknown>;
+  /** A table function over the entries of a JSON object (a text parameter), one row per entry in columns `key` and `value`. */
+  jsonObjectEntries(object: string): RawBuilder<unknown>;
   /** Tag names of a collection's documents with document counts, count desc then name. */
   tagCounts(db: Kysely<MetadataDatabase>, collectionId: string): Promise<{ name: string; count: number }[]>;
   /** Bytes used on disk, 0 when unknown. */

@@ -15,23 +15,43 @@ export async function deleteFingerprints({ db }: StoreContext, documentId: strin
   });
 }
 
-export async function putFingerprints({ db }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
+/** Documents whose fingerprints go in one statement (each batch is one JSON parameter, so the SQL text stays constant). */
+const FINGERPRINT_BATCH = 500;
+
+/** Entries of one collection, in batches of FINGERPRINT_BATCH. */
+function fingerprintBatches(entries: DuplicateFingerprints[]): { collectionId: string; batch: DuplicateFingerprints[] }[] {
+  const byCollection = new Map<string, DuplicateFingerprints[]>();
+  for (const entry of entries) {
+    const list = byCollection.get(entry.collectionId) ?? [];
+    list.push(entry);
+    byCollection.set(entry.collectionId, list);
+  }
+  return [...byCollection].flatMap(([collectionId, list]) =>
+    Array.from({ length: Math.ceil(list.length / FINGERPRINT_BATCH) }, (_, index) => ({ collectionId, batch: list.slice(index * FINGERPRINT_BATCH, (index + 1) * FINGERPRINT_BATCH) })),
+  );
+}
+
+/**
+ * Replace the fingerprints of the entries' documents. A batch travels as two JSON objects keyed by document id,
+ * `{id: [fingerprint…]}` and `{id: [shingleCount, fingerprintCount]}`, unpacked in SQL: a multi-row VALUES list
+ * would compile and prepare a statement with thousands of parameters per batch.
+ */
+export async function putFingerprints({ db, dialect }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
   if (entries.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    const ids = entries.map((entry) => entry.documentId);
-    for (let start = 0; start < ids.length; start += INSERT_BATCH) {
-      await trx.deleteFrom('duplicate_fingerprints').where('document_id', 'in', ids.slice(start, start + INSERT_BATCH)).execute();
+    for (const { collectionId, batch } of fingerprintBatches(entries)) {
+      const prints = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, entry.fingerprints]))));
+      const counts = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, [entry.shingleCount, entry.fingerprints.length]]))));
+      await sql`delete from duplicate_fingerprints where document_id in (select d.key from ${counts} d)`.execute(trx);
+      // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+      await sql`
+        insert into duplicate_documents (document_id, collection_id, shingle_count, fingerprint_count)
+        select d.key, ${collectionId}, cast(d.value ->> 0 as bigint), cast(d.value ->> 1 as bigint) from ${counts} d where true
+        on conflict (document_id) do update set shingle_count = excluded.shingle_count, fingerprint_count = excluded.fingerprint_count`.execute(trx);
+      await sql`
+        insert into duplicate_fingerprints (collection_id, fingerprint, document_id)
+        select ${collectionId}, cast(f.value as bigint), d.key from ${prints} d, ${dialect.jsonArrayElements(sql`d.value`)} f`.execute(trx);
     }
-    const documents = entries.map((entry) => ({ document_id: entry.documentId, collection_id: entry.collectionId, shingle_count: entry.shingleCount, fingerprint_count: entry.fingerprints.length }));
-    for (let start = 0; start < documents.length; start += INSERT_BATCH) {
-      await trx
-        .insertInto('duplicate_documents')
-        .values(documents.slice(start, start + INSERT_BATCH))
-        .onConflict((oc) => oc.column('document_id').doUpdateSet((eb) => ({ shingle_count: eb.ref('excluded.shingle_count'), fingerprint_count: eb.ref('excluded.fingerprint_count') })))
-        .execute();
-    }
-    const rows = entries.flatMap((entry) => entry.fingerprints.map((fingerprint) => ({ collection_id: entry.collectionId, fingerprint, document_id: entry.documentId })));
-    for (let start = 0; start < rows.length; start += INSERT_BATCH) await trx.insertInto('duplicate_fingerprints').values(rows.slice(start, start + INSERT_BATCH)).execute();
   });
 }
 

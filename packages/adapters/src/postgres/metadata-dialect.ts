@@ -50,6 +50,8 @@ export const postgresMetadataDialect: MetadataDialect = {
   hasAnyTag: (anyOf) => sql<SqlBool>`jsonb_exists_any(${tags}, ${anyOf}::text[])`,
   metadataEquals: (key, value) => sql<SqlBool>`(${metadata} -> ${key}) = ${jsonb(value)}`,
   hasMetadata: () => sql<SqlBool>`${metadata} <> '{}'::jsonb`,
+  jsonArrayElements: (array) => sql`jsonb_array_elements((${array})::jsonb)`,
+  jsonObjectEntries: (object) => sql`jsonb_each(${object}::jsonb)`,
   tagCounts,
   sizeBytes,
   lockForTransaction,

@@ -57,6 +57,8 @@ export const sqliteMetadataDialect: MetadataDialect = {
   metadataEquals: (key, value) =>
     sql<SqlBool>`exists (select 1 from json_each(${metadata}) m where m.key = ${key} and ${valueTest(value)})`,
   hasMetadata: () => sql<SqlBool>`${metadata} <> '{}'`,
+  jsonArrayElements: (array) => sql`json_each(${array})`,
+  jsonObjectEntries: (object) => sql`json_each(${object})`,
   tagCounts,
   sizeBytes,
   // One connection per process, and Kysely runs its transactions one after another: nothing else can interleave.

@@ -96,15 +96,20 @@ export interface DuplicateProfile {
   shingles: Uint32Array;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+const HYPHEN = 0x2d;
+
 /** Normalised words of Markdown with their spans; words hyphenated across a line break are joined. */
 export function normalisedTokens(markdown: string): { word: string; start: number; end: number }[] {
   const text = blankArtefacts(markdown);
   const tokens: { word: string; start: number; end: number }[] = [];
   for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
     const start = match.index;
-    const word = match[0].toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+    const lower = match[0].toLowerCase();
+    // Only non-ASCII words can carry accents to fold (the common case skips NFKD).
+    const word = NON_ASCII.test(lower) ? lower.normalize('NFKD').replace(/\p{M}/gu, '') : lower;
     const previous = tokens.at(-1);
-    if (previous && /^[a-z]/.test(word) && /^-[ \t]*\r?\n[ \t]*$/.test(text.slice(previous.end, start))) {
+    if (previous && text.charCodeAt(previous.end) === HYPHEN && /^[a-z]/.test(word) && /^-[ \t]*\r?\n[ \t]*$/.test(text.slice(previous.end, start))) {
       previous.word += word;
       previous.end = start + match[0].length;
       continue;
