@@ -67,7 +67,11 @@ async function call(url: string, key: string | null, path: string, init: { metho
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${url}${path}`, { method: init.method ?? 'GET', headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
   const body = await res.text();
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: body && res.headers.get('content-type')?.includes('json') ? JSON.parse(body) : body };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: body && res.headers.get('content-type')?.includes('json') ? JSON.parse(body) : body,
+  };
 }
 
 /** A collection of `DOCS` small Markdown documents, ready. */
@@ -94,7 +98,14 @@ async function secondProject(server: RunningServer): Promise<{ projectId: string
 }
 
 /** Latencies (ms) of B's queries, `concurrency` at a time, from `begin` until `stop()` holds and at least `count` ran. */
-async function ownerQueries(url: string, key: string, cid: string, count: number, concurrency: number, stop = () => true): Promise<{ ms: number[]; startedAtMs: number[]; failures: number[] }> {
+async function ownerQueries(
+  url: string,
+  key: string,
+  cid: string,
+  count: number,
+  concurrency: number,
+  stop = () => true,
+): Promise<{ ms: number[]; startedAtMs: number[]; failures: number[] }> {
   const ms: number[] = [];
   /** When each query was sent, ms after the first (to place the slow ones against the burst). */
   const startedAtMs: number[] = [];
@@ -140,7 +151,13 @@ async function anonymousBurst(url: string, cid: string) {
   const target = new URL(url);
   const requests = Array.from({ length: BURST }, (_, i) => {
     const body = JSON.stringify({ q: text(i, 2) });
-    const head = [`POST /v1/collections/${cid}/query HTTP/1.1`, `Host: ${target.host}`, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+    const head = [
+      `POST /v1/collections/${cid}/query HTTP/1.1`,
+      `Host: ${target.host}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ];
     return Buffer.from(`${head.join('\r\n')}\r\n\r\n${body}`);
   });
   const cpuBefore = process.cpuUsage();
@@ -266,13 +283,28 @@ function resultRows(rounds: { quiet: OwnerResult; burst: BurstResult; loaded: Ow
     ...lat('project B alone', quiet),
     ...lat('project B during the bursts', loaded),
     ["project B's slowest query during each burst (ms)", rounds.map((r) => fixed(Math.max(...r.loaded.ms), 1)).join(', ')],
-    ["project B's five slowest: round, sent ms after B began (the burst is sent ~100 ms in), ms", slowest.map((q) => `${q.index + 1}: ${fixed(q.at, 0)} → ${fixed(q.ms, 1)}`).join('; ')],
-    ['project B queries during the bursts (non-200, their statuses)', `${loaded.length} (${failures.length}${failures.length ? `: ${failures.join(', ')}` : ''})`],
+    [
+      "project B's five slowest: round, sent ms after B began (the burst is sent ~100 ms in), ms",
+      slowest.map((q) => `${q.index + 1}: ${fixed(q.at, 0)} → ${fixed(q.ms, 1)}`).join('; '),
+    ],
+    [
+      'project B queries during the bursts (non-200, their statuses)',
+      `${loaded.length} (${failures.length}${failures.length ? `: ${failures.join(', ')}` : ''})`,
+    ],
   ];
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'dossier-access-burst-'));
-const config = { ...loadConfig(values['server-flags'].split(' ').filter(Boolean), {}), port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, workers: 2, connectionsPerAddress: 256 };
+const config = {
+  ...loadConfig(values['server-flags'].split(' ').filter(Boolean), {}),
+  port: 0,
+  dataDir: dir,
+  embeddingModel: 'none',
+  allowModelDownload: false,
+  logLevel: 'silent' as const,
+  workers: 2,
+  connectionsPerAddress: 256,
+};
 const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
 try {
   const a = server.bootstrap!;

@@ -23,8 +23,16 @@ function mapAnswer(count: number): string {
     const angle = (i * 2.399) % (2 * Math.PI);
     const r = ((i * 7919) % 1000) / 1000;
     return {
-      id: uuid(i), text: `Claim ${i} of document ${doc}`, sourceText: null, documentId: uuid(100_000 + doc), documentName: `doc-${doc}.md`,
-      sectionId: uuid(200_000 + doc), sectionTitle: 'Section', importance: 1 + (i % 5), x: (doc % 8) * 10 + r * 4 * Math.cos(angle), y: Math.floor(doc / 8) * 10 + r * 4 * Math.sin(angle),
+      id: uuid(i),
+      text: `Claim ${i} of document ${doc}`,
+      sourceText: null,
+      documentId: uuid(100_000 + doc),
+      documentName: `doc-${doc}.md`,
+      sectionId: uuid(200_000 + doc),
+      sectionTitle: 'Section',
+      importance: 1 + (i % 5),
+      x: (doc % 8) * 10 + r * 4 * Math.cos(angle),
+      y: Math.floor(doc / 8) * 10 + r * 4 * Math.sin(angle),
     };
   });
   return `data: ${JSON.stringify({ type: 'progress', pct: 50 })}\n\ndata: ${JSON.stringify({ type: 'done', total: count, claims })}\n\n`;
@@ -33,8 +41,22 @@ function mapAnswer(count: number): string {
 function contradictionsAnswer(total: number, severity: string | null, offset: number, limit: number): string {
   const severities = ['low', 'medium', 'high'] as const;
   const all = Array.from({ length: total }, (_, i) => ({
-    id: uuid(i), severity: severities[i % 3], status: 'active', explanation: `Explanation ${i}`, clusterTopicSummary: `Topic ${i}`, suggestedInstruction: null, createdAt: new Date().toISOString(),
-    claims: [0, 1].map((k) => ({ claimId: uuid(10_000 + i * 2 + k), documentId: uuid(k), documentName: `doc-${(i + k) % 50}.md`, sectionId: uuid(k), sectionTitle: 'S', sourceText: null, text: `Claim ${k}` })),
+    id: uuid(i),
+    severity: severities[i % 3],
+    status: 'active',
+    explanation: `Explanation ${i}`,
+    clusterTopicSummary: `Topic ${i}`,
+    suggestedInstruction: null,
+    createdAt: new Date().toISOString(),
+    claims: [0, 1].map((k) => ({
+      claimId: uuid(10_000 + i * 2 + k),
+      documentId: uuid(k),
+      documentName: `doc-${(i + k) % 50}.md`,
+      sectionId: uuid(k),
+      sectionTitle: 'S',
+      sourceText: null,
+      text: `Claim ${k}`,
+    })),
   }));
   const items = severity ? all.filter((c) => c.severity === severity) : all;
   return JSON.stringify({ items: items.slice(offset, offset + limit), total: items.length });
@@ -43,7 +65,13 @@ function contradictionsAnswer(total: number, severity: string | null, offset: nu
 function duplicatesAnswer(total: number, offset: number, limit: number): string {
   const items = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, k) => {
     const i = offset + k;
-    const members = [0, 1, 2].map((m) => ({ documentId: uuid(i * 3 + m), filename: `copy-${i}-${m}.md`, relationship: m === 0 ? 'canonical' : 'near_duplicate', coverageToCanonical: m ? 0.9 : null, coverageFromCanonical: m ? 0.85 : null }));
+    const members = [0, 1, 2].map((m) => ({
+      documentId: uuid(i * 3 + m),
+      filename: `copy-${i}-${m}.md`,
+      relationship: m === 0 ? 'canonical' : 'near_duplicate',
+      coverageToCanonical: m ? 0.9 : null,
+      coverageFromCanonical: m ? 0.85 : null,
+    }));
     return { id: uuid(50_000 + i), canonicalDocumentId: uuid(i * 3), detectedAt: new Date().toISOString(), members };
   });
   return JSON.stringify({ items, total });
@@ -58,7 +86,11 @@ async function answerSynthetic(page: Page): Promise<void> {
   });
   await page.route('**/v1/collections/*/duplicates?*', (route) => {
     const q = new URL(route.request().url()).searchParams;
-    return route.fulfill({ status: 200, contentType: 'application/json', body: duplicatesAnswer(1000, Number(q.get('offset') ?? 0), Number(q.get('limit') ?? 50)) });
+    return route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: duplicatesAnswer(1000, Number(q.get('offset') ?? 0), Number(q.get('limit') ?? 50)),
+    });
   });
 }
 
@@ -72,7 +104,10 @@ async function timed(action: () => Promise<unknown>, shown: () => Promise<void>)
 const drawTimes = (page: Page) => page.evaluate<number[]>(`performance.getEntriesByName('claim-map-draw').map((e) => e.duration)`);
 
 async function claimMapFigures(page: Page, url: string): Promise<void> {
-  const shown = await timed(() => page.goto(url), () => page.getByRole('status').filter({ hasText: '20000 claims' }).waitFor({ timeout: 60_000 }));
+  const shown = await timed(
+    () => page.goto(url),
+    () => page.getByRole('status').filter({ hasText: '20000 claims' }).waitFor({ timeout: 60_000 }),
+  );
   await page.waitForTimeout(200);
   const first = await drawTimes(page);
   if (process.env.DOSSIER_SCREENSHOTS) await page.screenshot({ path: join(ROOT, 'docs', 'dashboard-claim-map-20k.png') });
@@ -93,24 +128,49 @@ async function claimMapFigures(page: Page, url: string): Promise<void> {
   }
   const zooms = await drawTimes(page);
   // Frame times with a pan every frame: the draw plus Chromium's own raster and compositing of the canvas.
-  const frames = await frameTimes(page, 'canvas', `(canvas, frames) => {
+  const frames = await frameTimes(
+    page,
+    'canvas',
+    `(canvas, frames) => {
     if (frames.length > 40) return false;
     canvas.dispatchEvent(new KeyboardEvent('keydown', { key: frames.length % 2 ? 'ArrowRight' : 'ArrowDown', bubbles: true }));
     return true;
-  }`);
-  console.log(`claim map, 20,000 claims: navigation → shown ${shown.toFixed(0)} ms; first draw ${first.map((d) => d.toFixed(1)).join(' / ')} ms; pans: ${pans.length} draws, median ${median(pans).toFixed(1)} ms, max ${Math.max(...pans).toFixed(1)} ms; zooms: ${zooms.length} draws, median ${median(zooms).toFixed(1)} ms, max ${Math.max(...zooms).toFixed(1)} ms; a pan every frame: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`);
+  }`,
+  );
+  console.log(
+    `claim map, 20,000 claims: navigation → shown ${shown.toFixed(0)} ms; first draw ${first.map((d) => d.toFixed(1)).join(' / ')} ms; pans: ${pans.length} draws, median ${median(pans).toFixed(1)} ms, max ${Math.max(...pans).toFixed(1)} ms; zooms: ${zooms.length} draws, median ${median(zooms).toFixed(1)} ms, max ${Math.max(...zooms).toFixed(1)} ms; a pan every frame: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
+  );
 }
 
 async function listFigures(page: Page, base: string): Promise<void> {
-  const contradictions = await timed(() => page.goto(`${base}/contradictions`), () => page.getByRole('status').filter({ hasText: '1000 contradictions' }).waitFor());
+  const contradictions = await timed(
+    () => page.goto(`${base}/contradictions`),
+    () => page.getByRole('status').filter({ hasText: '1000 contradictions' }).waitFor(),
+  );
   const items = await page.locator('.contradictions li').count();
-  const later = await timed(() => page.getByRole('button', { name: 'Next contradictions' }).click(), () => page.getByRole('status').filter({ hasText: '51–100 shown' }).waitFor());
-  const high = await timed(() => page.getByLabel('Severity').selectOption('high'), () => page.getByRole('status').filter({ hasText: '333 contradictions' }).waitFor());
-  console.log(`contradictions, 1,000: navigation → list shown ${contradictions.toFixed(0)} ms (${items} items in the DOM, a page of 50); next page ${later.toFixed(0)} ms; severity filter → 333 shown ${high.toFixed(0)} ms`);
-  const duplicates = await timed(() => page.goto(`${base}/duplicates`), () => page.getByRole('status').filter({ hasText: '1000 groups, 1–50 shown' }).waitFor());
+  const later = await timed(
+    () => page.getByRole('button', { name: 'Next contradictions' }).click(),
+    () => page.getByRole('status').filter({ hasText: '51–100 shown' }).waitFor(),
+  );
+  const high = await timed(
+    () => page.getByLabel('Severity').selectOption('high'),
+    () => page.getByRole('status').filter({ hasText: '333 contradictions' }).waitFor(),
+  );
+  console.log(
+    `contradictions, 1,000: navigation → list shown ${contradictions.toFixed(0)} ms (${items} items in the DOM, a page of 50); next page ${later.toFixed(0)} ms; severity filter → 333 shown ${high.toFixed(0)} ms`,
+  );
+  const duplicates = await timed(
+    () => page.goto(`${base}/duplicates`),
+    () => page.getByRole('status').filter({ hasText: '1000 groups, 1–50 shown' }).waitFor(),
+  );
   const groups = await page.locator('.groups > li').count();
-  const next = await timed(() => page.getByRole('button', { name: 'Next groups' }).click(), () => page.getByRole('status').filter({ hasText: '51–100 shown' }).waitFor());
-  console.log(`duplicate groups, 1,000: navigation → first page shown ${duplicates.toFixed(0)} ms (${groups} groups of 3 in the DOM); next page ${next.toFixed(0)} ms`);
+  const next = await timed(
+    () => page.getByRole('button', { name: 'Next groups' }).click(),
+    () => page.getByRole('status').filter({ hasText: '51–100 shown' }).waitFor(),
+  );
+  console.log(
+    `duplicate groups, 1,000: navigation → first page shown ${duplicates.toFixed(0)} ms (${groups} groups of 3 in the DOM); next page ${next.toFixed(0)} ms`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -118,7 +178,9 @@ async function main(): Promise<void> {
     const { server, bootstrap: b } = session;
     const page = await signedInPage(session, { width: 1400, height: 900 });
     const created = await fetch(`${server.url}/v1/collections`, {
-      method: 'POST', headers: { authorization: `Bearer ${b.testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench' }),
     });
     const collection = (await created.json()) as { id: string };
     await answerSynthetic(page);

@@ -21,7 +21,11 @@ function firstLoadBytes(): { js: number; css: number; html: number } {
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
   const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
   const gz = (file: string) => statSync(join(DIST, `${file}.gz`)).size;
-  return { js: assets.filter((a) => a.endsWith('.js')).reduce((n, a) => n + gz(a), 0), css: assets.filter((a) => a.endsWith('.css')).reduce((n, a) => n + gz(a), 0), html: gz('index.html') };
+  return {
+    js: assets.filter((a) => a.endsWith('.js')).reduce((n, a) => n + gz(a), 0),
+    css: assets.filter((a) => a.endsWith('.css')).reduce((n, a) => n + gz(a), 0),
+    html: gz('index.html'),
+  };
 }
 
 /** The `ready` times of documents on the collection's stream, as an API client sees them. */
@@ -45,7 +49,8 @@ async function followReady(url: string, key: string, seen: Map<string, number>, 
 async function fillCollection(api: (path: string, init?: RequestInit) => Promise<Response>, collectionId: string, count: number): Promise<void> {
   for (let start = 0; start < count; start += 100) {
     const form = new FormData();
-    for (let i = start; i < Math.min(count, start + 100); i++) form.append('file', new Blob([`# Doc ${i}\n\nItem ${i} of the load.\n`]), `doc-${String(i).padStart(5, '0')}.md`);
+    for (let i = start; i < Math.min(count, start + 100); i++)
+      form.append('file', new Blob([`# Doc ${i}\n\nItem ${i} of the load.\n`]), `doc-${String(i).padStart(5, '0')}.md`);
     form.append('tags', JSON.stringify([`group-${(start / 100) % 10}`, ...(start === 4200 ? ['rare'] : [])]));
     const res = await api(`/v1/collections/${collectionId}/documents/batch`, { method: 'POST', body: form });
     if (res.status !== 202) throw new Error(`batch upload: ${res.status} ${await res.text()}`);
@@ -54,11 +59,15 @@ async function fillCollection(api: (path: string, init?: RequestInit) => Promise
 
 /** Frame times (ms) while the table scrolls to the end of its page, 1,500 px a frame. */
 function scrollFrames(page: Page): Promise<number[]> {
-  return frameTimes(page, '.table-scroll', `(el) => {
+  return frameTimes(
+    page,
+    '.table-scroll',
+    `(el) => {
     if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return false;
     el.scrollTop += 1500;
     return true;
-  }`);
+  }`,
+  );
 }
 
 /** How long an action takes to show its result in the page. */
@@ -70,21 +79,55 @@ async function timed(action: () => Promise<void>, shown: () => Promise<void>): P
 }
 
 async function tableFigures(page: Page, url: string): Promise<void> {
-  const shown = await timed(() => page.goto(url).then(() => {}), () => page.getByRole('row').filter({ hasText: 'doc-' }).first().waitFor());
+  const shown = await timed(
+    () => page.goto(url).then(() => {}),
+    () => page.getByRole('row').filter({ hasText: 'doc-' }).first().waitFor(),
+  );
   await page.getByRole('heading', { name: 'Documents (10000)' }).waitFor();
   const rowsInDom = await page.locator('tbody tr').count();
   const frames = await scrollFrames(page);
-  const last = await page.getByRole('row').filter({ hasText: /doc-\d+\.md/ }).last().textContent();
-  console.log(`10,000 documents: first rows ${shown.toFixed(0)} ms after navigation; ${rowsInDom} rows in the DOM of a 500-row page; scroll to its end: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms (last row ${last?.slice(0, 14)})`);
-  const byStatus = await timed(() => page.getByLabel('Status').selectOption('error').then(() => {}), () => page.getByRole('heading', { name: 'Documents (0)' }).waitFor());
-  const back = await timed(() => page.getByLabel('Status').selectOption('ready').then(() => {}), () => page.getByRole('heading', { name: 'Documents (10000)' }).waitFor());
-  const byName = await timed(() => page.getByLabel('File name').fill('doc-04242'), () => page.getByRole('row').filter({ hasText: 'doc-04242.md' }).first().waitFor());
-  console.log(`10,000 documents: status filter (error, 0 rows) ${byStatus.toFixed(0)} ms, (ready, 10,000) ${back.toFixed(0)} ms; file-name filter ${byName.toFixed(0)} ms`);
+  const last = await page
+    .getByRole('row')
+    .filter({ hasText: /doc-\d+\.md/ })
+    .last()
+    .textContent();
+  console.log(
+    `10,000 documents: first rows ${shown.toFixed(0)} ms after navigation; ${rowsInDom} rows in the DOM of a 500-row page; scroll to its end: ${frames.length} frames, median ${median(frames).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms (last row ${last?.slice(0, 14)})`,
+  );
+  const byStatus = await timed(
+    () =>
+      page
+        .getByLabel('Status')
+        .selectOption('error')
+        .then(() => {}),
+    () => page.getByRole('heading', { name: 'Documents (0)' }).waitFor(),
+  );
+  const back = await timed(
+    () =>
+      page
+        .getByLabel('Status')
+        .selectOption('ready')
+        .then(() => {}),
+    () => page.getByRole('heading', { name: 'Documents (10000)' }).waitFor(),
+  );
+  const byName = await timed(
+    () => page.getByLabel('File name').fill('doc-04242'),
+    () => page.getByRole('row').filter({ hasText: 'doc-04242.md' }).first().waitFor(),
+  );
+  console.log(
+    `10,000 documents: status filter (error, 0 rows) ${byStatus.toFixed(0)} ms, (ready, 10,000) ${back.toFixed(0)} ms; file-name filter ${byName.toFixed(0)} ms`,
+  );
   await page.getByLabel('File name').fill('');
   await page.getByRole('heading', { name: 'Documents (10000)' }).waitFor();
   const tag = page.getByRole('combobox', { name: /^Tag/ });
-  const rare = await timed(() => tag.selectOption('rare').then(() => {}), () => page.getByRole('heading', { name: 'Documents (100)' }).waitFor());
-  const group = await timed(() => tag.selectOption('group-3').then(() => {}), () => page.getByRole('heading', { name: 'Documents (1000)' }).waitFor());
+  const rare = await timed(
+    () => tag.selectOption('rare').then(() => {}),
+    () => page.getByRole('heading', { name: 'Documents (100)' }).waitFor(),
+  );
+  const group = await timed(
+    () => tag.selectOption('group-3').then(() => {}),
+    () => page.getByRole('heading', { name: 'Documents (1000)' }).waitFor(),
+  );
   console.log(`10,000 documents: tag filter (rare, 100 rows) ${rare.toFixed(0)} ms, (group-3, 1,000 rows) ${group.toFixed(0)} ms`);
 }
 
@@ -100,7 +143,9 @@ async function tagListFigures(api: (path: string, init?: RequestInit) => Promise
     }
     return median(all).toFixed(1);
   };
-  console.log(`GET …/documents at 10,000: no filter ${await times('')} ms, tags=rare ${await times('tags=rare')} ms, tags=group-3 ${await times('tags=group-3')} ms, anyTags=rare&anyTags=group-3 ${await times('anyTags=rare&anyTags=group-3')} ms (median of 10)`);
+  console.log(
+    `GET …/documents at 10,000: no filter ${await times('')} ms, tags=rare ${await times('tags=rare')} ms, tags=group-3 ${await times('tags=group-3')} ms, anyTags=rare&anyTags=group-3 ${await times('anyTags=rare&anyTags=group-3')} ms (median of 10)`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -121,12 +166,21 @@ async function main(): Promise<void> {
     console.log(`time to interactive (sign-in form), cold browser cache: median ${median(tti).toFixed(0)} ms (${tti.map((x) => x.toFixed(0)).join(', ')})`);
 
     const page = await signedInPage(session);
-    const api = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${b.testKey}`, ...(init.headers as Record<string, string>) } });
-    const collection = (await (await api('/v1/collections', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId: b.projectId, name: 'bench' }) })).json()) as { id: string };
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${b.testKey}`, ...(init.headers as Record<string, string>) } });
+    const collection = (await (
+      await api('/v1/collections', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ projectId: b.projectId, name: 'bench' }),
+      })
+    ).json()) as { id: string };
     await page.goto(`${server.url}/collections/${collection.id}`);
     await page.getByRole('heading', { name: /Documents/ }).waitFor();
     // Each row's change to `ready`, stamped in the page.
-    await page.evaluate(`window.readyAt = {}; new MutationObserver(() => { for (const row of document.querySelectorAll('tr[data-status="ready"]')) { const name = row.querySelector('a')?.textContent; if (name && !window.readyAt[name]) window.readyAt[name] = Date.now(); } }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })`);
+    await page.evaluate(
+      `window.readyAt = {}; new MutationObserver(() => { for (const row of document.querySelectorAll('tr[data-status="ready"]')) { const name = row.querySelector('a')?.textContent; if (name && !window.readyAt[name]) window.readyAt[name] = Date.now(); } }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })`,
+    );
     const seen = new Map<string, number>();
     const stop = new AbortController();
     void followReady(`${server.url}/v1/collections/${collection.id}/documents/events`, b.testKey, seen, stop.signal);
@@ -137,13 +191,25 @@ async function main(): Promise<void> {
       const doc = (await (await api(`/v1/collections/${collection.id}/documents`, { method: 'POST', body: form })).json()) as { id: string };
       names.set(doc.id, `note-${i}.md`);
       await api(`/v1/documents/${doc.id}/wait`);
-      await page.getByRole('row').filter({ hasText: `note-${i}.md` }).filter({ hasText: 'ready' }).waitFor();
+      await page
+        .getByRole('row')
+        .filter({ hasText: `note-${i}.md` })
+        .filter({ hasText: 'ready' })
+        .waitFor();
     }
     stop.abort();
     const readyAt = await page.evaluate<Record<string, number>>('window.readyAt');
     const latency = [...names].map(([id, name]) => (readyAt[name] ?? Number.NaN) - (seen.get(id) ?? Number.NaN));
-    console.log(`live status latency, server ready event → row shows ready: median ${median(latency)} ms, max ${Math.max(...latency)} ms (${latency.join(', ')})`);
-    const big = (await (await api('/v1/collections', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId: b.projectId, name: 'ten thousand' }) })).json()) as { id: string };
+    console.log(
+      `live status latency, server ready event → row shows ready: median ${median(latency)} ms, max ${Math.max(...latency)} ms (${latency.join(', ')})`,
+    );
+    const big = (await (
+      await api('/v1/collections', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ projectId: b.projectId, name: 'ten thousand' }),
+      })
+    ).json()) as { id: string };
     const loaded = performance.now();
     await fillCollection(api, big.id, 10_000);
     await server.dossier.idle();

@@ -23,15 +23,25 @@ const CONNECTIONS = Number(values.connections);
 
 /** The child: every connection at once, each sends one request and waits for the server to close it. */
 async function flood(port) {
-  const request = Buffer.from('POST /v1/collections/x/query HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"q":"abc"}');
+  const request = Buffer.from(
+    'POST /v1/collections/x/query HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: 11\r\nConnection: close\r\n\r\n{"q":"abc"}',
+  );
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, () => new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1', localAddress: process.platform === 'linux' ? '127.0.0.2' : undefined }, () => socket.write(request));
-    socket.on('data', () => {});
-    socket.on('error', resolve);
-    socket.on('close', resolve);
-  })));
+  await Promise.all(
+    Array.from(
+      { length: CONNECTIONS },
+      () =>
+        new Promise((resolve) => {
+          const socket = connect({ port, host: '127.0.0.1', localAddress: process.platform === 'linux' ? '127.0.0.2' : undefined }, () =>
+            socket.write(request),
+          );
+          socket.on('data', () => {});
+          socket.on('error', resolve);
+          socket.on('close', resolve);
+        }),
+    ),
+  );
   const cpu = process.cpuUsage(cpuBefore);
   process.send({ wallMs: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 });
 }
@@ -68,6 +78,8 @@ for (let run = 0; run < Number(values.runs); run++) rows.push(await oneRun());
 const fixed = (n, digits = 0) => n.toFixed(digits);
 console.log(`${CONNECTIONS} connections at once from one address to a bare Node HTTP server that answers 429:`);
 for (const r of rows) {
-  console.log(`  flood wall ${fixed(r.wallMs)} ms; server CPU ${fixed(r.serverCpuMs)} ms (${fixed(r.serverCpuMs / CONNECTIONS, 3)} ms a connection); ` +
-    `flood CPU ${fixed(r.cpuMs)} ms; first to last accept ${fixed(r.acceptSpanMs)} ms`);
+  console.log(
+    `  flood wall ${fixed(r.wallMs)} ms; server CPU ${fixed(r.serverCpuMs)} ms (${fixed(r.serverCpuMs / CONNECTIONS, 3)} ms a connection); ` +
+      `flood CPU ${fixed(r.cpuMs)} ms; first to last accept ${fixed(r.acceptSpanMs)} ms`,
+  );
 }

@@ -59,21 +59,41 @@ async function bareQueries(dir: string, table: string, embedder: Embedder | null
   const notRead = new Set(['vector', 'text', 'tags', 'metadata_pairs', 'canonical']);
   const columns = (await t.schema()).fields.map((f) => f.name).filter((n) => !notRead.has(n));
   const fts = (q: string, k = 10) => t.query().fullTextSearch(q, { columns: 'text' }).limit(k).toArray();
-  const vec = async (q: string, k = 10) => t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').limit(k).toArray();
+  const vec = async (q: string, k = 10) =>
+    t
+      .query()
+      .nearestTo(await embedder!.embedQuery(q))
+      .distanceType('cosine')
+      .limit(k)
+      .toArray();
   const hybrid = embedder ? (q: string) => Promise.all([fts(q), vec(q)]) : fts;
   // Fusion needs a deeper pool than the answer (core takes 50 per list): the same two queries at that depth.
   const deep = embedder ? (q: string) => Promise.all([fts(q, 50), vec(q, 50)]) : null;
   const depth = embedder ? DEFAULT_RETRIEVAL.candidates : 10 + 5;
   const shapedFts = (q: string, k: number) =>
-    t.query().fullTextSearch(q, { columns: 'text' }).where('canonical = true').select([...columns, '_score']).limit(k).toArray();
+    t
+      .query()
+      .fullTextSearch(q, { columns: 'text' })
+      .where('canonical = true')
+      .select([...columns, '_score'])
+      .limit(k)
+      .toArray();
   const rm3 = async (q: string) => {
     const feedback = await shapedFts(q, Math.max(depth, DEFAULT_RM3.feedbackDocs));
     const top = feedback.slice(0, DEFAULT_RM3.feedbackDocs).map((r) => ({ text: `${r.section_title}\n${r.content}`, score: Number(r._score) }));
     return shapedFts(weightedQueryText(rm3Weights(q, top)) || q, depth);
   };
   const shapedVec = async (q: string) =>
-    t.query().nearestTo(await embedder!.embedQuery(q)).distanceType('cosine').nprobes(20).refineFactor(5).where('canonical = true')
-      .select([...columns, '_distance']).limit(depth).toArray();
+    t
+      .query()
+      .nearestTo(await embedder!.embedQuery(q))
+      .distanceType('cosine')
+      .nprobes(20)
+      .refineFactor(5)
+      .where('canonical = true')
+      .select([...columns, '_distance'])
+      .limit(depth)
+      .toArray();
   const shaped = (expansion: 'none' | 'rm3') => {
     const text = expansion === 'rm3' ? rm3 : (q: string) => shapedFts(q, depth);
     return embedder ? (q: string) => Promise.all([text(q), shapedVec(q)]) : text;
@@ -141,7 +161,12 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
   const query = (q: string) => scoped.search.query(col.id, { q });
   const lat = await interleaved(queries, { core: query, shaped: bare.shaped(DEFAULT_RETRIEVAL.queryExpansion ?? 'none') });
   await scoped.collections.update(col.id, { queryExpansion: 'none' });
-  const latNone = await interleaved(queries, { coreNone: query, shapedNone: bare.shaped('none'), bare: bare.hybrid, ...(bare.deep ? { deep: bare.deep } : {}) });
+  const latNone = await interleaved(queries, {
+    coreNone: query,
+    shapedNone: bare.shaped('none'),
+    bare: bare.hybrid,
+    ...(bare.deep ? { deep: bare.deep } : {}),
+  });
   Object.assign(lat, latNone);
   bare.close();
   await dossier.close();
@@ -149,8 +174,11 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
   const expansion = DEFAULT_RETRIEVAL.queryExpansion ?? 'none';
   const ratio = (a: number[], b: number[], p: number) => fixed(percentile(a, p) / percentile(b, p), 2);
   const rows: Row[] = [
-    ['documents', String(docs.length)], ['chunks', String(chunks)], ['ingest wall clock (s)', fixed(ingestS, 1)],
-    ['ingest docs/s', fixed(docs.length / ingestS, 1)], ['ingest chunks/s', fixed(chunks / ingestS, 0)],
+    ['documents', String(docs.length)],
+    ['chunks', String(chunks)],
+    ['ingest wall clock (s)', fixed(ingestS, 1)],
+    ['ingest docs/s', fixed(docs.length / ingestS, 1)],
+    ['ingest chunks/s', fixed(chunks / ingestS, 0)],
     ['index optimize after ingest (s)', fixed(settleS, 1)],
     ...ms(`search.query ${label}, default (${expansion}), limit 10`, lat.core!),
     ...ms(`bare LanceDB of the same shape (${expansion})`, lat.shaped!),
@@ -162,7 +190,9 @@ async function pipeline(dataDir: string, target: number, queries: string[]): Pro
     ['search.query / same-shape bare (none), p95', ratio(lat.coreNone!, lat.shapedNone!, 95)],
     ...ms(`bare LanceDB ${embedder ? 'FTS ∥ vector' : 'FTS'}, limit 10, as written by a user`, lat.bare!),
     ['search.query (none) / user-written bare limit 10, p50', ratio(lat.coreNone!, lat.bare!, 50)],
-    ...(lat.deep ? [...ms('bare LanceDB FTS ∥ vector, 50 each', lat.deep), ['search.query (none) / bare 50 each, p50', ratio(lat.coreNone!, lat.deep, 50)] as Row] : []),
+    ...(lat.deep
+      ? [...ms('bare LanceDB FTS ∥ vector, 50 each', lat.deep), ['search.query (none) / bare 50 each, p50', ratio(lat.coreNone!, lat.deep, 50)] as Row]
+      : []),
   ];
   if (embedder) {
     const own = await embedderThroughput(lanceDir, table, embedder);
@@ -182,8 +212,18 @@ async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
   const t0 = performance.now();
   for (let i = 0; i < n; i += 10_000) {
     const rows: ChunkRow[] = Array.from({ length: Math.min(10_000, n - i) }, (_, j) => ({
-      id: `c${i + j}`, documentId: `d${Math.floor((i + j) / 20)}`, sectionId: `s${Math.floor((i + j) / 2)}`, position: (i + j) % 2,
-      content: gen(250), tokenCount: 500, sectionTitle: gen(3), sectionLevel: 2, vector: null, tags: [], metadataPairs: [], canonical: true,
+      id: `c${i + j}`,
+      documentId: `d${Math.floor((i + j) / 20)}`,
+      sectionId: `s${Math.floor((i + j) / 2)}`,
+      position: (i + j) % 2,
+      content: gen(250),
+      tokenCount: 500,
+      sectionTitle: gen(3),
+      sectionLevel: 2,
+      vector: null,
+      tags: [],
+      metadataPairs: [],
+      canonical: true,
     }));
     if (embedder) for (const r of rows) r.vector = (await embedder.embedDocuments([r.content]))[0]!;
     await index.upsertChunks('bulk', rows, { fresh: true });
@@ -203,9 +243,12 @@ async function bulk(dir: string, n: number, queries: string[]): Promise<Row[]> {
   await index.close();
   const label = embedder ? 'text ∥ vector' : 'text';
   return [
-    ['bulk chunks', String(n)], ['bulk load (s)', fixed(loadS, 1)], ['bulk chunks/s', fixed(n / loadS, 0)],
+    ['bulk chunks', String(n)],
+    ['bulk load (s)', fixed(loadS, 1)],
+    ['bulk chunks/s', fixed(n / loadS, 0)],
     ['bulk index build + optimize (s)', fixed(settleS, 1)],
-    ...ms(`bulk ChunkIndex ${label}, limit 10`, lat.adapter!), ...ms(`bulk bare LanceDB ${label}, limit 10`, lat.bare!),
+    ...ms(`bulk ChunkIndex ${label}, limit 10`, lat.adapter!),
+    ...ms(`bulk bare LanceDB ${label}, limit 10`, lat.bare!),
     ['bulk adapter / bare, p50', fixed(percentile(lat.adapter!, 50) / percentile(lat.bare!, 50), 2)],
     ['bulk peak RSS (MiB)', fixed(rss.stop() / 2 ** 20, 0)],
   ];

@@ -17,7 +17,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { commandLine, interleaved, latencyRows, markdownTable, type Row, section, upsertSection } from './beir/report.ts';
 
-const { values } = parseArgs({ options: { documents: { type: 'string', default: '200' }, queries: { type: 'string', default: '300' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { documents: { type: 'string', default: '200' }, queries: { type: 'string', default: '300' }, out: { type: 'string' } },
+});
 
 /** Deterministic words with a Zipf-like distribution, so queries hit some documents and not others. */
 function words(seed: number) {
@@ -32,7 +34,16 @@ function words(seed: number) {
 const dataDir = await mkdtemp(join(tmpdir(), 'dossier-bench-mcp-'));
 let fixedPrincipal: Principal | null = null;
 const quiet = { info: () => {}, warn: () => {}, error: (msg: string, data?: unknown) => console.error(msg, data) };
-const config = { ...loadConfig([], {}), host: '127.0.0.1', port: 0, dataDir, embeddingModel: 'none', allowModelDownload: false, workers: 4, rateLimitKey: null };
+const config = {
+  ...loadConfig([], {}),
+  host: '127.0.0.1',
+  port: 0,
+  dataDir,
+  embeddingModel: 'none',
+  allowModelDownload: false,
+  workers: 4,
+  rateLimitKey: null,
+};
 const server = await startServer(Object.freeze(config), { log: quiet, mcpPrincipal: () => fixedPrincipal });
 const key = server.bootstrap!.liveKey;
 const projectId = server.bootstrap!.projectId;
@@ -40,7 +51,11 @@ const auth = { authorization: `Bearer ${key}` };
 
 /** JSON in and out of /v1 with the live key. */
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}/v1${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.url}/v1${path}`, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -64,13 +79,24 @@ async function corpus(count: number): Promise<{ collectionId: string; documentId
 async function rpc(headers: Record<string, string>, session: string | null, body: Record<string, unknown>) {
   const res = await fetch(`${server.url}/mcp`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(session ? { 'mcp-session-id': session } : {}) },
+    headers: {
+      ...headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(session ? { 'mcp-session-id': session } : {}),
+    },
     body: JSON.stringify(body),
   });
   const text = await res.text();
   const messages = res.headers.get('content-type')?.includes('event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => JSON.parse(line.slice(6)))
-    : text ? [JSON.parse(text)] : [];
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: ') && line.length > 6)
+        .map((line) => JSON.parse(line.slice(6)))
+    : text
+      ? [JSON.parse(text)]
+      : [];
   return { status: res.status, session: res.headers.get('mcp-session-id'), challenge: res.headers.get('www-authenticate'), messages };
 }
 
@@ -90,7 +116,12 @@ function shown(message: { result?: { structuredContent?: unknown; isError?: bool
 /** The calls of one caller, written as a transcript. */
 async function transcript(title: string, headers: Record<string, string>, calls: [string, Record<string, unknown>][]): Promise<string> {
   const lines = [`### ${title}`, ''];
-  const opened = await rpc(headers, null, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const opened = await rpc(headers, null, {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   lines.push(`→ initialize  ← HTTP ${opened.status}, Mcp-Session-Id ${opened.session ? '(set)' : '(none)'}`);
   let id = 1;
   for (const [name, args] of calls) {
@@ -149,12 +180,15 @@ try {
     const heading = 'MCP — svc_search over Streamable HTTP next to POST /query (issue 18)';
     const notes = [
       `${values.documents} generated Markdown documents (3 sections each), lexical search (embedding none), limit 10, ${values.queries} queries after 30 warm-up, interleaved`,
-      'The MCP figure is a whole tools/call: JSON-RPC over the session\'s POST (an SSE answer), the in-process dispatch of POST /query, and the result as structuredContent',
+      "The MCP figure is a whole tools/call: JSON-RPC over the session's POST (an SSE answer), the in-process dispatch of POST /query, and the result as structuredContent",
       'Transcripts of tool calls per caller: bench/mcp-transcripts.md',
       `Load average at the start: ${load.toFixed(1)} (2 cores shared with other test runs: contended figures)`,
     ];
     await upsertSection(values.out, heading, section(heading, commandLine('bench/mcp.ts', process.argv.slice(2)), notes, table));
-    await writeFile(join(dirname(values.out), 'mcp-transcripts.md'), `# MCP tool-call transcripts per caller (issue 18)\n\nWritten by \`bench/mcp.ts\`; JSON-RPC at /mcp, results cut at 400 characters.\n${talk}\n`);
+    await writeFile(
+      join(dirname(values.out), 'mcp-transcripts.md'),
+      `# MCP tool-call transcripts per caller (issue 18)\n\nWritten by \`bench/mcp.ts\`; JSON-RPC at /mcp, results cut at 400 characters.\n${talk}\n`,
+    );
   }
 } finally {
   await server.close();

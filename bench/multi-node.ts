@@ -40,9 +40,14 @@ const { values } = parseArgs({
 const pinnedCpu = (worker: number): string | undefined => (values['pin-workers'] ? String(worker % cpus().length) : undefined);
 /** Text-layer PDFs of the evaluation folder (the others are scans: OCR would dominate every figure). */
 const PDFS = [
-  'markitdown__REPAIR-2022-INV-001_multipage.pdf', 'markitdown__SPARSE-2024-INV-1234_borderless_table.pdf', 'markitdown__test.pdf',
-  'unstructured__fake-memo.pdf', 'unstructured__fake-memo-with-duplicate-page.pdf', 'unstructured__layout-parser-paper-with-table.pdf',
-  'unstructured__loremipsum-flat.pdf', 'unstructured__single_table.pdf',
+  'markitdown__REPAIR-2022-INV-001_multipage.pdf',
+  'markitdown__SPARSE-2024-INV-1234_borderless_table.pdf',
+  'markitdown__test.pdf',
+  'unstructured__fake-memo.pdf',
+  'unstructured__fake-memo-with-duplicate-page.pdf',
+  'unstructured__layout-parser-paper-with-table.pdf',
+  'unstructured__loremipsum-flat.pdf',
+  'unstructured__single_table.pdf',
 ];
 const files = PDFS.map((name) => ({ name, bytes: readFileSync(join(resolve(values.docs!), name)) }));
 const corpus = Array.from({ length: Number(values.copies) }, (_, copy) => files.map((f) => ({ name: `${copy}-${f.name}`, bytes: f.bytes }))).flat();
@@ -53,7 +58,14 @@ const admin = new pg.Client({ connectionString: values['postgres-url'] });
 await admin.connect();
 const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(root, 's3'), configureBuckets: [{ name: 'bench', configs: [] }] });
 const s3Endpoint = `http://127.0.0.1:${((await s3.run()) as AddressInfo).port}`;
-const QUIET = { DOSSIER_EMBEDDING_MODEL: 'none', DOSSIER_ALLOW_MODEL_DOWNLOAD: 'false', DOSSIER_RATE_LIMIT_KEY: 'off', DOSSIER_LOG_LEVEL: 'info', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+const QUIET = {
+  DOSSIER_EMBEDDING_MODEL: 'none',
+  DOSSIER_ALLOW_MODEL_DOWNLOAD: 'false',
+  DOSSIER_RATE_LIMIT_KEY: 'off',
+  DOSSIER_LOG_LEVEL: 'info',
+  AWS_ACCESS_KEY_ID: 'S3RVER',
+  AWS_SECRET_ACCESS_KEY: 'S3RVER',
+};
 
 async function freshDeployment(name: string): Promise<Deployment> {
   const database = `bench_${name}_${randomUUID().replaceAll('-', '')}`;
@@ -62,8 +74,12 @@ async function freshDeployment(name: string): Promise<Deployment> {
   const url = new URL(values['postgres-url']!);
   url.pathname = `/${database}`;
   return {
-    databaseUrl: url.toString(), redisUrl: values['redis-url']!, redisPrefix: `bench-${randomUUID()}:`,
-    s3Url: `s3://bench/${name}?endpoint=${encodeURIComponent(s3Endpoint)}`, indexDir: join(root, name, 'index'), masterKey: randomBytes(32).toString('hex'),
+    databaseUrl: url.toString(),
+    redisUrl: values['redis-url']!,
+    redisPrefix: `bench-${randomUUID()}:`,
+    s3Url: `s3://bench/${name}?endpoint=${encodeURIComponent(s3Endpoint)}`,
+    indexDir: join(root, name, 'index'),
+    masterKey: randomBytes(32).toString('hex'),
   };
 }
 
@@ -169,7 +185,16 @@ try {
   throughput.push(['speed-up with two workers', `${fixed(one.seconds / two.seconds, 2)}×`]);
 
   // Query latency: the two-worker deployment's API node against an embedded-default node with the same PDFs.
-  const embeddedNode = await start('embedded', 'all', { ...QUIET, DOSSIER_DATA_DIR: join(root, 'embedded'), DOSSIER_HOST: '127.0.0.1', DOSSIER_PORT: '0', DOSSIER_REDIS_URL: '', DOSSIER_S3_URL: '', DOSSIER_DATABASE_URL: '', DOSSIER_INDEX_DIR: '' });
+  const embeddedNode = await start('embedded', 'all', {
+    ...QUIET,
+    DOSSIER_DATA_DIR: join(root, 'embedded'),
+    DOSSIER_HOST: '127.0.0.1',
+    DOSSIER_PORT: '0',
+    DOSSIER_REDIS_URL: '',
+    DOSSIER_S3_URL: '',
+    DOSSIER_DATABASE_URL: '',
+    DOSSIER_INDEX_DIR: '',
+  });
   const embedded = client(embeddedNode);
   const embeddedCollection = await embedded.call('POST', '/v1/collections', { projectId: embedded.projectId, name: 'embedded' });
   await ingest(embedded, embeddedCollection.id);
@@ -204,7 +229,12 @@ async function queryTexts(api: ReturnType<typeof client>, ids: string[], n: numb
   const words: string[] = [];
   for (const id of ids.slice(0, PDFS.length)) {
     const res = await fetch(`${api.url}/v1/documents/${id}/markdown`, { headers: { authorization: `Bearer ${api.liveKey}` } });
-    words.push(...(await res.text()).toLowerCase().match(/[a-z]{4,}/g)!.slice(0, 400));
+    words.push(
+      ...(await res.text())
+        .toLowerCase()
+        .match(/[a-z]{4,}/g)!
+        .slice(0, 400),
+    );
   }
   let seed = 7;
   const next = () => {
@@ -213,4 +243,3 @@ async function queryTexts(api: ReturnType<typeof client>, ids: string[], n: numb
   };
   return Array.from({ length: n }, () => Array.from({ length: 2 + Math.floor(next() * 3) }, () => words[Math.floor(next() * words.length)]).join(' '));
 }
-

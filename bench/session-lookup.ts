@@ -37,8 +37,12 @@ async function main(): Promise<void> {
       figures.lookup.push(await microsPerCall(() => store.getSession(sessionId!)));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    console.log(`${calls} calls × ${rounds} rounds, median µs per call: verifyToken ${median(figures.verify).toFixed(1)}, of which the session lookup ${median(figures.lookup).toFixed(1)}`);
-    console.log(`rounds, verifyToken: ${figures.verify.map((x) => x.toFixed(1)).join(', ')}; session lookup: ${figures.lookup.map((x) => x.toFixed(1)).join(', ')}`);
+    console.log(
+      `${calls} calls × ${rounds} rounds, median µs per call: verifyToken ${median(figures.verify).toFixed(1)}, of which the session lookup ${median(figures.lookup).toFixed(1)}`,
+    );
+    console.log(
+      `rounds, verifyToken: ${figures.verify.map((x) => x.toFixed(1)).join(', ')}; session lookup: ${figures.lookup.map((x) => x.toFixed(1)).join(', ')}`,
+    );
   } finally {
     await dossier.close();
     await rm(dataDir, { recursive: true, force: true });

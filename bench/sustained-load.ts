@@ -81,7 +81,9 @@ async function sendLoad(url: string, key: string, collectionId: string): Promise
 /** Run the load from a child process; resolves with its figures. */
 function loadFromChild(url: string, key: string, collectionId: string): Promise<LoadResult> {
   const args = ['--import', 'tsx', new URL(import.meta.url).pathname, '--client', url, '--key', key, '--collection', collectionId];
-  const child = spawn(process.execPath, [...args, '--rate', String(RATE), '--seconds', String(SECONDS), '--dataset', values.dataset!], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...args, '--rate', String(RATE), '--seconds', String(SECONDS), '--dataset', values.dataset!], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk) => {
     out += chunk;
@@ -99,7 +101,10 @@ async function folderSize(dir: string): Promise<{ bytes: number; files: number }
   for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!e.isFile()) continue;
     files++;
-    bytes += await stat(join(e.parentPath, e.name)).then((s) => s.size, () => 0);
+    bytes += await stat(join(e.parentPath, e.name)).then(
+      (s) => s.size,
+      () => 0,
+    );
   }
   return { bytes, files };
 }
@@ -107,7 +112,8 @@ async function folderSize(dir: string): Promise<{ bytes: number; files: number }
 /** Uploads the first `docs` corpus records, 50 per batch request, `uploaders` requests at a time; returns the text bytes. */
 async function ingest(url: string, key: string, collectionId: string): Promise<number> {
   const docs: string[][] = [];
-  for await (const batch of batches(readCorpus(values.dataset!, Number(values.docs)), 50)) docs.push(batch.map((d) => toMarkdown(d)).concat(batch.map((d) => `${d.id}.md`)));
+  for await (const batch of batches(readCorpus(values.dataset!, Number(values.docs)), 50))
+    docs.push(batch.map((d) => toMarkdown(d)).concat(batch.map((d) => `${d.id}.md`)));
   let textBytes = 0;
   let next = 0;
   const uploader = async () => {
@@ -119,7 +125,11 @@ async function ingest(url: string, key: string, collectionId: string): Promise<n
         textBytes += Buffer.byteLength(batch[i]!);
         form.append('file', new Blob([batch[i]!]), batch[half + i]!);
       }
-      const res = await fetch(`${url}/v1/collections/${collectionId}/documents/batch`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const res = await fetch(`${url}/v1/collections/${collectionId}/documents/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: form,
+      });
       if (res.status !== 202) throw new Error(`upload: ${res.status} ${await res.text()}`);
     }
   };
@@ -137,7 +147,9 @@ async function main(): Promise<void> {
   try {
     const { liveKey: key, projectId } = server.bootstrap!;
     const created = await fetch(`${server.url}/v1/collections`, {
-      method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ projectId, name: 'scifact' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ projectId, name: 'scifact' }),
     });
     const collectionId = ((await created.json()) as { id: string }).id;
     const t0 = performance.now();
@@ -150,9 +162,13 @@ async function main(): Promise<void> {
     const after = await folderSize(lance);
     const slowSeconds = load.worstPerSecond.filter((w) => w > 300).length;
     const rows: Row[] = [
-      ['documents ingested over HTTP', values.docs!], ['ingest wall clock (s)', fixed(ingestS, 1)], ['document text (MiB)', fixed(textBytes / 2 ** 20, 2)],
-      ['queries sent', `${load.ms.length} (${RATE}/s for ${SECONDS} s)`], ...lat('query', load.ms),
-      ['query max (ms)', fixed(Math.max(...load.ms), 0)], ['seconds with an answer > 300 ms', String(slowSeconds)],
+      ['documents ingested over HTTP', values.docs!],
+      ['ingest wall clock (s)', fixed(ingestS, 1)],
+      ['document text (MiB)', fixed(textBytes / 2 ** 20, 2)],
+      ['queries sent', `${load.ms.length} (${RATE}/s for ${SECONDS} s)`],
+      ...lat('query', load.ms),
+      ['query max (ms)', fixed(Math.max(...load.ms), 0)],
+      ['seconds with an answer > 300 ms', String(slowSeconds)],
       ['when (seconds into the load)', slowRanges(load.worstPerSecond, 300) || '—'],
       ['errors (non-200)', `${load.errors}${load.errors ? ` ${JSON.stringify(load.statuses)}` : ''}`],
       ['LanceDB folder when ingestion ended (MiB, files)', `${fixed(before.bytes / 2 ** 20, 1)} (${before.files})`],
@@ -164,7 +180,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${table}\n`);
     if (values.out) {
       const heading = 'Sustained query load right after a bulk ingestion (issue 11)';
-      const notes = [`Server with default settings, BM25 only; ${values.docs} SciFact abstracts uploaded 50 per request by ${values.uploaders} uploaders; queries (limit 10) are the SciFact test queries in turn, sent open-loop from a child process`];
+      const notes = [
+        `Server with default settings, BM25 only; ${values.docs} SciFact abstracts uploaded 50 per request by ${values.uploaders} uploaders; queries (limit 10) are the SciFact test queries in turn, sent open-loop from a child process`,
+      ];
       await upsertSection(values.out, heading, section(heading, commandLine('bench/sustained-load.ts', process.argv.slice(2)), notes, table));
     }
   } finally {

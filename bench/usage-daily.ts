@@ -47,7 +47,9 @@ async function main(): Promise<void> {
         daily.push(await timeIt(() => dossier.usage.daily(sandbox)));
         totals.push(await timeIt(() => dossier.usage.meters(sandbox)));
       }
-      console.log(`${size.toLocaleString()} events this month: daily series median ${median(daily).toFixed(1)} ms (max ${Math.max(...daily).toFixed(1)}); totals median ${median(totals).toFixed(1)} ms`);
+      console.log(
+        `${size.toLocaleString()} events this month: daily series median ${median(daily).toFixed(1)} ms (max ${Math.max(...daily).toFixed(1)}); totals median ${median(totals).toFixed(1)} ms`,
+      );
     }
   } finally {
     await dossier.close();

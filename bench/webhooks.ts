@@ -27,20 +27,32 @@ const receiver = createServer((req, res) => {
   });
 });
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false, webhooks: { allowHttpLoopback: true, settings: { concurrency } } });
+const dossier = await createDossier({
+  dataDir,
+  embeddingModel: 'none',
+  allowModelDownload: false,
+  webhooks: { allowHttpLoopback: true, settings: { concurrency } },
+});
 const local = await dossier.local();
 const projectId = local.access.projectId;
 const project = await dossierContext(dossier).store.getProject(projectId);
-await dossier.webhooks.create({ access: local.access }, project!.orgId, projectId, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+await dossier.webhooks.create({ access: local.access }, project!.orgId, projectId, {
+  url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+});
 const events: ServiceEvent[] = Array.from({ length: total }, (_, i) => ({
-  type: 'document.ready', projectId, env: 'live', data: { documentId: `doc-${i}`, collectionId: 'bench', projectId },
+  type: 'document.ready',
+  projectId,
+  env: 'live',
+  data: { documentId: `doc-${i}`, collectionId: 'bench', projectId },
 }));
 const started = performance.now();
 for (let i = 0; i < total; i += 100) await dossierContext(dossier).store.recordEvents(events.slice(i, i + 100));
 dossierContext(dossier).eventsRecorded();
 await finished;
 const seconds = (performance.now() - started) / 1000;
-console.log(`webhook delivery: ${total} events in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(0)} events/s (concurrency ${concurrency}, loopback receiver)`);
+console.log(
+  `webhook delivery: ${total} events in ${seconds.toFixed(2)} s = ${(total / seconds).toFixed(0)} events/s (concurrency ${concurrency}, loopback receiver)`,
+);
 await dossier.close();
 receiver.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -78,6 +78,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
 
 function queryExpansion(value: string | undefined): QueryExpansion {
   const v = value ?? DEFAULT_RETRIEVAL.queryExpansion ?? 'none';
-  if (!(QUERY_EXPANSIONS as readonly string[]).includes(v)) throw new Error(`--query-expansion must be one of ${QUERY_EXPANSIONS.join(', ')}, got ${v}\n${USAGE}`);
+  if (!(QUERY_EXPANSIONS as readonly string[]).includes(v))
+    throw new Error(`--query-expansion must be one of ${QUERY_EXPANSIONS.join(', ')}, got ${v}\n${USAGE}`);
   return v as QueryExpansion;
 }

@@ -51,7 +51,13 @@ async function runVariant(db: lancedb.Connection, v: Variant, args: ReturnType<t
     const t0 = performance.now();
     const records = await table.query().fullTextSearch(query.text, { columns: 'text' }).select(['id', '_score']).limit(args.hits).toArray();
     latencies.push(performance.now() - t0);
-    rankings.set(query.id, rankDocuments(records.map((r) => ({ docId: String(r.id), score: Number(r._score) })), query.id));
+    rankings.set(
+      query.id,
+      rankDocuments(
+        records.map((r) => ({ docId: String(r.id), score: Number(r._score) })),
+        query.id,
+      ),
+    );
   }
   table.close();
   const rows: Row[] = [

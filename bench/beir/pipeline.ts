@@ -48,7 +48,12 @@ export async function openBenchDossier(args: BenchArgs): Promise<BenchDossier> {
   let closed: Promise<void> | null = null;
   const close = () => (closed ??= dossier.close());
   return {
-    dossier, scoped, collectionId: col.id, dataDir, beirIds: new Map(), close,
+    dossier,
+    scoped,
+    collectionId: col.id,
+    dataDir,
+    beirIds: new Map(),
+    close,
     async dispose() {
       await close();
       if (args.keep) process.stderr.write(`data kept in ${dataDir}\n`);
@@ -61,9 +66,7 @@ export async function openBenchDossier(args: BenchArgs): Promise<BenchDossier> {
 async function addBatch(b: BenchDossier, docs: BeirDoc[]): Promise<void> {
   const encoder = new TextEncoder();
   const views = await Promise.all(
-    docs.map((d) =>
-      b.scoped.documents.add(b.collectionId, { filename: `${d.id}.md`, bytes: encoder.encode(toMarkdown(d)), metadata: { beirId: d.id } }),
-    ),
+    docs.map((d) => b.scoped.documents.add(b.collectionId, { filename: `${d.id}.md`, bytes: encoder.encode(toMarkdown(d)), metadata: { beirId: d.id } })),
   );
   for (const [i, v] of views.entries()) b.beirIds.set(v.id, docs[i]!.id);
 }

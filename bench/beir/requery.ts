@@ -60,7 +60,13 @@ try {
     const t0 = performance.now();
     const { results } = await scoped.search.query(col.id, { q: q.text, limit: 50 });
     ms.push(performance.now() - t0);
-    rankings.set(q.id, rankDocuments(results.map((h) => ({ docId: h.document.filename.replace(/\.md$/, ''), score: h.score })), q.id));
+    rankings.set(
+      q.id,
+      rankDocuments(
+        results.map((h) => ({ docId: h.document.filename.replace(/\.md$/, ''), score: h.score })),
+        q.id,
+      ),
+    );
   }
   const rows = [...metricRows(evaluate(rankings, qrels)), ...[50, 95, 99].map((p) => [`query p${p} (ms)`, fixed(percentile(ms, p), 1)] as [string, string])];
   process.stdout.write(`query expansion ${expansion}\n${markdownTable(rows)}\n`);

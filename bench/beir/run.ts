@@ -39,7 +39,13 @@ async function runQueries(b: BenchDossier, queries: { id: string; text: string }
  * Dossier on the same data directory, without workers.
  */
 async function publicLatency(args: BenchArgs, dataDir: string, collectionId: string, queries: { text: string }[]): Promise<number[]> {
-  const dossier = await createDossier({ dataDir, embeddingModel: args.embeddingModel, embedders: extraEmbedders(args.embeddingModel), workers: { concurrency: 0 }, retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion: args.queryExpansion } });
+  const dossier = await createDossier({
+    dataDir,
+    embeddingModel: args.embeddingModel,
+    embedders: extraEmbedders(args.embeddingModel),
+    workers: { concurrency: 0 },
+    retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion: args.queryExpansion },
+  });
   try {
     const scoped = await dossier.local();
     const out: number[] = [];
@@ -54,8 +60,7 @@ async function publicLatency(args: BenchArgs, dataDir: string, collectionId: str
   }
 }
 
-const latencyRows = (label: string, ms: number[]): Row[] =>
-  [50, 95, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(ms, p), 1)] as Row);
+const latencyRows = (label: string, ms: number[]): Row[] => [50, 95, 99].map((p) => [`${label} p${p} (ms)`, fixed(percentile(ms, p), 1)] as Row);
 
 /** The figures of one run, as table rows. */
 async function measure(args: BenchArgs, b: BenchDossier, rss: ReturnType<typeof sampleRss>) {

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { chunkDocument, type ConvertResult } from '@dossier/core/conversion';
 import { encodePositions, encodeRegions, passagePositions } from '../../packages/core/src/documents/regions.ts';
 import { pdfConverters } from '../../packages/adapters/src/converters/pdf/index.ts';
-import { closeOcr, } from '../../packages/adapters/src/converters/pdf/index.ts';
+import { closeOcr } from '../../packages/adapters/src/converters/pdf/index.ts';
 import { toBlocks } from '../../packages/adapters/src/converters/pdf/blocks.ts';
 import { dropFurniture } from '../../packages/adapters/src/converters/pdf/furniture.ts';
 import { layoutPage } from '../../packages/adapters/src/converters/pdf/layout.ts';
@@ -36,7 +36,7 @@ interface PlacedWord {
   cy: number;
 }
 
-const wordsOf = (text: string): string[] => (text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []);
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [];
 
 /** A run's words spread over its width in proportion to their characters. */
 function placeRun(r: Run, width: number, height: number): PlacedWord[] {
@@ -63,7 +63,10 @@ async function pageWords(bytes: Uint8Array): Promise<Map<number, PlacedWord[]>> 
         const { png, scale } = await renderPage(doc, page, 250); // not the conversion's resolution: a second, independent reading
         runs = await ocrRuns(png, scale);
       }
-      out.set(n, runs.flatMap((r) => placeRun(r, content.width, content.height)));
+      out.set(
+        n,
+        runs.flatMap((r) => placeRun(r, content.width, content.height)),
+      );
       page.cleanup();
     }
   } finally {
@@ -118,7 +121,10 @@ function renderCost(layouts: PageLayout[]): { withRegions: number; without: numb
   const blocksOf = (): Block[][] => {
     const pages = dropFurniture(layouts);
     const stats = docStats(pages);
-    return toBlocks(pages.map((p) => pageProtos(p, stats)), stats);
+    return toBlocks(
+      pages.map((p) => pageProtos(p, stats)),
+      stats,
+    );
   };
   const time = (strip: boolean): number => {
     const runs: number[] = [];
@@ -154,7 +160,12 @@ async function measure(file: string): Promise<Row> {
   const r: ConvertResult = await converter.convert({ bytes, filename: file, detectedType: 'application/pdf' });
   const convertMs = performance.now() - t0;
   const md = r.markdown;
-  const chunks = chunkDocument({ documentId: 'bench', markdown: new TextEncoder().encode(md), sections: [{ id: 's', position: 0, start: 0, end: md.length }], ...CHUNK });
+  const chunks = chunkDocument({
+    documentId: 'bench',
+    markdown: new TextEncoder().encode(md),
+    sections: [{ id: 's', position: 0, start: 0, end: md.length }],
+    ...CHUNK,
+  });
   const regions = r.regions ?? [];
   const t1 = performance.now();
   const blob = encodeRegions(regions);
@@ -172,14 +183,24 @@ async function measure(file: string): Promise<Row> {
     if (cov.found >= 0.9 * cov.total) fullChunks += 1;
   });
   return {
-    file, pages: r.pageOffsets?.length ?? 0, chunks: chunks.length, found, total, fullChunks,
-    positionsBytes: encoded.reduce((n, s) => n + Buffer.byteLength(s), 0), regionsBytes: blob.length,
-    convertMs, afterMs, render: renderCost(await textLayouts(bytes)),
+    file,
+    pages: r.pageOffsets?.length ?? 0,
+    chunks: chunks.length,
+    found,
+    total,
+    fullChunks,
+    positionsBytes: encoded.reduce((n, s) => n + Buffer.byteLength(s), 0),
+    regionsBytes: blob.length,
+    convertMs,
+    afterMs,
+    render: renderCost(await textLayouts(bytes)),
   };
 }
 
 const pct = (a: number, b: number): string => (b ? `${((100 * a) / b).toFixed(1)} %` : 'n/a');
-const files = readdirSync(folder).filter((f) => f.endsWith('.pdf')).sort();
+const files = readdirSync(folder)
+  .filter((f) => f.endsWith('.pdf'))
+  .sort();
 const rows: Row[] = [];
 for (const f of files) {
   rows.push(await measure(f));
@@ -187,13 +208,26 @@ for (const f of files) {
   console.error(`${f}: ${r.chunks} chunks, coverage ${pct(r.found, r.total)}`);
 }
 await closeOcr();
-console.log('| PDF | pages | chunks | words of chunks found inside their boxes | chunks ≥ 90 % | positions B/chunk | regions.json B | convert ms | regions after convert ms | render ms with / without line records |');
+console.log(
+  '| PDF | pages | chunks | words of chunks found inside their boxes | chunks ≥ 90 % | positions B/chunk | regions.json B | convert ms | regions after convert ms | render ms with / without line records |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
-  console.log(`| ${r.file} | ${r.pages} | ${r.chunks} | ${pct(r.found, r.total)} (${r.found}/${r.total}) | ${r.fullChunks}/${r.chunks} | ${(r.positionsBytes / Math.max(1, r.chunks)).toFixed(0)} | ${r.regionsBytes} | ${r.convertMs.toFixed(0)} | ${r.afterMs.toFixed(2)} | ${r.render.withRegions.toFixed(2)} / ${r.render.without.toFixed(2)} |`);
+  console.log(
+    `| ${r.file} | ${r.pages} | ${r.chunks} | ${pct(r.found, r.total)} (${r.found}/${r.total}) | ${r.fullChunks}/${r.chunks} | ${(r.positionsBytes / Math.max(1, r.chunks)).toFixed(0)} | ${r.regionsBytes} | ${r.convertMs.toFixed(0)} | ${r.afterMs.toFixed(2)} | ${r.render.withRegions.toFixed(2)} / ${r.render.without.toFixed(2)} |`,
+  );
 }
 const sum = (f: (r: Row) => number): number => rows.reduce((n, r) => n + f(r), 0);
 const chunks = sum((r) => r.chunks);
-console.log(`\nAll: ${chunks} chunks; words found ${pct(sum((r) => r.found), sum((r) => r.total))}; chunks ≥ 90 %: ${sum((r) => r.fullChunks)}/${chunks};`);
-console.log(`storage per chunk: positions ${(sum((r) => r.positionsBytes) / chunks).toFixed(0)} B + 8 B of span + regions.json ${(sum((r) => r.regionsBytes) / chunks).toFixed(0)} B;`);
-console.log(`conversion ${sum((r) => r.convertMs).toFixed(0)} ms in all; regions after conversion ${sum((r) => r.afterMs).toFixed(1)} ms; Markdown building ${sum((r) => r.render.withRegions).toFixed(1)} ms with line records, ${sum((r) => r.render.without).toFixed(1)} ms without.`);
+console.log(
+  `\nAll: ${chunks} chunks; words found ${pct(
+    sum((r) => r.found),
+    sum((r) => r.total),
+  )}; chunks ≥ 90 %: ${sum((r) => r.fullChunks)}/${chunks};`,
+);
+console.log(
+  `storage per chunk: positions ${(sum((r) => r.positionsBytes) / chunks).toFixed(0)} B + 8 B of span + regions.json ${(sum((r) => r.regionsBytes) / chunks).toFixed(0)} B;`,
+);
+console.log(
+  `conversion ${sum((r) => r.convertMs).toFixed(0)} ms in all; regions after conversion ${sum((r) => r.afterMs).toFixed(1)} ms; Markdown building ${sum((r) => r.render.withRegions).toFixed(1)} ms with line records, ${sum((r) => r.render.without).toFixed(1)} ms without.`,
+);

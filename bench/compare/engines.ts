@@ -53,7 +53,12 @@ async function dossierBuild(dataset: string, dir: string) {
 
 async function dossierQuery(dataset: string, dir: string, collectionId: string, expansion: QueryExpansion) {
   const set = await readTestQueries(dataset);
-  const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none', workers: { concurrency: 0 }, retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion: expansion } });
+  const dossier = await createDossier({
+    dataDir: dir,
+    embeddingModel: 'none',
+    workers: { concurrency: 0 },
+    retrieval: { ...DEFAULT_RETRIEVAL, queryExpansion: expansion },
+  });
   try {
     const local = await dossier.local();
     const search = async (q: string) =>

@@ -16,7 +16,11 @@ export async function createMiniSearch() {
     load: async (json) => {
       index = MiniSearch.loadJSON(json, options);
     },
-    search: (q, limit) => index.search(q).slice(0, limit).map((r) => ({ docId: String(r.id), score: r.score })),
+    search: (q, limit) =>
+      index
+        .search(q)
+        .slice(0, limit)
+        .map((r) => ({ docId: String(r.id), score: r.score })),
   };
 }
 
@@ -31,7 +35,11 @@ export async function createOrama() {
   let db = make();
   return {
     addAll: async (docs) => {
-      await orama.insertMultiple(db, docs.map((d) => ({ beirId: d.id, title: d.title, text: d.text })), 500);
+      await orama.insertMultiple(
+        db,
+        docs.map((d) => ({ beirId: d.id, title: d.title, text: d.text })),
+        500,
+      );
     },
     save: async () => JSON.stringify(await orama.save(db)),
     load: async (json) => {

@@ -77,9 +77,12 @@ async function contentHash(ctx: ReturnType<typeof dossierContext>, collectionId:
   documents.sort((a, b) => a.filename.localeCompare(b.filename));
   for (const d of documents) {
     for (const s of await ctx.store.listSections(d.id)) {
-      sections.update(JSON.stringify([d.filename, d.status, s.position, s.title, s.level, s.summary, s.chunkCount, s.markdownOffsetStart, s.markdownOffsetEnd]));
+      sections.update(
+        JSON.stringify([d.filename, d.status, s.position, s.title, s.level, s.summary, s.chunkCount, s.markdownOffsetStart, s.markdownOffsetEnd]),
+      );
       const rows = (await ctx.index.chunksOfSection(collectionId, s.id)).sort((a, b) => a.position - b.position);
-      for (const r of rows) chunks.update(JSON.stringify([d.filename, s.position, r.position, r.tokenCount, r.charStart, r.charEnd, r.sectionTitle, r.content]));
+      for (const r of rows)
+        chunks.update(JSON.stringify([d.filename, s.position, r.position, r.tokenCount, r.charStart, r.charEnd, r.sectionTitle, r.content]));
       chunkCount += rows.length;
     }
   }

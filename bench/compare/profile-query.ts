@@ -30,5 +30,11 @@ for (const q of set.queries) {
 }
 const cpu = process.cpuUsage(cpu0);
 await dossier.close();
-const out = { expansion, ndcg10: +evaluate(rankings, set.qrels).ndcg10.toFixed(4), p50: +percentile(ms, 50).toFixed(2), p95: +percentile(ms, 95).toFixed(2), cpuMsPerQuery: +((cpu.user + cpu.system) / 1000 / set.queries.length).toFixed(2) };
+const out = {
+  expansion,
+  ndcg10: +evaluate(rankings, set.qrels).ndcg10.toFixed(4),
+  p50: +percentile(ms, 50).toFixed(2),
+  p95: +percentile(ms, 95).toFixed(2),
+  cpuMsPerQuery: +((cpu.user + cpu.system) / 1000 / set.queries.length).toFixed(2),
+};
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -89,7 +89,8 @@ const median = (values: number[] | undefined): number => {
 /** The issue's table: one row per figure, Dossier's columns, the in-memory engines', and Dossier's ratios to them. */
 function table(figures: Figures): string {
   const m = (key: string) => median(figures[key]);
-  const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '');
+  const fmt = (n: number, digits: number) =>
+    Number.isFinite(n) ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '';
   const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '');
   const rows: [string, number, number, number, number, number][] = [
     ['nDCG@10', m('dossier-rm3.ndcg10'), m('dossier-none.ndcg10'), m('minisearch.ndcg10'), m('orama.ndcg10'), 3],
@@ -100,7 +101,8 @@ function table(figures: Figures): string {
     ['query p50, ms, after an explicit optimize', m('dossier-rm3.optimizedP50'), m('dossier-none.optimizedP50'), Number.NaN, Number.NaN, 1],
     ['whole process: start, open, first query, ms', m('dossier.coldMs'), Number.NaN, m('minisearch.coldMs'), m('orama.coldMs'), 0],
   ];
-  const head = '| | Dossier (RM3 default) | Dossier (no expansion) | MiniSearch + Porter | Orama + stop words | Dossier ÷ MiniSearch | Dossier ÷ Orama |\n|---|---:|---:|---:|---:|---:|---:|';
+  const head =
+    '| | Dossier (RM3 default) | Dossier (no expansion) | MiniSearch + Porter | Orama + stop words | Dossier ÷ MiniSearch | Dossier ÷ Orama |\n|---|---:|---:|---:|---:|---:|---:|';
   const body = rows.map(([label, rm3, none, mini, orama, digits]) => {
     const dossier = Number.isFinite(rm3) ? rm3 : none;
     return `| ${label} | ${fmt(rm3, digits)} | ${fmt(none, digits)} | ${fmt(mini, digits)} | ${fmt(orama, digits)} | ${ratio(dossier, mini)} | ${ratio(dossier, orama)} |`;

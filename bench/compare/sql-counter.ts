@@ -11,7 +11,9 @@ interface Tally {
  * so it counts only where better-sqlite3 is the driver (Node 20, or DOSSIER_SQLITE_DRIVER=better-sqlite3).
  */
 export function countStatements(): { report(): string } {
-  const Database = createRequire(new URL('../../packages/adapters/package.json', import.meta.url))('better-sqlite3') as { prototype: Record<string, (...args: unknown[]) => unknown> };
+  const Database = createRequire(new URL('../../packages/adapters/package.json', import.meta.url))('better-sqlite3') as {
+    prototype: Record<string, (...args: unknown[]) => unknown>;
+  };
   const tallies = new Map<string, Tally>();
   const add = (key: string, ms: number) => {
     const t = tallies.get(key) ?? { calls: 0, ms: 0 };

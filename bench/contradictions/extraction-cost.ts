@@ -25,7 +25,9 @@ const collection = await local.collections.create({ name: 'cost' });
 await local.collections.update(collection.id, { enableSummarization: false, enableCaptioning: false });
 
 const rows: { file: string; calls: number; tokens: number; claims: number }[] = [];
-for (const file of readdirSync(docsDir).filter((name) => name !== 'manifest.tsv').sort()) {
+for (const file of readdirSync(docsDir)
+  .filter((name) => name !== 'manifest.tsv')
+  .sort()) {
   const before = model.calls.length;
   const doc = await local.documents.add(collection.id, { filename: file, bytes: readFileSync(join(docsDir, file)) });
   await local.documents.wait(doc.id, 120_000);

@@ -15,14 +15,20 @@ import { DEFAULT_GROUPING, groupClaims } from '@dossier/core/internal';
 import { type LabelledSet, scifactSet } from './scifact-set.ts';
 
 function readSet(dir: string): LabelledSet {
-  const claims = readFileSync(join(dir, 'claims.jsonl'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => {
-    const row = JSON.parse(line) as { id: unknown; documentId?: unknown; text: unknown };
-    return { id: String(row.id), documentId: String(row.documentId ?? row.id), text: String(row.text) };
-  });
-  const pairs = readFileSync(join(dir, 'pairs.tsv'), 'utf8').split('\n').filter((line) => line.trim()).map((line) => {
-    const [left = '', right = '', label = ''] = line.split('\t');
-    return { left: left.trim(), right: right.trim(), label: label.trim() as LabelledSet['pairs'][number]['label'] };
-  });
+  const claims = readFileSync(join(dir, 'claims.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const row = JSON.parse(line) as { id: unknown; documentId?: unknown; text: unknown };
+      return { id: String(row.id), documentId: String(row.documentId ?? row.id), text: String(row.text) };
+    });
+  const pairs = readFileSync(join(dir, 'pairs.tsv'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const [left = '', right = '', label = ''] = line.split('\t');
+      return { left: left.trim(), right: right.trim(), label: label.trim() as LabelledSet['pairs'][number]['label'] };
+    });
   return { claims, pairs };
 }
 

@@ -40,7 +40,9 @@ function pdftotextChars(path: string): number | null {
 function row(file: string, bytes: number, ms: number, p: PreparedDocument | null, error: string | null, path: string): Row {
   const isPdf = readFileSync(path).subarray(0, 5).toString('latin1') === '%PDF-';
   return {
-    file, bytes, ms,
+    file,
+    bytes,
+    ms,
     pages: p?.pageOffsets?.length ?? null,
     sections: p?.sections.length ?? 0,
     tables: p ? countTables(new TextDecoder().decode(p.markdown)) : 0,
@@ -52,7 +54,8 @@ function row(file: string, bytes: number, ms: number, p: PreparedDocument | null
 }
 
 function table(rows: Row[]): string {
-  const head = '| file | KB | ms | pages/s or KB/s | pages | sections | tables | images | text chars | pdftotext chars | result |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const head =
+    '| file | KB | ms | pages/s or KB/s | pages | sections | tables | images | text chars | pdftotext chars | result |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const lines = rows.map((r) => {
     const rate = r.pages ? `${(r.pages / (r.ms / 1000)).toFixed(1)} p/s` : `${(r.bytes / 1024 / (r.ms / 1000)).toFixed(0)} KB/s`;
     return `| ${r.file} | ${(r.bytes / 1024).toFixed(0)} | ${r.ms} | ${rate} | ${r.pages ?? ''} | ${r.sections} | ${r.tables} | ${r.images} | ${r.chars} | ${r.pdftotextChars ?? ''} | ${r.result} |`;
@@ -68,7 +71,9 @@ async function main(): Promise<void> {
   const pool = await createConversionPool({ threads: 1, timeoutMs: 300_000, maxMemoryMb: 2048 });
   await pool.run({ bytes: new TextEncoder().encode('# warm-up'), filename: 'w.md', documentId: stableId('warm') }); // load converters first
   const rows: Row[] = [];
-  for (const name of readdirSync(folder).filter((f) => statSync(join(folder, f)).isFile() && !f.endsWith('.tsv')).sort()) {
+  for (const name of readdirSync(folder)
+    .filter((f) => statSync(join(folder, f)).isFile() && !f.endsWith('.tsv'))
+    .sort()) {
     const path = join(folder, name);
     const bytes = readFileSync(path);
     const started = performance.now();

@@ -7,7 +7,28 @@
 export const sentences = (text: string): string[] => text.split(/(?<=[.!?])\s+(?=[A-Z])/).filter((s) => s.trim());
 
 /** Words a person might write instead of, or beside, the source's words. */
-const OWN_WORDS = ['notably', 'overall', 'however', 'markedly', 'these', 'results', 'further', 'significant', 'patients', 'observed', 'clearly', 'also', 'really', 'basically', 'findings', 'study', 'shows', 'which', 'very', 'important'];
+const OWN_WORDS = [
+  'notably',
+  'overall',
+  'however',
+  'markedly',
+  'these',
+  'results',
+  'further',
+  'significant',
+  'patients',
+  'observed',
+  'clearly',
+  'also',
+  'really',
+  'basically',
+  'findings',
+  'study',
+  'shows',
+  'which',
+  'very',
+  'important',
+];
 
 const pick = <T>(items: readonly T[], rand: () => number): T => items[Math.floor(rand() * items.length)]!;
 

@@ -65,6 +65,11 @@ export const htmlOf = (title: string, text: string): string =>
 /** Markdown with its syntax: a heading, emphasis on some words, a link, a list of the last sentences. */
 export function markdownOf(title: string, text: string): string {
   const parts = sentences(text);
-  const emphasised = parts.slice(0, -2).map((sentence, index) => (index % 2 ? sentence.replace(/\b(\w{7,})\b/, '**$1**') : sentence.replace(/\b(\w{6,})\b/, '[$1](https://example.org/ref)')));
-  return `# ${title}\n\n> Reposted from the journal\n\n${emphasised.join(' ')}\n\n${parts.slice(-2).map((sentence) => `- ${sentence}`).join('\n')}\n`;
+  const emphasised = parts
+    .slice(0, -2)
+    .map((sentence, index) => (index % 2 ? sentence.replace(/\b(\w{7,})\b/, '**$1**') : sentence.replace(/\b(\w{6,})\b/, '[$1](https://example.org/ref)')));
+  return `# ${title}\n\n> Reposted from the journal\n\n${emphasised.join(' ')}\n\n${parts
+    .slice(-2)
+    .map((sentence) => `- ${sentence}`)
+    .join('\n')}\n`;
 }

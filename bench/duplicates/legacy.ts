@@ -28,7 +28,13 @@ function fnv1a(text: string): number {
 }
 
 function words(markdown: string): string[] {
-  const text = markdown.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').replace(/\]\([^)]*\)/g, ' ').replace(/<[^>]{0,200}>/g, ' ').toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+  const text = markdown
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\]\([^)]*\)/g, ' ')
+    .replace(/<[^>]{0,200}>/g, ' ')
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '');
   return text.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -40,7 +46,8 @@ export function legacyShingles(markdown: string): Set<number> {
   return hashes;
 }
 
-const indexed = (shingles: Set<number>): number[] => (shingles.size <= INDEX_ALL_BELOW ? [...shingles] : [...shingles].filter((hash) => mix32(hash) % SAMPLE_MODULUS === 0));
+const indexed = (shingles: Set<number>): number[] =>
+  shingles.size <= INDEX_ALL_BELOW ? [...shingles] : [...shingles].filter((hash) => mix32(hash) % SAMPLE_MODULUS === 0);
 
 /** The legacy score of a pair (coverage either way), and whether the fingerprint index would have proposed it. */
 export function legacyScore(left: Set<number>, right: Set<number>, threshold: number): { coverage: number; candidate: boolean } {

@@ -20,7 +20,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'dossier-dup-quality-'));
 const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false });
 const local = await dossier.local();
 const collection = await local.collections.create({ name: 'duplicates' });
-await local.collections.update(collection.id, { enableSummarization: false, enableCaptioning: false, ...(values.threshold ? { duplicateThreshold: Number(values.threshold) } : {}) });
+await local.collections.update(collection.id, {
+  enableSummarization: false,
+  enableCaptioning: false,
+  ...(values.threshold ? { duplicateThreshold: Number(values.threshold) } : {}),
+});
 
 const started = performance.now();
 const nameOf = new Map<string, EvalDoc>();
@@ -48,7 +52,10 @@ for (let offset = 0; ; offset += 100) {
     for (const member of group.members.filter((m) => m.relationship === 'near_duplicate')) {
       members++;
       if ((member.sharedPassages?.length ?? 0) > 0) withPassages++;
-      else withoutPassages.push(`${nameOf.get(member.documentId)!.name} (canonical ${nameOf.get(group.canonicalDocumentId)!.name}, coverage ${member.coverageToCanonical})`);
+      else
+        withoutPassages.push(
+          `${nameOf.get(member.documentId)!.name} (canonical ${nameOf.get(group.canonicalDocumentId)!.name}, coverage ${member.coverageToCanonical})`,
+        );
     }
   }
   if (offset + 100 >= page.total) break;
@@ -69,9 +76,15 @@ for (const pair of predicted) {
   }
 }
 const falsePositives = [...falseByKind.values()].reduce((sum, count) => sum + count, 0);
-console.log(`documents ${docs.length} (${Number(values.sources)} sources), threshold ${values.threshold ?? 'default'}; ingest ${((ingested - started) / 1000).toFixed(1)} s, detect ${((detected - ingested) / 1000).toFixed(1)} s`);
-console.log(`predicted pairs ${predicted.size}; precision ${(truePositives / Math.max(1, truePositives + falsePositives)).toFixed(3)} (${falsePositives} false pairs: ${JSON.stringify(Object.fromEntries(falseByKind))})`);
-console.log(`near-duplicate members with shared passages: ${withPassages}/${members}${withoutPassages.length ? `; without: ${withoutPassages.join(', ')}` : ''}`);
+console.log(
+  `documents ${docs.length} (${Number(values.sources)} sources), threshold ${values.threshold ?? 'default'}; ingest ${((ingested - started) / 1000).toFixed(1)} s, detect ${((detected - ingested) / 1000).toFixed(1)} s`,
+);
+console.log(
+  `predicted pairs ${predicted.size}; precision ${(truePositives / Math.max(1, truePositives + falsePositives)).toFixed(3)} (${falsePositives} false pairs: ${JSON.stringify(Object.fromEntries(falseByKind))})`,
+);
+console.log(
+  `near-duplicate members with shared passages: ${withPassages}/${members}${withoutPassages.length ? `; without: ${withoutPassages.join(', ')}` : ''}`,
+);
 const variantsOf = new Map<string, EvalDoc[]>();
 for (const doc of docs) if (doc.sourceOf) variantsOf.set(doc.sourceOf, [...(variantsOf.get(doc.sourceOf) ?? []), doc]);
 for (const kind of [...POSITIVE_KINDS, 'heavy_rewrite', ...NEGATIVE_KINDS.filter((k) => k !== 'same_topic')] as Kind[]) {

@@ -19,7 +19,10 @@ import { dossierContext } from '@dossier/core/testing';
 const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' } } });
 const total = Number(values.docs);
 const rand = random(7);
-const STOP = 'the of and to a in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will more can who its them than into only other some could these two may then do any'.split(' ');
+const STOP =
+  'the of and to a in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no will more can who its them than into only other some could these two may then do any'.split(
+    ' ',
+  );
 const vocabulary = [...STOP, ...Array.from({ length: 20_000 }, (_, index) => `w${index.toString(36)}`)];
 const zipfWord = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(rand() * Math.log(vocabulary.length))) - 1)]!;
 const text = (words: number) => Array.from({ length: words }, zipfWord).join(' ');
@@ -42,9 +45,26 @@ async function seed(index: number, markdown: string): Promise<DocumentRecord> {
   await ctx.blobs.put(key, new TextEncoder().encode(markdown));
   const now = new Date().toISOString();
   const doc: DocumentRecord = {
-    id, collectionId: collection.id, filename: `doc-${index}.md`, contentType: 'text/markdown', status: 'ready', fileSizeBytes: markdown.length,
-    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: key, derivedBytes: markdown.length, errorMessage: null, tags: [], metadata: {},
-    chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: now, updatedAt: now,
+    id,
+    collectionId: collection.id,
+    filename: `doc-${index}.md`,
+    contentType: 'text/markdown',
+    status: 'ready',
+    fileSizeBytes: markdown.length,
+    sectionCount: 1,
+    chunkCount: 1,
+    contentHash: null,
+    storageKey: null,
+    markdownStorageKey: key,
+    derivedBytes: markdown.length,
+    errorMessage: null,
+    tags: [],
+    metadata: {},
+    chunkSize: 512,
+    chunkOverlap: 64,
+    canonical: true,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.store.insertDocument(doc);
   return doc;
@@ -56,7 +76,11 @@ const pending: Promise<DocumentRecord>[] = [];
 for (let index = 0; index < total; index++) {
   const copyOf = index > 100 && rand() < 0.02 ? texts[Math.floor(rand() * texts.length)]! : null;
   const roll = rand();
-  const edited = (source: string) => source.split(' ').map((word) => (rand() < 0.1 ? zipfWord() : word)).join(' ');
+  const edited = (source: string) =>
+    source
+      .split(' ')
+      .map((word) => (rand() < 0.1 ? zipfWord() : word))
+      .join(' ');
   const body = copyOf ? (roll < 0.33 ? copyOf : roll < 0.66 ? copyOf.split(' ').slice(50, 150).join(' ') : edited(copyOf)) : text(200);
   if (texts.length < 5_000) texts.push(body);
   pending.push(seed(index, `# Document ${index}\n\n${body}\n`));
@@ -73,8 +97,12 @@ await dossier.idle();
 const run = await local.duplicates.latestRun(collection.id);
 const detectSeconds = (performance.now() - detectStarted) / 1000;
 const cpu = process.cpuUsage(detectCpu);
-console.log(`CPU time of the detection (this process, all threads): ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(1)} on 2 cores`);
-console.log(`full detect: ${detectSeconds.toFixed(1)} s for ${total} documents (goal ≤ 120 s); ${run.duplicatesDetected} near-duplicates in ${run.duplicateGroupsCreated} groups; status ${run.status}`);
+console.log(
+  `CPU time of the detection (this process, all threads): ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(1)} on 2 cores`,
+);
+console.log(
+  `full detect: ${detectSeconds.toFixed(1)} s for ${total} documents (goal ≤ 120 s); ${run.duplicatesDetected} near-duplicates in ${run.duplicateGroupsCreated} groups; status ${run.status}`,
+);
 console.log(`peak RSS during detect: ${Math.round(rssPeak / 1024 / 1024)} MiB`);
 
 // Half new text (a lookup that finds nothing), half copies of seeded documents (a lookup, an alignment and a group write).
@@ -92,7 +120,11 @@ const at = (list: number[], share: number) => [...list].sort((a, b) => a - b)[Ma
 for (const [label, list] of Object.entries(timings)) {
   console.log(`incremental check, ${label} (${list.length}): p50 ${at(list, 0.5)} ms, p99 ${at(list, 0.99)} ms, max ${at(list, 1)} ms (goal p99 ≤ 50 ms)`);
 }
-console.log(`load average during the run: ${loadavg().map((load) => load.toFixed(1)).join(' / ')} (2 cores)`);
+console.log(
+  `load average during the run: ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' / ')} (2 cores)`,
+);
 clearInterval(sampler);
 await dossier.close();
 rmSync(dataDir, { recursive: true, force: true });

@@ -20,8 +20,23 @@ import { editWords, reorderSentences, sentenceSpan, sentences, shuffleWithinSent
 import { docxOf, htmlOf, markdownOf, pdfOf } from './formats.ts';
 
 export const POSITIVE_KINDS = [
-  'exact', 'reformatted', 'html', 'pdf', 'docx', 'markdown', 'truncation', 'excerpt', 'partial_20', 'partial_50', 'partial_80',
-  'light_rewrite', 'edited_5', 'edited_15', 'edited_25', 'pasted_5', 'pasted_15',
+  'exact',
+  'reformatted',
+  'html',
+  'pdf',
+  'docx',
+  'markdown',
+  'truncation',
+  'excerpt',
+  'partial_20',
+  'partial_50',
+  'partial_80',
+  'light_rewrite',
+  'edited_5',
+  'edited_15',
+  'edited_25',
+  'pasted_5',
+  'pasted_15',
 ] as const;
 export const NEGATIVE_KINDS = ['same_topic', 'paraphrase_50', 'paraphrase_70', 'shuffled_words'] as const;
 export type Kind = 'source' | (typeof POSITIVE_KINDS)[number] | (typeof NEGATIVE_KINDS)[number] | 'heavy_rewrite';
@@ -74,7 +89,9 @@ async function* corpus(evalDir: string): AsyncGenerator<{ id: string; title: str
 function sameTopicPairs(evalDir: string): [string, string][] {
   const byQuery = new Map<string, string[]>();
   for (const file of ['train.tsv', 'test.tsv']) {
-    for (const line of readFileSync(join(evalDir, 'beir', 'scifact', 'qrels', file), 'utf8').split('\n').slice(1)) {
+    for (const line of readFileSync(join(evalDir, 'beir', 'scifact', 'qrels', file), 'utf8')
+      .split('\n')
+      .slice(1)) {
       const [query, doc] = line.split('\t');
       if (query && doc) byQuery.set(query, [...(byQuery.get(query) ?? []), doc]);
     }
@@ -93,7 +110,10 @@ function pasted(text: string, ownText: string, rate: number, rand: () => number)
 function variantsOf(id: string, title: string, text: string, ownTexts: [string, string], rand: () => number): EvalDoc[] {
   const name = `src-${id}`;
   const md = (kind: Kind, content: string): EvalDoc => ({ name: `${kind}-${id}`, kind, sourceOf: name, content, filename: `${kind}-${id}.md` });
-  const edited = (rate: number) => reorderSentences(sentences(text), rand).map((sentence) => editWords(sentence, rate, rand)).join(' ');
+  const edited = (rate: number) =>
+    reorderSentences(sentences(text), rand)
+      .map((sentence) => editWords(sentence, rate, rand))
+      .join(' ');
   const body = sentences(text);
   const excerpt = body.slice(Math.floor(body.length / 3), Math.floor(body.length / 3) + 3).join(' ');
   return [
@@ -132,7 +152,10 @@ export async function evaluationSet(evalDir: string, sources: number): Promise<E
   const long = [...abstracts.entries()].filter(([id, a]) => a.text.split(/\s+/).length >= 180 && !topical.has(id));
   const chosen = long.slice(0, sources);
   const donors = long.slice(sources, 3 * sources).map(([, abstract]) => abstract.text);
-  const ownTexts = (index: number): [string, string] => [donors[(2 * index) % Math.max(1, donors.length)] ?? '', donors[(2 * index + 1) % Math.max(1, donors.length)] ?? ''];
+  const ownTexts = (index: number): [string, string] => [
+    donors[(2 * index) % Math.max(1, donors.length)] ?? '',
+    donors[(2 * index + 1) % Math.max(1, donors.length)] ?? '',
+  ];
   const docs = chosen.flatMap(([id, { title, text }], index) => variantsOf(id, title, text, ownTexts(index), rand));
   const used = new Set<string>();
   for (const [left, right] of topicPairs) {

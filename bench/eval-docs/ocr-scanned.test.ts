@@ -11,13 +11,20 @@ import { EVAL_DOCS as DOCS } from './docs.ts';
 
 const load = (name: string): Uint8Array => new Uint8Array(readFileSync(join(DOCS, name)));
 /** Packages of @dossier/adapters (bench/ does not depend on them itself). */
-const fromAdapters = (name: string) => import(pathToFileURL(createRequire(new URL('../../packages/adapters/package.json', import.meta.url)).resolve(name)).href);
+const fromAdapters = (name: string) =>
+  import(pathToFileURL(createRequire(new URL('../../packages/adapters/package.json', import.meta.url)).resolve(name)).href);
 
 /** The part of @napi-rs/canvas this file uses. */
 interface CanvasModule {
   loadImage(bytes: Buffer): Promise<{ width: number; height: number }>;
-  createCanvas(width: number, height: number): {
-    getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+  createCanvas(
+    width: number,
+    height: number,
+  ): {
+    getContext(kind: '2d'): {
+      drawImage(image: unknown, x: number, y: number): void;
+      getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+    };
   };
 }
 
@@ -76,7 +83,10 @@ describe(suite, () => {
   it('OCRs an uploaded PNG and TIFF, returning the original picture as the first image', async () => {
     const png = await pagePng('unstructured__fake-memo.pdf', 150);
     const tiff = await pngToTiff(png);
-    for (const [bytes, name, type] of [[png, 'memo scan.png', 'image/png'], [tiff, 'memo.tiff', 'image/tiff']] as const) {
+    for (const [bytes, name, type] of [
+      [png, 'memo scan.png', 'image/png'],
+      [tiff, 'memo.tiff', 'image/tiff'],
+    ] as const) {
       const r = await convertBytes(bytes, name);
       expect(r.markdown).toMatch(new RegExp(`^!\\[${name.replace(/\.\w+$/, '')}\\]\\(dossier://img-1\\)\n\nMay 5, 2023\n\nTo Whom it May Concern:`));
       expect(r.markdown).toContain('There were 20,000 bottles of water, 10,000 blankets, and 200 laptops delivered');

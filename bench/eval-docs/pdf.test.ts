@@ -91,7 +91,10 @@ describe(suite, () => {
     ];
     for (const [name, chars] of reference) {
       const { markdown } = await convertBytes(load(name), name);
-      const plain = markdown.replace(/```|^#+ |\|/gm, '').replace(/\s+/g, ' ').trim();
+      const plain = markdown
+        .replace(/```|^#+ |\|/gm, '')
+        .replace(/\s+/g, ' ')
+        .trim();
       expect(Math.abs(plain.length - chars) / chars, name).toBeLessThan(0.03);
     }
   });

@@ -22,7 +22,13 @@ async function issueQueries(b: BenchDossier, queries: { id: string; text: string
   const t0 = performance.now();
   for (const q of queries) {
     const { results } = await b.scoped.search.query(b.collectionId, { q: q.text, limit: 50 });
-    rankings.set(q.id, rankDocuments(results.map((h: QueryHit) => ({ docId: h.document.filename.replace(/\.md$/, ''), score: h.score })), q.id));
+    rankings.set(
+      q.id,
+      rankDocuments(
+        results.map((h: QueryHit) => ({ docId: h.document.filename.replace(/\.md$/, ''), score: h.score })),
+        q.id,
+      ),
+    );
   }
   return { rankings, seconds: (performance.now() - t0) / 1000 };
 }

@@ -96,17 +96,26 @@ async function embedderAlone(texts: string[], msPerChunk: number): Promise<numbe
 }
 
 /** Ingest the corpus end to end with the stand-in as the collection's model: chunks made and chunks/s. */
-async function endToEnd(docs: { id: string; text: string }[], msPerChunk: number): Promise<{ chunks: number; chunksPerSecond: number; seconds: number; uploadSeconds: number; startSeconds: number }> {
+async function endToEnd(
+  docs: { id: string; text: string }[],
+  msPerChunk: number,
+): Promise<{ chunks: number; chunksPerSecond: number; seconds: number; uploadSeconds: number; startSeconds: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'dossier-embed-overlap-'));
   const dossier = await createDossier({ dataDir: dir, embeddingModel: MODEL, allowModelDownload: false, embedders: [busyEmbedder(msPerChunk)] });
   try {
     const local = await dossier.local();
-    const startSeconds = await warmUp(dossier, local, docs.map((d) => d.text), MODEL);
+    const startSeconds = await warmUp(
+      dossier,
+      local,
+      docs.map((d) => d.text),
+      MODEL,
+    );
     const collection = await local.collections.create({ name: 'overlap', embeddingModel: MODEL });
     const started = performance.now();
     let next = 0;
     const uploader = async () => {
-      for (let d = docs[next++]; d; d = docs[next++]) await local.documents.upload(collection.id, { filename: `${d.id}.md`, bytes: new TextEncoder().encode(d.text) });
+      for (let d = docs[next++]; d; d = docs[next++])
+        await local.documents.upload(collection.id, { filename: `${d.id}.md`, bytes: new TextEncoder().encode(d.text) });
     };
     await Promise.all(Array.from({ length: Number(values.uploaders) }, uploader));
     const uploadSeconds = (performance.now() - started) / 1000;

@@ -35,7 +35,11 @@ let seconds;
 let startSeconds;
 try {
   const local = await dossier.local();
-  startSeconds = await warmUp(dossier, local, documents.map((d) => d.markdown));
+  startSeconds = await warmUp(
+    dossier,
+    local,
+    documents.map((d) => d.markdown),
+  );
   const collection = await local.collections.create({ name: 'memory' });
   const started = performance.now();
   for (const doc of documents) await local.documents.upload(collection.id, { filename: `${doc.id}.md`, bytes: new TextEncoder().encode(doc.markdown) });
@@ -48,4 +52,14 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 const bareSeconds = await bareLanceLoad(documents.map((d) => ({ id: d.id, text: d.markdown })));
-console.log(JSON.stringify({ documents: documents.length, seconds: Number(seconds.toFixed(1)), docsPerSecond: Number((documents.length / seconds).toFixed(1)), startSeconds: Number(startSeconds.toFixed(1)), peakRssMiB: mib(peak), peakHeapMiB: mib(peakHeap), bareLanceSeconds: Number(bareSeconds.toFixed(2)) }));
+console.log(
+  JSON.stringify({
+    documents: documents.length,
+    seconds: Number(seconds.toFixed(1)),
+    docsPerSecond: Number((documents.length / seconds).toFixed(1)),
+    startSeconds: Number(startSeconds.toFixed(1)),
+    peakRssMiB: mib(peak),
+    peakHeapMiB: mib(peakHeap),
+    bareLanceSeconds: Number(bareSeconds.toFixed(2)),
+  }),
+);

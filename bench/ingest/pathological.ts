@@ -36,8 +36,16 @@ export function pathologicalFiles(scale = 1): PathologicalFile[] {
     { name: 'one-token.md', why: '20 MB on one line without a space (one BPE "word")', bytes: encode(letters(n(20 * 1024 * 1024))) },
     { name: 'headings.md', why: '200,000 headings', bytes: encode(lines(n(200_000), (i) => `${'#'.repeat(1 + (i % 6))} Heading ${i}\n\nText of part ${i}.`)) },
     // Short rows, so the million lines (about 17 MB) stay under the 25 MB upload limit.
-    { name: 'rows.csv', why: 'a CSV of 1,000,000 lines', bytes: encode(`id,item,amount\n${lines(n(1_000_000), (i) => `${i},${i % 977},${(i * 7) % 10_000}`)}`) },
+    {
+      name: 'rows.csv',
+      why: 'a CSV of 1,000,000 lines',
+      bytes: encode(`id,item,amount\n${lines(n(1_000_000), (i) => `${i},${i % 977},${(i * 7) % 10_000}`)}`),
+    },
     { name: 'nested-list.md', why: 'a list nested 2,000 levels deep', bytes: encode(lines(n(2_000), (i) => `${'  '.repeat(i)}- level ${i}`)) },
-    { name: 'nested.html', why: 'HTML elements nested 100,000 deep', bytes: encode(`<html><body>${'<div>'.repeat(n(100_000))}deep text${'</div>'.repeat(n(100_000))}</body></html>`) },
+    {
+      name: 'nested.html',
+      why: 'HTML elements nested 100,000 deep',
+      bytes: encode(`<html><body>${'<div>'.repeat(n(100_000))}deep text${'</div>'.repeat(n(100_000))}</body></html>`),
+    },
   ];
 }

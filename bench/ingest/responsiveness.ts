@@ -118,7 +118,11 @@ function runWorker<T>(code: string, workerData: unknown, onStart?: (w: Worker) =
 }
 
 async function createCollection(url: string, key: string, projectId: string, name: string): Promise<string> {
-  const res = await fetch(`${url}/v1/collections`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ projectId, name }) });
+  const res = await fetch(`${url}/v1/collections`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ projectId, name }),
+  });
   if (res.status !== 201) throw new Error(`creating a collection: HTTP ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
@@ -136,7 +140,11 @@ async function measure(url: string, key: string, projectId: string, phase: Phase
   });
   delay.enable();
   const done = await runWorker<{ seconds: number; uploadSeconds: number; counts: Record<string, number>; errors: string[] }>(UPLOADER, {
-    url, key, collectionId, files: phase.files, concurrency: uploaders,
+    url,
+    key,
+    collectionId,
+    files: phase.files,
+    concurrency: uploaders,
   });
   delay.disable();
   prober!.postMessage('stop');
@@ -148,11 +156,19 @@ async function measure(url: string, key: string, projectId: string, phase: Phase
   return {
     docsPerSecond,
     rows: [
-      ['documents (statuses at the end)', `${phase.files.length} (${Object.entries(done.counts).map(([s, n]) => `${n} ${s}`).join(', ')})`],
+      [
+        'documents (statuses at the end)',
+        `${phase.files.length} (${Object.entries(done.counts)
+          .map(([s, n]) => `${n} ${s}`)
+          .join(', ')})`,
+      ],
       ['uploads done / all terminal (s)', `${fixed(done.uploadSeconds, 1)} / ${fixed(done.seconds, 1)}`],
       ['documents/s over HTTP', fixed(docsPerSecond, 1)],
       ['event-loop delay p50 / p99 / max (ms)', `${fixed(ms(delay.percentile(50)), 1)} / ${fixed(ms(delay.percentile(99)), 1)} / ${fixed(ms(delay.max), 1)}`],
-      ['GET /v1/collections p50 / p99 / max (ms)', `${fixed(percentile(probe.latencies, 50), 1)} / ${fixed(percentile(probe.latencies, 99), 1)} / ${fixed(Math.max(...probe.latencies), 1)}`],
+      [
+        'GET /v1/collections p50 / p99 / max (ms)',
+        `${fixed(percentile(probe.latencies, 50), 1)} / ${fixed(percentile(probe.latencies, 99), 1)} / ${fixed(Math.max(...probe.latencies), 1)}`,
+      ],
       ['probes (failed)', `${probe.latencies.length} (${probe.failures})`],
       ...(done.errors.length ? [['documents in error', done.errors.join('; ').slice(0, 400)] as Row] : []),
     ],
@@ -174,7 +190,22 @@ async function main(): Promise<void> {
   // The key's rate limit is raised (still checked on every request) as an operator would for a bulk import: at the
   // default 6,000/min, the corpus's uploads and status polls spend it and the pathological phase's probes got 429s.
   const rateLimitKey = { points: 1_000_000, durationMs: 60_000, burst: 0 };
-  const config = { ...loadConfig([...(values.workers ? ['--workers', values.workers] : []), ...(values['upload-concurrency'] ? ['--upload-concurrency', values['upload-concurrency']] : [])], {}), host: '127.0.0.1', port: 0, dataDir: dir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const, rateLimitKey };
+  const config = {
+    ...loadConfig(
+      [
+        ...(values.workers ? ['--workers', values.workers] : []),
+        ...(values['upload-concurrency'] ? ['--upload-concurrency', values['upload-concurrency']] : []),
+      ],
+      {},
+    ),
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: dir,
+    embeddingModel: 'none',
+    allowModelDownload: false,
+    logLevel: 'silent' as const,
+    rateLimitKey,
+  };
   const rss = sampleRss(100);
   const server = await startServer(Object.freeze(config), { log: { info() {}, warn() {}, error() {} } });
   const key = server.bootstrap!.liveKey;
@@ -195,8 +226,12 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${bareRow}\npeak RSS ${Math.round(rss.stop() / 2 ** 20)} MiB\n`);
   if (!values.out) return;
   const heading = 'Ingestion beside the API — event-loop delay and GET /v1/collections';
-  const notes = [bareRow, `Peak RSS of the process (server + bench) ${Math.round(rss.stop() / 2 ** 20)} MiB`, 'Event-loop delay: how late the sampler (`monitorEventLoopDelay`, every 10 ms) fired, i.e. its reading minus the 10 ms interval (an idle loop reads 10.1 ms at p50).',
-    `Measured on the shared 2-core machine (other engineers' tests running): load average at start ${fixed((await import('node:os')).loadavg()[0]!, 1)}`];
+  const notes = [
+    bareRow,
+    `Peak RSS of the process (server + bench) ${Math.round(rss.stop() / 2 ** 20)} MiB`,
+    'Event-loop delay: how late the sampler (`monitorEventLoopDelay`, every 10 ms) fired, i.e. its reading minus the 10 ms interval (an idle loop reads 10.1 ms at p50).',
+    `Measured on the shared 2-core machine (other engineers' tests running): load average at start ${fixed((await import('node:os')).loadavg()[0]!, 1)}`,
+  ];
   await upsertSection(values.out, heading, section(heading, commandLine('bench/ingest/responsiveness.ts', process.argv.slice(2)), notes, sections.join('\n')));
 }
 

@@ -43,7 +43,12 @@ async function main(): Promise<void> {
   const load = loadavg()[0]!;
   const dir = await mkdtemp(join(tmpdir(), 'dossier-throughput-'));
   const rss = sampleRss(100);
-  const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none', allowModelDownload: false, ...(values.workers ? { workers: { concurrency: Number(values.workers) } } : {}) });
+  const dossier = await createDossier({
+    dataDir: dir,
+    embeddingModel: 'none',
+    allowModelDownload: false,
+    ...(values.workers ? { workers: { concurrency: Number(values.workers) } } : {}),
+  });
   let seconds = 0;
   /** When the last of the sequential uploads returned: the pipeline keeps pace when this is near `seconds`. */
   let uploadSeconds = 0;
@@ -51,7 +56,11 @@ async function main(): Promise<void> {
   let startSeconds = 0;
   try {
     const local = await dossier.local();
-    startSeconds = await warmUp(dossier, local, docs.map((d) => d.text));
+    startSeconds = await warmUp(
+      dossier,
+      local,
+      docs.map((d) => d.text),
+    );
     const c = await local.collections.create({ name: 'throughput' });
     const t0 = performance.now();
     let next = 0;
@@ -63,7 +72,9 @@ async function main(): Promise<void> {
     await dossier.idle();
     seconds = (performance.now() - t0) / 1000;
     const stats = await local.collections.stats(c.id);
-    statuses = Object.entries(stats.statusCounts).map(([s, n]) => `${n} ${s}`).join(', ');
+    statuses = Object.entries(stats.statusCounts)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(', ');
   } finally {
     await dossier.close();
     await rm(dir, { recursive: true, force: true });
@@ -82,7 +93,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${markdownTable(rows)}\n`);
   if (!values.out) return;
   const heading = `Ingestion throughput through the library${values.uploaders === '1' ? '' : `, ${values.uploaders} uploaders`}`;
-  const notes = [`${values.workers ?? DEFAULT_PIPELINE_CONCURRENCY} pipeline jobs at once, lexical only (embeddingModel none), ${values.uploaders} upload(s) at once`, `Shared 2-core machine; load average ${fixed(load, 1)} at the start`];
+  const notes = [
+    `${values.workers ?? DEFAULT_PIPELINE_CONCURRENCY} pipeline jobs at once, lexical only (embeddingModel none), ${values.uploaders} upload(s) at once`,
+    `Shared 2-core machine; load average ${fixed(load, 1)} at the start`,
+  ];
   await upsertSection(values.out, heading, section(heading, commandLine('bench/ingest/throughput.ts', process.argv.slice(2)), notes, markdownTable(rows)));
 }
 

@@ -13,7 +13,9 @@ export async function warmUp(dossier, local, texts, embeddingModel) {
   const started = performance.now();
   const collection = await local.collections.create({ name: 'warm-up', ...(embeddingModel ? { embeddingModel } : {}) });
   const encoder = new TextEncoder();
-  const uploads = texts.slice(0, WARM_UP_DOCUMENTS).map((text, i) => local.documents.upload(collection.id, { filename: `warm-up-${i}.md`, bytes: encoder.encode(text) }));
+  const uploads = texts
+    .slice(0, WARM_UP_DOCUMENTS)
+    .map((text, i) => local.documents.upload(collection.id, { filename: `warm-up-${i}.md`, bytes: encoder.encode(text) }));
   await Promise.all(uploads);
   await dossier.idle();
   return (performance.now() - started) / 1000;

@@ -38,7 +38,11 @@ const readJsonl = (file: string, limit: number) =>
 /** Input tokens of a request as the model receives it: message text, 4 per message, the tool definitions. */
 function requestTokens(req: Omit<ChatRequest, 'signal'>): number {
   const text = (m: ChatMessage) =>
-    m.role === 'assistant' ? m.content + (m.toolCalls?.length ? JSON.stringify(m.toolCalls) : '') : typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
+    m.role === 'assistant'
+      ? m.content + (m.toolCalls?.length ? JSON.stringify(m.toolCalls) : '')
+      : typeof m.content === 'string'
+        ? m.content
+        : JSON.stringify(m.content);
   return req.messages.reduce((n, m) => n + 4 + countTokens(text(m)), req.tools?.length ? countTokens(JSON.stringify(req.tools)) : 0);
 }
 
@@ -85,7 +89,13 @@ interface Figures {
   unresolved: number;
 }
 
-async function runDepth(dossier: Awaited<ReturnType<typeof createDossier>>, collectionId: string, queries: string[], depth: Depth, use: (m: ScriptedModel) => void): Promise<Figures> {
+async function runDepth(
+  dossier: Awaited<ReturnType<typeof createDossier>>,
+  collectionId: string,
+  queries: string[],
+  depth: Depth,
+  use: (m: ScriptedModel) => void,
+): Promise<Figures> {
   const model = new ScriptedModel(script(queries, depth));
   use(model);
   const local = await dossier.local();
@@ -116,21 +126,33 @@ async function main(): Promise<void> {
   // Both spellings of the time limit: `timeoutMs` (before issue 12) and per-depth `timeLimitsMs` (after).
   const tenMinutes = 600_000;
   const research = { timeoutMs: tenMinutes, timeLimitsMs: { quick: tenMinutes, balanced: tenMinutes, deep: tenMinutes, exhaustive: tenMinutes } };
-  const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false, models, research: research as never, workers: { concurrency: 2 } });
+  const dossier = await createDossier({
+    dataDir,
+    embeddingModel: 'none',
+    allowModelDownload: false,
+    models,
+    research: research as never,
+    workers: { concurrency: 2 },
+  });
   try {
     const local = await dossier.local();
     const collection = await local.collections.create({ name: 'SciFact' });
     const records = readJsonl(join(DATA, 'corpus.jsonl'), DOCS);
-    for (const r of records) await local.documents.add(collection.id, { filename: `${r._id}.md`, bytes: new TextEncoder().encode(`# ${r.title ?? r._id}\n\n${r.text}\n`) });
+    for (const r of records)
+      await local.documents.add(collection.id, { filename: `${r._id}.md`, bytes: new TextEncoder().encode(`# ${r.title ?? r._id}\n\n${r.text}\n`) });
     await dossier.idle();
     const queries = readJsonl(join(DATA, 'queries.jsonl'), 60).map((q) => q.text);
     process.stderr.write(`${LABEL}: ${records.length} SciFact abstracts, BM25 only, one tool call per turn until the cap\n`);
     const rows: Figures[] = [];
     for (const depth of DEPTHS) rows.push(await runDepth(dossier, collection.id, queries, depth, (m) => (current = m)));
-    console.log(`| depth (${LABEL}) | model calls | input tokens per run | request-body tokens per run | largest request | markers cited | sources | unresolved |`);
+    console.log(
+      `| depth (${LABEL}) | model calls | input tokens per run | request-body tokens per run | largest request | markers cited | sources | unresolved |`,
+    );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      console.log(`| ${r.depth} | ${r.calls} | ${r.inputTokens.toLocaleString('en')} | ${r.bodyTokens.toLocaleString('en')} | ${r.largest.toLocaleString('en')} | ${r.cited} | ${r.sources} | ${r.unresolved} |`);
+      console.log(
+        `| ${r.depth} | ${r.calls} | ${r.inputTokens.toLocaleString('en')} | ${r.bodyTokens.toLocaleString('en')} | ${r.largest.toLocaleString('en')} | ${r.cited} | ${r.sources} | ${r.unresolved} |`,
+      );
     }
   } finally {
     await dossier.close();

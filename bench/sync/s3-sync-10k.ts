@@ -69,7 +69,11 @@ async function main(): Promise<void> {
   const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
   const endpoint = `http://127.0.0.1:${((await s3.run()) as AddressInfo).port}`;
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const bucket = createS3BlobStore({ bucket: BUCKET, prefix: 'handbook/', client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { ...credentials } } });
+  const bucket = createS3BlobStore({
+    bucket: BUCKET,
+    prefix: 'handbook/',
+    client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { ...credentials } },
+  });
   const all = Array.from({ length: OBJECTS }, (_, i) => i);
   const putStarted = performance.now();
   await putAll(bucket, all, (i) => `# Note ${i}\n\nAbout the ${WORDS[i % 10]} and the ${WORDS[(i * 7) % 10]}, number ${i}.\n`);
@@ -78,18 +82,30 @@ async function main(): Promise<void> {
   try {
     const creds = bootstrapCredentials(dataDir);
     const api = new ApiClient(`${server.url}/v1`, creds.live_api_key!);
-    const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: creds.admin_email, password: creds.admin_password }) });
+    const login = await fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: creds.admin_email, password: creds.admin_password }),
+    });
     const session = new ApiClient(`${server.url}/v1`, ((await login.json()) as { token: string }).token);
     const { id: cid } = await api.json<{ id: string }>('POST', '/collections', { json: { projectId: creds.project_id, name: 's3 sync bench' } });
     const sources = `/orgs/${creds.org_id}/projects/${creds.project_id}/sources`;
-    const source = await session.json<{ id: string }>('POST', sources, { json: { collectionId: cid, kind: 's3', endpoint, bucket: BUCKET, prefix: 'handbook', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-    console.log(`${OBJECTS} objects of 60–80 bytes on s3rver (put in ${(putMs / 1000).toFixed(1)} s, 32 at a time), server process with default limits, --workers 64\n`);
+    const source = await session.json<{ id: string }>('POST', sources, {
+      json: { collectionId: cid, kind: 's3', endpoint, bucket: BUCKET, prefix: 'handbook', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    console.log(
+      `${OBJECTS} objects of 60–80 bytes on s3rver (put in ${(putMs / 1000).toFixed(1)} s, 32 at a time), server process with default limits, --workers 64\n`,
+    );
     console.log('| run | run ended | all ready | added / updated / deleted / unchanged / failed | status |');
     console.log('|---|---|---|---|---|');
     await runOnce('first run', session, api, sources, source.id, cid, OBJECTS);
     await runOnce('re-run, nothing changed', session, api, sources, source.id, cid, OBJECTS);
     const onePercent = Math.round(OBJECTS / 100);
-    await putAll(bucket, Array.from({ length: onePercent }, (_, i) => i * 2), (i) => `# Changed ${i}\n\nThe thistle moved to the harbour, ${i}.\n`);
+    await putAll(
+      bucket,
+      Array.from({ length: onePercent }, (_, i) => i * 2),
+      (i) => `# Changed ${i}\n\nThe thistle moved to the harbour, ${i}.\n`,
+    );
     for (let i = 0; i < onePercent; i++) await bucket.delete(keyOf(i * 2 + 1));
     await runOnce('1 % changed, 1 % deleted', session, api, sources, source.id, cid, OBJECTS - onePercent);
   } finally {

@@ -47,10 +47,16 @@ async function untilReady(api: ApiClient, cid: string, expected: number): Promis
 async function step(name: string, api: ApiClient, cid: string, folder: string, expected: number, del = false): Promise<void> {
   let requests = 0;
   const started = performance.now();
-  const r: SyncResult = await syncFolder({ api, collection: cid, folder, delete: del, attempt: (request) => {
-    requests++;
-    return request();
-  } });
+  const r: SyncResult = await syncFolder({
+    api,
+    collection: cid,
+    folder,
+    delete: del,
+    attempt: (request) => {
+      requests++;
+      return request();
+    },
+  });
   const synced = performance.now() - started;
   await untilReady(api, cid, expected);
   const ready = performance.now() - started;
@@ -75,7 +81,9 @@ async function main(): Promise<void> {
     const manifest = await readManifest(api, cid);
     const manifestMs = performance.now() - parts;
     await scanFolder(folder);
-    console.log(`| (parts of a re-sync) manifest of ${manifest.length} entries read | ${(manifestMs / 1000).toFixed(2)} s | folder scanned and hashed | ${((performance.now() - parts - manifestMs) / 1000).toFixed(2)} s | |`);
+    console.log(
+      `| (parts of a re-sync) manifest of ${manifest.length} entries read | ${(manifestMs / 1000).toFixed(2)} s | folder scanned and hashed | ${((performance.now() - parts - manifestMs) / 1000).toFixed(2)} s | |`,
+    );
     await step('re-sync, nothing changed', api, cid, folder, FILES);
     const onePercent = Math.round(FILES / 100);
     for (let i = 0; i < onePercent; i++) writeFileSync(join(folder, paths[i * 2]!), `# Changed ${i}\n\nThe thistle moved to the harbour, ${i}.\n`);

@@ -35,7 +35,11 @@ describe('pathological files through the real pipeline and worker pools', () => 
   });
 
   it('brings every file to ready or to error with a message', () => {
-    expect([...outcomes.keys()].sort()).toEqual(pathologicalFiles(0.001).map((f) => f.name).sort());
+    expect([...outcomes.keys()].sort()).toEqual(
+      pathologicalFiles(0.001)
+        .map((f) => f.name)
+        .sort(),
+    );
     for (const [name, o] of outcomes) {
       expect(['ready', 'error'], name).toContain(o.status);
       if (o.status === 'error') expect(o.errorMessage, name).toMatch(/\w{4,}/);

@@ -20,7 +20,7 @@ afterAll(() => {
 
 blobStoreSuite('the custom-adapter example', async () => memoryBlobStore());
 
-describe('the custom-adapter example\'s IdempotencyStore (one part of the metadata, issue 35)', () => {
+describe("the custom-adapter example's IdempotencyStore (one part of the metadata, issue 35)", () => {
   const store = memoryIdempotencyStore();
   idempotencyStoreTests(() => store);
 });
@@ -30,7 +30,7 @@ describe('examples/custom-adapter', () => {
     expect(WRITTEN_FOR_BLOB_STORE_SPEC.split('.')[0]).toBe(BLOB_STORE_SPEC_VERSION.split('.')[0]);
   });
 
-  it('ingests and searches with its own BlobStore, and writes no file under the data directory\'s blobs', async () => {
+  it("ingests and searches with its own BlobStore, and writes no file under the data directory's blobs", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'dossier-seam-'));
     dirs.push(dataDir);
     const result = await run(dataDir);

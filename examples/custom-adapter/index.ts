@@ -43,8 +43,11 @@ export async function run(dataDir: string): Promise<RunResult> {
     await dossier.idempotency.finish('caller', 'upload-1', 201, JSON.stringify({ id: collection.id }));
     const retried = await dossier.idempotency.begin('caller', 'upload-1', 'POST /documents note.md');
     return {
-      hits: results.map((hit) => hit.document.filename), storedObjects: blobs.keys().length, bytesWritten: blobs.written,
-      retried, idempotencyKeys: idempotency.records().length,
+      hits: results.map((hit) => hit.document.filename),
+      storedObjects: blobs.keys().length,
+      bytesWritten: blobs.written,
+      retried,
+      idempotencyKeys: idempotency.records().length,
     };
   } finally {
     await dossier.close();

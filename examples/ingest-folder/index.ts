@@ -46,11 +46,14 @@ export async function ingestFolder(opts: IngestFolderOptions): Promise<FolderHit
     await dossier.idle();
     for (const doc of docs) {
       const now = await d.documents.get(doc.id);
-      print(`${now.status.padEnd(6)} ${now.filename}${now.errorMessage ? ` — ${now.errorMessage}` : ` (${now.sectionCount} sections, ${now.chunkCount} chunks)`}`);
+      print(
+        `${now.status.padEnd(6)} ${now.filename}${now.errorMessage ? ` — ${now.errorMessage}` : ` (${now.sectionCount} sections, ${now.chunkCount} chunks)`}`,
+      );
     }
     const { results } = await d.search.query(col.id, { q: opts.query, limit: 5 });
     print(`\nTop results for "${opts.query}":`);
-    for (const r of results) print(`\n${r.score.toFixed(3)}  ${r.document.filename} › ${r.section.title}\n  ${r.chunk.content.slice(0, 200).replace(/\s+/g, ' ')}…`);
+    for (const r of results)
+      print(`\n${r.score.toFixed(3)}  ${r.document.filename} › ${r.section.title}\n  ${r.chunk.content.slice(0, 200).replace(/\s+/g, ' ')}…`);
     return results.map((r) => ({ filename: r.document.filename, section: r.section.title, score: r.score }));
   } finally {
     await dossier.close();

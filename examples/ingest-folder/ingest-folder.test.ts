@@ -15,7 +15,13 @@ describe('examples/ingest-folder', () => {
     writeFileSync(join(folder, 'bread.md'), '# Bread\n\nYeast makes dough rise before baking.\n');
     writeFileSync(join(folder, 'notes.txt'), 'Shopping: flour, salt, yeast.\n');
     const lines: string[] = [];
-    const hits = await ingestFolder({ folder, query: 'why does the ocean have tides', dataDir: join(root, 'data'), embeddingModel: 'builtin:hash-128', print: (l) => lines.push(l) });
+    const hits = await ingestFolder({
+      folder,
+      query: 'why does the ocean have tides',
+      dataDir: join(root, 'data'),
+      embeddingModel: 'builtin:hash-128',
+      print: (l) => lines.push(l),
+    });
     expect(hits[0]).toMatchObject({ filename: 'tides.md', section: 'Tides' });
     expect(lines[0]).toMatch(/embedding model: builtin:hash-128/);
     expect(lines.filter((l) => l.startsWith('ready '))).toHaveLength(3);

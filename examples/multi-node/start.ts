@@ -75,7 +75,11 @@ const deployment: Deployment = {
 };
 const nodes: NodeProcess[] = [];
 const start = async (name: string, role: NodeProcess['role']) => {
-  const node = await startNode(name, role, nodeEnvironment(deployment, join(dir, name), { DOSSIER_EMBEDDING_MODEL: process.env.DOSSIER_EMBEDDING_MODEL ?? 'none' }));
+  const node = await startNode(
+    name,
+    role,
+    nodeEnvironment(deployment, join(dir, name), { DOSSIER_EMBEDDING_MODEL: process.env.DOSSIER_EMBEDDING_MODEL ?? 'none' }),
+  );
   nodes.push(node);
   process.stdout.write(`${role.padEnd(6)} ${name.padEnd(9)} ${node.url}${role === 'worker' ? '/health' : '/v1'}\n`);
   return node;
@@ -102,5 +106,8 @@ const stopAll = async () => {
 process.on('SIGINT', () => void stopAll());
 process.on('SIGTERM', () => void stopAll());
 for (const node of nodes) {
-  node.child.once('exit', (code, signal) => stopping || process.stderr.write(`${node.name} exited (${code ?? signal}); its log ends:\n${node.stderr.slice(-1000)}\n`));
+  node.child.once(
+    'exit',
+    (code, signal) => stopping || process.stderr.write(`${node.name} exited (${code ?? signal}); its log ends:\n${node.stderr.slice(-1000)}\n`),
+  );
 }

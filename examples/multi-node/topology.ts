@@ -69,7 +69,11 @@ export function startNode(name: string, role: NodeProcess['role'], env: Record<s
 export function bootstrapOf(node: NodeProcess): Bootstrap | null {
   const file = join(node.dataDir, 'bootstrap-credentials.txt');
   if (!existsSync(file)) return null;
-  const fields = new Map(readFileSync(file, 'utf8').split('\n').map((line) => line.split('=', 2) as [string, string]));
+  const fields = new Map(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => line.split('=', 2) as [string, string]),
+  );
   const liveKey = fields.get('live_api_key');
   const projectId = fields.get('project_id');
   return liveKey && projectId ? { liveKey, projectId } : null;

@@ -167,7 +167,8 @@ async function resolveDefaultModel(embedders: EmbedderProvider, model: string, l
 
 /** A Postgres connection URL, checked before anything connects (the URL is never echoed: it may hold a password). */
 export function checkDatabaseUrl(url: string): string {
-  if (!/^postgres(ql)?:\/\/[^/\s]/i.test(url)) throw new DossierError('invalid_input', 'The database URL must look like postgres://user:password@host:5432/database');
+  if (!/^postgres(ql)?:\/\/[^/\s]/i.test(url))
+    throw new DossierError('invalid_input', 'The database URL must look like postgres://user:password@host:5432/database');
   return url;
 }
 
@@ -225,14 +226,22 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
   const conversion = await createConversionPool(opts.conversion);
   const chunking = await createChunkingPool(opts.chunking);
   const secrets = createSecretBox(loadMasterKey(dataDir, opts.masterKey));
-  const reranker = opts.reranker ?? (opts.rerankerSpec ? await buildReranker(parseRerankerSpec(opts.rerankerSpec), {
-    models: { modelsDir: opts.modelsDir, cacheDir: join(dataDir, 'models'), allowDownload: opts.allowModelDownload ?? true },
-    providers: opts.providers ?? {}, factory: modelProviders, log,
-  }) : null);
+  const reranker =
+    opts.reranker ??
+    (opts.rerankerSpec
+      ? await buildReranker(parseRerankerSpec(opts.rerankerSpec), {
+          models: { modelsDir: opts.modelsDir, cacheDir: join(dataDir, 'models'), allowDownload: opts.allowModelDownload ?? true },
+          providers: opts.providers ?? {},
+          factory: modelProviders,
+          log,
+        })
+      : null);
   const models = opts.models ?? buildModelResolver(opts.providers ?? {}, { store, secrets, log, ollamaUrl: opts.ollamaUrl, factory: modelProviders });
   const core = createDossierCore(
     {
-      store, queue, embedders,
+      store,
+      queue,
+      embedders,
       // A shared database means other processes (nodes) may write this index too (see sharedWithOtherProcesses).
       index: opts.index ?? createLanceChunkIndex({ dir: join(dataDir, 'lancedb'), sharedWithOtherProcesses: opts.databaseUrl !== undefined }),
       blobs: opts.blobs ?? createFsBlobStore({ root: join(dataDir, 'blobs') }),

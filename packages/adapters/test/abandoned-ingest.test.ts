@@ -39,11 +39,18 @@ describe('a document whose ingestion worker dies on every attempt', () => {
     const worker = await createDossier({ dataDir, embeddingModel: 'none', workers: { concurrency: 1, pollMs: 20 } });
     try {
       const workerLocal = await worker.local();
-      const now = await waitFor(async () => {
-        const current = await workerLocal.documents.get(doc.id);
-        return current.status === 'error' && current;
-      }, 'the document to end in error', 20_000);
-      expect(now).toMatchObject({ status: 'error', errorMessage: `Processing stopped before it finished on all ${attempts} attempts (the worker running it crashed or was stopped); retry the document` });
+      const now = await waitFor(
+        async () => {
+          const current = await workerLocal.documents.get(doc.id);
+          return current.status === 'error' && current;
+        },
+        'the document to end in error',
+        20_000,
+      );
+      expect(now).toMatchObject({
+        status: 'error',
+        errorMessage: `Processing stopped before it finished on all ${attempts} attempts (the worker running it crashed or was stopped); retry the document`,
+      });
     } finally {
       await worker.close();
     }

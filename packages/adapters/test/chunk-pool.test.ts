@@ -19,7 +19,10 @@ describe('the chunking pool', () => {
     const input: ChunkInput = {
       documentId: 'd',
       markdown: utf8(md),
-      sections: [{ id: 'a', position: 0, start: 0, end: split }, { id: 'b', position: 1, start: split, end: md.length }],
+      sections: [
+        { id: 'a', position: 0, start: 0, end: split },
+        { id: 'b', position: 1, start: split, end: md.length },
+      ],
       chunkSize: 128,
       chunkOverlap: 16,
     };
@@ -31,7 +34,13 @@ describe('the chunking pool', () => {
 
   it('chunks a 2 MB line without a space (one enormous BPE word) in bounded time', async () => {
     const letters = Array.from({ length: 2 * 1024 * 1024 }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join('');
-    const chunks = await pool.run({ documentId: 'big', markdown: utf8(letters), sections: [{ id: 's', position: 0, start: 0, end: letters.length }], chunkSize: 512, chunkOverlap: 0 });
+    const chunks = await pool.run({
+      documentId: 'big',
+      markdown: utf8(letters),
+      sections: [{ id: 's', position: 0, start: 0, end: letters.length }],
+      chunkSize: 512,
+      chunkOverlap: 0,
+    });
     expect(chunks.length).toBeGreaterThan(100);
     expect(chunks.every((c) => c.tokenCount <= 512)).toBe(true);
   }, 120_000);
@@ -40,8 +49,9 @@ describe('the chunking pool', () => {
     const slow = await createChunkingPool({ timeoutMs: 50 });
     try {
       const text = 'word '.repeat(2_000_000);
-      await expect(slow.run({ documentId: 'x', markdown: utf8(text), sections: [{ id: 's', position: 0, start: 0, end: text.length }], chunkSize: 64, chunkOverlap: 8 }))
-        .rejects.toMatchObject({ code: 'conversion_failed', message: expect.stringMatching(/Chunking took longer than/) });
+      await expect(
+        slow.run({ documentId: 'x', markdown: utf8(text), sections: [{ id: 's', position: 0, start: 0, end: text.length }], chunkSize: 64, chunkOverlap: 8 }),
+      ).rejects.toMatchObject({ code: 'conversion_failed', message: expect.stringMatching(/Chunking took longer than/) });
     } finally {
       await slow.close();
     }

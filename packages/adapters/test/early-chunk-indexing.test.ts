@@ -44,10 +44,14 @@ describe('chunk rows of a lexical collection sent with its sections', () => {
       const body = Array.from({ length: 3 }, (_, i) => `## Part ${i}\n\n${'Oxygen saturation in alpine lakes varies by season. '.repeat(80)}`).join('\n\n');
       const doc = await local.documents.add(collection.id, { filename: 'lakes.md', bytes: new TextEncoder().encode(`# Lakes\n\n${body}`) });
       // The failed attempt is retried after the job runner's backoff (about a second).
-      const ready = await waitFor(async () => {
-        const current = await local.documents.get(doc.id);
-        return current.status === 'ready' && current;
-      }, 'the document to be ready after the retry', 15_000);
+      const ready = await waitFor(
+        async () => {
+          const current = await local.documents.get(doc.id);
+          return current.status === 'ready' && current;
+        },
+        'the document to be ready after the retry',
+        15_000,
+      );
       expect(ready.status).toBe('ready');
       // First attempt: the chunk rows went out beside the sections (appended: nothing of this document was indexed),
       // and the section write failed. The retry wrote the same chunk ids again, merging.

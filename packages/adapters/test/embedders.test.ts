@@ -22,9 +22,7 @@ async function mustLoad(load: Promise<Embedder | null>): Promise<Embedder> {
 }
 
 describe('transformers.js adapter (piscina pool)', () => {
-  embedderSuite('builtin:hash-32 in a piscina worker', () =>
-    mustLoad(createEmbedderProvider({ allowDownload: false }).get('builtin:hash-32')),
-  );
+  embedderSuite('builtin:hash-32 in a piscina worker', () => mustLoad(createEmbedderProvider({ allowDownload: false }).get('builtin:hash-32')));
 
   it('computes builtin:hash vectors in the worker identical to FakeEmbedder', async () => {
     const provider = createEmbedderProvider({ allowDownload: false, poolSize: 2 });
@@ -104,7 +102,13 @@ function fakeOllama(models: Record<string, number>) {
     if (!dimension) return reply(404, { error: `model '${body.model}' not found` });
     const fake = new FakeEmbedder({ dimension });
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
-    reply(200, { model: body.model, embeddings: inputs.map((t) => Array.from(fake.vectorOf(t))), total_duration: 1, load_duration: 1, prompt_eval_count: inputs.length });
+    reply(200, {
+      model: body.model,
+      embeddings: inputs.map((t) => Array.from(fake.vectorOf(t))),
+      total_duration: 1,
+      load_duration: 1,
+      prompt_eval_count: inputs.length,
+    });
   });
   return { server, requests };
 }
@@ -148,7 +152,9 @@ describe('Ollama adapter at the wire', () => {
     const logs: string[] = [];
     const provider = createEmbedderProvider({ allowDownload: false, ollamaBaseUrl: url, log: (m) => logs.push(m) });
     expect(await provider.get('ollama:no-such-model')).toBeNull();
-    expect(logs).toEqual([`embedding model ollama:no-such-model is unavailable: Ollama at ${url} refused model no-such-model (HTTP 404: model 'no-such-model' not found)`]);
+    expect(logs).toEqual([
+      `embedding model ollama:no-such-model is unavailable: Ollama at ${url} refused model no-such-model (HTTP 404: model 'no-such-model' not found)`,
+    ]);
   });
 
   it('returns null and logs that the server is unreachable when nothing listens', async () => {

@@ -17,7 +17,10 @@ blobStoreSuite('filesystem', async () => createFsBlobStore({ root: join(base, `s
 /** Every file below dir, as paths relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 describe('filesystem BlobStore confinement', () => {
@@ -27,7 +30,15 @@ describe('filesystem BlobStore confinement', () => {
     const attempts = [...UNSAFE_BLOB_KEYS, 'a/../../../x', '../root-sibling/x', '..\\x'];
     for (const key of attempts) {
       await expect(store.put(key, new Uint8Array([1]))).rejects.toMatchObject({ code: 'invalid_input' });
-      await expect(store.putStream(key, (async function* () { yield new Uint8Array([1]); })(), 10)).rejects.toMatchObject({ code: 'invalid_input' });
+      await expect(
+        store.putStream(
+          key,
+          (async function* () {
+            yield new Uint8Array([1]);
+          })(),
+          10,
+        ),
+      ).rejects.toMatchObject({ code: 'invalid_input' });
     }
     await store.put('%2e%2e/x', new Uint8Array([1]));
     expect(await filesUnder(outer)).toEqual([join('root', '%2e%2e', 'x')]);
@@ -37,8 +48,25 @@ describe('filesystem BlobStore confinement', () => {
     const root = join(base, 'layout');
     const store = createFsBlobStore({ root });
     await store.put('a/b.txt', new TextEncoder().encode('hi'));
-    await expect(store.putStream('a/c', (async function* () { yield new Uint8Array(100); })(), 10)).rejects.toMatchObject({ code: 'payload_too_large' });
-    await expect(store.putStream('a/d', (async function* () { yield new Uint8Array(1); throw new Error('boom'); })(), 10)).rejects.toThrow('boom');
+    await expect(
+      store.putStream(
+        'a/c',
+        (async function* () {
+          yield new Uint8Array(100);
+        })(),
+        10,
+      ),
+    ).rejects.toMatchObject({ code: 'payload_too_large' });
+    await expect(
+      store.putStream(
+        'a/d',
+        (async function* () {
+          yield new Uint8Array(1);
+          throw new Error('boom');
+        })(),
+        10,
+      ),
+    ).rejects.toThrow('boom');
     expect(await filesUnder(root)).toEqual([join('a', 'b.txt')]);
   });
 

@@ -23,9 +23,18 @@ function chunkRecords(dimension: number | null) {
   return Array.from({ length: 9 }, (_, i) =>
     toChunkRecord(
       {
-        id: `chunk-${i}`, documentId: `doc-${i % 2}`, sectionId: `sec-${i}`, position: i, content: texts[i % texts.length]!, tokenCount: i * 7,
-        sectionTitle: i % 3 ? `Title ${i} ✓` : '', sectionLevel: i % 4 ? i % 6 : null, vector: dimension ? Float32Array.from({ length: dimension }, (_, d) => i + d / 10) : null,
-        tags: i % 2 ? ['a', 'b c', 'é'] : [], metadataPairs: i % 3 ? [`k=${i}`] : [], canonical: i % 5 !== 0,
+        id: `chunk-${i}`,
+        documentId: `doc-${i % 2}`,
+        sectionId: `sec-${i}`,
+        position: i,
+        content: texts[i % texts.length]!,
+        tokenCount: i * 7,
+        sectionTitle: i % 3 ? `Title ${i} ✓` : '',
+        sectionLevel: i % 4 ? i % 6 : null,
+        vector: dimension ? Float32Array.from({ length: dimension }, (_, d) => i + d / 10) : null,
+        tags: i % 2 ? ['a', 'b c', 'é'] : [],
+        metadataPairs: i % 3 ? [`k=${i}`] : [],
+        canonical: i % 5 !== 0,
       },
       dimension !== null,
     ),
@@ -45,10 +54,21 @@ describe('recordsToArrowTable', () => {
 
   it('builds section rows', () => {
     const records = [0, 1, 2].map((i) =>
-      toSectionRecord({ id: `s${i}`, documentId: 'd', title: `Über ${i}`, summary: i ? 'a summary' : '', level: i + 1, tags: ['t'], metadataPairs: [], canonical: true }),
+      toSectionRecord({
+        id: `s${i}`,
+        documentId: 'd',
+        title: `Über ${i}`,
+        summary: i ? 'a summary' : '',
+        level: i + 1,
+        tags: ['t'],
+        metadataPairs: [],
+        canonical: true,
+      }),
     );
     const schema = sectionSchema(arrow);
-    expect(asJson(recordsToArrowTable(arrow, schema, records))).toBe(asJson(lancedb.makeArrowTable(records, { schema: schema as never }) as unknown as Arrow.Table));
+    expect(asJson(recordsToArrowTable(arrow, schema, records))).toBe(
+      asJson(lancedb.makeArrowTable(records, { schema: schema as never }) as unknown as Arrow.Table),
+    );
   });
 
   it('refuses a null in a column that is not nullable, and a vector of the wrong size', () => {

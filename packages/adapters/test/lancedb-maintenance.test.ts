@@ -10,8 +10,7 @@ const tick = () => elapse(0);
 /** An optimize whose runs the test finishes by hand, reporting the table's row count and whether it compacted. */
 function manualOptimize() {
   const runs: ((rows: number, compacted?: boolean) => void)[] = [];
-  const optimize = () =>
-    new Promise<OptimizeOutcome>((resolve) => runs.push((rows, compacted = false) => resolve({ rows, compacted })));
+  const optimize = () => new Promise<OptimizeOutcome>((resolve) => runs.push((rows, compacted = false) => resolve({ rows, compacted })));
   return { runs, optimize };
 }
 

@@ -44,7 +44,9 @@ describe('a chunk index shared by several processes', () => {
       // LanceDB detects as conflicts. (Two processes inserting the same new id at once both commit — LanceDB checks
       // concurrent changes to existing rows, not concurrent inserts of one key — and Dossier avoids that case:
       // a document's rows are written by the one worker holding its job's lease. See README, "The index".)
-      const shared = Array.from({ length: 5 }, (_, n) => chunkRow({ id: `shared-${n}`, documentId: 'shared', position: n, content: `sharedword chunk ${n}`, vector: axisVector(n % 4) }));
+      const shared = Array.from({ length: 5 }, (_, n) =>
+        chunkRow({ id: `shared-${n}`, documentId: 'shared', position: n, content: `sharedword chunk ${n}`, vector: axisVector(n % 4) }),
+      );
       await reader.upsertChunks(collection, shared, { fresh: true });
       const results = await Promise.all(['north', 'south'].map((name) => writer(dir, collection, name, 6)));
       for (const r of results) expect(r, r.output).toMatchObject({ code: 0 });
@@ -57,7 +59,10 @@ describe('a chunk index shared by several processes', () => {
       expect(new Set(ids).size).toBe(65);
       expect(await reader.searchText(collection, 'southword', { limit: 100 })).toHaveLength(30);
       // Both writers edited the shared document's tags in rounds, racing; the last commit holds, whole, on every row.
-      const edited = await reader.getChunks(collection, [0, 1, 2, 3, 4].map((n) => `shared-${n}`));
+      const edited = await reader.getChunks(
+        collection,
+        [0, 1, 2, 3, 4].map((n) => `shared-${n}`),
+      );
       const tags = new Set(edited.map((c) => JSON.stringify(c.tags)));
       expect(tags.size).toBe(1);
       expect([['north-7'], ['south-7']]).toContainEqual(edited[0]!.tags);

@@ -12,7 +12,9 @@ describe('optional packages', () => {
   it('names the missing package, the feature that needs it and how to install it', async () => {
     const err = await importOptional('dossier-test-no-such-package/sub', 'Frobnicating').catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'not_configured' });
-    expect((err as Error).message).toBe('Frobnicating needs the optional package dossier-test-no-such-package, which is not installed (npm install dossier-test-no-such-package)');
+    expect((err as Error).message).toBe(
+      'Frobnicating needs the optional package dossier-test-no-such-package, which is not installed (npm install dossier-test-no-such-package)',
+    );
   });
 
   it('loads a package that is installed', async () => {
@@ -30,9 +32,11 @@ describe('optional packages', () => {
   });
 
   it('turns a failed require.resolve of an optional package into the same error', () => {
-    expect(() => withOptional('@scope/absent', 'OCR', () => {
-      throw Object.assign(new Error("Cannot find module '@scope/absent/package.json'"), { code: 'MODULE_NOT_FOUND' });
-    })).toThrow('OCR needs the optional package @scope/absent');
+    expect(() =>
+      withOptional('@scope/absent', 'OCR', () => {
+        throw Object.assign(new Error("Cannot find module '@scope/absent/package.json'"), { code: 'MODULE_NOT_FOUND' });
+      }),
+    ).toThrow('OCR needs the optional package @scope/absent');
     expect(packageOf('@aws-sdk/client-s3')).toBe('@aws-sdk/client-s3');
     expect(packageOf('pdfjs-dist/legacy/build/pdf.mjs')).toBe('pdfjs-dist');
   });

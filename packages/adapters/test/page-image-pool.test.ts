@@ -8,12 +8,22 @@ import { makePdf, type PageSpec } from './converters/pdf-helpers.ts';
 
 /** A letter page dense with small text: drawing it at full width takes a while. */
 function densePage(seed: number): PageSpec {
-  return { texts: Array.from({ length: 70 }, (_, i) => ({ text: `Line ${i} of page ${seed}: ${'the quick brown fox jumps over '.repeat(3)}`, x: 36, y: 760 - i * 10, size: 8 })) };
+  return {
+    texts: Array.from({ length: 70 }, (_, i) => ({
+      text: `Line ${i} of page ${seed}: ${'the quick brown fox jumps over '.repeat(3)}`,
+      x: 36,
+      y: 760 - i * 10,
+      size: 8,
+    })),
+  };
 }
 
 const PAGES = 2;
 const pdf = makePdf(Array.from({ length: PAGES }, (_, i) => densePage(i)));
-const pngSize = (png: Uint8Array): { width: number; height: number } => ({ width: Buffer.from(png).readUInt32BE(16), height: Buffer.from(png).readUInt32BE(20) });
+const pngSize = (png: Uint8Array): { width: number; height: number } => ({
+  width: Buffer.from(png).readUInt32BE(16),
+  height: Buffer.from(png).readUInt32BE(20),
+});
 
 let pool: Awaited<ReturnType<typeof createConversionPool>>;
 beforeAll(async () => {

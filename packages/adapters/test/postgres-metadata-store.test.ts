@@ -94,10 +94,9 @@ describe.skipIf(!available)('Postgres MetadataStore', () => {
 
   it('has the tables and columns of the SQLite store, with the same nullability', async () => {
     const { schema } = await emptiedSchema();
-    const pgColumns = await database().query<Column>(
-      `select table_name, column_name, is_nullable from information_schema.columns where table_schema = $1`,
-      [schema],
-    );
+    const pgColumns = await database().query<Column>(`select table_name, column_name, is_nullable from information_schema.columns where table_schema = $1`, [
+      schema,
+    ]);
     const shape = (rows: Column[]) => rows.map((r) => `${r.table_name}.${r.column_name}${r.is_nullable === 'YES' ? '?' : ''}`).sort();
     expect(shape(pgColumns)).toEqual(shape(await sqliteColumns()));
   });

@@ -25,7 +25,7 @@ describe('Redis EventBus across nodes', () => {
     }
   });
 
-  it('has every subscription live in Redis once settled() resolves, so another node\'s next publish arrives', async () => {
+  it("has every subscription live in Redis once settled() resolves, so another node's next publish arrives", async () => {
     const prefix = `test-${randomUUID()}:`;
     const [nodeA, nodeB] = await Promise.all([createRedisEventBus(REDIS_URL, prefix), createRedisEventBus(REDIS_URL, prefix)]);
     try {
@@ -80,7 +80,9 @@ describe('Redis EventBus across nodes', () => {
       await expect(restricted.settled!()).resolves.toBeUndefined();
       unsubscribe();
       await expect(restricted.settled!()).resolves.toBeUndefined();
-      expect(warnings).toEqual([{ message: expect.stringMatching(/did not accept an UNSUBSCRIBE/), data: { topic: 'topic', error: expect.stringMatching(/NOPERM|No permissions/i) } }]);
+      expect(warnings).toEqual([
+        { message: expect.stringMatching(/did not accept an UNSUBSCRIBE/), data: { topic: 'topic', error: expect.stringMatching(/NOPERM|No permissions/i) } },
+      ]);
     } finally {
       await restricted.close();
       await control.call('ACL', 'DELUSER', user);

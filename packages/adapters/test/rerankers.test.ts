@@ -30,9 +30,18 @@ describe('cross-encoder reranker', () => {
   it('is null, with a log line naming the model, when its files are missing and downloads are off', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dossier-ce-'));
     const { lines, log } = recordingLog();
-    const reranker = await loadCrossEncoderReranker('Xenova/ms-marco-MiniLM-L-6-v2', { modelsDir: dir, cacheDir: join(dir, 'cache'), allowDownload: false }, log);
+    const reranker = await loadCrossEncoderReranker(
+      'Xenova/ms-marco-MiniLM-L-6-v2',
+      { modelsDir: dir, cacheDir: join(dir, 'cache'), allowDownload: false },
+      log,
+    );
     expect(reranker).toBeNull();
-    expect(lines).toEqual([{ msg: expect.stringContaining('unavailable'), fields: expect.objectContaining({ model: 'Xenova/ms-marco-MiniLM-L-6-v2', reason: expect.stringContaining('downloading is disabled') }) }]);
+    expect(lines).toEqual([
+      {
+        msg: expect.stringContaining('unavailable'),
+        fields: expect.objectContaining({ model: 'Xenova/ms-marco-MiniLM-L-6-v2', reason: expect.stringContaining('downloading is disabled') }),
+      },
+    ]);
   });
 
   it('is null for an id that is not a model id', async () => {

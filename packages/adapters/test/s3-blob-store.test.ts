@@ -27,7 +27,8 @@ afterAll(async () => {
 
 const store = (prefix: string) =>
   createS3BlobStore({
-    bucket: BUCKET, prefix,
+    bucket: BUCKET,
+    prefix,
     client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } },
   });
 

@@ -54,7 +54,14 @@ describe('source runs on two nodes sharing one database', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'dossier-source-lock-'));
     dirs.push(dataDir);
     const probe = instrumentedOpener();
-    const node = () => createDossier({ dataDir, databaseUrl: database().url, embeddingModel: 'none', workers: { concurrency: 4, pollMs: 20 }, sources: { s3: probe.opener, lockMs: 1_000 } });
+    const node = () =>
+      createDossier({
+        dataDir,
+        databaseUrl: database().url,
+        embeddingModel: 'none',
+        workers: { concurrency: 4, pollMs: 20 },
+        sources: { s3: probe.opener, lockMs: 1_000 },
+      });
     const a = await node();
     nodes.push(a);
     const b = await node();
@@ -64,9 +71,18 @@ describe('source runs on two nodes sharing one database', () => {
     const ctxB = dossierContext(b);
     const now = new Date().toISOString();
     const source: SourceRecord = {
-      id: crypto.randomUUID(), collectionId: collection.id, kind: 's3', location: 'bucket/', credentialsEncrypted: ctxA.secrets.encrypt(JSON.stringify({ accessKeyId: 'k', secretAccessKey: 's' })),
+      id: crypto.randomUUID(),
+      collectionId: collection.id,
+      kind: 's3',
+      location: 'bucket/',
+      credentialsEncrypted: ctxA.secrets.encrypt(JSON.stringify({ accessKeyId: 'k', secretAccessKey: 's' })),
       settings: { bucket: 'bucket', prefix: '', region: 'us-east-1', forcePathStyle: 'true' },
-      intervalMinutes: null, maxDeleteShare: 0.2, paused: false, nextRunAt: null, createdAt: now, updatedAt: now,
+      intervalMinutes: null,
+      maxDeleteShare: 0.2,
+      paused: false,
+      nextRunAt: null,
+      createdAt: now,
+      updatedAt: now,
     };
     await ctxA.store.insertSource(source);
     // Six manual runs asked at once, half through each node's queue handle (one queue: either node may take any).
@@ -75,8 +91,20 @@ describe('source runs on two nodes sharing one database', () => {
       Array.from({ length: 6 }, async (_, i) => {
         const ctx = i % 2 === 0 ? ctxA : ctxB;
         const run: SourceRunRecord = {
-          id: crypto.randomUUID(), sourceId: source.id, collectionId: collection.id, status: 'running', trigger: 'manual',
-          added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, details: { deletedPaths: [], failures: [], purgeAfter: null }, error: null, startedAt: now, finishedAt: null,
+          id: crypto.randomUUID(),
+          sourceId: source.id,
+          collectionId: collection.id,
+          status: 'running',
+          trigger: 'manual',
+          added: 0,
+          updated: 0,
+          deleted: 0,
+          unchanged: 0,
+          failed: 0,
+          details: { deletedPaths: [], failures: [], purgeAfter: null },
+          error: null,
+          startedAt: now,
+          finishedAt: null,
         };
         runIds.push(run.id);
         await ctx.store.insertSourceRun(run);

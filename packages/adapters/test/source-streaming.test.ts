@@ -43,7 +43,10 @@ interface Probe {
 function probe(path: string, listedSize: number, actualSize = listedSize): Probe {
   const digest = createHash('sha256');
   const p: Probe = {
-    reads: 0, streams: 0, streamed: 0, hash: () => `sha256:${digest.copy().digest('hex')}`,
+    reads: 0,
+    streams: 0,
+    streamed: 0,
+    hash: () => `sha256:${digest.copy().digest('hex')}`,
     opener: () => ({
       list: async (): Promise<SourceEntry[]> => [{ path, stamp: `etag:${listedSize}`, size: listedSize }],
       read: async () => {
@@ -87,23 +90,47 @@ async function runOnce(node: Dossier): Promise<{ run: SourceRunRecord; collectio
   const ctx = dossierContext(node);
   const now = new Date().toISOString();
   const source: SourceRecord = {
-    id: crypto.randomUUID(), collectionId: collection.id, kind: 's3', location: 'bucket/', credentialsEncrypted: ctx.secrets.encrypt(JSON.stringify({ accessKeyId: 'k', secretAccessKey: 's' })),
+    id: crypto.randomUUID(),
+    collectionId: collection.id,
+    kind: 's3',
+    location: 'bucket/',
+    credentialsEncrypted: ctx.secrets.encrypt(JSON.stringify({ accessKeyId: 'k', secretAccessKey: 's' })),
     settings: { bucket: 'bucket', prefix: '', region: 'us-east-1', forcePathStyle: 'true' },
-    intervalMinutes: null, maxDeleteShare: 0.2, paused: false, nextRunAt: null, createdAt: now, updatedAt: now,
+    intervalMinutes: null,
+    maxDeleteShare: 0.2,
+    paused: false,
+    nextRunAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.store.insertSource(source);
   const runId = crypto.randomUUID();
   await ctx.store.insertSourceRun({
-    id: runId, sourceId: source.id, collectionId: collection.id, status: 'running', trigger: 'manual',
-    added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, details: { deletedPaths: [], failures: [], purgeAfter: null }, error: null, startedAt: now, finishedAt: null,
+    id: runId,
+    sourceId: source.id,
+    collectionId: collection.id,
+    status: 'running',
+    trigger: 'manual',
+    added: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    failed: 0,
+    details: { deletedPaths: [], failures: [], purgeAfter: null },
+    error: null,
+    startedAt: now,
+    finishedAt: null,
   });
   await ctx.queue.enqueue({ type: 'source.sync', payload: { sourceId: source.id, runId, force: false }, dedupeKey: `source.sync:${runId}` });
   ctx.wakeWorkers();
-  const run = await vi.waitFor(async () => {
-    const found = (await ctx.store.listSourceRuns(source.id, 5)).find((r) => r.id === runId);
-    if (!found || found.status === 'running') throw new Error('the run is still going');
-    return found;
-  }, { timeout: 60_000, interval: 50 });
+  const run = await vi.waitFor(
+    async () => {
+      const found = (await ctx.store.listSourceRuns(source.id, 5)).find((r) => r.id === runId);
+      if (!found || found.status === 'running') throw new Error('the run is still going');
+      return found;
+    },
+    { timeout: 60_000, interval: 50 },
+  );
   return { run, collectionId: collection.id };
 }
 
@@ -136,7 +163,9 @@ describe('a source file over 25 MB', () => {
     const node = await nodeWith(p, LARGE - 1);
     const { run, collectionId } = await runOnce(node);
     expect(run).toMatchObject({ status: 'completed', added: 0, failed: 1 });
-    expect(run.details.failures).toEqual([{ path: 'logs/huge.html', error: `The file (${LARGE} bytes) is larger than this server's upload limit of ${LARGE - 1} bytes` }]);
+    expect(run.details.failures).toEqual([
+      { path: 'logs/huge.html', error: `The file (${LARGE} bytes) is larger than this server's upload limit of ${LARGE - 1} bytes` },
+    ]);
     expect(p.streams).toBe(0);
     expect((await dossierContext(node).store.listDocuments(collectionId, { limit: 10, offset: 0 })).total).toBe(0);
   });

@@ -70,9 +70,23 @@ describe('SQLite job queue file', () => {
     const queue = openQueue(filename);
     const ids = await Promise.all(Array.from({ length: 300 }, (_, n) => queue.enqueue({ type: 'race', payload: { n } })));
     const children = ['p1', 'p2', 'p3'].map((owner) => spawnFixture('claimer.ts', [filename, owner]));
-    await Promise.all(children.map((c) => waitFor(unlessExited(c, () => c.stdout.includes('ready')), 'a claimer to start')));
+    await Promise.all(
+      children.map((c) =>
+        waitFor(
+          unlessExited(c, () => c.stdout.includes('ready')),
+          'a claimer to start',
+        ),
+      ),
+    );
     for (const c of children) c.process.stdin.write('go\n');
-    await Promise.all(children.map((c) => waitFor(unlessExited(c, () => c.process.exitCode === 0), 'a claimer to finish')));
+    await Promise.all(
+      children.map((c) =>
+        waitFor(
+          unlessExited(c, () => c.process.exitCode === 0),
+          'a claimer to finish',
+        ),
+      ),
+    );
     const claimed = children.flatMap((c) => JSON.parse(c.stdout.split('\n')[1] ?? '[]') as string[]);
     expect(claimed).toHaveLength(300);
     expect(new Set(claimed)).toEqual(new Set(ids));
@@ -267,7 +281,10 @@ describe('job runner after a crash', () => {
     const id = await queue.enqueue({ type: 'crash.test', payload: {} });
 
     const child = spawnFixture('crash-worker.ts', [filename, lines]);
-    await waitFor(unlessExited(child, () => existsSync(lines) && readFileSync(lines, 'utf8').includes(id)), 'the child to start the job');
+    await waitFor(
+      unlessExited(child, () => existsSync(lines) && readFileSync(lines, 'utf8').includes(id)),
+      'the child to start the job',
+    );
     child.process.kill('SIGKILL');
     if (child.process.exitCode === null && child.process.signalCode === null) await once(child.process, 'exit');
     expect(await jobState(queue, id)).toMatchObject({ state: 'running', attempts: 1 });

@@ -38,7 +38,11 @@ describe('sqlite MetadataStore', () => {
     const db = openSqlite(filename, { readonly: true });
     try {
       const rows = db.prepare('select name from metadata_migrations order by name').all();
-      expect(rows).toEqual(Object.keys(sqliteMigrations).sort().map((name) => ({ name })));
+      expect(rows).toEqual(
+        Object.keys(sqliteMigrations)
+          .sort()
+          .map((name) => ({ name })),
+      );
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       db.close();

@@ -56,7 +56,13 @@ describe('WAL checkpointer', () => {
     const second = startWalCheckpointer(files[1]!, 20);
     writeRows(one);
     writeRows(two);
-    expect(await waitFor(async () => (await stat(files[0]!)).size > sizes[0]! + 200_000 && (await stat(files[1]!)).size > sizes[1]! + 200_000, 'the pages in the database file', 5000)).toBe(true);
+    expect(
+      await waitFor(
+        async () => (await stat(files[0]!)).size > sizes[0]! + 200_000 && (await stat(files[1]!)).size > sizes[1]! + 200_000,
+        'the pages in the database file',
+        5000,
+      ),
+    ).toBe(true);
     await first.stop();
     const secondBefore = (await stat(files[1]!)).size;
     writeRows(two);
@@ -105,7 +111,10 @@ await queue.enqueue({ type: 'noop', payload: {} });
 await queue.close();
 console.log('closed');`,
     );
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      timeout: 60_000,
+    });
     expect(stdout.trim()).toBe('closed');
   });
 });

@@ -59,7 +59,11 @@ describe("a library upload's original file", () => {
       // A retry takes the stored file as it is now, with its size and hash.
       await workerLocal.documents.retry(doc.id);
       await worker.idle();
-      expect(await workerLocal.documents.get(doc.id)).toMatchObject({ status: 'ready', fileSizeBytes: 6, contentHash: sha256(new TextEncoder().encode('# Cut\n')) });
+      expect(await workerLocal.documents.get(doc.id)).toMatchObject({
+        status: 'ready',
+        fileSizeBytes: 6,
+        contentHash: sha256(new TextEncoder().encode('# Cut\n')),
+      });
     } finally {
       await worker.close();
     }

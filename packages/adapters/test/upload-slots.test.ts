@@ -38,7 +38,9 @@ async function uploadSix(uploads: { concurrency: number }) {
     const local = await dossier.local();
     const collection = await local.collections.create({ name: 'slots' });
     const names = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const docs = await Promise.all(names.map((name) => local.documents.upload(collection.id, { filename: `${name}.md`, bytes: new TextEncoder().encode(`# ${name}\n`) })));
+    const docs = await Promise.all(
+      names.map((name) => local.documents.upload(collection.id, { filename: `${name}.md`, bytes: new TextEncoder().encode(`# ${name}\n`) })),
+    );
     return { seen, docs };
   } finally {
     await dossier.close();

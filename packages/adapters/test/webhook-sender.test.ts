@@ -14,7 +14,8 @@ beforeAll(async () => {
     hits.push(req.url ?? '');
     if (req.url === '/redirect') res.writeHead(302, { location: '/target' }).end('moved');
     else if (req.url === '/big') res.writeHead(200).end('x'.repeat(1024 * 1024));
-    else if (req.url === '/slow') return; // never answers (afterAll closes the connection): the sender's timeout ends it
+    else if (req.url === '/slow')
+      return; // never answers (afterAll closes the connection): the sender's timeout ends it
     else res.writeHead(200).end('ok');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -27,17 +28,35 @@ afterAll(async () => {
 
 describe('address policy', () => {
   const refused: [string, RegExp][] = [
-    ['127.0.0.1', /loopback/], ['127.8.9.10', /loopback/], ['10.1.2.3', /private/], ['172.16.0.1', /private/], ['192.168.1.1', /private/],
-    ['169.254.169.254', /linkLocal/], ['100.64.0.1', /carrierGradeNat/], ['224.0.0.251', /multicast/], ['0.0.0.0', /unspecified/],
-    ['255.255.255.255', /broadcast/], ['::1', /loopback/], ['fc00::1', /uniqueLocal/], ['fd12:3456::1', /uniqueLocal/], ['fe80::1', /linkLocal/],
-    ['ff02::1', /multicast/], ['::ffff:127.0.0.1', /loopback/], ['::ffff:10.0.0.1', /private/], ['::ffff:169.254.169.254', /linkLocal/], ['::', /unspecified/],
+    ['127.0.0.1', /loopback/],
+    ['127.8.9.10', /loopback/],
+    ['10.1.2.3', /private/],
+    ['172.16.0.1', /private/],
+    ['192.168.1.1', /private/],
+    ['169.254.169.254', /linkLocal/],
+    ['100.64.0.1', /carrierGradeNat/],
+    ['224.0.0.251', /multicast/],
+    ['0.0.0.0', /unspecified/],
+    ['255.255.255.255', /broadcast/],
+    ['::1', /loopback/],
+    ['fc00::1', /uniqueLocal/],
+    ['fd12:3456::1', /uniqueLocal/],
+    ['fe80::1', /linkLocal/],
+    ['ff02::1', /multicast/],
+    ['::ffff:127.0.0.1', /loopback/],
+    ['::ffff:10.0.0.1', /private/],
+    ['::ffff:169.254.169.254', /linkLocal/],
+    ['::', /unspecified/],
   ];
   it.each(refused)('refuses %s', (address, why) => {
     expect(refusedAddressReason(address)).toMatch(why);
   });
   it('refuses the IPv4-compatible ::/96 form, which ipaddr.js calls unicast (issue 33)', async () => {
     for (const address of ['::7f00:1', '::a9fe:a9fe', '::a00:1', '::808:808']) expect(refusedAddressReason(address), address).toMatch(/IPv4-compatible/);
-    expect(await createHttpWebhookSender().send(request('https://[::127.0.0.1]/hook'))).toMatchObject({ ok: false, error: expect.stringMatching(/^Refused: .*IPv4-compatible/) });
+    expect(await createHttpWebhookSender().send(request('https://[::127.0.0.1]/hook'))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Refused: .*IPv4-compatible/),
+    });
     expect(refusedAddressReason('::1')).toMatch(/loopback/);
     expect(refusedAddressReason('::')).toMatch(/unspecified/);
   });
@@ -46,7 +65,13 @@ describe('address policy', () => {
     expect(await refusedUrlReason('https://0x7f.1/hook')).toMatch(/loopback/);
     expect(await refusedUrlReason('http://93.184.216.34/hook')).toMatch(/HTTPS/);
     expect(await refusedUrlReason('https://hooks.example.test/x', { resolve: async () => ['10.0.0.5'] })).toMatch(/private/);
-    expect(await refusedUrlReason('https://hooks.example.test/x', { resolve: async () => { throw new Error('ENOTFOUND'); } })).toBeNull();
+    expect(
+      await refusedUrlReason('https://hooks.example.test/x', {
+        resolve: async () => {
+          throw new Error('ENOTFOUND');
+        },
+      }),
+    ).toBeNull();
     expect(await refusedUrlReason('https://93.184.216.34/hook')).toBeNull();
     expect(await refusedUrlReason(`${base}/hook`, { allowHttpLoopback: true })).toBeNull();
   });
@@ -67,9 +92,18 @@ describe('HTTP webhook sender', () => {
     }
     // A public-looking name that resolves to the metadata address (or to one public and one private address) is refused.
     const resolving = (addresses: string[]) => createHttpWebhookSender({ resolve: async () => addresses });
-    expect(await resolving(['169.254.169.254']).send(request('https://hooks.example.test/x'))).toMatchObject({ ok: false, error: expect.stringMatching(/linkLocal/) });
-    expect(await resolving(['93.184.216.34', '10.0.0.5']).send(request('https://hooks.example.test/x'))).toMatchObject({ ok: false, error: expect.stringMatching(/private/) });
-    expect(await resolving(['::ffff:7f00:1']).send(request('https://hooks.example.test/x'))).toMatchObject({ ok: false, error: expect.stringMatching(/loopback/) });
+    expect(await resolving(['169.254.169.254']).send(request('https://hooks.example.test/x'))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/linkLocal/),
+    });
+    expect(await resolving(['93.184.216.34', '10.0.0.5']).send(request('https://hooks.example.test/x'))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/private/),
+    });
+    expect(await resolving(['::ffff:7f00:1']).send(request('https://hooks.example.test/x'))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/loopback/),
+    });
   });
 
   it('refuses plain HTTP unless the operator allows it for loopback', async () => {

@@ -52,4 +52,5 @@ export const TERMINAL = new Set<string>(TERMINAL_STATUSES);
 /** Pipeline order of the statuses, for progress bars and for ignoring stale events. */
 export const STATUS_ORDER = DOCUMENT_STATUSES.filter((status) => status !== 'error');
 
-export const statusRank = (status: string): number => (status === 'error' ? STATUS_ORDER.length : STATUS_ORDER.indexOf(status as (typeof STATUS_ORDER)[number]));
+export const statusRank = (status: string): number =>
+  status === 'error' ? STATUS_ORDER.length : STATUS_ORDER.indexOf(status as (typeof STATUS_ORDER)[number]);

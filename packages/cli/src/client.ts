@@ -48,7 +48,8 @@ function rootCause(err: unknown): { code?: string; message?: string } {
 export function networkError(err: unknown, url: string): CliError {
   const { origin } = new URL(url);
   const name = (err as Error)?.name;
-  if (name === 'TimeoutError') return new CliError(`no answer from ${origin} in time`, EXIT.server, 'the server may be overloaded; try again, or run `dossier doctor`');
+  if (name === 'TimeoutError')
+    return new CliError(`no answer from ${origin} in time`, EXIT.server, 'the server may be overloaded; try again, or run `dossier doctor`');
   const cause = rootCause(err);
   const code = cause.code ?? '';
   const reason = NETWORK_REASONS[code] ?? (/CERT|SSL|TLS/i.test(`${code} ${cause.message}`) ? `TLS failed: ${cause.message}` : (cause.message ?? String(err)));
@@ -63,12 +64,19 @@ export function networkError(err: unknown, url: string): CliError {
 function describeHttpError(status: number, message: string, keySent: boolean, notFoundHint?: string, retryAfter?: string | null): CliError {
   const msg = `${message} (HTTP ${status})`;
   if (status === 401 && !keySent) return missingKeyError('the server requires an API key for this');
-  if (status === 401) return new CliError(`the API key was rejected: ${msg}`, EXIT.auth, 'check SERVICE_API_KEY or --api-key; keys start with dsk_live_ or dsk_test_');
-  if (status === 403) return new CliError(msg, EXIT.auth, 'the API key lacks permission for this; a test key (dsk_test_) sees only its sandbox, a live key only live data');
+  if (status === 401)
+    return new CliError(`the API key was rejected: ${msg}`, EXIT.auth, 'check SERVICE_API_KEY or --api-key; keys start with dsk_live_ or dsk_test_');
+  if (status === 403)
+    return new CliError(msg, EXIT.auth, 'the API key lacks permission for this; a test key (dsk_test_) sees only its sandbox, a live key only live data');
   if (status === 404) return new CliError(msg, EXIT.notFound, notFoundHint);
   if (status === 429) return new CliError(msg, EXIT.failure, retryAfter ? `the limit resets in ${retryAfter} s; try again then` : 'try again later');
   if (status === 413) return new CliError(msg, EXIT.failure, 'files over 25 MB go through the presigned flow: `dossier upload` does that by itself');
-  if (status >= 500) return new CliError(`the server failed: ${msg}`, EXIT.server, "the server's log (JSON lines on its stderr) has the details; `dossier doctor` checks the connection");
+  if (status >= 500)
+    return new CliError(
+      `the server failed: ${msg}`,
+      EXIT.server,
+      "the server's log (JSON lines on its stderr) has the details; `dossier doctor` checks the connection",
+    );
   return new CliError(msg, EXIT.failure);
 }
 
@@ -128,7 +136,11 @@ export class ApiClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new CliError(`the server answered ${method} ${path} with something that is not JSON`, EXIT.server, 'is SERVICE_BASE_URL the Dossier API (ending in /v1)?');
+      throw new CliError(
+        `the server answered ${method} ${path} with something that is not JSON`,
+        EXIT.server,
+        'is SERVICE_BASE_URL the Dossier API (ending in /v1)?',
+      );
     }
   }
 }

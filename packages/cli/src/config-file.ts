@@ -34,7 +34,11 @@ export function loadConfigFile(env: NodeJS.ProcessEnv): ConfigFile {
   const out: ConfigFile = {};
   for (const [k, v] of Object.entries(raw)) {
     if (!isConfigKey(k)) {
-      throw new CliError(`unknown setting '${k}' in ${path}`, EXIT.failure, `known settings: ${Object.keys(CONFIG_KEYS).join(', ')}; remove it with \`dossier config reset ${k}\``);
+      throw new CliError(
+        `unknown setting '${k}' in ${path}`,
+        EXIT.failure,
+        `known settings: ${Object.keys(CONFIG_KEYS).join(', ')}; remove it with \`dossier config reset ${k}\``,
+      );
     }
     const why = checkConfigValue(k, v);
     if (why) throw new CliError(`bad value for '${k}' in ${path}: ${why}`, EXIT.failure, `fix it with \`dossier config set ${k} <value>\``);

@@ -7,7 +7,8 @@ export function parseMetadata(pairs: string[]): Record<string, unknown> | undefi
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw usageError(`--metadata needs key=value, got '${pair}'`, 'e.g. --metadata year=2024 --metadata team=research --metadata \'scope={"region":"eu"}\'');
+    if (eq <= 0)
+      throw usageError(`--metadata needs key=value, got '${pair}'`, 'e.g. --metadata year=2024 --metadata team=research --metadata \'scope={"region":"eu"}\'');
     const raw = pair.slice(eq + 1);
     out[pair.slice(0, eq)] = jsonOrString(raw);
   }
@@ -54,7 +55,8 @@ export function intFlag(values: Values, name: string, min: number, max: number):
   const v = values[name];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n) || n < min || n > max) throw usageError(`--${name} must be a whole number from ${min} to ${max}, not '${String(v)}'`);
+  if (typeof v !== 'string' || !Number.isInteger(n) || n < min || n > max)
+    throw usageError(`--${name} must be a whole number from ${min} to ${max}, not '${String(v)}'`);
   return n;
 }
 

@@ -17,7 +17,13 @@ async function main(): Promise<void> {
       throw err;
     });
   }
-  const code = await run(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, signal: interrupt.signal });
+  const code = await run(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    signal: interrupt.signal,
+  });
   const flush = (s: NodeJS.WriteStream) => new Promise<void>((resolve) => s.write('', () => resolve()));
   await Promise.all([flush(process.stdout), flush(process.stderr)]);
   process.exit(code);

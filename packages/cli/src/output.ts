@@ -76,7 +76,10 @@ export class Output {
     rows = rows.map((r) => r.map(printable));
     const widths = header.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
     const fmt = (cells: string[]) =>
-      cells.map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - visibleWidth(c)))).join('  ').trimEnd();
+      cells
+        .map((c, i) => (i === cells.length - 1 ? c : c + ' '.repeat((widths[i] ?? 0) - visibleWidth(c))))
+        .join('  ')
+        .trimEnd();
     this.line(this.out.bold(fmt(header)));
     for (const r of rows) this.line(fmt(r));
   }

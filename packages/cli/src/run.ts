@@ -50,14 +50,23 @@ function distance(a: string, b: string): number {
 
 function unknownCommand(name: string): CliError {
   const near = COMMANDS.map((c) => c.name).filter((n) => distance(n, name) <= 2 || n.startsWith(name));
-  return usageError(`unknown command '${name}'`, `${near.length ? `did you mean \`dossier ${near[0]}\`? ` : ''}run \`dossier --help\` for the list of commands`);
+  return usageError(
+    `unknown command '${name}'`,
+    `${near.length ? `did you mean \`dossier ${near[0]}\`? ` : ''}run \`dossier --help\` for the list of commands`,
+  );
 }
 
 function parse(cmd: Command, args: string[]): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+    return parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (err) {
-    throw usageError(`${(err as Error).message.replace(/\. To specify a positional.*$/s, '')}`, `run \`dossier ${cmd.name} --help\` for its flags and examples`);
+    throw usageError(
+      `${(err as Error).message.replace(/\. To specify a positional.*$/s, '')}`,
+      `run \`dossier ${cmd.name} --help\` for its flags and examples`,
+    );
   }
 }
 
@@ -83,7 +92,11 @@ function makeContext(io: Io, cmd: Command, parsed: { values: Values; positionals
     async collection() {
       const flag = typeof parsed.values.collection === 'string' ? parsed.values.collection : undefined;
       const remembered = settings.baseUrl.normalized ? lastCollection(io.env, settings.baseUrl.normalized) : undefined;
-      const id = await resolveCollection(() => api({ keyRequired: false }), flag ?? remembered ?? settings.defaultCollection ?? undefined, Boolean(settings.apiKey.value));
+      const id = await resolveCollection(
+        () => api({ keyRequired: false }),
+        flag ?? remembered ?? settings.defaultCollection ?? undefined,
+        Boolean(settings.apiKey.value),
+      );
       used = id;
       return id;
     },
@@ -94,7 +107,7 @@ function makeContext(io: Io, cmd: Command, parsed: { values: Values; positionals
       if (settings.projectId.value) return settings.projectId.value;
       throw usageError(
         `\`dossier ${cmd.name}\` needs the project id, and none is set`,
-        'pass --project <id>, export SERVICE_PROJECT_ID=<id>, or run `dossier config set project_id <id>`; the id is printed on the server\'s first start and saved as project_id in <data-dir>/bootstrap-credentials.txt',
+        "pass --project <id>, export SERVICE_PROJECT_ID=<id>, or run `dossier config set project_id <id>`; the id is printed on the server's first start and saved as project_id in <data-dir>/bootstrap-credentials.txt",
       );
     },
   };
@@ -175,16 +188,28 @@ export async function run(argv: string[], io: Io): Promise<number> {
     }
     const cmd = COMMANDS.find((c) => c.name === name);
     if (!cmd) throw unknownCommand(name);
-    return await runCommand(cmd, rest, io, () => out, (o) => {
-      out = o;
-    });
+    return await runCommand(
+      cmd,
+      rest,
+      io,
+      () => out,
+      (o) => {
+        out = o;
+      },
+    );
   } catch (err) {
     if (io.signal.aborted) return EXIT.interrupted;
     if (err instanceof CliError) {
       out.error(err);
       return err.exitCode;
     }
-    out.error(new CliError(`unexpected failure: ${err instanceof Error ? err.message : String(err)}`, EXIT.failure, 'this is a bug in dossier; set DOSSIER_DEBUG=1 to see the stack'));
+    out.error(
+      new CliError(
+        `unexpected failure: ${err instanceof Error ? err.message : String(err)}`,
+        EXIT.failure,
+        'this is a bug in dossier; set DOSSIER_DEBUG=1 to see the stack',
+      ),
+    );
     if (io.env.DOSSIER_DEBUG) io.stderr.write(`${(err as Error)?.stack ?? ''}\n`);
     return EXIT.failure;
   }

@@ -63,11 +63,19 @@ export async function sessionToken(ctx: Context): Promise<string> {
 export async function sessionCall<T>(ctx: Context, method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const token = await sessionToken(ctx);
   try {
-    return await ctx.api({ keyRequired: false }).json<T>(method, path, { ...opts, auth: false, headers: { ...opts.headers, authorization: `Bearer ${token}` } });
+    return await ctx
+      .api({ keyRequired: false })
+      .json<T>(method, path, { ...opts, auth: false, headers: { ...opts.headers, authorization: `Bearer ${token}` } });
   } catch (err) {
     // A refused token reads as "no API key" to the client (none was sent): say what it is, a refused session.
-    if (err instanceof CliError && err.exitCode === EXIT.missingKey) throw new CliError('the session token was refused (HTTP 401)', EXIT.auth, 'the session may have expired (tokens last an hour) or ended: run `dossier login` again');
-    if (err instanceof CliError && err.exitCode === EXIT.auth) throw new CliError(err.message, EXIT.auth, 'the session may have expired (tokens last an hour): run `dossier login` again');
+    if (err instanceof CliError && err.exitCode === EXIT.missingKey)
+      throw new CliError(
+        'the session token was refused (HTTP 401)',
+        EXIT.auth,
+        'the session may have expired (tokens last an hour) or ended: run `dossier login` again',
+      );
+    if (err instanceof CliError && err.exitCode === EXIT.auth)
+      throw new CliError(err.message, EXIT.auth, 'the session may have expired (tokens last an hour): run `dossier login` again');
     throw err;
   }
 }

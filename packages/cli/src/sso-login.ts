@@ -51,7 +51,8 @@ async function loopback(): Promise<{ server: Server; port: number; arrived: Prom
 
 /** Open a URL in the desktop's browser; nothing happens (the URL is printed anyway) where there is none. */
 function openBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   try {
     const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
     child.on('error', () => {});
@@ -67,7 +68,10 @@ async function startUrlOf(ctx: Context, providerId: string): Promise<URL> {
   const provider = choices.providers.find((p) => p.id === providerId);
   if (!provider) {
     const offered = choices.providers.map((p) => p.id).join(', ');
-    throw usageError(`no identity provider '${providerId}' on this server`, offered ? `the server offers: ${offered}` : 'the server has no single sign-on (DOSSIER_OIDC_PROVIDERS)');
+    throw usageError(
+      `no identity provider '${providerId}' on this server`,
+      offered ? `the server offers: ${offered}` : 'the server has no single sign-on (DOSSIER_OIDC_PROVIDERS)',
+    );
   }
   return new URL(provider.startUrl);
 }
@@ -93,14 +97,21 @@ export async function ssoLogIn(ctx: Context, providerId: string, opts: { openBro
   const verifier = randomBytes(32).toString('base64url');
   const { server, port, arrived } = await loopback();
   try {
-    start.search = new URLSearchParams([['then', 'cli'], ['port', String(port)], ['challenge', createHash('sha256').update(verifier).digest('base64url')]]).toString();
+    start.search = new URLSearchParams([
+      ['then', 'cli'],
+      ['port', String(port)],
+      ['challenge', createHash('sha256').update(verifier).digest('base64url')],
+    ]).toString();
     ctx.out.streams.stderr.write(`Open this address to sign in with ${providerId} (waiting on 127.0.0.1:${port}):\n${start.href}\n`);
     if (opts.openBrowser) openBrowser(start.href);
     const arrival = await waitForArrival(ctx, arrived);
     if ('error' in arrival) throw new CliError(`single sign-on failed: ${arrival.error}`, EXIT.auth);
-    const res = await ctx.api({ keyRequired: false }).send('POST', '/auth/sso/token', { json: { code: arrival.code, verifier }, auth: false, allow: [401, 404] });
+    const res = await ctx
+      .api({ keyRequired: false })
+      .send('POST', '/auth/sso/token', { json: { code: arrival.code, verifier }, auth: false, allow: [401, 404] });
     const body = (await res.json()) as { token?: string; user?: { email: string }; error?: string };
-    if (!res.ok || !body.token || !body.user) throw new CliError(`single sign-on failed: ${body.error ?? `HTTP ${res.status}`}`, EXIT.auth, 'run dossier login --sso again');
+    if (!res.ok || !body.token || !body.user)
+      throw new CliError(`single sign-on failed: ${body.error ?? `HTTP ${res.status}`}`, EXIT.auth, 'run dossier login --sso again');
     return { token: body.token, email: body.user.email };
   } finally {
     server.closeAllConnections();

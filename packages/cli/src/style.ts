@@ -28,7 +28,8 @@ const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Characters a terminal draws two columns wide: CJK, Hangul, kana, full-width forms, emoji. */
-const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]|\p{Extended_Pictographic}/u;
 /** Characters that take no column: format characters (bidi controls, zero-width joiners) on their own. */
 const ZERO_WIDTH = /^\p{Cf}+$/u;
 
@@ -45,15 +46,17 @@ export function visibleWidth(s: string): number {
 /** Shorten to at most `max` columns with an ellipsis, never splitting a character or an emoji sequence. */
 export function truncate(s: string, max: number): string {
   if (visibleWidth(s) <= max) return s;
-  return `${fitColumns(Array.from(graphemes.segment(s), (g) => g.segment), max - 1).join('')}…`;
+  return `${fitColumns(
+    Array.from(graphemes.segment(s), (g) => g.segment),
+    max - 1,
+  ).join('')}…`;
 }
 
 /** Bidirectional controls, which would reorder the rest of a terminal line (a name can hide `exe.txt` as `txt.exe`). */
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 /** A server-sent name made safe to print: bidirectional controls shown as `<U+202E>` instead of obeyed. */
-export const printable = (s: string): string =>
-  s.replace(BIDI_CONTROLS, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
+export const printable = (s: string): string => s.replace(BIDI_CONTROLS, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
 
 /** The first graphemes of a list that fit in `max` columns. */
 function fitColumns(list: string[], max: number): string[] {

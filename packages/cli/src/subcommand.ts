@@ -10,7 +10,10 @@ export async function dispatch(ctx: Context, command: string, handlers: Record<s
   const names = Object.keys(handlers);
   const handler = sub === undefined ? undefined : handlers[sub];
   if (!handler) {
-    throw usageError(sub ? `unknown subcommand '${command} ${sub}'` : `\`dossier ${command}\` needs a subcommand`, `use ${names.join(', ')}; see \`dossier ${command} --help\``);
+    throw usageError(
+      sub ? `unknown subcommand '${command} ${sub}'` : `\`dossier ${command}\` needs a subcommand`,
+      `use ${names.join(', ')}; see \`dossier ${command} --help\``,
+    );
   }
   const code = await handler(ctx);
   return typeof code === 'number' ? code : undefined;

@@ -20,24 +20,50 @@ afterAll(async () => {
 
 const run = (args: string[], env: Record<string, string> = {}) =>
   dossier(home.home, args, {
-    env: { SERVICE_BASE_URL: t.url, SERVICE_API_KEY: t.liveKey, SERVICE_PROJECT_ID: t.projectId, SERVICE_ORG_ID: t.orgId, SERVICE_EMAIL: t.email, SERVICE_PASSWORD: t.password, ...env },
+    env: {
+      SERVICE_BASE_URL: t.url,
+      SERVICE_API_KEY: t.liveKey,
+      SERVICE_PROJECT_ID: t.projectId,
+      SERVICE_ORG_ID: t.orgId,
+      SERVICE_EMAIL: t.email,
+      SERVICE_PASSWORD: t.password,
+      ...env,
+    },
   });
 
 describe('dossier agents', () => {
   it('creates, lists, invokes (streamed and not) and shows the runs of an agent, logging in with the account', async () => {
-    const created = await run(['agents', 'create', 'support', '--name', 'Support', '--model', 'scripted', '--system-prompt', 'Answer from the manuals.', '--collections', collectionId, '--json']);
+    const created = await run([
+      'agents',
+      'create',
+      'support',
+      '--name',
+      'Support',
+      '--model',
+      'scripted',
+      '--system-prompt',
+      'Answer from the manuals.',
+      '--collections',
+      collectionId,
+      '--json',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'support', allowedCollectionIds: [collectionId] });
     expect((await run(['agents', 'list'])).stdout).toMatch(/^support +Support +scripted +1 /m);
 
-    dossierContext(t.server.dossier).models = scriptedResolver(new ScriptedModel([
-      { toolCalls: [{ name: 'search_collection', arguments: { collectionId, query: 'refund' } }] },
-      { text: 'Within 14 days [S1].' },
-      { text: 'Fourteen days.' },
-    ]));
+    dossierContext(t.server.dossier).models = scriptedResolver(
+      new ScriptedModel([
+        { toolCalls: [{ name: 'search_collection', arguments: { collectionId, query: 'refund' } }] },
+        { text: 'Within 14 days [S1].' },
+        { text: 'Fourteen days.' },
+      ]),
+    );
     const streamed = await run(['agents', 'invoke', 'support', 'How fast are refunds?', '--json']);
     expect(streamed.code, streamed.stderr).toBe(0);
-    const events = streamed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = streamed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events.map((e) => e.type)).toEqual(['run_started', 'tool_call', 'tool_result', 'chunk', 'done']);
     const synced = await run(['agents', 'invoke', 'support', 'Again?', '--no-stream']);
     expect(synced.code, synced.stderr).toBe(0);

@@ -42,15 +42,26 @@ describe('bulk upload against a rate-limited server process', () => {
 
   /** The collection's stats, asked until the key's rate limit lets the request through. */
   const stats = (collectionId: string) =>
-    waitFor(async () => {
-      const res = await fetch(`${server.url}/v1/collections/${collectionId}/stats`, { headers: { authorization: `Bearer ${env.SERVICE_API_KEY}` } });
-      return res.status === 200 ? ((await res.json()) as { docCount: number; statusCounts: Record<string, number> }) : null;
-    }, 'the stats past the rate limit', 30_000, 200);
+    waitFor(
+      async () => {
+        const res = await fetch(`${server.url}/v1/collections/${collectionId}/stats`, { headers: { authorization: `Bearer ${env.SERVICE_API_KEY}` } });
+        return res.status === 200 ? ((await res.json()) as { docCount: number; statusCounts: Record<string, number> }) : null;
+      },
+      'the stats past the rate limit',
+      30_000,
+      200,
+    );
 
   it('stores every file once, retrying the answers that said the server was busy', async () => {
     const id = collections.paced;
     const r = await dossier(home, ['upload', folder, '-c', id, '-j', '16', '--json'], { env });
-    expect(r.code, `${r.stderr}\n${r.stdout.split('\n').filter((l) => !l.includes('"uploaded"')).join('\n')}`).toBe(0);
+    expect(
+      r.code,
+      `${r.stderr}\n${r.stdout
+        .split('\n')
+        .filter((l) => !l.includes('"uploaded"'))
+        .join('\n')}`,
+    ).toBe(0);
     const events = ndjson(r.stdout);
     expect(events.filter((e) => e.type === 'uploaded')).toHaveLength(FILES);
     expect(events.filter((e) => e.type === 'failed')).toEqual([]);
@@ -65,7 +76,13 @@ describe('bulk upload against a rate-limited server process', () => {
     first.child.kill('SIGKILL');
     await first.exit();
     const again = await dossier(home, ['upload', folder, '-c', id, '-j', '8', '--json', '--wait'], { env });
-    expect(again.code, `${again.stderr}\n${again.stdout.split('\n').filter((l) => !l.includes('"uploaded"') && !l.includes('"done"')).join('\n')}`).toBe(0);
+    expect(
+      again.code,
+      `${again.stderr}\n${again.stdout
+        .split('\n')
+        .filter((l) => !l.includes('"uploaded"') && !l.includes('"done"'))
+        .join('\n')}`,
+    ).toBe(0);
     const events = ndjson(again.stdout);
     const skipped = events.filter((e) => e.type === 'skipped').length;
     expect(skipped).toBeGreaterThanOrEqual(10);

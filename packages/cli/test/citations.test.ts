@@ -20,7 +20,15 @@ describe('page labels of citations (issue 39)', () => {
 
   it('prints the page of each cited PDF source under the answer', () => {
     const source = (marker: string, filename: string, pages?: number[]): ResearchSource => ({
-      chunkId: marker, content: '', documentId: 'd', filename, sectionId: 's', sectionTitle: 'Deposit', sectionLevel: 1, marker, pages,
+      chunkId: marker,
+      content: '',
+      documentId: 'd',
+      filename,
+      sectionId: 's',
+      sectionTitle: 'Deposit',
+      sectionLevel: 1,
+      marker,
+      pages,
     });
     const lines = citationBlock('Thirty days [S1], see notes [S2].', [source('S1', 'lease.pdf', [2]), source('S2', 'notes.md')], plain);
     expect(lines).toEqual(['Sources', '[S1] lease.pdf › Deposit (p. 2)', '[S2] notes.md › Deposit']);

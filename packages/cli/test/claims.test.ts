@@ -15,10 +15,17 @@ const model = new ScriptedModel((request): ScriptedTurn => {
     return recordClaimsTurn([{ section: 1, text: `Refunds are accepted within ${days} days of purchase.`, importance: 4, sourceText: `within ${days} days` }]);
   }
   return {
-    toolCalls: [{
-      name: 'report_contradictions',
-      arguments: { topicSummary: 'Refund window', contradictions: [{ claims: [1, 2], severity: 'high', explanation: 'The refund windows differ.', suggestedInstruction: 'State the 30-day refund window.' }] },
-    }],
+    toolCalls: [
+      {
+        name: 'report_contradictions',
+        arguments: {
+          topicSummary: 'Refund window',
+          contradictions: [
+            { claims: [1, 2], severity: 'high', explanation: 'The refund windows differ.', suggestedInstruction: 'State the 30-day refund window.' },
+          ],
+        },
+      },
+    ],
   };
 });
 
@@ -42,11 +49,14 @@ afterAll(async () => {
 const run = (args: string[]) => dossier(home.home, [...args, '-c', cid], { env: { SERVICE_BASE_URL: t.url, SERVICE_API_KEY: t.liveKey } });
 
 describe('dossier claims and contradictions', () => {
-  it('lists the collection\'s claims and shows one with its source passage', async () => {
+  it("lists the collection's claims and shows one with its source passage", async () => {
     const listed = await run(['claims', 'list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     const { claims } = JSON.parse(listed.stdout);
-    expect(claims.map((claim: { text: string }) => claim.text).sort()).toEqual(['Refunds are accepted within 14 days of purchase.', 'Refunds are accepted within 30 days of purchase.']);
+    expect(claims.map((claim: { text: string }) => claim.text).sort()).toEqual([
+      'Refunds are accepted within 14 days of purchase.',
+      'Refunds are accepted within 30 days of purchase.',
+    ]);
     const shown = await run(['claims', 'get', claims[0].id]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/source: "within (14|30) days"/);

@@ -154,12 +154,29 @@ describe.concurrent('upload', () => {
     const u = user();
     const col = await t.createCollection({ name: 'Globbed' });
     const r = await u.run([
-      'upload', join(files, 'tree', '**', '*.md'), '-c', col.id, '--wait', '--json',
-      '--tag', 'Glob', '--metadata', 'year=2024', '--metadata', 'x=foo', '--metadata', 'o={"a":1}',
+      'upload',
+      join(files, 'tree', '**', '*.md'),
+      '-c',
+      col.id,
+      '--wait',
+      '--json',
+      '--tag',
+      'Glob',
+      '--metadata',
+      'year=2024',
+      '--metadata',
+      'x=foo',
+      '--metadata',
+      'o={"a":1}',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const events = ndjson(r.stdout);
-    expect(events.filter((e) => e.type === 'uploaded').map((e) => e.filename).sort()).toEqual(['a.md', 'b.md']);
+    expect(
+      events
+        .filter((e) => e.type === 'uploaded')
+        .map((e) => e.filename)
+        .sort(),
+    ).toEqual(['a.md', 'b.md']);
     const done = events.filter((e) => e.type === 'done');
     expect(done).toHaveLength(2);
     for (const e of done) expect(e.document).toMatchObject({ status: 'ready', tags: ['glob'], metadata: { year: 2024, x: 'foo', o: { a: 1 } } });
@@ -222,7 +239,9 @@ describe.concurrent('upload', () => {
     const r = await u.run(['upload', join(files, 'report.md'), join(files, 'broken.pdf'), '-c', col.id, '--watch', '--json']);
     expect(r.code, r.stderr).toBe(1);
     const events = ndjson(r.stdout);
-    const done = Object.fromEntries(events.filter((e) => e.type === 'done').map((e) => [e.filename, e.document as { status: string; id: string; errorMessage: string | null }]));
+    const done = Object.fromEntries(
+      events.filter((e) => e.type === 'done').map((e) => [e.filename, e.document as { status: string; id: string; errorMessage: string | null }]),
+    );
     expect(done['report.md']).toMatchObject({ status: 'ready' });
     expect(done['broken.pdf']).toMatchObject({ status: 'error', errorMessage: expect.any(String) });
     const reportStatuses = events.filter((e) => e.type === 'status' && e.documentId === done['report.md']!.id).map((e) => e.status);
@@ -246,7 +265,14 @@ describe.concurrent('upload', () => {
     expect(again.stderr).toMatch(/^1 uploaded, 3 skipped \(same content already in the collection; --force uploads them again\)/m);
     expect(again.stdout).toMatch(/a\.md +\S+ +skipped .*same content already in the collection/);
     const json = ndjson((await u.run(['upload', join(tree, 'a.md'), '-c', col.id, '--json'])).stdout);
-    expect(json).toEqual([expect.objectContaining({ type: 'skipped', filename: 'a.md', reason: 'same content already in the collection', document: expect.objectContaining({ id: (sent.find((e) => e.filename === 'a.md')!.document as { id: string }).id }) })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        type: 'skipped',
+        filename: 'a.md',
+        reason: 'same content already in the collection',
+        document: expect.objectContaining({ id: (sent.find((e) => e.filename === 'a.md')!.document as { id: string }).id }),
+      }),
+    ]);
     const forced = await u.run(['upload', join(tree, 'a.md'), '-c', col.id, '--force', '--json']);
     expect(ndjson(forced.stdout)).toEqual([expect.objectContaining({ type: 'uploaded', filename: 'a.md', via: 'direct' })]);
     expect(JSON.parse((await u.run(['docs', 'list', '-c', col.id, '--json'])).stdout).total).toBe(5);

@@ -93,11 +93,15 @@ describe('dossier eval', () => {
   });
 
   it('proposes questions with the fast model, lists them, accepts one (edited) into a new set and rejects another', async () => {
-    dossierContext(t.server.dossier).models = scriptedResolver(new ScriptedModel((request) => {
-      if (isClaimExtraction(request)) return recordClaimsTurn([]);
-      const sections = [...String(request.messages.at(-1)?.content ?? '').matchAll(/^## Section (\d+):/gm)].map((m) => Number(m[1]));
-      return { toolCalls: [{ name: 'record_questions', arguments: { questions: sections.map((section) => ({ section, question: `Question ${section}?` })) } }] };
-    }));
+    dossierContext(t.server.dossier).models = scriptedResolver(
+      new ScriptedModel((request) => {
+        if (isClaimExtraction(request)) return recordClaimsTurn([]);
+        const sections = [...String(request.messages.at(-1)?.content ?? '').matchAll(/^## Section (\d+):/gm)].map((m) => Number(m[1]));
+        return {
+          toolCalls: [{ name: 'record_questions', arguments: { questions: sections.map((section) => ({ section, question: `Question ${section}?` })) } }],
+        };
+      }),
+    );
     const proposed = await run(['eval', 'propose', '--count', '2']);
     expect(proposed.code, proposed.stderr).toBe(0);
     expect(proposed.stdout).toMatch(/Question 1\?/);
@@ -110,6 +114,10 @@ describe('dossier eval', () => {
     expect(rejected.code, rejected.stderr).toBe(0);
     expect((await run(['eval', 'accept', listed[1]!.id, '--name', 'x'])).stderr).toMatch(/rejected already/);
     expect((await run(['eval', 'accept', listed[1]!.id])).code).not.toBe(0);
-    expect(JSON.parse((await run(['eval', 'proposals', '--json'])).stdout).map((p: { status: string }) => p.status).sort()).toEqual(['accepted', 'rejected']);
+    expect(
+      JSON.parse((await run(['eval', 'proposals', '--json'])).stdout)
+        .map((p: { status: string }) => p.status)
+        .sort(),
+    ).toEqual(['accepted', 'rejected']);
   });
 });

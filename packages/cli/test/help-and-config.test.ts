@@ -69,7 +69,11 @@ describe.concurrent('help that teaches', () => {
   });
 
   it('exits 77 when a command needs a key and none is set, saying how to set one', async () => {
-    for (const args of [['upload', 'README.md'], ['collections', 'list'], ['research', 'why?', '-c', '00000000-0000-4000-8000-000000000000']]) {
+    for (const args of [
+      ['upload', 'README.md'],
+      ['collections', 'list'],
+      ['research', 'why?', '-c', '00000000-0000-4000-8000-000000000000'],
+    ]) {
       const r = await dossier(home(), args);
       expect(r.code, args.join(' ')).toBe(77);
       expect(r.stderr).toMatch(/needs an API key/);
@@ -188,7 +192,9 @@ describe.concurrent('config get, set, reset and path', () => {
     expect(fromConfig.checks.find((c: { name: string }) => c.name === 'base URL').detail).toContain('http://config.invalid:1/v1 (from config.json)');
     const fromEnv = JSON.parse((await dossier(h, ['doctor', '--json'], { env: { SERVICE_BASE_URL: 'http://env.invalid:2' } })).stdout);
     expect(fromEnv.checks.find((c: { name: string }) => c.name === 'base URL').detail).toContain('http://env.invalid:2/v1 (from the environment)');
-    const fromFlag = JSON.parse((await dossier(h, ['doctor', '--json', '--base-url', 'http://flag.invalid:3/v1/'], { env: { SERVICE_BASE_URL: 'http://env.invalid:2' } })).stdout);
+    const fromFlag = JSON.parse(
+      (await dossier(h, ['doctor', '--json', '--base-url', 'http://flag.invalid:3/v1/'], { env: { SERVICE_BASE_URL: 'http://env.invalid:2' } })).stdout,
+    );
     expect(fromFlag.checks.find((c: { name: string }) => c.name === 'base URL').detail).toContain('http://flag.invalid:3/v1 (from a flag)');
   });
 });
@@ -201,7 +207,9 @@ describe.concurrent('doctor when something is wrong', () => {
     expect(r.stdout).toMatch(/^✗ API key +not set\n +→ export SERVICE_API_KEY/m);
     expect(r.stdout).toMatch(/^✓ base URL +http:\/\/127\.0\.0\.1:\d+\/v1/m);
     expect(r.stdout).toMatch(/^✓ telemetry +off: Dossier's CLI sends no telemetry/m);
-    const withKey = await dossier(home(), ['doctor', '--json'], { env: { SERVICE_BASE_URL: `http://127.0.0.1:${port}`, SERVICE_API_KEY: 'dsk_live_abcdefghijklmnopqrstuvwxyz' } });
+    const withKey = await dossier(home(), ['doctor', '--json'], {
+      env: { SERVICE_BASE_URL: `http://127.0.0.1:${port}`, SERVICE_API_KEY: 'dsk_live_abcdefghijklmnopqrstuvwxyz' },
+    });
     expect(withKey.code).toBe(1);
     const report = JSON.parse(withKey.stdout);
     expect(report.ok).toBe(false);

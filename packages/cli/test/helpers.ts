@@ -137,7 +137,12 @@ export async function spawnDossier(home: string, args: string[], opts: RunOption
     });
   }
   const bounded = <T>(p: Promise<T>, ms: number, what: string) =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} within ${ms} ms; stdout: ${output.stdout}\nstderr: ${output.stderr}`)), ms).unref())]);
+    Promise.race([
+      p,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${what} within ${ms} ms; stdout: ${output.stdout}\nstderr: ${output.stderr}`)), ms).unref(),
+      ),
+    ]);
   return {
     child,
     output,

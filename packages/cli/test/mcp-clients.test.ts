@@ -21,7 +21,8 @@ describe('dossier mcp clients', () => {
     expect(revoked.stderr).toMatch(/disconnected/);
     expect((await run(['mcp', 'clients', 'list'])).stderr).toMatch(/no connected clients/);
     const refresh = await fetch(`${cli.server.url}/oauth/token`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }),
     });
     expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant');

@@ -17,8 +17,10 @@ let client: Client;
 let researchTurns = 0;
 let answer: ScriptedTurn = { text: ['Revenue grew ', '12 percent [S1].'] };
 const model = new ScriptedModel((request): ScriptedTurn => {
-  if (isClaimExtraction(request)) return recordClaimsTurn([{ section: 1, text: 'Revenue grew 12 percent in 2024.', importance: 4, sourceText: 'Revenue grew 12 percent' }]);
-  if (String(request.messages[0]?.content).startsWith('You write the description of a document collection')) return { text: 'Annual reports on revenue and costs.' };
+  if (isClaimExtraction(request))
+    return recordClaimsTurn([{ section: 1, text: 'Revenue grew 12 percent in 2024.', importance: 4, sourceText: 'Revenue grew 12 percent' }]);
+  if (String(request.messages[0]?.content).startsWith('You write the description of a document collection'))
+    return { text: 'Annual reports on revenue and costs.' };
   researchTurns += 1;
   return researchTurns % 2 === 1 ? { toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] } : answer;
 });
@@ -65,12 +67,15 @@ describe('dossier mcp: the svc_ tools', () => {
     expect(described.isError, text(described)).toBeFalsy();
     expect(described.structuredContent).toEqual({ collectionId: cid, description: 'Annual reports on revenue and costs.' });
     expect((await t.request('GET', `/v1/collections/${cid}`)).body.description).toBe('Annual reports on revenue and costs.');
-    const prompt = model.calls.at(-1)!.request.messages.map((message) => String(message.content)).join('\n');
+    const prompt = model.calls
+      .at(-1)!
+      .request.messages.map((message) => String(message.content))
+      .join('\n');
     expect(prompt).toContain('report.md');
     expect(prompt).toContain('Revenue');
   });
 
-  it('reports a bad id and bad input as isError results with the API\'s message', async () => {
+  it("reports a bad id and bad input as isError results with the API's message", async () => {
     const missing = await call('svc_get_document', { documentId: '01a20000-0000-7000-8000-000000000000' });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toMatch(/not found.*\(HTTP 404\)/i);
@@ -81,9 +86,13 @@ describe('dossier mcp: the svc_ tools', () => {
 
   it('researches with progress notifications for each tool call', async () => {
     const progress: string[] = [];
-    const result = (await client.callTool({ name: 'svc_research', arguments: { collectionId: cid, question: 'How did revenue change?', depth: 'quick' } }, undefined, {
-      onprogress: (note) => progress.push(note.message ?? ''),
-    })) as CallToolResult;
+    const result = (await client.callTool(
+      { name: 'svc_research', arguments: { collectionId: cid, question: 'How did revenue change?', depth: 'quick' } },
+      undefined,
+      {
+        onprogress: (note) => progress.push(note.message ?? ''),
+      },
+    )) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ answer: 'Revenue grew 12 percent [S1].', sessionId: expect.any(String) });
     expect((result.structuredContent as { sources: { filename: string }[] }).sources[0]).toMatchObject({ filename: 'report.md' });
@@ -113,7 +122,10 @@ describe('dossier mcp: the svc_ tools', () => {
     const home = tempHome();
     const [command, ...args] = await cliCommand();
     const transport = new StdioClientTransport({
-      command: command!, args: [...args, 'mcp'], cwd: ROOT, stderr: 'pipe',
+      command: command!,
+      args: [...args, 'mcp'],
+      cwd: ROOT,
+      stderr: 'pipe',
       env: { PATH: process.env.PATH!, HOME: home.home, SERVICE_BASE_URL: t.url, SERVICE_API_KEY: t.liveKey },
     });
     const stdio = new Client({ name: 'mcp-stdio-test', version: '1' });

@@ -7,7 +7,9 @@ const run = cli.run;
 /** Accept an invitation link as the invitee would (its page's JSON twin); the new member's token. */
 async function accept(url: string, password: string): Promise<string> {
   const res = await fetch(`${cli.server.url}/v1/invitations/accept`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: new URL(url).searchParams.get('token'), password }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: new URL(url).searchParams.get('token'), password }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { token: string }).token;

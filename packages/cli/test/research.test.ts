@@ -11,7 +11,10 @@ let current: ModelResolver;
 let home: { home: string; cleanup: () => void };
 
 const REPORT = '# Annual report\n\n## Revenue\n\nRevenue grew 12 percent in 2024.\n\n## Costs\n\nCosts fell by 3 percent.\n';
-const SEARCH_THEN_ANSWER: ScriptedTurn[] = [{ toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] }, { text: ['Revenue grew ', '12 percent [S1].'] }];
+const SEARCH_THEN_ANSWER: ScriptedTurn[] = [
+  { toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] },
+  { text: ['Revenue grew ', '12 percent [S1].'] },
+];
 
 beforeAll(async () => {
   t = await startTestServer({ config: { providerRetries: 0 } }); // scripted failures end a run at once
@@ -129,6 +132,8 @@ describe('research with a scripted model', () => {
     const r = await dossierTty(home.home, ['research', 'How did revenue change?', '-c', cid], { env: env() });
     expect(r.code, r.stdout).toBe(0);
     const text = r.stdout.replace(/\r\n/g, '\n').replace(new RegExp(ANSI.source, 'g'), '');
-    expect(text).toContain('Revenue grew 12 percent [S1] [S99].\n\nSources\n[S1] report.md › Revenue\n[S99] matches no retrieved source: removed from the saved answer.\n');
+    expect(text).toContain(
+      'Revenue grew 12 percent [S1] [S99].\n\nSources\n[S1] report.md › Revenue\n[S99] matches no retrieved source: removed from the saved answer.\n',
+    );
   });
 });

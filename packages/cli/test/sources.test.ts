@@ -35,11 +35,16 @@ describe('dossier sources', () => {
     const run = await dossier(home, ['sources', 'run', source.id, '--json'], { env });
     expect(run.code, run.stderr).toBe(0);
     const runId = JSON.parse(run.stdout).id;
-    const done = await waitFor(async () => {
-      const r = await dossier(home, ['sources', 'runs', source.id, '--json'], { env });
-      const found = (JSON.parse(r.stdout) as { id: string; status: string; added: number; unchanged: number }[]).find((x) => x.id === runId);
-      return found && found.status !== 'running' ? found : null;
-    }, 'the run to end', 30_000, 250);
+    const done = await waitFor(
+      async () => {
+        const r = await dossier(home, ['sources', 'runs', source.id, '--json'], { env });
+        const found = (JSON.parse(r.stdout) as { id: string; status: string; added: number; unchanged: number }[]).find((x) => x.id === runId);
+        return found && found.status !== 'running' ? found : null;
+      },
+      'the run to end',
+      30_000,
+      250,
+    );
     // The scheduled run (--every) starts at once too: between the two, both files were added exactly once.
     expect(done).toMatchObject({ status: 'completed', failed: 0 });
     expect(done.added + done.unchanged).toBe(2);
@@ -61,7 +66,11 @@ describe('dossier sources', () => {
     const args = ['sources', 'add', '--s3', 's3://team-docs/wiki', '-c', cid, '--endpoint', 'http://127.0.0.1:9', '--region', 'eu-west-1'];
     const added = await dossier(home, [...args, '--json'], { env: s3env });
     expect(added.code, added.stderr).toBe(0);
-    expect(JSON.parse(added.stdout)).toMatchObject({ kind: 's3', location: 'team-docs/wiki/', settings: { bucket: 'team-docs', prefix: 'wiki/', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9', accessKeyPreview: 'AKIA…EKEY' } });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      kind: 's3',
+      location: 'team-docs/wiki/',
+      settings: { bucket: 'team-docs', prefix: 'wiki/', region: 'eu-west-1', endpoint: 'http://127.0.0.1:9', accessKeyPreview: 'AKIA…EKEY' },
+    });
     const listed = await dossier(home, ['sources', 'list'], { env: s3env });
     expect(listed.stdout).toContain('s3://team-docs/wiki/');
     expect(added.stdout + listed.stdout).not.toContain(secret);

@@ -17,7 +17,8 @@ const write = (rel: string, text: string) => {
 };
 const sync = (args: string[]) => dossier(home, ['sync', folder, ...args, '--json'], { env });
 const summaryOf = (stdout: string) => ndjson(stdout).find((e) => e.type === 'summary');
-const manifestOf = async (cid: string) => (await t.request('GET', `/v1/collections/${cid}/manifest`)).body.entries as { path: string; documentId: string; version: number }[];
+const manifestOf = async (cid: string) =>
+  (await t.request('GET', `/v1/collections/${cid}/manifest`)).body.entries as { path: string; documentId: string; version: number }[];
 const allReady = async (cid: string) => {
   for (const e of await manifestOf(cid)) await t.waitDone(e.documentId);
 };
@@ -46,7 +47,9 @@ describe('dossier sync', () => {
     cid = (await t.createCollection()).id;
     const r = await sync(['-c', cid, '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
-    expect(ndjson(r.stdout)).toEqual([{ type: 'plan', add: ['faq.md', 'guide/install.md', 'guide/usage.md'], replace: [], delete: [], unchanged: 0, dryRun: true }]);
+    expect(ndjson(r.stdout)).toEqual([
+      { type: 'plan', add: ['faq.md', 'guide/install.md', 'guide/usage.md'], replace: [], delete: [], unchanged: 0, dryRun: true },
+    ]);
     expect(await manifestOf(cid)).toEqual([]);
   });
 
@@ -103,10 +106,16 @@ describe('syncFolder (library)', () => {
     const api = new ApiClient(`${t.url}/v1`, t.liveKey);
     let requests = 0;
     // The run stops after its first batch of 100 files (the network went away).
-    const interrupted = syncFolder({ api, collection: cid, folder: lib, concurrency: 1, attempt: async (request) => {
-      if (++requests > 1) throw new Error('connection lost');
-      return request();
-    } });
+    const interrupted = syncFolder({
+      api,
+      collection: cid,
+      folder: lib,
+      concurrency: 1,
+      attempt: async (request) => {
+        if (++requests > 1) throw new Error('connection lost');
+        return request();
+      },
+    });
     await expect(interrupted).rejects.toThrow(/connection lost/);
     expect(await manifestOf(cid)).toHaveLength(100);
     const resumed = await syncFolder({ api, collection: cid, folder: lib });

@@ -26,7 +26,10 @@ describe.concurrent('watch', () => {
     w.child.kill('SIGINT');
     expect(await w.exit()).toBe(0);
     const events = ndjson(w.output.stdout);
-    for (const e of events) expect(Object.keys(e).sort()).toEqual(e.status === 'sectioned' ? ['collectionId', 'documentId', 'env', 'sectionCount', 'status'] : ['collectionId', 'documentId', 'env', 'status']);
+    for (const e of events)
+      expect(Object.keys(e).sort()).toEqual(
+        e.status === 'sectioned' ? ['collectionId', 'documentId', 'env', 'sectionCount', 'status'] : ['collectionId', 'documentId', 'env', 'status'],
+      );
     expect(events.every((e) => e.documentId === doc.id && e.collectionId === cid)).toBe(true);
     expect(events.map((e) => e.status)).toEqual(expect.arrayContaining(['processing', 'sectioned', 'ready']));
   });
@@ -82,7 +85,9 @@ describe('watch when the connection drops', () => {
   });
 
   it('reconnects by itself with backoff and goes on printing events', async () => {
-    const w = await spawnDossier(home.home, ['watch', '-c', '00000000-0000-4000-8000-0000000000c1', '--json'], { env: { SERVICE_BASE_URL: url, SERVICE_API_KEY: 'dsk_live_fake' } });
+    const w = await spawnDossier(home.home, ['watch', '-c', '00000000-0000-4000-8000-0000000000c1', '--json'], {
+      env: { SERVICE_BASE_URL: url, SERVICE_API_KEY: 'dsk_live_fake' },
+    });
     await w.until('stdout', /"status":"ready"/);
     w.child.kill('SIGINT');
     expect(await w.exit()).toBe(0);

@@ -26,7 +26,16 @@ const run = (args: string[]) =>
 describe('dossier webhooks', () => {
   it('creates, lists, updates, shows deliveries of and deletes an endpoint', async () => {
     // No document is ingested here, so nothing is ever sent to this address.
-    const created = await run(['webhooks', 'create', 'https://hooks.invalid/dossier', '--events', 'document.ready,document.error', '--description', 'cli', '--json']);
+    const created = await run([
+      'webhooks',
+      'create',
+      'https://hooks.invalid/dossier',
+      '--events',
+      'document.ready,document.error',
+      '--description',
+      'cli',
+      '--json',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const endpoint = JSON.parse(created.stdout);
     expect(endpoint.secret).toMatch(/^[0-9a-f]{64}$/);

@@ -1,6 +1,6 @@
 import type { DocumentStore } from './ports/document-store.ts';
 import type { CollectionStore } from './ports/collection-store.ts';
-import type { ContextPart, } from './context.ts';
+import type { ContextPart } from './context.ts';
 import { DossierError, notFound } from './domain/errors.ts';
 import type { Collection, DocumentRecord, Env } from './domain/types.ts';
 import { isUuid } from './util/ids.ts';
@@ -18,8 +18,7 @@ export function requireAccess(access: Access): NonNullable<Access> {
 }
 
 /** Whether the caller's sandbox owns the collection (anyone else reads only what is public of it). */
-export const ownedBy = (c: Collection, access: Access): boolean =>
-  access !== null && c.projectId === access.projectId && c.env === access.env;
+export const ownedBy = (c: Collection, access: Access): boolean => access !== null && c.projectId === access.projectId && c.env === access.env;
 
 /** The collection when the caller may use it; not_found for unknown ids and for other projects' private data. */
 export async function requireCollection(store: CollectionStore, access: Access, id: string, intent: Intent): Promise<Collection> {

@@ -146,9 +146,7 @@ export async function setDocumentStatus(
   const emitsWebhooks = status === 'ready' || status === 'error';
   const collection = emitsWebhooks ? (knownCollection ?? (await ctx.store.getCollection(doc.collectionId))) : null;
   const events = collection ? documentWebhookEvents(doc, collection, status, errorMessage) : [];
-  const updated = events.length > 0
-    ? await ctx.store.updateDocumentWithEvents(doc.id, change, events)
-    : await ctx.store.updateDocument(doc.id, change);
+  const updated = events.length > 0 ? await ctx.store.updateDocumentWithEvents(doc.id, change, events) : await ctx.store.updateDocument(doc.id, change);
   await publishDocumentStatus(ctx, updated);
   if (events.length > 0) ctx.eventsRecorded();
   return updated;

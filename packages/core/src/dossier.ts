@@ -19,7 +19,16 @@ import { collectionService } from './collections/service.ts';
 import { guardedCollectionUpdate } from './evaluation/guard.ts';
 import { evaluationHandlers, failAbandonedEvaluation } from './evaluation/jobs.ts';
 import { evaluationService } from './evaluation/service.ts';
-import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, type DossierContext, type DossierDeps, documentTopic, type PageRenderer, silentLogger } from './context.ts';
+import {
+  CONVERSIONS_AT_ONCE,
+  DEFAULT_PIPELINE_CONCURRENCY,
+  DEFAULT_UPLOAD_CONCURRENCY,
+  type DossierContext,
+  type DossierDeps,
+  documentTopic,
+  type PageRenderer,
+  silentLogger,
+} from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
 import { type DocumentStatusMessage, documentEventIn } from './events/catalogue.ts';
 import { DossierError } from './domain/errors.ts';
@@ -119,11 +128,18 @@ export function createDossierCore(
 ): Dossier {
   let wake = () => {};
   let eventsRecorded = () => {};
-  const ctx = contextOf(deps, () => wake(), () => eventsRecorded());
+  const ctx = contextOf(
+    deps,
+    () => wake(),
+    () => eventsRecorded(),
+  );
   const workers = deps.workers ?? {};
   const sourceSettings = {
-    folderRoots: deps.sources?.folderRoots ?? [], graceMs: deps.sources?.graceMs ?? DEFAULT_SOURCE_GRACE_MS,
-    s3: deps.sources?.s3 ?? null, checkS3Endpoint: deps.sources?.checkS3Endpoint ?? null, lockMs: deps.sources?.lockMs ?? DEFAULT_SOURCE_LOCK_MS,
+    folderRoots: deps.sources?.folderRoots ?? [],
+    graceMs: deps.sources?.graceMs ?? DEFAULT_SOURCE_GRACE_MS,
+    s3: deps.sources?.s3 ?? null,
+    checkS3Endpoint: deps.sources?.checkS3Endpoint ?? null,
+    lockMs: deps.sources?.lockMs ?? DEFAULT_SOURCE_LOCK_MS,
     maxFileBytes: deps.sources?.maxFileBytes ?? DEFAULT_SOURCE_MAX_FILE_BYTES,
   };
   const runner =

@@ -44,10 +44,33 @@ export type { PageImage } from './documents/page-images.ts';
 export type { PageSpan } from './documents/pages.ts';
 export type { DirectUpload, UploadUrlResult } from './documents/uploads.ts';
 export type { DocumentView } from './documents/view.ts';
-export type { Bound, Dossier, DossierDataPlane, DossierManagementPlane, EventsApi, LimitsApi, ScopedCollections, ScopedDocuments, ScopedDossier, UsageApi } from './dossier-api.ts';
+export type {
+  Bound,
+  Dossier,
+  DossierDataPlane,
+  DossierManagementPlane,
+  EventsApi,
+  LimitsApi,
+  ScopedCollections,
+  ScopedDocuments,
+  ScopedDossier,
+  UsageApi,
+} from './dossier-api.ts';
 export type { DuplicateComparison } from './duplicates/compare.ts';
 export type { DuplicateGroupView, DuplicateRunView } from './duplicates/service.ts';
-export type { AcceptProposalInput, CreateGoldenSetInput, EvaluationComparisonView, EvaluationGuardInput, EvaluationRunSummaryView, EvaluationRunView, GoldenProposalView, GoldenSetView, ProposeQuestionsInput, RunEvaluationInput, UpdateGoldenSetInput } from './evaluation/schemas.ts';
+export type {
+  AcceptProposalInput,
+  CreateGoldenSetInput,
+  EvaluationComparisonView,
+  EvaluationGuardInput,
+  EvaluationRunSummaryView,
+  EvaluationRunView,
+  GoldenProposalView,
+  GoldenSetView,
+  ProposeQuestionsInput,
+  RunEvaluationInput,
+  UpdateGoldenSetInput,
+} from './evaluation/schemas.ts';
 export type { GoldenSetUpload, UploadedSetFile } from './evaluation/upload.ts';
 export type { IdempotencyStart } from './idempotency/service.ts';
 export type { CheckedAuthorization, ConsentChoice, OAuthEndpoint } from './oauth/authorize.ts';
@@ -63,7 +86,19 @@ export type { ProviderKeyView } from './providers/keys.ts';
 export type { ResearchAnswer, ResearchEvent, ResearchProgress, ResearchSession } from './research/events.ts';
 export * as responses from './responses.ts';
 export * as schemas from './schemas.ts';
-export type { CreateCollectionInput, CreateProviderKeyInput, DocumentPatchInput, FilenameSearchInput, ListDocumentsInput, ManifestQueryInput, QueryInput, ResearchInput, ScanInput, UpdateCollectionInput, UploadUrlInput } from './schemas.ts';
+export type {
+  CreateCollectionInput,
+  CreateProviderKeyInput,
+  DocumentPatchInput,
+  FilenameSearchInput,
+  ListDocumentsInput,
+  ManifestQueryInput,
+  QueryInput,
+  ResearchInput,
+  ScanInput,
+  UpdateCollectionInput,
+  UploadUrlInput,
+} from './schemas.ts';
 export { DEFAULT_RETRIEVAL, type FoundBy, type QueryHit, type RetrievalSettings } from './search/query.ts';
 export type { SourceView } from './sources/service.ts';
 export type { DailyMeter, UsageDaily, UsageDay } from './usage/daily.ts';
@@ -100,15 +135,106 @@ export { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './webhooks/deliv
 export { signBody, verifySignature } from './webhooks/signing.ts';
 
 // ---- Ports and their records (adapter authors; conformance suites in @dossier/core/testing) ----
-export { AGENT_RUN_STATUSES, AGENT_SLUG_PATTERN, AGENT_STEP_KINDS, AGENT_TIMEOUT_DEFAULT_MS, AGENT_TIMEOUT_MAX_MS, AGENT_TOOLS, type AgentContradictionFlag, type AgentPatch, type AgentRecord, type AgentRunEndStatus, type AgentRunRecord, type AgentRunSource, type AgentRunStatus, type AgentRunStepRecord, type AgentSnapshot, type AgentStepKind, type AgentToolName, type AgentToolset, type JsonSchemaObject } from './domain/agents.ts';
-export { type ClaimMapItem, type ClaimRecord, CONTRADICTION_RUN_STATUSES, CONTRADICTION_SEVERITIES, CONTRADICTION_STATUSES, type ContradictionClaimRef, type ContradictionRecord, type ContradictionRunRecord, type ContradictionRunStatus, type ContradictionSeverity, type ContradictionStatus } from './domain/claims.ts';
-export { DUPLICATE_RELATIONSHIPS, DUPLICATE_RUN_STATUSES, type DuplicateFingerprints, type DuplicateGroupRecord, type DuplicateMemberRecord, type DuplicateRelationship, type DuplicateRunRecord, type DuplicateRunStatus, type PassageSpan, type SharedPassage } from './domain/duplicates.ts';
+export {
+  AGENT_RUN_STATUSES,
+  AGENT_SLUG_PATTERN,
+  AGENT_STEP_KINDS,
+  AGENT_TIMEOUT_DEFAULT_MS,
+  AGENT_TIMEOUT_MAX_MS,
+  AGENT_TOOLS,
+  type AgentContradictionFlag,
+  type AgentPatch,
+  type AgentRecord,
+  type AgentRunEndStatus,
+  type AgentRunRecord,
+  type AgentRunSource,
+  type AgentRunStatus,
+  type AgentRunStepRecord,
+  type AgentSnapshot,
+  type AgentStepKind,
+  type AgentToolName,
+  type AgentToolset,
+  type JsonSchemaObject,
+} from './domain/agents.ts';
+export {
+  type ClaimMapItem,
+  type ClaimRecord,
+  CONTRADICTION_RUN_STATUSES,
+  CONTRADICTION_SEVERITIES,
+  CONTRADICTION_STATUSES,
+  type ContradictionClaimRef,
+  type ContradictionRecord,
+  type ContradictionRunRecord,
+  type ContradictionRunStatus,
+  type ContradictionSeverity,
+  type ContradictionStatus,
+} from './domain/claims.ts';
+export {
+  DUPLICATE_RELATIONSHIPS,
+  DUPLICATE_RUN_STATUSES,
+  type DuplicateFingerprints,
+  type DuplicateGroupRecord,
+  type DuplicateMemberRecord,
+  type DuplicateRelationship,
+  type DuplicateRunRecord,
+  type DuplicateRunStatus,
+  type PassageSpan,
+  type SharedPassage,
+} from './domain/duplicates.ts';
 export { DossierError, type DossierErrorCode, invalid, isDossierError, notFound } from './domain/errors.ts';
-export { type Account, type ApiKeyRecord, type CellRange, type ChunkRecord, type Collection, DOCUMENT_STATUSES, type DocumentEvent, type DocumentImageRecord, type DocumentRecord, type DocumentStatus, type Env, ENVS, type JsonValue, type KeyedProvider, type Metadata, type Org, type OrgApiKeyRecord, type PageBox, type PassageLocation, type Project, type ProviderKeyRecord, QUERY_EXPANSIONS, type QueryExpansion, RESEARCH_DEPTH_NAMES, type ResearchDepth, type ResearchSessionRecord, type ResearchSource, type RetrievalFilter, type RunUsage, type SectionRecord, type SummaryType, type TableChunkRecord, TERMINAL_STATUSES, type UsageMeter, type Visibility } from './domain/types.ts';
+export {
+  type Account,
+  type ApiKeyRecord,
+  type CellRange,
+  type ChunkRecord,
+  type Collection,
+  DOCUMENT_STATUSES,
+  type DocumentEvent,
+  type DocumentImageRecord,
+  type DocumentRecord,
+  type DocumentStatus,
+  type Env,
+  ENVS,
+  type JsonValue,
+  type KeyedProvider,
+  type Metadata,
+  type Org,
+  type OrgApiKeyRecord,
+  type PageBox,
+  type PassageLocation,
+  type Project,
+  type ProviderKeyRecord,
+  QUERY_EXPANSIONS,
+  type QueryExpansion,
+  RESEARCH_DEPTH_NAMES,
+  type ResearchDepth,
+  type ResearchSessionRecord,
+  type ResearchSource,
+  type RetrievalFilter,
+  type RunUsage,
+  type SectionRecord,
+  type SummaryType,
+  type TableChunkRecord,
+  TERMINAL_STATUSES,
+  type UsageMeter,
+  type Visibility,
+} from './domain/types.ts';
 export type { AccountStore } from './ports/account-store.ts';
 export type { AgentStore } from './ports/agent-store.ts';
 export { BLOB_STORE_SPEC_VERSION, type BlobStat, type BlobStore, type ClientUploads, type PutOptions } from './ports/blob-store.ts';
-export { CHUNK_INDEX_SPEC_VERSION, type ChunkHitRow, type ChunkIndex, type ChunkIndexCapabilities, type ChunkIndexErrorCode, type ChunkRow, type DocumentAttributes, type IndexHit, type IndexSearchOptions, type SectionRow, type UpsertOptions } from './ports/chunk-index.ts';
+export {
+  CHUNK_INDEX_SPEC_VERSION,
+  type ChunkHitRow,
+  type ChunkIndex,
+  type ChunkIndexCapabilities,
+  type ChunkIndexErrorCode,
+  type ChunkRow,
+  type DocumentAttributes,
+  type IndexHit,
+  type IndexSearchOptions,
+  type SectionRow,
+  type UpsertOptions,
+} from './ports/chunk-index.ts';
 export type { ClaimStore, ContradictionFilter } from './ports/claim-store.ts';
 export type { CollectionCounts, CollectionPatch, CollectionStore } from './ports/collection-store.ts';
 export { type AcquireResult, CONCURRENCY_GATE_SPEC_VERSION, type ConcurrencyGate, type Lease } from './ports/concurrency-gate.ts';
@@ -116,7 +242,19 @@ export type { DocumentFilter, DocumentListQuery, DocumentPatch, DocumentStore } 
 export type { DuplicateStore, FingerprintMatch } from './ports/duplicate-store.ts';
 export { type Embedder, EMBEDDER_SPEC_VERSION, type EmbedderProvider } from './ports/embedder.ts';
 export type { EnrichStore } from './ports/enrich-store.ts';
-export type { EvaluationGuardRecord, EvaluationRunRecord, EvaluationSettings, EvaluationStore, EvaluationTrigger, ExpectedTarget, GoldenJudgment, GoldenMatch, GoldenQuery, GoldenSetRecord, QueryResult } from './ports/evaluation-store.ts';
+export type {
+  EvaluationGuardRecord,
+  EvaluationRunRecord,
+  EvaluationSettings,
+  EvaluationStore,
+  EvaluationTrigger,
+  ExpectedTarget,
+  GoldenJudgment,
+  GoldenMatch,
+  GoldenQuery,
+  GoldenSetRecord,
+  QueryResult,
+} from './ports/evaluation-store.ts';
 export { EVENT_BUS_SPEC_VERSION, type EventBus, type Unsubscribe } from './ports/event-bus.ts';
 export type { GoldenProposalRecord, GoldenProposalStore } from './ports/golden-proposal-store.ts';
 export type { IdempotencyRecord, IdempotencyStore } from './ports/idempotency-store.ts';
@@ -125,9 +263,39 @@ export { type Job, JOB_QUEUE_SPEC_VERSION, type JobQueue, type JobState, type Ne
 export type { KeyStore } from './ports/key-store.ts';
 export { METADATA_STORE_SPEC_VERSION, type MetadataStore } from './ports/metadata-store.ts';
 export { composeMetadataStore, type MetadataStoreParts, STORE_PART_METHODS } from './ports/store-parts.ts';
-export type { ChatMessage, ChatRequest, ChatResult, ChatStreamEvent, ContentPart, ModelProvider, ModelProviderFactory, ProviderCredentials, ProviderName, StopReason, TokenUsage, ToolCall, ToolDefinition } from './ports/model-provider.ts';
-export type { OAuthClientAuthMethod, OAuthClientRecord, OAuthCodeRecord, OAuthGrantRecord, OAuthGrantTerms, OAuthStore, OAuthTokenRecord } from './ports/oauth-store.ts';
-export type { AccountSessionRecord, InvitationRecord, MemberRole, PasswordResetRecord, PeopleStore, SessionMethod, SsoLoginRecord } from './ports/people-store.ts';
+export type {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ChatStreamEvent,
+  ContentPart,
+  ModelProvider,
+  ModelProviderFactory,
+  ProviderCredentials,
+  ProviderName,
+  StopReason,
+  TokenUsage,
+  ToolCall,
+  ToolDefinition,
+} from './ports/model-provider.ts';
+export type {
+  OAuthClientAuthMethod,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthGrantRecord,
+  OAuthGrantTerms,
+  OAuthStore,
+  OAuthTokenRecord,
+} from './ports/oauth-store.ts';
+export type {
+  AccountSessionRecord,
+  InvitationRecord,
+  MemberRole,
+  PasswordResetRecord,
+  PeopleStore,
+  SessionMethod,
+  SsoLoginRecord,
+} from './ports/people-store.ts';
 export type { ProviderKeyStore } from './ports/provider-key-store.ts';
 export { RATE_LIMITER_SPEC_VERSION, type RateDecision, type RateLimiter, type RateLimiterFactory, type RateSpec } from './ports/rate-limiter.ts';
 export type { RerankCandidate, Reranker } from './ports/reranker.ts';
@@ -137,5 +305,13 @@ export type { S3SourceConfig, S3SourceOpener, SourceEntry, SourceReader } from '
 export type { CollectionSourceStore, ManifestEntry, SourceDocumentStore } from './ports/source-store.ts';
 export type { OrgMember, TenancyStore } from './ports/tenancy-store.ts';
 export type { WebhookRequest, WebhookResponse, WebhookSender } from './ports/webhook-sender.ts';
-export type { WebhookAttemptOutcome, WebhookAttemptRecord, WebhookDeliveryRecord, WebhookDeliveryStatus, WebhookEndpointPatch, WebhookEndpointRecord, WebhookStore } from './ports/webhook-store.ts';
+export type {
+  WebhookAttemptOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointPatch,
+  WebhookEndpointRecord,
+  WebhookStore,
+} from './ports/webhook-store.ts';
 export type { SourceKind, SourceRecord, SourceRunRecord, SourceRunStatus } from './sources/types.ts';

@@ -3,13 +3,36 @@
  * and tests. Not a public API: anything here may change in any release. The public API is `@dossier/core`.
  */
 
-export { cellsKey, collectionPrefix, markdownKey, originalKey, ownedBy, pageImageKey, pageImagesPrefix, pagesKey, regionsKey, requireAccess, requireCollection, requireDocument, uploadStagingKey } from './access.ts';
+export {
+  cellsKey,
+  collectionPrefix,
+  markdownKey,
+  originalKey,
+  ownedBy,
+  pageImageKey,
+  pageImagesPrefix,
+  pagesKey,
+  regionsKey,
+  requireAccess,
+  requireCollection,
+  requireDocument,
+  uploadStagingKey,
+} from './access.ts';
 export { API_KEY_PREFIX, envOfApiKey, generateApiKey, generateOrgApiKey, isOrgApiKey, ORG_KEY_PREFIX } from './auth/api-keys.ts';
 export { hasScope, sandboxOf } from './auth/principal.ts';
 export { hashSecret, previewSecret } from './auth/secrets.ts';
 export { MAX_CLAIMS_PER_DOCUMENT } from './claims/extract.ts';
 export { DEFAULT_GROUPING, type GroupableClaim, groupClaims, type GroupingOptions } from './claims/grouping.ts';
-export { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_UPLOAD_CONCURRENCY, documentTopic, type DossierContext, eventsSaved, publishDocumentStatus, setDocumentStatus } from './context.ts';
+export {
+  CONVERSIONS_AT_ONCE,
+  DEFAULT_PIPELINE_CONCURRENCY,
+  DEFAULT_UPLOAD_CONCURRENCY,
+  documentTopic,
+  type DossierContext,
+  eventsSaved,
+  publishDocumentStatus,
+  setDocumentStatus,
+} from './context.ts';
 export { WAIT_TIMEOUT_MS } from './documents/manage.ts';
 export { DIRECT_UPLOAD_MAX_BYTES } from './documents/uploads.ts';
 export { answersSearch, isReplacement } from './domain/types.ts';

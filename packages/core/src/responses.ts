@@ -60,7 +60,9 @@ export const publicCollection = z
     totalSections: z.number().int(),
     createdAt: timestamp,
   })
-  .describe("A public collection as callers who do not own it see it (anonymous, or another project's key): no research instructions, model or pipeline settings")
+  .describe(
+    "A public collection as callers who do not own it see it (anonymous, or another project's key): no research instructions, model or pipeline settings",
+  )
   .meta({ id: 'PublicCollection' });
 
 export const collectionStats = z
@@ -244,7 +246,9 @@ export const foundBy = z
     lexical: z.number().int().min(1).optional().describe('Rank in the lexical (BM25) list, 1 = first'),
     vector: z.number().int().min(1).optional().describe('Rank in the vector (embedding) list, 1 = first'),
   })
-  .describe('Which retrieval lists found the hit and at what rank, before fusion and reranking; a list that did not find it is absent (a collection without embeddings has only the lexical list)')
+  .describe(
+    'Which retrieval lists found the hit and at what rank, before fusion and reranking; a list that did not find it is absent (a collection without embeddings has only the lexical list)',
+  )
   .meta({ id: 'FoundBy' });
 
 export const queryHit = z
@@ -323,7 +327,9 @@ export const researchSession = z
     unresolvedCitations: z.array(z.string()),
     /** What the run consumed (null for sessions saved before usage was recorded). */
     usage: runUsage.nullable(),
-    faithfulness: faithfulness.describe('Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence\'s key terms'),
+    faithfulness: faithfulness.describe(
+      "Heuristic (issue 38, docs/evaluation.md): share of answer sentences with a citation, and of citations whose passage shares the sentence's key terms",
+    ),
     createdAt: timestamp,
   })
   .meta({ id: 'ResearchSession' });
@@ -404,13 +410,13 @@ export const contradictionRun = z
 export const contradictionRunStarted = z.object({ runId: z.string(), status: z.enum(['enqueued', 'running']), enqueuedAt: timestamp });
 
 export const passageSpan = z.object({
-  start: z.number().int().describe('Where the passage starts in this document\'s Markdown (UTF-16 offset)'),
+  start: z.number().int().describe("Where the passage starts in this document's Markdown (UTF-16 offset)"),
   end: z.number().int().describe('Where it ends (exclusive)'),
   excerpt: z.string().describe('Its first words, whitespace collapsed (at most about 160 characters)'),
 });
 const sharedPassage = z
   .object({ member: passageSpan, canonical: passageSpan })
-  .describe('A passage this member shares with the canonical: its span in each document\'s Markdown')
+  .describe("A passage this member shares with the canonical: its span in each document's Markdown")
   .meta({ id: 'DuplicateSharedPassage' });
 
 export const duplicateGroup = z
@@ -428,7 +434,9 @@ export const duplicateGroup = z
         sharedPassages: z
           .array(sharedPassage)
           .optional()
-          .describe('Why this member is in the group: the passages it shares with the canonical, in its own order (absent for the canonical and for groups detected before passages were kept)'),
+          .describe(
+            'Why this member is in the group: the passages it shares with the canonical, in its own order (absent for the canonical and for groups detected before passages were kept)',
+          ),
       }),
     ),
   })
@@ -439,7 +447,9 @@ export const duplicateComparison = z
     right: z.object({ documentId: z.string(), filename: z.string() }),
     leftCoverage: z.number().describe("Share of the left document's content words in passages shared with the right one (0 to 1)"),
     rightCoverage: z.number().describe("Share of the right document's content words in passages shared with the left one"),
-    passages: z.array(z.object({ left: passageSpan, right: passageSpan })).describe("The shared passages (the longest, at most 20) in the left document's order"),
+    passages: z
+      .array(z.object({ left: passageSpan, right: passageSpan }))
+      .describe("The shared passages (the longest, at most 20) in the left document's order"),
   })
   .meta({ id: 'DuplicateComparison' });
 export const duplicateGroupList = z.object({ total: z.number().int(), items: z.array(duplicateGroup) });
@@ -498,11 +508,13 @@ export const usageMeters = z
 export const dailyMeter = z.object({
   limit: z.number().nullable().describe("The plan's monthly limit; null is unlimited"),
   total: z.number().describe('Used in the month so far'),
-  days: z.array(z.object({
-    date: z.string().describe('The UTC day, YYYY-MM-DD'),
-    used: z.number().describe('Used that day'),
-    cumulative: z.number().describe('Used in the month up to and including that day'),
-  })),
+  days: z.array(
+    z.object({
+      date: z.string().describe('The UTC day, YYYY-MM-DD'),
+      used: z.number().describe('Used that day'),
+      cumulative: z.number().describe('Used in the month up to and including that day'),
+    }),
+  ),
 });
 
 export const usageDaily = z
@@ -550,7 +562,13 @@ export const webhookDelivery = z
     nextAttemptAt: timestamp.optional(),
     createdAt: timestamp,
     attemptLog: z.array(
-      z.object({ attempt: z.number().int(), at: timestamp, responseStatus: z.number().int().nullable(), responseBody: z.string().nullable(), durationMs: z.number() }),
+      z.object({
+        attempt: z.number().int(),
+        at: timestamp,
+        responseStatus: z.number().int().nullable(),
+        responseBody: z.string().nullable(),
+        durationMs: z.number(),
+      }),
     ),
   })
   .meta({ id: 'WebhookDelivery' });

@@ -49,12 +49,15 @@ function boundedMetadata(what: string, maxPairs?: number) {
         return;
       }
       const size = Buffer.byteLength(JSON.stringify(value) ?? '');
-      if (size > METADATA_LIMITS.maxBytes) issue.addIssue({ code: 'custom', message: `${what} exceeds ${METADATA_LIMITS.maxBytes} bytes of JSON`, fatal: true });
+      if (size > METADATA_LIMITS.maxBytes)
+        issue.addIssue({ code: 'custom', message: `${what} exceeds ${METADATA_LIMITS.maxBytes} bytes of JSON`, fatal: true });
     })
     .pipe(z.record(z.string(), json));
 }
 
-export const metadataSchema = boundedMetadata('metadata').describe(`Arbitrary key-value metadata (at most ${METADATA_LIMITS.maxBytes} bytes of JSON, ${METADATA_LIMITS.maxDepth} levels deep)`);
+export const metadataSchema = boundedMetadata('metadata').describe(
+  `Arbitrary key-value metadata (at most ${METADATA_LIMITS.maxBytes} bytes of JSON, ${METADATA_LIMITS.maxDepth} levels deep)`,
+);
 const metadataFilterSchema = boundedMetadata('metadata filter', METADATA_LIMITS.maxFilterPairs);
 export const tagsSchema = z.array(z.string().min(1).max(200)).max(100);
 
@@ -90,7 +93,13 @@ export const createCollectionSchema = z.strictObject({
   ...chunking,
   embeddingModel: retrievalSettingsSchema.shape.embeddingModel.optional(),
   queryExpansion: retrievalSettingsSchema.shape.queryExpansion.nullable().optional(),
-  duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
+  duplicateThreshold: z
+    .number()
+    .min(0.3)
+    .max(1)
+    .nullable()
+    .optional()
+    .describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
 });
 
 export const updateCollectionSchema = z.strictObject({
@@ -109,7 +118,13 @@ export const updateCollectionSchema = z.strictObject({
   queryExpansion: retrievalSettingsSchema.shape.queryExpansion.nullable().optional(),
   /** Apply a query-time change even when the collection's evaluation guard refuses it (issue 38). */
   force: z.boolean().optional(),
-  duplicateThreshold: z.number().min(0.3).max(1).nullable().optional().describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
+  duplicateThreshold: z
+    .number()
+    .min(0.3)
+    .max(1)
+    .nullable()
+    .optional()
+    .describe('Share of either document inside the passages two documents share from which they are near-duplicates; null: 0.5'),
   embeddingModel: z.never({ message: 'embeddingModel is fixed for the lifetime of a collection' }).optional(),
 });
 
@@ -148,7 +163,10 @@ export const documentPatchSchema = z.strictObject({
   replaceMetadata: z.boolean().optional(),
 });
 export const bulkPatchSchema = z.strictObject({
-  documents: z.array(documentPatchSchema.extend({ id: uuid })).min(1).max(500),
+  documents: z
+    .array(documentPatchSchema.extend({ id: uuid }))
+    .min(1)
+    .max(500),
 });
 
 export const documentStatusSchema = z.enum(DOCUMENT_STATUSES);
@@ -174,7 +192,11 @@ export const filenameSearchSchema = z.strictObject({
 });
 
 /** Restricts retrieval to some documents of the collection (hosted agents scope a run to one document this way). */
-const documentIdsField = z.array(z.string().uuid({ message: 'must be a UUID' })).min(1).max(100).optional()
+const documentIdsField = z
+  .array(z.string().uuid({ message: 'must be a UUID' }))
+  .min(1)
+  .max(100)
+  .optional()
   .describe('Only these documents of the collection (1 to 100 ids)');
 
 export const querySchema = z.strictObject({
@@ -263,7 +285,11 @@ export const duplicateListQuerySchema = z.strictObject({
 
 /** GET /v1/usage/daily: a calendar month (UTC), default the current one. */
 export const usageDailyQuerySchema = z.strictObject({
-  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM').optional().describe('The calendar month (UTC) as YYYY-MM; default the current month'),
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM')
+    .optional()
+    .describe('The calendar month (UTC) as YYYY-MM; default the current month'),
 });
 
 /**
@@ -280,11 +306,14 @@ export const promoteDuplicateSchema = z.strictObject({ canonicalDocumentId: uuid
 
 export * from './agents/schemas.ts';
 
-const webhookEventsSchema = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length)
+const webhookEventsSchema = z
+  .array(z.enum(EVENT_TYPES))
+  .max(EVENT_TYPES.length)
   .describe(`Subscribed event types (${EVENT_TYPES.join(', ')}); empty or omitted: all`);
 const webhookUrlSchema = z.string().trim().min(1).max(2048).describe('HTTPS URL receiving the POSTs');
-const receiveTestEventsSchema = z.boolean()
-  .describe("Also deliver events of the project's test sandbox (body `env: \"test\"`); default false: live events only");
+const receiveTestEventsSchema = z
+  .boolean()
+  .describe('Also deliver events of the project\'s test sandbox (body `env: "test"`); default false: live events only');
 
 export const createWebhookSchema = z.strictObject({
   url: webhookUrlSchema,

@@ -33,4 +33,3 @@ export function scopedDossier(core: Dossier, access: NonNullable<Access>): Scope
     events: bind(core.events, access),
   };
 }
-

@@ -42,7 +42,11 @@ describe('encodeBounded', () => {
     const enc = get_encoding('cl100k_base');
     const tokens = enc.encode_ordinary(text);
     enc.free();
-    expect(chunks[0]!.content).toBe(decodeTokens(tokens.subarray(0, 7)).replace(/^\uFFFD+|\uFFFD+$/g, '').trim());
+    expect(chunks[0]!.content).toBe(
+      decodeTokens(tokens.subarray(0, 7))
+        .replace(/^\uFFFD+|\uFFFD+$/g, '')
+        .trim(),
+    );
     for (const chunk of chunks) expect(text.includes(chunk.content.replace(/^\uFFFD+|\uFFFD+$/g, ''))).toBe(true);
     expect(chunks.length).toBeGreaterThanOrEqual(Math.floor(tokens.length / 5) - 1);
   });
@@ -67,7 +71,10 @@ describe('chunkDocument', () => {
     const chunks = chunkDocument({
       documentId: 'doc-1',
       markdown: utf8(md),
-      sections: [{ id: 's0', position: 0, start: 0, end: split }, { id: 's1', position: 1, start: split, end: md.length }],
+      sections: [
+        { id: 's0', position: 0, start: 0, end: split },
+        { id: 's1', position: 1, start: split, end: md.length },
+      ],
       chunkSize: 512,
       chunkOverlap: 64,
     });
@@ -81,9 +88,13 @@ describe('chunkDocument', () => {
 });
 
 describe('chunk spans', () => {
-  it("gives every window its exact characters in the text (UTF-16), whatever characters the token edges cut", () => {
+  it('gives every window its exact characters in the text (UTF-16), whatever characters the token edges cut', () => {
     const text = `  ${VARIED.join('\n\n').repeat(6)}  `;
-    for (const [size, overlap] of [[16, 4], [7, 2], [64, 0]] as const) {
+    for (const [size, overlap] of [
+      [16, 4],
+      [7, 2],
+      [64, 0],
+    ] as const) {
       const chunks = chunkText(text, size, overlap);
       expect(chunks.length).toBeGreaterThan(1);
       for (const c of chunks) expect(text.slice(c.start, c.end)).toBe(c.content);
@@ -110,7 +121,10 @@ describe('chunk spans', () => {
   it('places chunk spans in the document Markdown, not the section', () => {
     const md = '# One\n\nalpha beta gamma\n\n# Two\n\ndelta épsilon 🎉 zeta';
     const split = md.indexOf('# Two');
-    const sections = [{ id: 's0', position: 0, start: 0, end: split }, { id: 's1', position: 1, start: split, end: md.length }];
+    const sections = [
+      { id: 's0', position: 0, start: 0, end: split },
+      { id: 's1', position: 1, start: split, end: md.length },
+    ];
     const chunks = chunkDocument({ documentId: 'd', markdown: utf8(md), sections, chunkSize: 5, chunkOverlap: 1 });
     for (const c of chunks) expect(md.slice(c.charStart, c.charEnd)).toBe(c.content);
     expect(chunks.at(-1)!.charEnd).toBe(md.length);

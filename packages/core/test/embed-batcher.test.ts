@@ -42,7 +42,7 @@ describe('EmbedBatcher', () => {
     expect((await results).map(lengths)).toEqual([[1], [2], [3, 4], [5], [6, 1, 2]]);
   });
 
-  it("fails only the caller whose text the model refused, when their call was shared", async () => {
+  it('fails only the caller whose text the model refused, when their call was shared', async () => {
     const { embedder, calls, finishCalls } = recordingEmbedder(8);
     const batcher = new EmbedBatcher(embedder);
     const first = batcher.embed(['one']);

@@ -4,11 +4,17 @@ import { ConverterRegistry, defaultConverters } from '../src/ingest/converters/r
 import { extractiveSummary, MAX_SECTIONS, sectionMarkdown } from '../src/ingest/sectioner.ts';
 
 describe('sectionMarkdown', () => {
-  const md = 'Intro text.\n\n# Title\n\nFirst. Second.\n\n```\n# not a heading\n```\n\nSetext\n======\n\nunder setext\n\n## Sub ##\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+  const md =
+    'Intro text.\n\n# Title\n\nFirst. Second.\n\n```\n# not a heading\n```\n\nSetext\n======\n\nunder setext\n\n## Sub ##\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
 
   it('cuts sections at every heading, with the text before the first heading as its own section', () => {
     const s = sectionMarkdown(md, 'notes.md');
-    expect(s.map((x) => [x.title, x.level, x.position])).toEqual([['notes', 1, 0], ['Title', 1, 1], ['Setext', 1, 2], ['Sub', 2, 3]]);
+    expect(s.map((x) => [x.title, x.level, x.position])).toEqual([
+      ['notes', 1, 0],
+      ['Title', 1, 1],
+      ['Setext', 1, 2],
+      ['Sub', 2, 3],
+    ]);
   });
 
   it('gives offsets that tile the Markdown exactly, each section starting at its heading', () => {
@@ -146,7 +152,10 @@ describe('the built-in converters', () => {
   });
 
   it('turns HTML headings, lists and tables into Markdown, dropping scripts', async () => {
-    const r = await registry.convert(enc('<html><body><h1>T</h1><script>x()</script><ul><li>a</li></ul><table><tr><th>h</th></tr><tr><td>v</td></tr></table></body></html>'), 'p.html');
+    const r = await registry.convert(
+      enc('<html><body><h1>T</h1><script>x()</script><ul><li>a</li></ul><table><tr><th>h</th></tr><tr><td>v</td></tr></table></body></html>'),
+      'p.html',
+    );
     expect(r.detectedType).toBe('text/html');
     expect(r.markdown).toContain('# T');
     expect(r.markdown).toContain('- a');
@@ -161,7 +170,9 @@ describe('the built-in converters', () => {
   });
 
   it('decides the type from the bytes, not the name', async () => {
-    await expect(registry.convert(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3]), 'notes.md')).rejects.toMatchObject({ code: 'unsupported_format' });
+    await expect(registry.convert(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3]), 'notes.md')).rejects.toMatchObject({
+      code: 'unsupported_format',
+    });
     expect((await registry.convert(enc('<!doctype html><p>hi</p>'), 'notes.txt')).detectedType).toBe('text/html');
   });
 
@@ -175,7 +186,14 @@ describe('replaceTracked', () => {
     const { replaceTracked } = await import('../src/ingest/prepare.ts');
     const md = 'page one ![a](dossier://img-1)\n\npage two ![b](dossier://img-2) end';
     const pageTwo = md.indexOf('page two');
-    const r = replaceTracked(md, new Map([['(dossier://img-1)', '(/v1/documents/d/images/xyz1)'], ['(dossier://img-2)', '(/v1/documents/d/images/xyz2)']]), { pageOffsets: [0, pageTwo] });
+    const r = replaceTracked(
+      md,
+      new Map([
+        ['(dossier://img-1)', '(/v1/documents/d/images/xyz1)'],
+        ['(dossier://img-2)', '(/v1/documents/d/images/xyz2)'],
+      ]),
+      { pageOffsets: [0, pageTwo] },
+    );
     expect(r.markdown).toBe('page one ![a](/v1/documents/d/images/xyz1)\n\npage two ![b](/v1/documents/d/images/xyz2) end');
     expect(r.markdown.slice(r.pageOffsets![1]!)).toMatch(/^page two/);
     expect(r.pageOffsets![0]).toBe(0);
@@ -210,7 +228,11 @@ describe('prepareDocument with chunking (a small document chunked where it is co
   it('returns the chunks the chunking runner would make from the same Markdown and sections', async () => {
     const { prepareDocument, sectionIdOf } = await import('../src/ingest/prepare.ts');
     const { chunkDocument } = await import('../src/ingest/chunk-document.ts');
-    const input = { bytes: new TextEncoder().encode(`# One\n\n${body(60)}\n\n## Two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`), filename: 'a.md', documentId: 'doc-1' };
+    const input = {
+      bytes: new TextEncoder().encode(`# One\n\n${body(60)}\n\n## Two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n`),
+      filename: 'a.md',
+      documentId: 'doc-1',
+    };
     const prepared = await prepareDocument(registry, { ...input, chunking });
     const spans = prepared.sections.map((s) => ({ id: sectionIdOf('doc-1', s.position), position: s.position, start: s.start, end: s.end }));
     const expected = chunkDocument({ documentId: 'doc-1', markdown: prepared.markdown, sections: spans, chunkSize: 32, chunkOverlap: 4 });

@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { columnName, decodeCells, encodeCells, passageCells } from '../src/documents/cells.ts';
-import { chunkLocation, decodePositions, decodeRegions, encodePositions, encodeRegions, locatePassage, MAX_PASSAGE_BOXES, passagePages, passagePositions } from '../src/documents/regions.ts';
+import {
+  chunkLocation,
+  decodePositions,
+  decodeRegions,
+  encodePositions,
+  encodeRegions,
+  locatePassage,
+  MAX_PASSAGE_BOXES,
+  passagePages,
+  passagePositions,
+} from '../src/documents/regions.ts';
 import type { CellRegion, TextRegion } from '../src/ingest/converters/types.ts';
 
 /** Lines of 20 characters (plus a newline) stacked down a column of page `page`, 0.02 of the page high each. */
 const lines = (page: number, count: number, from = 0, x0 = 0.1, top = 0.1): TextRegion[] =>
-  Array.from({ length: count }, (_, i) => ({ start: from + i * 21, end: from + i * 21 + 20, page, box: [x0, top + i * 0.02, x0 + 0.35, top + i * 0.02 + 0.015] }));
+  Array.from({ length: count }, (_, i) => ({
+    start: from + i * 21,
+    end: from + i * 21 + 20,
+    page,
+    box: [x0, top + i * 0.02, x0 + 0.35, top + i * 0.02 + 0.015],
+  }));
 
 describe('passage positions', () => {
   it('merges the consecutive lines of a column into one box, and starts another on the next page', () => {
@@ -27,7 +42,12 @@ describe('passage positions', () => {
   });
 
   it('bounds the number of boxes by merging them page by page, and answers null where no region is', () => {
-    const scattered: TextRegion[] = Array.from({ length: 30 }, (_, i) => ({ start: i * 10, end: i * 10 + 9, page: 1 + (i % 2), box: [i % 3 === 0 ? 0.1 : 0.6, (i * 0.03) % 0.9, i % 3 === 0 ? 0.4 : 0.9, ((i * 0.03) % 0.9) + 0.01] }));
+    const scattered: TextRegion[] = Array.from({ length: 30 }, (_, i) => ({
+      start: i * 10,
+      end: i * 10 + 9,
+      page: 1 + (i % 2),
+      box: [i % 3 === 0 ? 0.1 : 0.6, (i * 0.03) % 0.9, i % 3 === 0 ? 0.4 : 0.9, ((i * 0.03) % 0.9) + 0.01],
+    }));
     const p = passagePositions(scattered, 0, 300);
     expect(p?.regions.length).toBeLessThanOrEqual(MAX_PASSAGE_BOXES);
     expect(p?.regions.map((r) => r.page)).toEqual([1, 2]);
@@ -65,7 +85,10 @@ describe('spreadsheet cells (issue 39)', () => {
 
   it('gives a passage the first to last row it touches across its sheet’s columns, per sheet', () => {
     expect(passageCells(cells, 12, 40)).toEqual([{ sheet: 'Data', range: 'B2:D5' }]);
-    expect(passageCells(cells, 35, 65)).toEqual([{ sheet: 'Data', range: 'B5:D5' }, { sheet: 'Notes', range: 'A1:AB1' }]);
+    expect(passageCells(cells, 35, 65)).toEqual([
+      { sheet: 'Data', range: 'B5:D5' },
+      { sheet: 'Notes', range: 'A1:AB1' },
+    ]);
     expect(passageCells(cells, 44, 60)).toBeNull();
   });
 
@@ -75,7 +98,10 @@ describe('spreadsheet cells (issue 39)', () => {
     expect(located).toEqual({ pages: [], regions: [], cells: [{ sheet: 'Data', range: 'B1:D3' }] });
     const stored = encodePositions(located as NonNullable<typeof located>);
     expect(decodePositions(stored)).toEqual(located);
-    expect(chunkLocation({ charStart: 0, charEnd: 30, positions: stored })).toEqual({ span: { start: 0, end: 30 }, cells: [{ sheet: 'Data', range: 'B1:D3' }] });
+    expect(chunkLocation({ charStart: 0, charEnd: 30, positions: stored })).toEqual({
+      span: { start: 0, end: 30 },
+      cells: [{ sheet: 'Data', range: 'B1:D3' }],
+    });
     // What a reader of page entries alone sees: nothing it misreads as a page.
     const pageEntries = (JSON.parse(stored) as unknown[]).filter((e) => Array.isArray(e) && e.every((v) => typeof v === 'number'));
     expect(pageEntries).toEqual([]);

@@ -11,13 +11,21 @@ import { isUuid, newId, stableId } from '../src/util/ids.ts';
 describe('reciprocalRankFusion', () => {
   it('ranks an item found high in both lists first and sums 1/(k+rank)', () => {
     const fused = reciprocalRankFusion([{ ids: ['a', 'b', 'c'] }, { ids: ['b', 'a', 'd'] }], 60);
-    expect(fused.slice(0, 2).map((f) => f.id).sort()).toEqual(['a', 'b']);
+    expect(
+      fused
+        .slice(0, 2)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
     expect(fused[0]!.score).toBeCloseTo(1 / 61 + 1 / 62);
     expect(fused.map((f) => f.id)).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('weights lists', () => {
-    const fused = reciprocalRankFusion([{ ids: ['a'], weight: 1 }, { ids: ['b'], weight: 3 }]);
+    const fused = reciprocalRankFusion([
+      { ids: ['a'], weight: 1 },
+      { ids: ['b'], weight: 3 },
+    ]);
     expect(fused[0]!.id).toBe('b');
   });
 });

@@ -46,7 +46,10 @@ export function fetchToolApi(fetchLike: FetchLike, baseUrl: string): ToolApi {
     if (opts.json !== undefined) headers['content-type'] = 'application/json';
     const signals = [opts.signal, typeof opts.timeoutMs === 'number' ? AbortSignal.timeout(opts.timeoutMs) : undefined].filter((s) => s !== undefined);
     const res = await fetchLike(url.toString(), {
-      method, headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json), signal: signals.length ? AbortSignal.any(signals) : undefined,
+      method,
+      headers,
+      body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+      signal: signals.length ? AbortSignal.any(signals) : undefined,
     });
     if (res.ok) return res;
     throw new Error(`${await errorMessage(res)} (HTTP ${res.status})`);

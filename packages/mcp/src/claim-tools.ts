@@ -21,7 +21,8 @@ async function claimMap(ctx: ToolContext, id: string): Promise<{ importance: num
 /** Claims of one document, or every claim of a collection (from its claim map). */
 async function listClaims(args: { collectionId?: string; documentId?: string; minImportance?: number }, ctx: ToolContext) {
   const minImportance = args.minImportance ?? 1;
-  if (args.documentId) return ctx.api.json<Record<string, unknown>>('GET', `/documents/${args.documentId}/claims`, { query: { minImportance }, signal: ctx.signal });
+  if (args.documentId)
+    return ctx.api.json<Record<string, unknown>>('GET', `/documents/${args.documentId}/claims`, { query: { minImportance }, signal: ctx.signal });
   if (!args.collectionId) throw new ToolError('give collectionId (claims of the whole collection) or documentId (claims of one document)');
   const claims = await claimMap(ctx, args.collectionId);
   return { claims: claims.filter((claim) => claim.importance >= minImportance) };
@@ -30,8 +31,12 @@ async function listClaims(args: { collectionId?: string; documentId?: string; mi
 /** Claims, contradictions and the recompute operations. */
 export const CLAIM_TOOLS = [
   defineTool({
-    name: 'svc_list_claims', title: 'List claims', annotations: READ, scope: 'svc:read',
-    description: 'Factual claims extracted from the documents (each with importance 1 to 5, its section and, when found, the verbatim source passage). Give collectionId for the whole collection or documentId for one document.',
+    name: 'svc_list_claims',
+    title: 'List claims',
+    annotations: READ,
+    scope: 'svc:read',
+    description:
+      'Factual claims extracted from the documents (each with importance 1 to 5, its section and, when found, the verbatim source passage). Give collectionId for the whole collection or documentId for one document.',
     input: {
       collectionId: collectionId.optional(),
       documentId: z.string().min(1).optional().describe('Only the claims of this document'),
@@ -41,21 +46,31 @@ export const CLAIM_TOOLS = [
     run: (args, ctx) => listClaims(args, ctx),
   }),
   defineTool({
-    name: 'svc_detect_contradictions', title: 'Detect contradictions', annotations: WRITE, scope: 'svc:full',
-    description: 'Start an asynchronous run that compares the claims of the collection and records contradictions between them. Follow it with svc_get_contradiction_run, then svc_list_contradictions. Needs a model provider.',
+    name: 'svc_detect_contradictions',
+    title: 'Detect contradictions',
+    annotations: WRITE,
+    scope: 'svc:full',
+    description:
+      'Start an asynchronous run that compares the claims of the collection and records contradictions between them. Follow it with svc_get_contradiction_run, then svc_list_contradictions. Needs a model provider.',
     input: { collectionId },
     output: { runId: z.string(), status: z.string() },
     run: ({ collectionId: id }, ctx) => ctx.api.json('POST', `/collections/${id}/contradictions/detect`, { signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_get_contradiction_run', title: 'Latest contradiction run', annotations: READ, scope: 'svc:read',
+    name: 'svc_get_contradiction_run',
+    title: 'Latest contradiction run',
+    annotations: READ,
+    scope: 'svc:read',
     description: 'Status and counts of the latest contradiction run of the collection (queued, running, completed or failed).',
     input: { collectionId },
     output: { status: z.string() },
     run: ({ collectionId: id }, ctx) => ctx.api.json('GET', `/collections/${id}/contradictions/runs/latest`, { signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_list_contradictions', title: 'List contradictions', annotations: READ, scope: 'svc:read',
+    name: 'svc_list_contradictions',
+    title: 'List contradictions',
+    annotations: READ,
+    scope: 'svc:read',
     description: 'Contradictions between claims, with severity, explanation, the claims involved and a suggested instruction for research answers.',
     input: {
       collectionId,
@@ -68,12 +83,16 @@ export const CLAIM_TOOLS = [
     run: ({ collectionId: id, ...query }, ctx) => ctx.api.json('GET', `/collections/${id}/contradictions`, { query, signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_resolve_contradiction', title: 'Apply or dismiss a contradiction', annotations: UPDATE, scope: 'svc:full',
-    description: 'apply: append the suggested (or given) instruction to the collection\'s research instructions; dismiss: mark the contradiction as not a real conflict.',
+    name: 'svc_resolve_contradiction',
+    title: 'Apply or dismiss a contradiction',
+    annotations: UPDATE,
+    scope: 'svc:full',
+    description:
+      "apply: append the suggested (or given) instruction to the collection's research instructions; dismiss: mark the contradiction as not a real conflict.",
     input: {
       collectionId,
       contradictionId: z.string().min(1).describe('Contradiction ID (from svc_list_contradictions)'),
-      action: z.enum(ACTIONS).describe('apply: add the instruction to the collection\'s research instructions; dismiss: not a real conflict'),
+      action: z.enum(ACTIONS).describe("apply: add the instruction to the collection's research instructions; dismiss: not a real conflict"),
       instruction: z.string().min(1).max(4000).optional().describe('apply only: use this instruction instead of the suggested one'),
     },
     output: { action: z.enum(ACTIONS), contradictionId: z.string() },
@@ -86,21 +105,32 @@ export const CLAIM_TOOLS = [
     },
   }),
   defineTool({
-    name: 'svc_recompute_summaries', title: 'Re-run section summaries', annotations: WRITE, scope: 'svc:full',
-    description: 'Reset the section summaries of the collection and summarize every ready document again with the model (when summarization is on and a provider is configured).',
+    name: 'svc_recompute_summaries',
+    title: 'Re-run section summaries',
+    annotations: WRITE,
+    scope: 'svc:full',
+    description:
+      'Reset the section summaries of the collection and summarize every ready document again with the model (when summarization is on and a provider is configured).',
     input: { collectionId },
     output: { enqueued: z.number().int().describe('Documents queued') },
     run: ({ collectionId: id }, ctx) => ctx.api.json('POST', `/collections/${id}/recompute/summaries`, { signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_recompute_captions', title: 'Re-run image and table captions', annotations: WRITE, scope: 'svc:full',
-    description: 'Reset image and table captions of the collection and caption every ready document again (when captioning is on and a provider is configured).',
+    name: 'svc_recompute_captions',
+    title: 'Re-run image and table captions',
+    annotations: WRITE,
+    scope: 'svc:full',
+    description:
+      'Reset image and table captions of the collection and caption every ready document again (when captioning is on and a provider is configured).',
     input: { collectionId },
     output: { enqueued: z.number().int().describe('Documents queued') },
     run: ({ collectionId: id }, ctx) => ctx.api.json('POST', `/collections/${id}/recompute/captions`, { signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_recompute_claims', title: 'Re-extract claims', annotations: WRITE, scope: 'svc:full',
+    name: 'svc_recompute_claims',
+    title: 'Re-extract claims',
+    annotations: WRITE,
+    scope: 'svc:full',
     description: 'Delete the claims of the collection and extract them again from every ready document (when a model provider is configured).',
     input: { collectionId },
     output: { recomputing: z.boolean(), collectionId: z.string() },

@@ -7,14 +7,20 @@ const visibility = z.enum(VISIBILITIES).describe('public allows unauthenticated 
 /** Collections: list, create, stats, update, describe, delete. */
 export const COLLECTION_TOOLS = [
   defineTool({
-    name: 'svc_list_collections', title: 'List collections', annotations: READ, scope: 'svc:read',
+    name: 'svc_list_collections',
+    title: 'List collections',
+    annotations: READ,
+    scope: 'svc:read',
     description: 'The collections of the project (ID, name, description, visibility, settings). Every other tool works on one collection ID.',
     input: {},
     output: { collections: objects('Collections of the project') },
     run: async (_args, ctx) => ({ collections: await ctx.api.json<unknown[]>('GET', '/collections', { signal: ctx.signal }) }),
   }),
   defineTool({
-    name: 'svc_create_collection', title: 'Create a collection', annotations: WRITE, scope: 'svc:full',
+    name: 'svc_create_collection',
+    title: 'Create a collection',
+    annotations: WRITE,
+    scope: 'svc:full',
     description: 'Create an empty collection. Chunking and the embedding model are fixed when documents are indexed; the defaults suit most text.',
     input: {
       name: z.string().min(1).max(200).describe('Collection name'),
@@ -33,14 +39,20 @@ export const COLLECTION_TOOLS = [
     },
   }),
   defineTool({
-    name: 'svc_get_collection_stats', title: 'Collection statistics', annotations: READ, scope: 'svc:read',
+    name: 'svc_get_collection_stats',
+    title: 'Collection statistics',
+    annotations: READ,
+    scope: 'svc:read',
     description: 'Statistics of a collection: documents by status, sections, chunks, storage and more.',
     input: { collectionId },
     output: {},
     run: ({ collectionId: id }, ctx) => ctx.api.json('GET', `/collections/${id}/stats`, { signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_update_collection', title: 'Update a collection', annotations: UPDATE, scope: 'svc:full',
+    name: 'svc_update_collection',
+    title: 'Update a collection',
+    annotations: UPDATE,
+    scope: 'svc:full',
     description: 'Change the name, description, research instructions, visibility or feature flags of a collection. Only the fields given change.',
     input: {
       collectionId,
@@ -57,17 +69,26 @@ export const COLLECTION_TOOLS = [
     run: ({ collectionId: id, ...fields }, ctx) => ctx.api.json('PATCH', `/collections/${id}`, { json: fields, signal: ctx.signal }),
   }),
   defineTool({
-    name: 'svc_describe_collection', title: 'Describe a collection', annotations: UPDATE, scope: 'svc:full',
+    name: 'svc_describe_collection',
+    title: 'Describe a collection',
+    annotations: UPDATE,
+    scope: 'svc:full',
     description: 'Generate a description of a collection with the fast model from its filenames and headings.',
     input: { collectionId },
     output: { collectionId: z.string(), description: z.string() },
     run: async ({ collectionId: id }, ctx) => {
-      const collection = await ctx.api.json<{ id: string; description: string }>('POST', `/collections/${id}/describe`, { signal: ctx.signal, timeoutMs: null });
+      const collection = await ctx.api.json<{ id: string; description: string }>('POST', `/collections/${id}/describe`, {
+        signal: ctx.signal,
+        timeoutMs: null,
+      });
       return { collectionId: collection.id, description: collection.description };
     },
   }),
   defineTool({
-    name: 'svc_delete_collection', title: 'Delete a collection', annotations: DELETE, scope: 'svc:full',
+    name: 'svc_delete_collection',
+    title: 'Delete a collection',
+    annotations: DELETE,
+    scope: 'svc:full',
     description: 'Permanently delete a collection with all its documents, sections, chunks and claims. Cannot be undone.',
     input: { collectionId },
     output: { deleted: z.boolean(), collectionId: z.string() },

@@ -74,13 +74,20 @@ export function createMcpServer(backend: McpBackend, version: string): McpServer
     {
       // logging: clients may set a level (logging/setLevel); the server sends nothing below it.
       capabilities: { logging: {} },
-      instructions: 'Dossier: document retrieval and research. Start with svc_list_collections; search with svc_search, read with svc_get_section, answer with svc_research.',
+      instructions:
+        'Dossier: document retrieval and research. Start with svc_list_collections; search with svc_search, read with svc_get_section, answer with svc_research.',
     },
   );
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output && z.looseObject(tool.output), annotations: { title: tool.title, ...tool.annotations } },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output && z.looseObject(tool.output),
+        annotations: { title: tool.title, ...tool.annotations },
+      },
       async (args: Record<string, unknown>, extra: Extra) => {
         const started = performance.now();
         const result = await callTool(tool, backend, args, extra);

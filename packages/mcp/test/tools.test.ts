@@ -35,11 +35,11 @@ beforeAll(async () => {
 });
 
 describe('the svc_ tool table', () => {
-  it.skipIf(!existsSync(SPEC_PATH))('keeps spec-tools.json equal to the specification\'s table (checked where ../shared/spec is present)', () => {
+  it.skipIf(!existsSync(SPEC_PATH))("keeps spec-tools.json equal to the specification's table (checked where ../shared/spec is present)", () => {
     expect(SPEC_TOOLS.tools).toEqual(toolRowsOfSpec(readFileSync(SPEC_PATH, 'utf8')));
   });
 
-  it('has every tool of the spec\'s table, and beyond it only the declared extension tools', () => {
+  it("has every tool of the spec's table, and beyond it only the declared extension tools", () => {
     const spec = specToolNames();
     expect(spec).toHaveLength(30);
     expect(EXTENSION_TOOL_NAMES.filter((name) => spec.includes(name))).toEqual([]);
@@ -50,7 +50,7 @@ describe('the svc_ tool table', () => {
 
   it('documents the extension tools in docs/mcp.md, and they are read-only', () => {
     const docs = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'mcp.md'), 'utf8');
-    const line = docs.split('\n').find((l) => l.startsWith('Extension tools (beyond the spec\'s table):')) ?? '';
+    const line = docs.split('\n').find((l) => l.startsWith("Extension tools (beyond the spec's table):")) ?? '';
     expect([...line.matchAll(/`(svc_\w+)`/g)].map((m) => m[1]).sort()).toEqual([...EXTENSION_TOOL_NAMES].sort());
     expect(EXTENSION_TOOL_NAMES.length).toBeGreaterThan(0);
     for (const name of EXTENSION_TOOL_NAMES) expect(TOOLS.find((tool) => tool.name === name)!.scope, name).toBe('svc:read');
@@ -64,15 +64,28 @@ describe('the svc_ tool table', () => {
 
   it('is the scope table of docs/mcp.md, tool by tool', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'mcp.md'), 'utf8');
-    const row = (scope: string) => [...(readme.split('\n').find((line) => line.startsWith(`| \`${scope}\` |`)) ?? '').matchAll(/`(svc_\w+)`/g)].map((m) => m[1]);
-    expect(row('svc:read').sort()).toEqual(TOOLS.filter((tool) => tool.scope === 'svc:read').map((tool) => tool.name).sort());
-    expect(row('svc:full').sort()).toEqual(TOOLS.filter((tool) => tool.scope === 'svc:full').map((tool) => tool.name).sort());
+    const row = (scope: string) =>
+      [...(readme.split('\n').find((line) => line.startsWith(`| \`${scope}\` |`)) ?? '').matchAll(/`(svc_\w+)`/g)].map((m) => m[1]);
+    expect(row('svc:read').sort()).toEqual(
+      TOOLS.filter((tool) => tool.scope === 'svc:read')
+        .map((tool) => tool.name)
+        .sort(),
+    );
+    expect(row('svc:full').sort()).toEqual(
+      TOOLS.filter((tool) => tool.scope === 'svc:full')
+        .map((tool) => tool.name)
+        .sort(),
+    );
   });
 
   it('gives every tool a description, annotations, and a description for each input a model fills in', () => {
     for (const tool of listed) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(30);
-      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
+      expect(tool.annotations, tool.name).toMatchObject({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: expect.any(Boolean),
+        idempotentHint: expect.any(Boolean),
+      });
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
       for (const [name, schema] of Object.entries(properties)) expect(schema.description, `${tool.name}.${name}`).toBeTruthy();
     }

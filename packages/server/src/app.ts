@@ -57,11 +57,32 @@ export const API_VERSION = '0.1.0';
 export function allRoutes(deps: RouteDeps): RouteDef[] {
   let openapi: ReturnType<typeof buildOpenApi> | null = null;
   const routes: RouteDef[] = [
-    ...authRoutes(deps), ...managementRoutes(deps), ...collectionRoutes(deps), ...uploadRoutes(deps), ...documentRoutes(deps), ...imageRoutes(deps), ...eventRoutes(deps), ...retrievalRoutes(deps), ...researchRoutes(deps), ...providerKeyRoutes(deps), ...recomputeRoutes(deps), ...claimRoutes(deps), ...contradictionRoutes(deps), ...usageRoutes(deps), ...duplicateRoutes(deps), ...agentRoutes(deps), ...agentRunRoutes(deps), ...webhookRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...connectedClientRoutes(deps),
+    ...authRoutes(deps),
+    ...managementRoutes(deps),
+    ...collectionRoutes(deps),
+    ...uploadRoutes(deps),
+    ...documentRoutes(deps),
+    ...imageRoutes(deps),
+    ...eventRoutes(deps),
+    ...retrievalRoutes(deps),
+    ...researchRoutes(deps),
+    ...providerKeyRoutes(deps),
+    ...recomputeRoutes(deps),
+    ...claimRoutes(deps),
+    ...contradictionRoutes(deps),
+    ...usageRoutes(deps),
+    ...duplicateRoutes(deps),
+    ...agentRoutes(deps),
+    ...agentRunRoutes(deps),
+    ...webhookRoutes(deps),
+    ...apiKeyRoutes(deps),
+    ...oauthRoutes(deps),
+    ...connectedClientRoutes(deps),
     ...dashboardRoutes(deps),
     ...pageImageRoutes(deps),
     ...syncRoutes(deps),
-    ...peopleRoutes(deps), ...peoplePageRoutes(deps),
+    ...peopleRoutes(deps),
+    ...peoplePageRoutes(deps),
     ...ssoRoutes(deps),
     ...sourceRoutes(deps),
     ...evaluationRoutes(deps),
@@ -193,7 +214,11 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   const callerOf = supplied && (async (req: IncomingMessage) => supplied(req, hostStates.get(req)));
   if (opts.dashboard && prefix) throw new Error('createApp: the dashboard is served only without a prefix (it calls the API at /v1)');
   const dashboard = opts.dashboard ? (opts.dashboard === true ? {} : opts.dashboard) : null;
-  const { koa, mcp } = koaApp(dossier, { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard, people: opts.people }, callerOf);
+  const { koa, mcp } = koaApp(
+    dossier,
+    { config, publicUrl: opts.publicUrl ?? (() => prefix), log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard, people: opts.people },
+    callerOf,
+  );
   const callback = koa.callback();
   const handler = async (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
     const path = unprefixed(req.url ?? '/', prefix);
@@ -214,7 +239,8 @@ export function createApp(dossier: Dossier, opts: AppOptions = {}): DossierApp {
   return { koa, handler, middleware, mcp };
 }
 
-type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> & Pick<AppOptions, 'mcpPrincipal' | 'people'> & { dashboard: { dir?: string } | null };
+type KoaAppOptions = Required<Pick<AppOptions, 'config' | 'publicUrl' | 'log' | 'limits'>> &
+  Pick<AppOptions, 'mcpPrincipal' | 'people'> & { dashboard: { dir?: string } | null };
 
 /** The Koa application itself (middleware outermost first, then the routes) and its MCP endpoint. */
 function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: IncomingMessage) => Promise<Principal | undefined>): { koa: Koa; mcp: McpEndpoint } {
@@ -225,7 +251,8 @@ function koaApp(dossier: Dossier, opts: KoaAppOptions, callerOf?: (req: Incoming
   const noteStepUp = (token: string, scope: OAuthScope) => dossier.oauth.noteStepUp(token, scope);
   const mcp = mcpEndpoint({ api: inProcess, publicUrl, corsOrigins: config.corsOrigins, version: API_VERSION, log, noteStepUp });
   const router = new Router();
-  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp, people: opts.people, dashboard: opts.dashboard !== null })) mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
+  for (const r of allRoutes({ dossier, config, publicUrl, limits, mcp: () => mcp, people: opts.people, dashboard: opts.dashboard !== null }))
+    mount(router, dossier, r, config.requestTimeoutMs, publicUrl);
   inProcess.attach(inProcessApp(router, log).callback());
   logResponseErrors(app, log);
   // Outermost first: the log line sees the final status; limits run before any route reads a body.

@@ -15,8 +15,12 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
 
 /** The header of creating routes that replay their first answer to a retry (issue 11). */
 const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 },
-  description: 'Send a unique value per intended request: a retry with the same key and request within 24 h gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with another request answers 422, and while the first still runs, 409.',
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', maxLength: 255 },
+  description:
+    'Send a unique value per intended request: a retry with the same key and request within 24 h gets the first answer (header Idempotent-Replayed: true) instead of running again; the same key with another request answers 422, and while the first still runs, 409.',
 };
 
 type JsonSchema = Record<string, unknown>;
@@ -57,13 +61,21 @@ function queryParameters(schemas: SchemaCollector, schema: z.ZodType) {
  * parts (OpenAPI 3.1 `encoding`), so generated clients type them instead of seeing one opaque string.
  */
 function uploadForm(files: 'one' | 'many') {
-  const file = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'The file, up to 25 MB; its part\'s filename becomes the document\'s filename' };
+  const file = {
+    type: 'string',
+    format: 'binary',
+    contentMediaType: 'application/octet-stream',
+    description: "The file, up to 25 MB; its part's filename becomes the document's filename",
+  };
   return {
     schema: {
       type: 'object',
       required: ['file'],
       properties: {
-        file: files === 'one' ? file : { type: 'array', items: file, minItems: 1, maxItems: 100, description: 'The files: the field `file` repeated, 100 files and 100 MB per request' },
+        file:
+          files === 'one'
+            ? file
+            : { type: 'array', items: file, minItems: 1, maxItems: 100, description: 'The files: the field `file` repeated, 100 files and 100 MB per request' },
         tags: { type: 'array', items: { type: 'string' }, description: 'Tags of the document(s), a JSON-encoded array of strings, e.g. ["draft"]' },
         metadata: { $ref: '#/components/schemas/JsonObject', description: 'Metadata of the document(s), a JSON-encoded object, e.g. {"team":"research"}' },
       },
@@ -83,7 +95,11 @@ const SCALARS = [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { 
  */
 const JSON_COMPONENTS = {
   JsonValue: { anyOf: [...SCALARS, { $ref: '#/components/schemas/JsonArray' }, { $ref: '#/components/schemas/JsonObject' }], description: 'Any JSON value' },
-  JsonArray: { type: 'array', items: { anyOf: [...SCALARS, { $ref: '#/components/schemas/JsonObject' }, { type: 'array', items: {} }] }, description: 'A JSON array' },
+  JsonArray: {
+    type: 'array',
+    items: { anyOf: [...SCALARS, { $ref: '#/components/schemas/JsonObject' }, { type: 'array', items: {} }] },
+    description: 'A JSON array',
+  },
   JsonObject: { type: 'object', additionalProperties: { $ref: '#/components/schemas/JsonValue' }, description: 'A JSON object' },
 };
 
@@ -105,7 +121,10 @@ function pageResponse(r: AnyRoute, spec: Responses[number]) {
 
 /** A camelCase operationId from the method and path, for routes that do not name their operation. */
 export function derivedOperationId(method: string, path: string): string {
-  const words = path.split('/').filter((w) => w && w !== 'v1').map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w));
+  const words = path
+    .split('/')
+    .filter((w) => w && w !== 'v1')
+    .map((w) => (w.startsWith(':') ? `by-${w.slice(1)}` : w));
   return [method, ...words].join('-').replace(/[-_]+(\w)/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -175,11 +194,13 @@ export function buildOpenApi(routes: AnyRoute[], version: string, serverUrl = '/
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Project API key (dsk_live_… or dsk_test_…)' },
         jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Token from POST /auth/login' },
-        orgApiKey: { type: 'http', scheme: 'bearer', description: 'Org API key (dsk_org_…): invokes the org\'s hosted agents' },
+        orgApiKey: { type: 'http', scheme: 'bearer', description: "Org API key (dsk_org_…): invokes the org's hosted agents" },
         oauth: {
           type: 'oauth2',
           description: 'OAuth 2.1 access token of the MCP endpoint (dso_at_…): authorization code with PKCE S256, resource = <server>/mcp',
-          flows: { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPE_DESCRIPTIONS } },
+          flows: {
+            authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: OAUTH_SCOPE_DESCRIPTIONS },
+          },
         },
       },
       schemas: { Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, ...schemas.components, ...JSON_COMPONENTS },

@@ -154,7 +154,10 @@ function apiServer(app: ReturnType<typeof createApp>, config: Readonly<ServerCon
  */
 function checkRole(config: Readonly<ServerConfig>): void {
   if (config.role !== 'all' && !config.redisUrl) {
-    throw new DossierError('invalid_input', `DOSSIER_ROLE=${config.role} (--role) needs DOSSIER_REDIS_URL: without it, document events would not reach the other nodes`);
+    throw new DossierError(
+      'invalid_input',
+      `DOSSIER_ROLE=${config.role} (--role) needs DOSSIER_REDIS_URL: without it, document events would not reach the other nodes`,
+    );
   }
 }
 
@@ -182,16 +185,40 @@ export async function startServer(config: Readonly<ServerConfig>, opts: StartOpt
   const dossier = opts.dossier ?? (await dossierOf(config, log, limitStores, opts));
   const dataDir = resolve(config.dataDir);
   const limits = requestLimits(limitStores.rateLimiters, config, log);
-  const bootstrap = config.role === 'worker' ? null : await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
+  const bootstrap =
+    config.role === 'worker' ? null : await dossier.auth.bootstrap(config.adminEmail, config.adminPassword ?? randomBytes(12).toString('base64url'));
   if (bootstrap) log.info('created admin account, org, project and API keys', { file: saveCredentials(dataDir, bootstrap) });
   let url = '';
-  const app = config.role === 'worker' ? null : createApp(dossier, { config, publicUrl: () => url, log, limits, mcpPrincipal: opts.mcpPrincipal, dashboard: opts.dashboard ?? true, people: opts.people ?? loadPeopleOptions(config, log) });
+  const app =
+    config.role === 'worker'
+      ? null
+      : createApp(dossier, {
+          config,
+          publicUrl: () => url,
+          log,
+          limits,
+          mcpPrincipal: opts.mcpPrincipal,
+          dashboard: opts.dashboard ?? true,
+          people: opts.people ?? loadPeopleOptions(config, log),
+        });
   const http = app ? apiServer(app, config, log) : workerHealthServer(() => ({ workers: config.workers }));
   url = await listen(http, config);
   http.requestTimeout = 0; // long-polls, SSE and large presigned uploads manage their own time limits
-  log.info('listening', { url, role: config.role, dataDir, database: config.databaseUrl ? 'postgres' : 'sqlite', defaultEmbeddingModel: dossier.defaultEmbeddingModel });
+  log.info('listening', {
+    url,
+    role: config.role,
+    dataDir,
+    database: config.databaseUrl ? 'postgres' : 'sqlite',
+    defaultEmbeddingModel: dossier.defaultEmbeddingModel,
+  });
   return {
-    url, dossier, dataDir, http, bootstrap, limits, role: config.role,
+    url,
+    dossier,
+    dataDir,
+    http,
+    bootstrap,
+    limits,
+    role: config.role,
     async close() {
       app?.mcp.sessions.closeAll();
       http.closeAllConnections();
@@ -235,7 +262,13 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     providers: providerOptions(config),
     modelProviders: opts.modelProviders,
     rerankerSpec: config.reranker,
-    retrieval: { ...DEFAULT_RETRIEVAL, rrfK: config.rrfK, lexicalWeight: config.lexicalWeight, vectorWeight: config.vectorWeight, queryExpansion: config.queryExpansion },
+    retrieval: {
+      ...DEFAULT_RETRIEVAL,
+      rrfK: config.rrfK,
+      lexicalWeight: config.lexicalWeight,
+      vectorWeight: config.vectorWeight,
+      queryExpansion: config.queryExpansion,
+    },
     research: {
       timeLimitsMs: config.researchTimeLimitsMs,
       inputTokenBudgets: config.researchInputBudgets,
@@ -243,7 +276,11 @@ async function dossierOf(config: Readonly<ServerConfig>, log: Logger, limitStore
     },
     webhooks: { allowHttpLoopback: config.webhooksAllowHttpLoopback, settings: { baseDelayMs: config.webhookRetryBaseMs } },
     oauth: opts.oauth,
-    people: { invitationTtlSeconds: config.invitationTtlSeconds, adminResetTtlSeconds: config.adminResetTtlSeconds, emailResetTtlSeconds: config.emailResetTtlSeconds },
+    people: {
+      invitationTtlSeconds: config.invitationTtlSeconds,
+      adminResetTtlSeconds: config.adminResetTtlSeconds,
+      emailResetTtlSeconds: config.emailResetTtlSeconds,
+    },
     log,
   });
 }

@@ -45,7 +45,14 @@ function useScript(script: Script): ScriptedModel {
 }
 
 async function createAgent(over: Record<string, unknown> = {}): Promise<Json> {
-  const res = await jwt('POST', base, { slug: `agent-${crypto.randomUUID().slice(0, 8)}`, name: 'Analyst', systemPrompt: 'You answer from the documents.', model: 'scripted', allowedCollectionIds: null, ...over });
+  const res = await jwt('POST', base, {
+    slug: `agent-${crypto.randomUUID().slice(0, 8)}`,
+    name: 'Analyst',
+    systemPrompt: 'You answer from the documents.',
+    model: 'scripted',
+    allowedCollectionIds: null,
+    ...over,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -64,14 +71,18 @@ const newOrgKey = async (): Promise<string> => (await jwt('POST', `/v1/orgs/${t.
 /** POST for an SSE stream; returns the `data:` events in order. */
 async function streamEvents(path: string, body: unknown, signal?: AbortSignal): Promise<Json[]> {
   const res = await fetch(`${t.url}${path}`, {
-    method: 'POST', signal,
+    method: 'POST',
+    signal,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const text = await res.text();
-  return text.split('\n\n').filter((block) => block.startsWith('data: ')).map((block) => JSON.parse(block.slice(6)));
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => JSON.parse(block.slice(6)));
 }
 
 describe('invoking a hosted agent', () => {
@@ -84,7 +95,13 @@ describe('invoking a hosted agent', () => {
     const events = await streamEvents(`${base}/${agent.slug}/invoke`, { query: 'How did revenue change?' });
     expect(events.map((e) => e.type)).toEqual(['run_started', 'tool_call', 'tool_result', 'chunk', 'chunk', 'done']);
     const runId = events[0]!.runId;
-    expect(events[1]).toEqual({ type: 'tool_call', tool: 'search_collection', collectionId: reports, args: { collectionId: reports, query: 'revenue' }, stepIndex: 1 });
+    expect(events[1]).toEqual({
+      type: 'tool_call',
+      tool: 'search_collection',
+      collectionId: reports,
+      args: { collectionId: reports, query: 'revenue' },
+      stepIndex: 1,
+    });
     expect(events[2]).toEqual({ type: 'tool_result', tool: 'search_collection', summary: '1 passage from report.md', stepIndex: 2 });
     const done = events.at(-1)!;
     expect(done).toMatchObject({ runId, status: 'succeeded', response: 'Revenue grew 12 percent [S1].', iterationsUsed: 2, contradictionFlags: [] });
@@ -99,10 +116,22 @@ describe('invoking a hosted agent', () => {
     expect(String(model.calls[1]!.request.messages.at(-1)!.content)).toMatch(/^<untrusted_tool_result tool="search">/);
 
     const run = await jwt('GET', `${base}/${agent.slug}/runs/${runId}`);
-    expect(run.body).toMatchObject({ id: runId, agentId: agent.id, status: 'succeeded', query: 'How did revenue change?', response: done.response, iterationsUsed: 2 });
+    expect(run.body).toMatchObject({
+      id: runId,
+      agentId: agent.id,
+      status: 'succeeded',
+      query: 'How did revenue change?',
+      response: done.response,
+      iterationsUsed: 2,
+    });
     expect(run.body.agentSnapshot).toMatchObject({ id: agent.id, slug: agent.slug, allowedCollectionIds: [reports] });
     const steps = await jwt('GET', `${base}/${agent.slug}/runs/${runId}/steps`);
-    expect(steps.body.map((s: Json) => [s.stepIndex, s.kind, s.tool])).toEqual([[0, 'message', null], [1, 'tool_call', 'search_collection'], [2, 'tool_result', 'search_collection'], [3, 'message', null]]);
+    expect(steps.body.map((s: Json) => [s.stepIndex, s.kind, s.tool])).toEqual([
+      [0, 'message', null],
+      [1, 'tool_call', 'search_collection'],
+      [2, 'tool_result', 'search_collection'],
+      [3, 'message', null],
+    ]);
     expect(steps.body[3].content).toEqual({ role: 'assistant', content: done.response });
     const page = await jwt('GET', `${base}/${agent.slug}/runs/${runId}/steps?limit=2&offset=2`);
     expect(page.body.map((s: Json) => s.stepIndex)).toEqual([2, 3]);
@@ -117,7 +146,9 @@ describe('invoking a hosted agent', () => {
   it('applies an allow-list change mid-run: the next tool call is refused', async () => {
     const agent = await createAgent({ allowedCollectionIds: [reports, memos] });
     let release!: () => void;
-    const patched = new Promise<void>((resolve) => { release = resolve; });
+    const patched = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     useScript([
       { toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'hiring' } }] },
       { waitFor: patched, toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'engineers' } }] },
@@ -152,11 +183,26 @@ describe('invoking a hosted agent', () => {
     useScript([{ text: '{"growth": "twelve"}' }]);
     const bad = await jwt('POST', `${base}/${agent.slug}/invoke/sync`, { query: 'Growth?' });
     expect(bad.body.structuredOutput).toBeUndefined();
-    expect(bad.body).toMatchObject({ status: 'succeeded', response: '{"growth": "twelve"}', warnings: [expect.stringMatching(/does not match the outputSchema \(\/growth must be number\)/)] });
+    expect(bad.body).toMatchObject({
+      status: 'succeeded',
+      response: '{"growth": "twelve"}',
+      warnings: [expect.stringMatching(/does not match the outputSchema \(\/growth must be number\)/)],
+    });
     useScript([{ text: 'About twelve percent.' }]);
     const stream = await streamEvents(`${base}/${agent.slug}/invoke`, { query: 'Growth?' });
     expect(stream.map((e) => e.type)).toEqual(['run_started', 'chunk', 'done']);
-    expectError(await jwt('POST', base, { slug: 'bad-schema', name: 'x', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null, outputSchema: { type: 'nope' } }), 400, /outputSchema/);
+    expectError(
+      await jwt('POST', base, {
+        slug: 'bad-schema',
+        name: 'x',
+        systemPrompt: 'x',
+        model: 'scripted',
+        allowedCollectionIds: null,
+        outputSchema: { type: 'nope' },
+      }),
+      400,
+      /outputSchema/,
+    );
   });
 
   it('ends with a warning and status timeout when the time limit fires (408 for sync without answer text)', async () => {
@@ -177,7 +223,10 @@ describe('invoking a hosted agent', () => {
     const model = useScript([{ text: ['Partial'], hangAfterDeltas: 1 }]);
     const abort = new AbortController();
     const res = await fetch(`${t.url}${base}/${agent.slug}/invoke`, {
-      method: 'POST', signal: abort.signal, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'Wait' }),
+      method: 'POST',
+      signal: abort.signal,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'Wait' }),
     });
     const reader = res.body!.getReader();
     let seen = '';
@@ -237,7 +286,7 @@ describe('invoking a hosted agent', () => {
     expect(events.find((e) => e.type === 'tool_result')!.summary).toMatch(/^Error: Collection .* is not one this agent may read/);
   });
 
-  it("lets a member delete only the runs they started, an admin any run (issue 33)", async () => {
+  it('lets a member delete only the runs they started, an admin any run (issue 33)', async () => {
     const agent = await createAgent();
     const member = await memberLogin();
     const orgKey = await newOrgKey();
@@ -290,15 +339,21 @@ describe('limits of agent runs', () => {
   });
 
   it('runs 5 of 20 concurrent invocations against a cap of 5 (the rest 429, their credits given back), counting each run once', async () => {
-    const created = await planned.request('POST', plannedBase, { auth: plannedToken, json: { slug: 'busy', name: 'Busy', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null } });
+    const created = await planned.request('POST', plannedBase, {
+      auth: plannedToken,
+      json: { slug: 'busy', name: 'Busy', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null },
+    });
     expect(created.status).toBe(201);
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const model = new ScriptedModel(() => ({ waitFor: gate, text: 'Done.' }));
     dossierContext(planned.server.dossier).models = scriptedResolver(model);
     let answered = 0;
     const calls = Array.from({ length: 20 }, () =>
-      planned.request('POST', `${plannedBase}/busy/invoke/sync`, { auth: plannedToken, json: { query: 'Go' } }).finally(() => answered++));
+      planned.request('POST', `${plannedBase}/busy/invoke/sync`, { auth: plannedToken, json: { query: 'Go' } }).finally(() => answered++),
+    );
     // Five runs hold the org's slots at the model while the other fifteen are refused; then the five finish.
     await waitFor(async () => (model.calls.length >= 5 && answered >= 15 ? true : null), 'five runs at the model and fifteen refusals', 20_000);
     release();
@@ -327,7 +382,10 @@ describe('credits of agent runs under concurrency', () => {
     server = await startTestServer({ config: { plansFile: planFile } });
     token = (await server.request('POST', '/auth/login', { auth: null, json: { email: server.email, password: server.password } })).body.token;
     agentsBase = `/v1/orgs/${server.orgId}/projects/${server.projectId}/agents`;
-    await server.request('POST', agentsBase, { auth: token, json: { slug: 'thrifty', name: 'T', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null } });
+    await server.request('POST', agentsBase, {
+      auth: token,
+      json: { slug: 'thrifty', name: 'T', systemPrompt: 'x', model: 'scripted', allowedCollectionIds: null },
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -335,14 +393,18 @@ describe('credits of agent runs under concurrency', () => {
 
   it('lets exactly as many simultaneous runs start as credits remain (none overspent), and gives a failed run its credit back', async () => {
     let calls = 0;
-    dossierContext(server.server.dossier).models = scriptedResolver(new ScriptedModel(() => {
-      calls++;
-      return calls === 1 ? { error: new DossierError('provider_error', 'The model provider failed') } : { text: 'Done.' };
-    }));
+    dossierContext(server.server.dossier).models = scriptedResolver(
+      new ScriptedModel(() => {
+        calls++;
+        return calls === 1 ? { error: new DossierError('provider_error', 'The model provider failed') } : { text: 'Done.' };
+      }),
+    );
     const failed = await server.request('POST', `${agentsBase}/thrifty/invoke/sync`, { auth: token, json: { query: 'First' } });
     expect(failed.body.status).toBe('failed');
     expect((await server.request('GET', '/v1/usage')).body.meters.credits).toEqual({ used: 0, limit: 3 });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => server.request('POST', `${agentsBase}/thrifty/invoke/sync`, { auth: token, json: { query: 'Go' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => server.request('POST', `${agentsBase}/thrifty/invoke/sync`, { auth: token, json: { query: 'Go' } })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
     expect(answers.filter((a) => a.status === 422)).toHaveLength(7);
     expect((await server.request('GET', '/v1/usage')).body.meters.credits).toEqual({ used: 3, limit: 3 });

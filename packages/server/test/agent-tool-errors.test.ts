@@ -24,7 +24,8 @@ beforeAll(async () => {
   ours = (await t.createCollection({ name: 'Ours' })).id;
   await t.ingest(ours, 'ours.md', '# Ours\n\n## Plans\n\nOur plans for 2025.\n');
   const other = await t.server.dossier.auth.bootstrap('other-tenant@example.test', 'another long password');
-  const theirs = (await t.request('POST', '/v1/collections', { auth: other!.liveKey, json: { projectId: other!.projectId, name: 'Theirs' } })).body.id as string;
+  const theirs = (await t.request('POST', '/v1/collections', { auth: other!.liveKey, json: { projectId: other!.projectId, name: 'Theirs' } })).body
+    .id as string;
   const doc = await t.ingest(theirs, 'secret.md', '# Secret\n\n## Merger\n\nThe merger closes in May.\n', { auth: other!.liveKey });
   const sections = await t.request('GET', `/v1/documents/${doc.id}/sections`, { auth: other!.liveKey });
   expect(sections.status, JSON.stringify(sections.body)).toBe(200);
@@ -39,14 +40,17 @@ describe('agent tool errors about things out of reach', () => {
   it("say 'not found' for another tenant's document and section, never naming their collection", async () => {
     const base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/agents`;
     const created = await t.request('POST', base, {
-      auth: token, json: { slug: 'prober', name: 'Prober', systemPrompt: 'Answer from the documents.', model: 'scripted', allowedCollectionIds: [ours] },
+      auth: token,
+      json: { slug: 'prober', name: 'Prober', systemPrompt: 'Answer from the documents.', model: 'scripted', allowedCollectionIds: [ours] },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    current = scriptedResolver(new ScriptedModel([
-      { toolCalls: [{ name: 'get_document', arguments: { documentId: foreign.documentId } }] },
-      { toolCalls: [{ name: 'get_section_chunks', arguments: { section_id: foreign.sectionId } }] },
-      { text: 'Nothing I may read.' },
-    ]));
+    current = scriptedResolver(
+      new ScriptedModel([
+        { toolCalls: [{ name: 'get_document', arguments: { documentId: foreign.documentId } }] },
+        { toolCalls: [{ name: 'get_section_chunks', arguments: { section_id: foreign.sectionId } }] },
+        { text: 'Nothing I may read.' },
+      ]),
+    );
     const res = await t.request('POST', `${base}/prober/invoke/sync`, { auth: token, json: { query: 'What about the merger?' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const steps = (await t.request('GET', `${base}/prober/runs/${res.body.runId}/steps`, { auth: token })).body as Json[];

@@ -27,7 +27,14 @@ afterAll(async () => {
 });
 
 const jwt = (method: string, path: string, json?: unknown) => t.request(method, path, { auth: token, ...(json === undefined ? {} : { json }) });
-const draft = (over: Record<string, unknown> = {}) => ({ slug: `a-${crypto.randomUUID().slice(0, 8)}`, name: 'Helper', systemPrompt: 'You answer from the documents.', model: 'scripted', allowedCollectionIds: null, ...over });
+const draft = (over: Record<string, unknown> = {}) => ({
+  slug: `a-${crypto.randomUUID().slice(0, 8)}`,
+  name: 'Helper',
+  systemPrompt: 'You answer from the documents.',
+  model: 'scripted',
+  allowedCollectionIds: null,
+  ...over,
+});
 const ALL_TOOLS = { search_collection: true, scan_sections: true, get_section_chunks: true, list_documents: true, get_document: true };
 
 describe('hosted agents: create', () => {
@@ -35,9 +42,19 @@ describe('hosted agents: create', () => {
     const res = await jwt('POST', base, draft({ slug: 'support-bot', description: 'Answers support questions', toolset: { get_document: false } }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), slug: 'support-bot', name: 'Helper', description: 'Answers support questions', systemPrompt: 'You answer from the documents.',
-      model: 'scripted', timeoutMs: 300_000, toolset: { ...ALL_TOOLS, get_document: false }, allowedCollectionIds: null, outputSchema: null,
-      createdBy: expect.any(String), createdAt: expect.any(String), updatedAt: res.body.createdAt,
+      id: expect.any(String),
+      slug: 'support-bot',
+      name: 'Helper',
+      description: 'Answers support questions',
+      systemPrompt: 'You answer from the documents.',
+      model: 'scripted',
+      timeoutMs: 300_000,
+      toolset: { ...ALL_TOOLS, get_document: false },
+      allowedCollectionIds: null,
+      outputSchema: null,
+      createdBy: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: res.body.createdAt,
     });
   });
 
@@ -82,12 +99,35 @@ describe('hosted agents: read, update and delete', () => {
   });
 
   it('merges a patch: omitted keys stay, null clears, the allow-list widens, the toolset merges key by key', async () => {
-    const created = (await jwt('POST', base, draft({ description: 'old', allowedCollectionIds: [collectionId], timeoutMs: 5000, outputSchema: { type: 'object' }, toolset: { scan_sections: false } }))).body;
-    const res = await jwt('PATCH', `${base}/${created.id}`, { description: null, allowedCollectionIds: null, outputSchema: null, toolset: { get_document: false }, name: 'Renamed' });
+    const created = (
+      await jwt(
+        'POST',
+        base,
+        draft({
+          description: 'old',
+          allowedCollectionIds: [collectionId],
+          timeoutMs: 5000,
+          outputSchema: { type: 'object' },
+          toolset: { scan_sections: false },
+        }),
+      )
+    ).body;
+    const res = await jwt('PATCH', `${base}/${created.id}`, {
+      description: null,
+      allowedCollectionIds: null,
+      outputSchema: null,
+      toolset: { get_document: false },
+      name: 'Renamed',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
-      ...created, name: 'Renamed', description: null, allowedCollectionIds: null, outputSchema: null,
-      toolset: { ...ALL_TOOLS, scan_sections: false, get_document: false }, updatedAt: expect.any(String),
+      ...created,
+      name: 'Renamed',
+      description: null,
+      allowedCollectionIds: null,
+      outputSchema: null,
+      toolset: { ...ALL_TOOLS, scan_sections: false, get_document: false },
+      updatedAt: expect.any(String),
     });
     const reset = await jwt('PATCH', `${base}/${created.id}`, { timeoutMs: null, toolset: null });
     expect(reset.body).toMatchObject({ timeoutMs: 300_000, toolset: ALL_TOOLS, name: 'Renamed' });

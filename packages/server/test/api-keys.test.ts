@@ -77,7 +77,7 @@ describe('project API keys', () => {
 });
 
 describe('org API keys', () => {
-  it('invoke the org\'s hosted agents (and nothing else), until revoked', async () => {
+  it("invoke the org's hosted agents (and nothing else), until revoked", async () => {
     const created = await t.request('POST', orgKeys, { auth: admin, json: { name: 'backend' } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ env: 'org', prefix: 'dsk_org_', name: 'backend' });

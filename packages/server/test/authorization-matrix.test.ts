@@ -42,92 +42,193 @@ type Profile =
 
 const ORG = '/v1/orgs/:orgId/projects/:projectId';
 const ROWS: Record<string, Profile> = {
-  'POST /auth/login': 'open', 'GET /orgs': 'jwt-user', 'GET /orgs/:orgId/projects': 'jwt-member',
-  'POST /v1/auth/login': 'open', 'GET /v1/orgs': 'jwt-user', 'GET /v1/orgs/:orgId/projects': 'jwt-member',
-  'POST /v1/orgs': 'jwt-user', 'PATCH /v1/orgs/:orgId': 'jwt-admin', 'DELETE /v1/orgs/:orgId': 'jwt-admin',
-  'POST /v1/orgs/:orgId/projects': 'jwt-admin', [`PATCH ${ORG}`]: 'jwt-admin', [`DELETE ${ORG}`]: 'jwt-admin',
-  'GET /v1/orgs/:orgId/members': 'jwt-member', 'PUT /v1/orgs/:orgId/members': 'jwt-admin', 'DELETE /v1/orgs/:orgId/members/:accountId': 'jwt-admin',
-  'POST /v1/auth/password': 'jwt-user', 'POST /v1/auth/logout-all': 'jwt-user',
-  'POST /v1/collections': 'key-sandbox', 'GET /v1/collections': 'key-sandbox',
-  'GET /v1/collections/:id': 'public-read', 'GET /v1/collections/:id/stats': 'public-read',
-  'POST /v1/collections/:id/describe': 'key-owned', 'PATCH /v1/collections/:id': 'key-owned', 'PUT /v1/collections/:id': 'key-owned', 'DELETE /v1/collections/:id': 'key-owned',
-  'POST /v1/collections/:id/documents/upload-url': 'key-owned', 'PUT /v1/uploads/:token': 'upload-token',
-  'POST /v1/collections/:id/documents/:docId/confirm': 'key-owned', 'POST /v1/collections/:id/documents/batch-confirm': 'key-owned',
-  'POST /v1/collections/:id/documents': 'key-owned', 'POST /v1/collections/:id/documents/batch': 'key-owned',
-  'GET /v1/collections/:id/documents': 'public-read', 'DELETE /v1/collections/:id/documents/batch': 'key-owned',
-  'POST /v1/collections/:id/documents/batch-delete': 'key-owned', 'POST /v1/collections/:id/documents/retry-failed': 'key-owned',
-  'PATCH /v1/collections/:id/documents/bulk': 'key-owned', 'PATCH /v1/collections/:id/documents/:docId': 'key-owned',
-  'GET /v1/collections/:id/tags': 'public-read', 'POST /v1/collections/:id/documents/search': 'public-read',
-  'GET /v1/documents/:id': 'public-read', 'GET /v1/documents/:id/wait': 'public-read', 'GET /v1/documents/:id/markdown': 'public-read',
-  'GET /v1/documents/:id/sections': 'public-read', 'DELETE /v1/documents/:id': 'key-owned', 'POST /v1/documents/:id/retry': 'key-owned',
-  'GET /v1/documents/:id/images': 'public-read', 'GET /v1/documents/:id/images/:imageId': 'public-read',
-  'GET /v1/documents/:id/chunks/captions': 'public-read', 'GET /v1/collections/:id/documents/events': 'public-read',
+  'POST /auth/login': 'open',
+  'GET /orgs': 'jwt-user',
+  'GET /orgs/:orgId/projects': 'jwt-member',
+  'POST /v1/auth/login': 'open',
+  'GET /v1/orgs': 'jwt-user',
+  'GET /v1/orgs/:orgId/projects': 'jwt-member',
+  'POST /v1/orgs': 'jwt-user',
+  'PATCH /v1/orgs/:orgId': 'jwt-admin',
+  'DELETE /v1/orgs/:orgId': 'jwt-admin',
+  'POST /v1/orgs/:orgId/projects': 'jwt-admin',
+  [`PATCH ${ORG}`]: 'jwt-admin',
+  [`DELETE ${ORG}`]: 'jwt-admin',
+  'GET /v1/orgs/:orgId/members': 'jwt-member',
+  'PUT /v1/orgs/:orgId/members': 'jwt-admin',
+  'DELETE /v1/orgs/:orgId/members/:accountId': 'jwt-admin',
+  'POST /v1/auth/password': 'jwt-user',
+  'POST /v1/auth/logout-all': 'jwt-user',
+  'POST /v1/collections': 'key-sandbox',
+  'GET /v1/collections': 'key-sandbox',
+  'GET /v1/collections/:id': 'public-read',
+  'GET /v1/collections/:id/stats': 'public-read',
+  'POST /v1/collections/:id/describe': 'key-owned',
+  'PATCH /v1/collections/:id': 'key-owned',
+  'PUT /v1/collections/:id': 'key-owned',
+  'DELETE /v1/collections/:id': 'key-owned',
+  'POST /v1/collections/:id/documents/upload-url': 'key-owned',
+  'PUT /v1/uploads/:token': 'upload-token',
+  'POST /v1/collections/:id/documents/:docId/confirm': 'key-owned',
+  'POST /v1/collections/:id/documents/batch-confirm': 'key-owned',
+  'POST /v1/collections/:id/documents': 'key-owned',
+  'POST /v1/collections/:id/documents/batch': 'key-owned',
+  'GET /v1/collections/:id/documents': 'public-read',
+  'DELETE /v1/collections/:id/documents/batch': 'key-owned',
+  'POST /v1/collections/:id/documents/batch-delete': 'key-owned',
+  'POST /v1/collections/:id/documents/retry-failed': 'key-owned',
+  'PATCH /v1/collections/:id/documents/bulk': 'key-owned',
+  'PATCH /v1/collections/:id/documents/:docId': 'key-owned',
+  'GET /v1/collections/:id/tags': 'public-read',
+  'POST /v1/collections/:id/documents/search': 'public-read',
+  'GET /v1/documents/:id': 'public-read',
+  'GET /v1/documents/:id/wait': 'public-read',
+  'GET /v1/documents/:id/markdown': 'public-read',
+  'GET /v1/documents/:id/sections': 'public-read',
+  'DELETE /v1/documents/:id': 'key-owned',
+  'POST /v1/documents/:id/retry': 'key-owned',
+  'GET /v1/documents/:id/images': 'public-read',
+  'GET /v1/documents/:id/images/:imageId': 'public-read',
+  'GET /v1/documents/:id/chunks/captions': 'public-read',
+  'GET /v1/collections/:id/documents/events': 'public-read',
   'GET /v1/documents/:id/pages/:page/image': 'public-read',
-  'POST /v1/collections/:id/query': 'public-read', 'POST /v1/collections/:id/sections/scan': 'public-read',
-  'GET /v1/sections/:id': 'public-read', 'GET /v1/sections/:id/chunks': 'public-read',
-  'POST /v1/collections/:id/research': 'key-owned', 'POST /v1/collections/:id/research/sync': 'key-owned',
-  'GET /v1/collections/:id/research': 'key-owned', 'GET /v1/collections/:id/research/:sessionId': 'key-owned',
+  'POST /v1/collections/:id/query': 'public-read',
+  'POST /v1/collections/:id/sections/scan': 'public-read',
+  'GET /v1/sections/:id': 'public-read',
+  'GET /v1/sections/:id/chunks': 'public-read',
+  'POST /v1/collections/:id/research': 'key-owned',
+  'POST /v1/collections/:id/research/sync': 'key-owned',
+  'GET /v1/collections/:id/research': 'key-owned',
+  'GET /v1/collections/:id/research/:sessionId': 'key-owned',
   'DELETE /v1/collections/:id/research/:sessionId': 'key-owned',
-  'POST /v1/projects/:id/provider-keys': 'key-project', 'GET /v1/projects/:id/provider-keys': 'key-project',
+  'POST /v1/projects/:id/provider-keys': 'key-project',
+  'GET /v1/projects/:id/provider-keys': 'key-project',
   'DELETE /v1/projects/:id/provider-keys/:keyId': 'key-owned',
-  'POST /v1/collections/:id/recompute/summaries': 'key-owned', 'PATCH /v1/collections/:id/recompute/summaries': 'key-owned',
-  'POST /v1/collections/:id/recompute/captions': 'key-owned', 'PATCH /v1/collections/:id/recompute/captions': 'key-owned',
-  'GET /v1/documents/:id/claims': 'key-owned', 'GET /v1/collections/:id/claims/map': 'key-owned',
-  'POST /v1/collections/:id/recompute/claims': 'key-owned', 'PATCH /v1/collections/:id/recompute/claims': 'key-owned',
-  'GET /v1/collections/:id/contradictions/files': 'key-owned', 'POST /v1/collections/:id/contradictions/detect': 'key-owned',
-  'GET /v1/collections/:id/contradictions/runs/latest': 'key-owned', 'GET /v1/collections/:id/contradictions': 'key-owned',
-  'PATCH /v1/collections/:id/contradictions/:contradictionId': 'key-owned', 'POST /v1/collections/:id/contradictions/:contradictionId': 'key-owned',
+  'POST /v1/collections/:id/recompute/summaries': 'key-owned',
+  'PATCH /v1/collections/:id/recompute/summaries': 'key-owned',
+  'POST /v1/collections/:id/recompute/captions': 'key-owned',
+  'PATCH /v1/collections/:id/recompute/captions': 'key-owned',
+  'GET /v1/documents/:id/claims': 'key-owned',
+  'GET /v1/collections/:id/claims/map': 'key-owned',
+  'POST /v1/collections/:id/recompute/claims': 'key-owned',
+  'PATCH /v1/collections/:id/recompute/claims': 'key-owned',
+  'GET /v1/collections/:id/contradictions/files': 'key-owned',
+  'POST /v1/collections/:id/contradictions/detect': 'key-owned',
+  'GET /v1/collections/:id/contradictions/runs/latest': 'key-owned',
+  'GET /v1/collections/:id/contradictions': 'key-owned',
+  'PATCH /v1/collections/:id/contradictions/:contradictionId': 'key-owned',
+  'POST /v1/collections/:id/contradictions/:contradictionId': 'key-owned',
   'POST /v1/collections/:id/contradictions/:contradictionId/apply-instruction': 'key-owned',
-  'GET /v1/usage': 'key-sandbox', 'GET /v1/usage/daily': 'key-sandbox',
-  'POST /v1/collections/:id/duplicates/detect': 'key-owned', 'GET /v1/collections/:id/duplicates/runs/latest': 'key-owned',
-  'GET /v1/collections/:id/duplicates': 'key-owned', 'GET /v1/collections/:id/duplicates/:groupId/compare': 'key-owned', 'PATCH /v1/collections/:id/duplicates/:groupId': 'key-owned',
-  'POST /v1/collections/:id/duplicates/:groupId': 'key-owned', 'DELETE /v1/collections/:id/duplicates/:groupId': 'key-owned',
-  [`POST ${ORG}/agents`]: 'jwt-admin', [`GET ${ORG}/agents`]: 'jwt-member', [`GET ${ORG}/agents/:agentId`]: 'jwt-member',
-  [`PATCH ${ORG}/agents/:agentId`]: 'jwt-admin', [`DELETE ${ORG}/agents/:agentId`]: 'jwt-admin',
-  [`POST ${ORG}/agents/:agentSlug/invoke`]: 'jwt-or-org-key', [`POST ${ORG}/agents/:agentSlug/invoke/sync`]: 'jwt-or-org-key',
-  [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-admin', [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
-  [`GET ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member', [`GET ${ORG}/agents/:agentSlug/runs/:runId/steps`]: 'jwt-member',
+  'GET /v1/usage': 'key-sandbox',
+  'GET /v1/usage/daily': 'key-sandbox',
+  'POST /v1/collections/:id/duplicates/detect': 'key-owned',
+  'GET /v1/collections/:id/duplicates/runs/latest': 'key-owned',
+  'GET /v1/collections/:id/duplicates': 'key-owned',
+  'GET /v1/collections/:id/duplicates/:groupId/compare': 'key-owned',
+  'PATCH /v1/collections/:id/duplicates/:groupId': 'key-owned',
+  'POST /v1/collections/:id/duplicates/:groupId': 'key-owned',
+  'DELETE /v1/collections/:id/duplicates/:groupId': 'key-owned',
+  [`POST ${ORG}/agents`]: 'jwt-admin',
+  [`GET ${ORG}/agents`]: 'jwt-member',
+  [`GET ${ORG}/agents/:agentId`]: 'jwt-member',
+  [`PATCH ${ORG}/agents/:agentId`]: 'jwt-admin',
+  [`DELETE ${ORG}/agents/:agentId`]: 'jwt-admin',
+  [`POST ${ORG}/agents/:agentSlug/invoke`]: 'jwt-or-org-key',
+  [`POST ${ORG}/agents/:agentSlug/invoke/sync`]: 'jwt-or-org-key',
+  [`POST ${ORG}/agents/:agentSlug/preview`]: 'jwt-admin',
+  [`GET ${ORG}/agents/:agentSlug/runs`]: 'jwt-member',
+  [`GET ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member',
+  [`GET ${ORG}/agents/:agentSlug/runs/:runId/steps`]: 'jwt-member',
   [`DELETE ${ORG}/agents/:agentSlug/runs/:runId`]: 'jwt-member',
-  [`GET ${ORG}/webhooks`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks`]: 'jwt-admin-or-live-key',
-  [`PATCH ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key', [`DELETE ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key',
-  [`GET ${ORG}/webhooks/:endpointId/deliveries`]: 'jwt-or-live-key', [`POST ${ORG}/webhooks/:endpointId/deliveries/:id/retry`]: 'jwt-admin-or-live-key',
+  [`GET ${ORG}/webhooks`]: 'jwt-or-live-key',
+  [`POST ${ORG}/webhooks`]: 'jwt-admin-or-live-key',
+  [`PATCH ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key',
+  [`DELETE ${ORG}/webhooks/:endpointId`]: 'jwt-admin-or-live-key',
+  [`GET ${ORG}/webhooks/:endpointId/deliveries`]: 'jwt-or-live-key',
+  [`POST ${ORG}/webhooks/:endpointId/deliveries/:id/retry`]: 'jwt-admin-or-live-key',
   [`POST ${ORG}/webhooks/:endpointId/test`]: 'jwt-admin-or-live-key',
-  [`GET ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys`]: 'jwt-admin', [`POST ${ORG}/api-keys/:keyId/rotate`]: 'jwt-admin',
+  [`GET ${ORG}/api-keys`]: 'jwt-admin',
+  [`POST ${ORG}/api-keys`]: 'jwt-admin',
+  [`POST ${ORG}/api-keys/:keyId/rotate`]: 'jwt-admin',
   [`DELETE ${ORG}/api-keys/:keyId`]: 'jwt-admin',
-  'GET /v1/orgs/:orgId/api-keys': 'jwt-admin', 'POST /v1/orgs/:orgId/api-keys': 'jwt-admin', 'DELETE /v1/orgs/:orgId/api-keys/:keyId': 'jwt-admin',
-  [`GET ${ORG}/mcp-clients`]: 'jwt-admin', [`DELETE ${ORG}/mcp-clients/:connectionId`]: 'jwt-admin',
-  'GET /.well-known/oauth-authorization-server': 'open', 'GET /.well-known/oauth-protected-resource': 'open',
-  'GET /.well-known/oauth-protected-resource/mcp': 'open', 'GET /oauth/authorize': 'open', 'POST /oauth/authorize': 'open',
-  'POST /oauth/authorize/consent': 'open', 'POST /oauth/register': 'open', 'POST /oauth/token': 'open', 'POST /oauth/revoke': 'open',
-  'GET /oauth/connected-clients': 'open', 'POST /oauth/connected-clients': 'open', 'POST /oauth/connected-clients/revoke': 'open',
-  'GET /v1/openapi.json': 'open', 'GET /health': 'open', 'GET /v1/health': 'open',
+  'GET /v1/orgs/:orgId/api-keys': 'jwt-admin',
+  'POST /v1/orgs/:orgId/api-keys': 'jwt-admin',
+  'DELETE /v1/orgs/:orgId/api-keys/:keyId': 'jwt-admin',
+  [`GET ${ORG}/mcp-clients`]: 'jwt-admin',
+  [`DELETE ${ORG}/mcp-clients/:connectionId`]: 'jwt-admin',
+  'GET /.well-known/oauth-authorization-server': 'open',
+  'GET /.well-known/oauth-protected-resource': 'open',
+  'GET /.well-known/oauth-protected-resource/mcp': 'open',
+  'GET /oauth/authorize': 'open',
+  'POST /oauth/authorize': 'open',
+  'POST /oauth/authorize/consent': 'open',
+  'POST /oauth/register': 'open',
+  'POST /oauth/token': 'open',
+  'POST /oauth/revoke': 'open',
+  'GET /oauth/connected-clients': 'open',
+  'POST /oauth/connected-clients': 'open',
+  'POST /oauth/connected-clients/revoke': 'open',
+  'GET /v1/openapi.json': 'open',
+  'GET /health': 'open',
+  'GET /v1/health': 'open',
   // Issue 42: people on a team (invitations, accounts, sessions, password resets, their pages).
-  'POST /v1/orgs/:orgId/invitations': 'jwt-admin', 'GET /v1/orgs/:orgId/invitations': 'jwt-admin', 'DELETE /v1/orgs/:orgId/invitations/:invitationId': 'jwt-admin',
-  'POST /v1/invitations/preview': 'open', 'POST /v1/invitations/accept': 'open',
-  'GET /v1/auth/account': 'jwt-user', 'PATCH /v1/auth/account': 'jwt-user', 'GET /v1/auth/sessions': 'jwt-user', 'DELETE /v1/auth/sessions/:sessionId': 'jwt-user',
-  'POST /v1/orgs/:orgId/members/:accountId/password-reset': 'jwt-admin', 'POST /v1/auth/password-reset/request': 'open', 'POST /v1/auth/password-reset': 'open',
-  'GET /invite': 'open', 'POST /invite': 'open', 'GET /reset-password': 'open', 'POST /reset-password': 'open',
-  'GET /v1/auth/sso/providers': 'open', 'GET /auth/sso/:providerId/start': 'open', 'GET /auth/sso/:providerId/callback': 'open', 'POST /v1/auth/sso/token': 'open',
+  'POST /v1/orgs/:orgId/invitations': 'jwt-admin',
+  'GET /v1/orgs/:orgId/invitations': 'jwt-admin',
+  'DELETE /v1/orgs/:orgId/invitations/:invitationId': 'jwt-admin',
+  'POST /v1/invitations/preview': 'open',
+  'POST /v1/invitations/accept': 'open',
+  'GET /v1/auth/account': 'jwt-user',
+  'PATCH /v1/auth/account': 'jwt-user',
+  'GET /v1/auth/sessions': 'jwt-user',
+  'DELETE /v1/auth/sessions/:sessionId': 'jwt-user',
+  'POST /v1/orgs/:orgId/members/:accountId/password-reset': 'jwt-admin',
+  'POST /v1/auth/password-reset/request': 'open',
+  'POST /v1/auth/password-reset': 'open',
+  'GET /invite': 'open',
+  'POST /invite': 'open',
+  'GET /reset-password': 'open',
+  'POST /reset-password': 'open',
+  'GET /v1/auth/sso/providers': 'open',
+  'GET /auth/sso/:providerId/start': 'open',
+  'GET /auth/sso/:providerId/callback': 'open',
+  'POST /v1/auth/sso/token': 'open',
   // Issue 38: evaluation — project keys of the collection's sandbox (running meters queries but changes nothing).
-  'POST /v1/collections/:id/golden-sets': 'key-owned', 'GET /v1/collections/:id/golden-sets': 'key-owned',
-  'POST /v1/collections/:id/golden-sets/upload': 'key-owned', 'POST /v1/collections/:id/golden-proposals': 'key-owned',
-  'GET /v1/collections/:id/golden-proposals': 'key-owned', 'POST /v1/collections/:id/golden-proposals/:proposalId/accept': 'key-owned',
+  'POST /v1/collections/:id/golden-sets': 'key-owned',
+  'GET /v1/collections/:id/golden-sets': 'key-owned',
+  'POST /v1/collections/:id/golden-sets/upload': 'key-owned',
+  'POST /v1/collections/:id/golden-proposals': 'key-owned',
+  'GET /v1/collections/:id/golden-proposals': 'key-owned',
+  'POST /v1/collections/:id/golden-proposals/:proposalId/accept': 'key-owned',
   'POST /v1/collections/:id/golden-proposals/:proposalId/reject': 'key-owned',
-  'GET /v1/collections/:id/golden-sets/:setId': 'key-owned', 'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',
-  'DELETE /v1/collections/:id/golden-sets/:setId': 'key-owned', 'POST /v1/collections/:id/evaluations': 'key-owned',
-  'GET /v1/collections/:id/evaluations': 'key-owned', 'GET /v1/collections/:id/evaluations/compare': 'key-owned',
-  'GET /v1/collections/:id/evaluations/:runId': 'key-owned', 'GET /v1/collections/:id/evaluation-guard': 'key-owned',
-  'PUT /v1/collections/:id/evaluation-guard': 'key-owned', 'DELETE /v1/collections/:id/evaluation-guard': 'key-owned',
+  'GET /v1/collections/:id/golden-sets/:setId': 'key-owned',
+  'PATCH /v1/collections/:id/golden-sets/:setId': 'key-owned',
+  'DELETE /v1/collections/:id/golden-sets/:setId': 'key-owned',
+  'POST /v1/collections/:id/evaluations': 'key-owned',
+  'GET /v1/collections/:id/evaluations': 'key-owned',
+  'GET /v1/collections/:id/evaluations/compare': 'key-owned',
+  'GET /v1/collections/:id/evaluations/:runId': 'key-owned',
+  'GET /v1/collections/:id/evaluation-guard': 'key-owned',
+  'PUT /v1/collections/:id/evaluation-guard': 'key-owned',
+  'DELETE /v1/collections/:id/evaluation-guard': 'key-owned',
   // The MCP endpoint: any project key, in its own sandbox (OAuth tokens too: their scopes are checked per tool).
-  'POST /mcp': 'key-or-oauth', 'GET /mcp': 'key-or-oauth', 'DELETE /mcp': 'key-or-oauth',
+  'POST /mcp': 'key-or-oauth',
+  'GET /mcp': 'key-or-oauth',
+  'DELETE /mcp': 'key-or-oauth',
   // The dashboard's cookie session (issue 34): signing in and out read no credentials; reading it back needs one.
-  'POST /v1/dashboard/session': 'open', 'GET /v1/dashboard/session': 'jwt-user', 'DELETE /v1/dashboard/session': 'open',
+  'POST /v1/dashboard/session': 'open',
+  'GET /v1/dashboard/session': 'jwt-user',
+  'DELETE /v1/dashboard/session': 'open',
   // Issue 43: the source manifest a sync compares with.
-  'GET /v1/collections/:id/manifest': 'key-owned', 'POST /v1/collections/:id/manifest/delete': 'key-owned',
+  'GET /v1/collections/:id/manifest': 'key-owned',
+  'POST /v1/collections/:id/manifest/delete': 'key-owned',
   // Issue 43: server-side sources; org admins write, members read.
-  [`POST ${ORG}/sources`]: 'jwt-admin', [`GET ${ORG}/sources`]: 'jwt-member', [`GET ${ORG}/sources/:sourceId`]: 'jwt-member',
-  [`PATCH ${ORG}/sources/:sourceId`]: 'jwt-admin', [`DELETE ${ORG}/sources/:sourceId`]: 'jwt-admin',
-  [`POST ${ORG}/sources/:sourceId/runs`]: 'jwt-admin', [`GET ${ORG}/sources/:sourceId/runs`]: 'jwt-member',
+  [`POST ${ORG}/sources`]: 'jwt-admin',
+  [`GET ${ORG}/sources`]: 'jwt-member',
+  [`GET ${ORG}/sources/:sourceId`]: 'jwt-member',
+  [`PATCH ${ORG}/sources/:sourceId`]: 'jwt-admin',
+  [`DELETE ${ORG}/sources/:sourceId`]: 'jwt-admin',
+  [`POST ${ORG}/sources/:sourceId/runs`]: 'jwt-admin',
+  [`GET ${ORG}/sources/:sourceId/runs`]: 'jwt-member',
 };
 
 /**
@@ -143,8 +244,22 @@ function roleOf(profile: Profile): RouteRole | undefined {
 }
 
 const CALLERS = [
-  'none', 'malformed', 'unknownKey', 'revokedKey', 'forgedJwt', 'otherLive', 'otherTest', 'ownTest', 'ownLive', 'orgKey', 'otherOrgKey',
-  'admin', 'member', 'outsider', 'anonymousPublic', 'oauthToken',
+  'none',
+  'malformed',
+  'unknownKey',
+  'revokedKey',
+  'forgedJwt',
+  'otherLive',
+  'otherTest',
+  'ownTest',
+  'ownLive',
+  'orgKey',
+  'otherOrgKey',
+  'admin',
+  'member',
+  'outsider',
+  'anonymousPublic',
+  'oauthToken',
 ] as const;
 type Caller = (typeof CALLERS)[number];
 
@@ -200,7 +315,9 @@ beforeAll(async () => {
   const other = (await t.server.dossier.auth.bootstrap('other@example.test', 'another long password'))!;
   await t.server.dossier.auth.bootstrap('member@example.test', 'member long password');
   Object.assign(ACCOUNTS, {
-    admin: [t.email, t.password], member: ['member@example.test', 'member long password'], outsider: ['other@example.test', 'another long password'],
+    admin: [t.email, t.password],
+    member: ['member@example.test', 'member long password'],
+    outsider: ['other@example.test', 'another long password'],
   });
   const admin = await login(t.email, t.password);
   const member = await login('member@example.test', 'member long password');
@@ -211,10 +328,21 @@ beforeAll(async () => {
   const revoked = await t.request('POST', `/v1/orgs/${t.orgId}/projects/${t.projectId}/api-keys`, { auth: admin.token, json: { env: 'live' } });
   await t.request('DELETE', `/v1/orgs/${t.orgId}/projects/${t.projectId}/api-keys/${revoked.body.id}`, { auth: admin.token });
   credentials = {
-    none: null, malformed: 'not a bearer', unknownKey: `dsk_live_${'x'.repeat(32)}`, revokedKey: revoked.body.key, forgedJwt: `${head}.eyJzdWIiOiJ4In0.${sig}`,
-    otherLive: other.liveKey, otherTest: other.testKey, ownTest: t.testKey, ownLive: t.liveKey,
-    orgKey: (await keysOf(t.orgId, admin.token)).body.key, otherOrgKey: (await keysOf(other.orgId, outsider.token)).body.key,
-    admin: admin.token, member: member.token, outsider: outsider.token, anonymousPublic: null,
+    none: null,
+    malformed: 'not a bearer',
+    unknownKey: `dsk_live_${'x'.repeat(32)}`,
+    revokedKey: revoked.body.key,
+    forgedJwt: `${head}.eyJzdWIiOiJ4In0.${sig}`,
+    otherLive: other.liveKey,
+    otherTest: other.testKey,
+    ownTest: t.testKey,
+    ownLive: t.liveKey,
+    orgKey: (await keysOf(t.orgId, admin.token)).body.key,
+    otherOrgKey: (await keysOf(other.orgId, outsider.token)).body.key,
+    admin: admin.token,
+    member: member.token,
+    outsider: outsider.token,
+    anonymousPublic: null,
     oauthToken: (await tokensFor(t, 'svc:full')).tokens.access_token,
   };
   privateIds = await fixture('private');
@@ -234,13 +362,29 @@ async function fixture(visibility: 'private' | 'public'): Promise<Record<string,
   const slug = `matrix-${visibility}`;
   await t.request('POST', `${base}/agents`, { auth: admin, json: { slug, name: 'M', systemPrompt: 'x', model: 'gpt-4o-mini', allowedCollectionIds: null } });
   const hook = await t.request('POST', `${base}/webhooks`, { auth: admin, json: { url: `https://hooks.invalid/${visibility}` } });
-  const key = await t.request('POST', `/v1/projects/${t.projectId}/provider-keys`, { json: { provider: 'openai', key: 'sk-proj-matrix-0123456789', name: 'm' } });
+  const key = await t.request('POST', `/v1/projects/${t.projectId}/provider-keys`, {
+    json: { provider: 'openai', key: 'sk-proj-matrix-0123456789', name: 'm' },
+  });
   const random = crypto.randomUUID();
   return {
-    orgId: t.orgId, projectId: t.projectId, id: collection.id, docId: doc.id, agentId: slug, agentSlug: slug, endpointId: hook.body.id,
-    keyId: key.body.id, sessionId: random, imageId: random, contradictionId: random, groupId: random, runId: random, token: 'not-a-token',
+    orgId: t.orgId,
+    projectId: t.projectId,
+    id: collection.id,
+    docId: doc.id,
+    agentId: slug,
+    agentSlug: slug,
+    endpointId: hook.body.id,
+    keyId: key.body.id,
+    sessionId: random,
+    imageId: random,
+    contradictionId: random,
+    groupId: random,
+    runId: random,
+    token: 'not-a-token',
     // Document, section and project routes name them by `:id` as well.
-    '/v1/documents/:id': doc.id, '/v1/sections/:id': section.id, '/v1/projects/:id': t.projectId,
+    '/v1/documents/:id': doc.id,
+    '/v1/sections/:id': section.id,
+    '/v1/projects/:id': t.projectId,
   };
 }
 
@@ -259,7 +403,10 @@ function pathOf(route: RouteDef, ids: Record<string, string>, destructive: boole
 async function call(route: RouteDef, caller: Caller, allowed: boolean): Promise<{ status: number; random: boolean }> {
   const ids = caller === 'anonymousPublic' ? publicIds : privateIds;
   const path = pathOf(route, ids, allowed && route.method === 'delete');
-  const random = /:(sessionId|imageId|contradictionId|groupId|runId|sourceId|setId|proposalId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(route.path);
+  const random =
+    /:(sessionId|imageId|contradictionId|groupId|runId|sourceId|setId|proposalId)\b|\/deliveries\/:id|\/api-keys\/:keyId|:accountId|:connectionId/.test(
+      route.path,
+    );
   const credential = credentials[caller];
   const headers: Record<string, string> = caller === 'malformed' ? { authorization: 'Basic abc' } : {};
   const wantsBody = route.body !== undefined && route.method !== 'get';
@@ -289,9 +436,17 @@ function isFine(want: Expect, status: number, route: { random: boolean; body: bo
 
 describe('authorization matrix', () => {
   it('has exactly one row per route', () => {
-    const declared = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits }).map((r) => `${r.method.toUpperCase()} ${r.path}`);
-    expect(declared.filter((key) => !(key in ROWS)), 'routes without a row in ROWS').toEqual([]);
-    expect(Object.keys(ROWS).filter((key) => !declared.includes(key)), 'rows of routes that do not exist').toEqual([]);
+    const declared = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits }).map(
+      (r) => `${r.method.toUpperCase()} ${r.path}`,
+    );
+    expect(
+      declared.filter((key) => !(key in ROWS)),
+      'routes without a row in ROWS',
+    ).toEqual([]);
+    expect(
+      Object.keys(ROWS).filter((key) => !declared.includes(key)),
+      'rows of routes that do not exist',
+    ).toEqual([]);
   });
 
   it('declares on every route the role its matrix row states (issue 33)', () => {
@@ -303,7 +458,17 @@ describe('authorization matrix', () => {
     expect(wrong).toEqual([]);
     // The writes the outside security test found open to members (issue 33) are admin routes now.
     const admin = routes.filter((route) => route.role === 'admin').map((route) => route.operationId);
-    expect(admin).toEqual(expect.arrayContaining(['previewAgent', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'retryWebhookDelivery', 'sendWebhookTestEvent', 'createAgent']));
+    expect(admin).toEqual(
+      expect.arrayContaining([
+        'previewAgent',
+        'createWebhook',
+        'updateWebhook',
+        'deleteWebhook',
+        'retryWebhookDelivery',
+        'sendWebhookTestEvent',
+        'createAgent',
+      ]),
+    );
   });
 
   it('refuses to mount a route that takes a JWT without a role, or an org role without :orgId in its path', () => {

@@ -135,7 +135,8 @@ describe('malformed requests answer 400 with {error}', () => {
   });
 
   it('rejects bad multipart uploads: no file, non-JSON tags, tags that are not an array, unknown fields, or no multipart at all', async () => {
-    const post = (body: FormData | string) => t.request('POST', `/v1/collections/${cid}/documents`, typeof body === 'string' ? { body, headers: { 'content-type': 'text/plain' } } : { body });
+    const post = (body: FormData | string) =>
+      t.request('POST', `/v1/collections/${cid}/documents`, typeof body === 'string' ? { body, headers: { 'content-type': 'text/plain' } } : { body });
     const onlyTags = new FormData();
     onlyTags.append('tags', '["a"]');
     expectError(await post(onlyTags), 400, /file/);
@@ -181,9 +182,18 @@ describe('paths that name nothing answer 404 with {error}', () => {
     ['GET', `/v1/sections/${id}/chunks`],
   ];
   const bodyFor = (path: string): unknown =>
-    path.endsWith('/query') ? { q: 'x' } : path.endsWith('/scan') ? { query: 'x' } : path.includes('/collections/') && !path.includes('/documents') ? {} : undefined;
+    path.endsWith('/query')
+      ? { q: 'x' }
+      : path.endsWith('/scan')
+        ? { query: 'x' }
+        : path.includes('/collections/') && !path.includes('/documents')
+          ? {}
+          : undefined;
 
-  for (const [label, id] of [['an invalid UUID', 'not-a-uuid'], ['an unknown UUID', fake]] as const) {
+  for (const [label, id] of [
+    ['an invalid UUID', 'not-a-uuid'],
+    ['an unknown UUID', fake],
+  ] as const) {
     it(`answers 404 for ${label} in every path`, async () => {
       for (const [method, path] of paths(id)) {
         const json = method === 'GET' || method === 'DELETE' ? undefined : bodyFor(path);

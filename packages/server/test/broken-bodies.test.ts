@@ -17,7 +17,8 @@ import { startTestServer, type TestServer, waitFor } from './helpers.ts';
  */
 
 const BOUNDARY = 'XyZ';
-const filePart = (body: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\nContent-Type: text/markdown\r\n\r\n${body}`;
+const filePart = (body: string) =>
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\nContent-Type: text/markdown\r\n\r\n${body}`;
 
 /** One broken request body: its Content-Type, its bytes, and what the 400 must name. */
 interface BrokenBody {
@@ -29,29 +30,72 @@ interface BrokenBody {
 }
 
 const BROKEN: BrokenBody[] = [
-  { name: 'truncated inside a file part', contentType: `multipart/form-data; boundary=${BOUNDARY}`, body: filePart('# half a docu'), expect: { status: 400, error: /Unexpected end of form/ } },
-  { name: 'truncated inside the part headers', contentType: `multipart/form-data; boundary=${BOUNDARY}`, body: `--${BOUNDARY}\r\nContent-Disposition: form-da`, expect: { status: 400, error: /Malformed multipart body/ } },
-  { name: 'no boundary parameter', contentType: 'multipart/form-data', body: `${filePart('x')}\r\n--${BOUNDARY}--\r\n`, expect: { status: 400, error: /no boundary parameter/ } },
-  { name: 'an empty boundary parameter', contentType: 'multipart/form-data; boundary=', body: `${filePart('x')}\r\n--${BOUNDARY}--\r\n`, expect: { status: 400, error: /no boundary parameter/ } },
   {
-    name: 'part headers over 16 KB', contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    name: 'truncated inside a file part',
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: filePart('# half a docu'),
+    expect: { status: 400, error: /Unexpected end of form/ },
+  },
+  {
+    name: 'truncated inside the part headers',
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: `--${BOUNDARY}\r\nContent-Disposition: form-da`,
+    expect: { status: 400, error: /Malformed multipart body/ },
+  },
+  {
+    name: 'no boundary parameter',
+    contentType: 'multipart/form-data',
+    body: `${filePart('x')}\r\n--${BOUNDARY}--\r\n`,
+    expect: { status: 400, error: /no boundary parameter/ },
+  },
+  {
+    name: 'an empty boundary parameter',
+    contentType: 'multipart/form-data; boundary=',
+    body: `${filePart('x')}\r\n--${BOUNDARY}--\r\n`,
+    expect: { status: 400, error: /no boundary parameter/ },
+  },
+  {
+    name: 'part headers over 16 KB',
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     body: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\nx\r\n--${BOUNDARY}--\r\n`,
     expect: { status: 400, error: /Malformed part header/ },
   },
-  { name: 'garbage right after the boundary', contentType: `multipart/form-data; boundary=${BOUNDARY}`, body: `--${BOUNDARY}\u0000\u00ff garbage \u0001\r\n\r\n`, expect: { status: 400, error: /Malformed multipart body|Missing multipart field/ } },
-  { name: 'garbage after the closing boundary', contentType: `multipart/form-data; boundary=${BOUNDARY}`, body: `${filePart('# whole')}\r\n--${BOUNDARY}--garbage\u0000\u00ff--${BOUNDARY}\r\n`, expect: { status: 404, error: /not found/i } },
-  { name: 'only garbage', contentType: `multipart/form-data; boundary=${BOUNDARY}`, body: '\u0000\u0001\u0002 not a form at all', expect: { status: 400, error: /Unexpected end of form/ } },
+  {
+    name: 'garbage right after the boundary',
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: `--${BOUNDARY}\u0000\u00ff garbage \u0001\r\n\r\n`,
+    expect: { status: 400, error: /Malformed multipart body|Missing multipart field/ },
+  },
+  {
+    name: 'garbage after the closing boundary',
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: `${filePart('# whole')}\r\n--${BOUNDARY}--garbage\u0000\u00ff--${BOUNDARY}\r\n`,
+    expect: { status: 404, error: /not found/i },
+  },
+  {
+    name: 'only garbage',
+    contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+    body: '\u0000\u0001\u0002 not a form at all',
+    expect: { status: 400, error: /Unexpected end of form/ },
+  },
 ];
 
 /** The multipart routes of the API, their `:params` filled with ids that name nothing. */
 function multipartPaths(t: TestServer): string[] {
   const routes = allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits });
-  return routes.filter((r) => r.bodyType === 'multipart/form-data').map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:[a-zA-Z]+/g, 'col_does_not_exist')}`);
+  return routes
+    .filter((r) => r.bodyType === 'multipart/form-data')
+    .map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:[a-zA-Z]+/g, 'col_does_not_exist')}`);
 }
 
 async function send(base: string, key: string, route: string, broken: BrokenBody): Promise<{ status: number; body: { error?: unknown } }> {
   const [method, path] = route.split(' ') as [string, string];
-  const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': broken.contentType }, body: Buffer.from(broken.body, 'latin1'), signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': broken.contentType },
+    body: Buffer.from(broken.body, 'latin1'),
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = await res.text();
   return { status: res.status, body: /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : { error: text } };
 }
@@ -83,10 +127,13 @@ afterAll(async () => {
 
 describe('broken multipart bodies (in process)', () => {
   it('finds the multipart routes in allRoutes', () => {
-    expect(paths).toEqual(expect.arrayContaining([
-      'POST /v1/collections/col_does_not_exist/documents', 'POST /v1/collections/col_does_not_exist/documents/batch',
-      'POST /v1/collections/col_does_not_exist/golden-sets/upload',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'POST /v1/collections/col_does_not_exist/documents',
+        'POST /v1/collections/col_does_not_exist/documents/batch',
+        'POST /v1/collections/col_does_not_exist/golden-sets/upload',
+      ]),
+    );
   });
 
   it.each(BROKEN)('answers $name with a 4xx {error} naming what is wrong, on every multipart route', async (broken) => {
@@ -100,7 +147,11 @@ describe('broken multipart bodies (in process)', () => {
 
   it('lets go of an upload whose client hangs up mid-body (logged as a disconnect, not left waiting)', async () => {
     for (const route of paths) await hangUpMidBody(t.url, t.testKey, route.split(' ')[1] as string);
-    const templates = new Set(allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits }).filter((r) => r.bodyType === 'multipart/form-data').map((r) => r.path));
+    const templates = new Set(
+      allRoutes({ dossier: t.server.dossier, config: t.config, publicUrl: () => t.url, limits: t.server.limits })
+        .filter((r) => r.bodyType === 'multipart/form-data')
+        .map((r) => r.path),
+    );
     const disconnects = () => t.logged.filter((l) => l.msg === 'client disconnected' && templates.has(String(l.route))).length;
     await expect.poll(disconnects, { timeout: 5000 }).toBe(paths.length);
     expect((await fetch(`${t.url}/health`)).status).toBe(200);
@@ -109,7 +160,20 @@ describe('broken multipart bodies (in process)', () => {
 
 /** Fragments a multipart body is made of, so generated bodies come close to well-formed as often as not. */
 const fragment = fc.oneof(
-  fc.constantFrom(`--${BOUNDARY}`, `--${BOUNDARY}--`, '\r\n', '\r\n\r\n', 'Content-Disposition: form-data; name="file"; filename="f.md"', 'Content-Disposition: form-data; name="tags"', 'Content-Disposition: form-data; name="metadata"', 'Content-Type: text/plain', '["a"]', '{"k":1}', '--', '"'),
+  fc.constantFrom(
+    `--${BOUNDARY}`,
+    `--${BOUNDARY}--`,
+    '\r\n',
+    '\r\n\r\n',
+    'Content-Disposition: form-data; name="file"; filename="f.md"',
+    'Content-Disposition: form-data; name="tags"',
+    'Content-Disposition: form-data; name="metadata"',
+    'Content-Type: text/plain',
+    '["a"]',
+    '{"k":1}',
+    '--',
+    '"',
+  ),
   fc.string({ maxLength: 40 }),
   fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString('latin1')),
 );
@@ -143,7 +207,11 @@ describe('fuzzed bodies (fast-check)', () => {
     );
     await fc.assert(
       fc.asyncProperty(jsonish, fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'), async (body, type) => {
-        const res = await fetch(`${t.url}/v1/collections/col_does_not_exist/query`, { method: 'POST', headers: { authorization: `Bearer ${t.testKey}`, 'content-type': type }, body });
+        const res = await fetch(`${t.url}/v1/collections/col_does_not_exist/query`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.testKey}`, 'content-type': type },
+          body,
+        });
         const answer = (await res.json()) as { error?: unknown };
         expect(res.status).toBeLessThan(500);
         if (res.status >= 400) expect(typeof answer.error).toBe('string');
@@ -206,7 +274,11 @@ describe('broken multipart bodies (a real server process)', () => {
     }
     for (const route of paths) {
       const [method, path] = route.split(' ') as [string, string];
-      const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${testKey}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'x-padding': 'a'.repeat(20_000) }, body: filePart('x') });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${testKey}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'x-padding': 'a'.repeat(20_000) },
+        body: filePart('x'),
+      });
       expect(res.status, 'request headers over the 16 KB of Node').toBe(431);
     }
     for (const route of paths) await hangUpMidBody(base, testKey, route.split(' ')[1] as string);

@@ -6,10 +6,7 @@ import { expectError, startTestServer, type TestServer } from './helpers.ts';
 
 /** Issue 39: results carry where their passage is (span, pages, regions), and a PDF's pages are served as images. */
 
-const CLAUSE = [
-  'The tenant shall pay the rent of the flat on the first',
-  'day of every month by bank transfer to the landlord.',
-];
+const CLAUSE = ['The tenant shall pay the rent of the flat on the first', 'day of every month by bank transfer to the landlord.'];
 const LATER = ['A deposit of two months of rent secures the lease and', 'is returned within thirty days after the keys come back.'];
 
 /** Two letter pages: a title and a clause on page 1, a clause low on page 2. */
@@ -38,7 +35,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Located = { span?: { start: number; end: number }; pages?: number[]; regions?: { page: number; box: number[] }[]; cells?: { sheet: string; range: string }[] };
+type Located = {
+  span?: { start: number; end: number };
+  pages?: number[];
+  regions?: { page: number; box: number[] }[];
+  cells?: { sheet: string; range: string }[];
+};
 
 describe('where a result is (issue 39)', () => {
   it('gives a PDF hit its exact span in the Markdown, its page and boxes on that page', async () => {
@@ -78,19 +80,33 @@ describe('where a result is (issue 39)', () => {
   });
 
   it('gives a spreadsheet hit its sheet and cell range, and its section the whole sheet’s', async () => {
-    const row = (r: number, cells: string[]) => `<row r="${r}">${cells.map((v, i) => `<c r="${String.fromCharCode(66 + i)}${r}" t="inlineStr"><is><t>${v}</t></is></c>`).join('')}</row>`;
+    const row = (r: number, cells: string[]) =>
+      `<row r="${r}">${cells.map((v, i) => `<c r="${String.fromCharCode(66 + i)}${r}" t="inlineStr"><is><t>${v}</t></is></c>`).join('')}</row>`;
     const fleet = [row(2, ['Craft', 'Hangar', 'Status']), row(3, ['Zeppelin LZ 9', 'North', 'grounded']), row(5, ['Balloon 4', 'South', 'flying'])].join('');
     const budget = [row(1, ['Line', 'Amount']), row(2, ['Helium refill', '1200'])].join('');
-    const doc = await t.ingest(cid, 'fleet.xlsx', new Uint8Array(makeXlsx([['Budget', budget], ['Fleet', fleet]])));
+    const doc = await t.ingest(
+      cid,
+      'fleet.xlsx',
+      new Uint8Array(
+        makeXlsx([
+          ['Budget', budget],
+          ['Fleet', fleet],
+        ]),
+      ),
+    );
     const res = await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'zeppelin grounded hangar', limit: 5 } });
-    const hit = (res.body as (Located & { chunk: { content: string }; document: { id: string } })[]).find((h) => h.document.id === doc.id && h.chunk.content.includes('Zeppelin'));
+    const hit = (res.body as (Located & { chunk: { content: string }; document: { id: string } })[]).find(
+      (h) => h.document.id === doc.id && h.chunk.content.includes('Zeppelin'),
+    );
     expect(hit?.cells).toEqual([{ sheet: 'Fleet', range: 'B2:D5' }]);
     expect(hit?.pages).toBeUndefined();
     expect(hit?.regions).toBeUndefined();
     const text = (await t.request('GET', `/v1/documents/${doc.id}/markdown`)).body as string;
     expect(text.slice(hit?.span?.start, hit?.span?.end)).toBe(hit?.chunk.content);
     const scan = await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Budget' } });
-    const budgetSection = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find((r) => r.section.title === 'Budget');
+    const budgetSection = (scan.body as { results: (Located & { section: { id: string; title: string } })[] }).results.find(
+      (r) => r.section.title === 'Budget',
+    );
     expect(budgetSection?.cells).toEqual([{ sheet: 'Budget', range: 'B1:C2' }]);
     expect((await t.request('GET', `/v1/sections/${budgetSection?.section.id}`)).body.cells).toEqual([{ sheet: 'Budget', range: 'B1:C2' }]);
     expectError(await t.request('GET', `/v1/documents/${doc.id}/pages/1/image`), 422, /PDFs only/);
@@ -118,7 +134,9 @@ describe('where a result is (issue 39)', () => {
     expect(section.regions?.length).toBeGreaterThan(0);
     expect(section.regions).toEqual(found?.regions);
     expect(section.regions?.every((r) => r.page === 2 && (r.box[1] ?? 0) > 0.55)).toBe(true);
-    const mdSection = (await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Notes' } })).body as { results: { section: { id: string }; document: { id: string } }[] };
+    const mdSection = (await t.request('POST', `/v1/collections/${cid}/sections/scan`, { json: { query: 'Notes' } })).body as {
+      results: { section: { id: string }; document: { id: string } }[];
+    };
     const notes = await t.request('GET', `/v1/sections/${mdSection.results.find((r) => r.document.id === mdId)?.section.id}`);
     expect(notes.body.content).toContain('cooperative bank');
     expect(notes.body.pages).toBeUndefined();

@@ -20,18 +20,38 @@ const userText = (request: { messages: { role: string; content: unknown }[] }) =
 const model = new ScriptedModel((request): ScriptedTurn => {
   const text = userText(request);
   if (isClaimExtraction(request)) {
-    if (text.includes('40 euros')) return recordClaimsTurn([{ section: 1, text: 'Meals while travelling are reimbursed at 40 euros per day.', importance: 4, sourceText: 'claim 40 euros per day for meals' }]);
+    if (text.includes('40 euros'))
+      return recordClaimsTurn([
+        { section: 1, text: 'Meals while travelling are reimbursed at 40 euros per day.', importance: 4, sourceText: 'claim 40 euros per day for meals' },
+      ]);
     return recordClaimsTurn([
-      { section: 1, text: 'Meals while travelling are reimbursed at 25 euros per day.', importance: 5, sourceText: 'The meal allowance while travelling is 25 euros per day.' },
+      {
+        section: 1,
+        text: 'Meals while travelling are reimbursed at 25 euros per day.',
+        importance: 5,
+        sourceText: 'The meal allowance while travelling is 25 euros per day.',
+      },
       { section: 2, text: 'Hotels are booked through the travel desk.', importance: 2, sourceText: 'Hotels are booked through the travel desk only.' },
     ]);
   }
   const numbers = [...text.matchAll(/^(\d+)\. .*euros/gm)].map((match) => Number(match[1]));
   return {
-    toolCalls: [{
-      name: 'report_contradictions',
-      arguments: { topicSummary: 'Meal allowance', contradictions: [{ claims: numbers, severity: 'medium', explanation: 'Two different daily meal allowances.', suggestedInstruction: 'Quote the newest expenses policy for meal allowances.' }] },
-    }],
+    toolCalls: [
+      {
+        name: 'report_contradictions',
+        arguments: {
+          topicSummary: 'Meal allowance',
+          contradictions: [
+            {
+              claims: numbers,
+              severity: 'medium',
+              explanation: 'Two different daily meal allowances.',
+              suggestedInstruction: 'Quote the newest expenses policy for meal allowances.',
+            },
+          ],
+        },
+      },
+    ],
   };
 });
 
@@ -53,11 +73,14 @@ afterAll(async () => {
 });
 
 describe('claims over HTTP', () => {
-  it('lists a document\'s claims with minImportance, and the stats count them', async () => {
+  it("lists a document's claims with minImportance, and the stats count them", async () => {
     const all = await t.request('GET', `/v1/documents/${docB}/claims`);
     expect(all.status).toBe(200);
     expect(all.body.documentId).toBe(docB);
-    expect(all.body.claims.map((claim: { text: string; sectionTitle: string; position: number }) => [claim.position, claim.sectionTitle])).toEqual([[0, 'Expenses'], [1, 'Hotels']]);
+    expect(all.body.claims.map((claim: { text: string; sectionTitle: string; position: number }) => [claim.position, claim.sectionTitle])).toEqual([
+      [0, 'Expenses'],
+      [1, 'Hotels'],
+    ]);
     expect(Object.keys(all.body.claims[0]).sort()).toEqual(['documentId', 'id', 'importance', 'position', 'sectionId', 'sectionTitle', 'sourceText', 'text']);
     expect((await t.request('GET', `/v1/documents/${docB}/claims?minImportance=5`)).body.claims).toHaveLength(1);
     expectError(await t.request('GET', `/v1/documents/${docB}/claims?minImportance=9`), 400);
@@ -135,7 +158,7 @@ describe('claims over HTTP', () => {
     expect(run.contradictionsFound).toBe(1);
   });
 
-  it('needs this project\'s API key on every claims and contradictions route', async () => {
+  it("needs this project's API key on every claims and contradictions route", async () => {
     const paths: [string, string][] = [
       ['GET', `/v1/documents/${docA}/claims`],
       ['GET', `/v1/collections/${cid}/contradictions`],

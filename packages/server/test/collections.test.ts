@@ -13,14 +13,28 @@ afterAll(async () => {
 
 /** The fields of a Collection (spec: Resources, Collection), plus queryExpansion (issue 4), nothing more. */
 const COLLECTION_FIELDS = [
-  'id', 'name', 'visibility', 'description', 'chunkSize', 'chunkOverlap', 'embeddingModel', 'enableSummarization',
-  'enableCaptioning', 'enableReranking', 'enableDeduplication', 'suppressContradictionsByMetadata',
-  'suppressIntraDocumentContradictions', 'llmModel', 'instructions', 'queryExpansion', 'duplicateThreshold', 'createdAt',
+  'id',
+  'name',
+  'visibility',
+  'description',
+  'chunkSize',
+  'chunkOverlap',
+  'embeddingModel',
+  'enableSummarization',
+  'enableCaptioning',
+  'enableReranking',
+  'enableDeduplication',
+  'suppressContradictionsByMetadata',
+  'suppressIntraDocumentContradictions',
+  'llmModel',
+  'instructions',
+  'queryExpansion',
+  'duplicateThreshold',
+  'createdAt',
 ].sort();
 
 /** A Markdown document with one section of roughly `words` tokens. */
-const longSection = (title: string, words: number): string =>
-  `# ${title}\n\n${Array.from({ length: words }, (_, i) => `word${i % 97}`).join(' ')}\n`;
+const longSection = (title: string, words: number): string => `# ${title}\n\n${Array.from({ length: words }, (_, i) => `word${i % 97}`).join(' ')}\n`;
 
 describe('POST /v1/collections', () => {
   it('creates a collection with the spec defaults and answers 201', async () => {
@@ -50,7 +64,14 @@ describe('POST /v1/collections', () => {
   });
 
   it('keeps the optional settings it is given', async () => {
-    const c = await t.createCollection({ name: 'Custom', visibility: 'public', description: 'about things', chunkSize: 128, chunkOverlap: 16, embeddingModel: 'none' });
+    const c = await t.createCollection({
+      name: 'Custom',
+      visibility: 'public',
+      description: 'about things',
+      chunkSize: 128,
+      chunkOverlap: 16,
+      embeddingModel: 'none',
+    });
     expect(c).toMatchObject({ name: 'Custom', visibility: 'public', description: 'about things', chunkSize: 128, chunkOverlap: 16, embeddingModel: 'none' });
   });
 
@@ -114,8 +135,19 @@ describe('GET /v1/collections/:id/stats', () => {
     expect(res.status).toBe(200);
     const s = res.body;
     expect(Object.keys(s).sort()).toEqual(
-      ['docCount', 'totalFileSizeBytes', 'storageBytes', 'dbBytes', 'totalSections', 'totalChunks', 'statusCounts', 'summarizedCount',
-        'captionedCount', 'claimsExtractedCount', 'totalClaimsCount'].sort(),
+      [
+        'docCount',
+        'totalFileSizeBytes',
+        'storageBytes',
+        'dbBytes',
+        'totalSections',
+        'totalChunks',
+        'statusCounts',
+        'summarizedCount',
+        'captionedCount',
+        'claimsExtractedCount',
+        'totalClaimsCount',
+      ].sort(),
     );
     const bytes = texts.reduce((n, x) => n + Buffer.byteLength(x), 0) + 11;
     expect(s.docCount).toBe(4);
@@ -174,15 +206,25 @@ describe('PATCH /v1/collections/:id', () => {
   it('updates the settings it is given and leaves the others alone', async () => {
     const c = await t.createCollection({ name: 'Before', description: 'kept' });
     const patch = {
-      name: 'After', visibility: 'public', enableSummarization: false, enableCaptioning: false, enableReranking: false,
-      enableDeduplication: true, suppressContradictionsByMetadata: false, suppressIntraDocumentContradictions: false,
-      llmModel: 'some-model', instructions: 'Answer briefly.', queryExpansion: 'rm3',
+      name: 'After',
+      visibility: 'public',
+      enableSummarization: false,
+      enableCaptioning: false,
+      enableReranking: false,
+      enableDeduplication: true,
+      suppressContradictionsByMetadata: false,
+      suppressIntraDocumentContradictions: false,
+      llmModel: 'some-model',
+      instructions: 'Answer briefly.',
+      queryExpansion: 'rm3',
     };
     const res = await t.request('PATCH', `/v1/collections/${c.id}`, { json: patch });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...c, ...patch });
     expect((await t.request('GET', `/v1/collections/${c.id}`)).body).toEqual({ ...c, ...patch });
-    const cleared = await t.request('PATCH', `/v1/collections/${c.id}`, { json: { instructions: null, llmModel: null, description: null, queryExpansion: null } });
+    const cleared = await t.request('PATCH', `/v1/collections/${c.id}`, {
+      json: { instructions: null, llmModel: null, description: null, queryExpansion: null },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toMatchObject({ instructions: null, llmModel: null, description: null, queryExpansion: null, name: 'After' });
     expectError(await t.request('PATCH', `/v1/collections/${c.id}`, { json: { queryExpansion: 'bm42' } }), 400, /queryExpansion/);

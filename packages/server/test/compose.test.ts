@@ -41,9 +41,34 @@ describe('startServer(config, { dossier })', () => {
     const dossier = await createDossier({ dataDir, embeddingModel: 'none' });
     try {
       for (const internal of ['context', 'store', 'secrets', 'blobs', 'queue', 'index']) expect(dossier).not.toHaveProperty(internal);
-      expect(Object.keys(dossier).sort()).toEqual(
-        ['agents', 'auth', 'claims', 'close', 'collections', 'dataDir', 'defaultEmbeddingModel', 'documents', 'duplicates', 'evaluations', 'events', 'idempotency', 'idle', 'keys', 'limits', 'local', 'oauth', 'orgs', 'people', 'providerKeys', 'research', 'search', 'sources', 'start', 'usage', 'webhooks'],
-      );
+      expect(Object.keys(dossier).sort()).toEqual([
+        'agents',
+        'auth',
+        'claims',
+        'close',
+        'collections',
+        'dataDir',
+        'defaultEmbeddingModel',
+        'documents',
+        'duplicates',
+        'evaluations',
+        'events',
+        'idempotency',
+        'idle',
+        'keys',
+        'limits',
+        'local',
+        'oauth',
+        'orgs',
+        'people',
+        'providerKeys',
+        'research',
+        'search',
+        'sources',
+        'start',
+        'usage',
+        'webhooks',
+      ]);
     } finally {
       await dossier.close();
     }

@@ -114,7 +114,9 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
     };
     await page.getByLabel('Choose files').setInputFiles([pdf('scan.pdf', 20.5 * MB), pdf('huge.pdf', 22 * MB)]);
     const upload = (name: string) => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name });
-    await upload('huge.pdf').filter({ hasText: /failed: fileSizeBytes exceeds the limit/ }).waitFor({ timeout: 30_000 });
+    await upload('huge.pdf')
+      .filter({ hasText: /failed: fileSizeBytes exceeds the limit/ })
+      .waitFor({ timeout: 30_000 });
     await upload('scan.pdf').filter({ hasText: 'done' }).waitFor({ timeout: 30_000 });
     // The large file was stored through its upload URL and confirmed: a document like any other (this one fails to convert).
     await page.getByRole('row').filter({ hasText: 'scan.pdf' }).filter({ hasText: 'error' }).waitFor({ timeout: 30_000 });
@@ -123,9 +125,15 @@ describe.runIf(RUN)('the dashboard in a browser', () => {
 
   it('filters the table by tag, with the choices the collection has (kept over a reload)', async () => {
     const [collection] = (await t.request('GET', '/v1/collections', { auth: t.testKey })).body as { id: string }[];
-    const listed = (await t.request('GET', `/v1/collections/${collection!.id}/documents`, { auth: t.testKey })).body.documents as { id: string; filename: string }[];
+    const listed = (await t.request('GET', `/v1/collections/${collection!.id}/documents`, { auth: t.testKey })).body.documents as {
+      id: string;
+      filename: string;
+    }[];
     const report = listed.find((d) => d.filename === 'report.md')!;
-    const tagged = await t.request('PATCH', `/v1/collections/${collection!.id}/documents/${report.id}`, { auth: t.testKey, json: { tags: ['finance', '2024'] } });
+    const tagged = await t.request('PATCH', `/v1/collections/${collection!.id}/documents/${report.id}`, {
+      auth: t.testKey,
+      json: { tags: ['finance', '2024'] },
+    });
     expect(tagged.status).toBe(200);
     await page.reload(); // the session survives it; the tag choices are read again
     const tagFilter = page.getByRole('combobox', { name: /^Tag/ });

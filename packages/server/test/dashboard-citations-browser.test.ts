@@ -20,7 +20,12 @@ const LATER = ['A deposit of two months of rent secures the lease and', 'is retu
 /** Two letter pages: a title and a clause on page 1, the deposit clause low on page 2 (y 270-300 pt of 792). */
 const leasePdf = (): Uint8Array =>
   makePdf([
-    { texts: [{ text: 'Lease Agreement', x: 72, y: 740, size: 18, bold: true }, ...column(['The tenant shall pay the rent of the flat on the first', 'day of every month by bank transfer.'], 72, 700)] },
+    {
+      texts: [
+        { text: 'Lease Agreement', x: 72, y: 740, size: 18, bold: true },
+        ...column(['The tenant shall pay the rent of the flat on the first', 'day of every month by bank transfer.'], 72, 700),
+      ],
+    },
     { texts: [{ text: 'Deposit', x: 72, y: 300, size: 14, bold: true }, ...column(LATER, 72, 270)] },
   ]);
 
@@ -39,7 +44,12 @@ async function drawnRegions(): Promise<number[][]> {
   type Rect = { x: number; y: number; width: number; height: number };
   const boxes = await page.locator('.page-view .region-highlight').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Rect));
   if (!frame) throw new Error('the page image has no box');
-  return boxes.map((b) => [(b.x - frame.x) / frame.width, (b.y - frame.y) / frame.height, (b.x + b.width - frame.x) / frame.width, (b.y + b.height - frame.y) / frame.height]);
+  return boxes.map((b) => [
+    (b.x - frame.x) / frame.width,
+    (b.y - frame.y) / frame.height,
+    (b.x + b.width - frame.x) / frame.width,
+    (b.y + b.height - frame.y) / frame.height,
+  ]);
 }
 
 /** Checks that the cited page is page 2 with the deposit clause highlighted low on it, and the span marked beside it. */

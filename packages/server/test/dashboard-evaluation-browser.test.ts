@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +34,14 @@ describe.runIf(RUN)('the evaluation screen in a browser', () => {
     await t.ingest(cid, 'glaciers.md', '# Glaciers\n\nGlaciers carve valleys slowly over thousands of years.\n', auth);
     const set = await t.request('POST', `/v1/collections/${cid}/golden-sets`, {
       auth: t.testKey,
-      json: { name: 'harbour questions', matchBy: 'filename', queries: [
-        { id: 'ships', query: 'when may ships enter the harbour', relevant: [{ target: 'tides' }] },
-        { id: 'valleys', query: 'glaciers carve valleys', relevant: [{ target: 'tides' }] },
-      ] },
+      json: {
+        name: 'harbour questions',
+        matchBy: 'filename',
+        queries: [
+          { id: 'ships', query: 'when may ships enter the harbour', relevant: [{ target: 'tides' }] },
+          { id: 'valleys', query: 'glaciers carve valleys', relevant: [{ target: 'tides' }] },
+        ],
+      },
     });
     expect(set.status).toBe(201);
     expect((await t.request('POST', `/v1/collections/${cid}/evaluations`, { auth: t.testKey, json: { setId: set.body.id } })).status).toBe(201);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dossierContext, isClaimExtraction, recordClaimsTurn, ScriptedModel, type ScriptedTurn, scriptedResolver } from '@dossier/core/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -20,7 +20,8 @@ import { axeViolations, CHROMIUM, launchChromium, ROOT, RUN_BROWSER_TESTS, signI
  */
 
 const RUN = RUN_BROWSER_TESTS;
-const MEMO = '# Memo\n\nThe quarterly review moved to Thursday morning because the finance team travels on Monday and Tuesday. Please bring the updated forecasts and the staffing plan for the new warehouse in Ghent.\n';
+const MEMO =
+  '# Memo\n\nThe quarterly review moved to Thursday morning because the finance team travels on Monday and Tuesday. Please bring the updated forecasts and the staffing plan for the new warehouse in Ghent.\n';
 const MEMBER = { email: 'member@example.test', password: 'quiet harbour lanterns 42' };
 
 const POLICY_2022 = '# Travel policy\n\nEmployees may claim 40 euros per day for meals while travelling.\n';
@@ -32,8 +33,12 @@ const userText = (request: { messages: { role: string; content: unknown }[] }) =
 const policyModel = new ScriptedModel((request): ScriptedTurn => {
   const text = userText(request);
   if (isClaimExtraction(request)) {
-    if (text.includes('30 euros')) return recordClaimsTurn([{ section: 1, text: 'Meals are reimbursed at 30 euros per day.', importance: 3, sourceText: 'Meals cost 30 euros a day' }]);
-    if (text.includes('40 euros')) return recordClaimsTurn([{ section: 1, text: 'Meals are reimbursed at 40 euros per day.', importance: 4, sourceText: 'claim 40 euros per day for meals' }]);
+    if (text.includes('30 euros'))
+      return recordClaimsTurn([{ section: 1, text: 'Meals are reimbursed at 30 euros per day.', importance: 3, sourceText: 'Meals cost 30 euros a day' }]);
+    if (text.includes('40 euros'))
+      return recordClaimsTurn([
+        { section: 1, text: 'Meals are reimbursed at 40 euros per day.', importance: 4, sourceText: 'claim 40 euros per day for meals' },
+      ]);
     return recordClaimsTurn([
       { section: 1, text: 'Meals are reimbursed at 25 euros per day.', importance: 5, sourceText: 'The meal allowance while travelling is 25 euros per day.' },
       { section: 2, text: 'Hotels are booked through the travel desk.', importance: 2, sourceText: 'Hotels are booked through the travel desk only.' },
@@ -41,7 +46,12 @@ const policyModel = new ScriptedModel((request): ScriptedTurn => {
   }
   const numberOf = (words: string) => Number(new RegExp(`^(\\d+)\\. .*${words}`, 'm').exec(text)?.[1]);
   const contradictions = [
-    { claims: [numberOf('40 euros'), numberOf('25 euros')], severity: 'medium', explanation: 'Two different daily meal allowances.', suggestedInstruction: 'Quote the newest expenses policy for meal allowances.' },
+    {
+      claims: [numberOf('40 euros'), numberOf('25 euros')],
+      severity: 'medium',
+      explanation: 'Two different daily meal allowances.',
+      suggestedInstruction: 'Quote the newest expenses policy for meal allowances.',
+    },
     { claims: [numberOf('30 euros'), numberOf('25 euros')], severity: 'high', explanation: 'The 2023 draft is still published beside the 2024 policy.' },
   ];
   return { toolCalls: [{ name: 'report_contradictions', arguments: { topicSummary: 'Meal allowance', contradictions } }] };
@@ -149,7 +159,11 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     expect(await statusWithKey(second)).toBe(200); // cancelled: nothing removed
     await admin.getByRole('button', { name: `Revoke key …${second.slice(-4)}` }).click();
     await admin.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke key' }).click();
-    await admin.getByRole('row').filter({ hasText: second.slice(-4) }).filter({ hasText: 'revoked' }).waitFor();
+    await admin
+      .getByRole('row')
+      .filter({ hasText: second.slice(-4) })
+      .filter({ hasText: 'revoked' })
+      .waitFor();
     expect(await statusWithKey(second)).toBe(401);
 
     const secret = 'sk-ant-test-0000000000000000wxyz';
@@ -189,18 +203,24 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await card.getByText(/Delivery log/).click();
     const row = card.getByRole('row').filter({ hasText: 'document.ready' });
     await expect
-      .poll(async () => {
-        await card.getByRole('button', { name: 'Refresh log' }).click();
-        return row.textContent();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await card.getByRole('button', { name: 'Refresh log' }).click();
+          return row.textContent();
+        },
+        { timeout: 20_000 },
+      )
       .toMatch(/failed11500 failing with 500/);
     expect(await axeViolations(admin)).toEqual([]);
     await row.getByRole('button', { name: 'Retry' }).click();
     await expect
-      .poll(async () => {
-        await card.getByRole('button', { name: 'Refresh log' }).click();
-        return row.textContent();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await card.getByRole('button', { name: 'Refresh log' }).click();
+          return row.textContent();
+        },
+        { timeout: 20_000 },
+      )
       .toMatch(/success1200 ok/);
     expect(await card.getByRole('row').filter({ hasText: 'webhook.test' }).allTextContents()).toEqual([
       expect.stringMatching(/^webhook\.testfailed1500 failing with 500/),
@@ -246,7 +266,9 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     expect((await t.request('PATCH', `/v1/collections/${collection.id}`, { auth, json: settings })).status).toBe(200);
     const ids = [(await t.ingest(collection.id, 'memo.md', MEMO, { auth })).id];
     ids.push((await t.ingest(collection.id, 'Fwd memo.txt', `Forwarded message\n\n${MEMO.replace('# Memo\n\n', '')}`, { auth })).id);
-    await t.ingest(collection.id, 'lunch.md', '# Lunch\n\nThe canteen serves soup on Wednesdays and pasta on Fridays for everyone in the building.\n', { auth });
+    await t.ingest(collection.id, 'lunch.md', '# Lunch\n\nThe canteen serves soup on Wednesdays and pasta on Fridays for everyone in the building.\n', {
+      auth,
+    });
     await admin.goto(t.url);
     await admin.getByRole('link', { name: 'Memos' }).click();
     await admin.getByRole('link', { name: 'Duplicates' }).click();
@@ -255,7 +277,12 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     // The canonical the detection chose: the longer copy (the forwarded one keeps every sentence).
     const group = admin.getByRole('listitem', { name: 'Group of Fwd memo.txt' });
     expect(await group.getByRole('row').filter({ hasText: 'Fwd memo.txt' }).textContent()).toContain('★ canonical');
-    expect(await group.getByRole('row').filter({ hasText: /^memo\.md/ }).textContent()).toMatch(/near duplicate\d+%\d+%/);
+    expect(
+      await group
+        .getByRole('row')
+        .filter({ hasText: /^memo\.md/ })
+        .textContent(),
+    ).toMatch(/near duplicate\d+%\d+%/);
     await group.getByRole('button', { name: 'Compare memo.md with the canonical' }).click();
     const compare = admin.getByRole('region', { name: 'memo.md compared with Fwd memo.txt' });
     await compare.getByRole('region', { name: 'Fwd memo.txt (canonical)' }).locator('mark').first().waitFor();
@@ -305,10 +332,26 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     const collection = await t.createCollection({ name: 'Many conflicts' }, auth);
     const doc = await t.ingest(collection.id, 'rules.md', '# Rules\n\nThe allowance is 30 euros.\n', { auth });
     const rows = Array.from({ length: 130 }, (_, n) => ({
-      id: crypto.randomUUID(), collectionId: collection.id, severity: n % 2 === 0 ? ('high' as const) : ('low' as const),
-      status: n < 120 ? ('active' as const) : ('dismissed' as const), explanation: `Conflict ${n}`, clusterTopicSummary: `Topic ${n}`,
-      suggestedInstruction: null, fingerprint: `fp-${n}`, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-      claims: [{ claimId: crypto.randomUUID(), text: 'x', sourceText: 'x', documentId: doc.id, documentName: 'rules.md', sectionId: crypto.randomUUID(), sectionTitle: 'Rules' }],
+      id: crypto.randomUUID(),
+      collectionId: collection.id,
+      severity: n % 2 === 0 ? ('high' as const) : ('low' as const),
+      status: n < 120 ? ('active' as const) : ('dismissed' as const),
+      explanation: `Conflict ${n}`,
+      clusterTopicSummary: `Topic ${n}`,
+      suggestedInstruction: null,
+      fingerprint: `fp-${n}`,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+      claims: [
+        {
+          claimId: crypto.randomUUID(),
+          text: 'x',
+          sourceText: 'x',
+          documentId: doc.id,
+          documentName: 'rules.md',
+          sectionId: crypto.randomUUID(),
+          sectionTitle: 'Rules',
+        },
+      ],
     }));
     await dossierContext(t.server.dossier).store.insertContradictions(rows);
     await admin.goto(`${t.url}/collections/${collection.id}/contradictions`);
@@ -380,13 +423,18 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
     await admin.getByRole('status').filter({ hasText: '4 claims' }).waitFor();
     const canvas = admin.locator('canvas');
     const image = () => canvas.evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL());
-    const painted = () => canvas.evaluate((c) => {
-      const canvas = c as unknown as { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
-      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-      let count = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count++;
-      return count;
-    });
+    const painted = () =>
+      canvas.evaluate((c) => {
+        const canvas = c as unknown as {
+          width: number;
+          height: number;
+          getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+        };
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) count++;
+        return count;
+      });
     expect(await painted()).toBeGreaterThan(100); // the dots are drawn (two positions: three claims share one)
     const first = await image();
     await admin.getByLabel('Colour by').selectOption('importance');
@@ -415,7 +463,9 @@ describe.runIf(RUN)('the dashboard part 2 in a browser', () => {
   it('creates an agent (the output schema checked as typed), previews the draft, invokes it, and browses its runs and steps', async () => {
     const memos = (await t.request('GET', '/v1/collections', { auth: t.testKey })).body.find((c: { name: string }) => c.name === 'Memos').id;
     const agentModel = new ScriptedModel((_request, index) =>
-      index % 2 === 0 ? { toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'quarterly review' } }] } : { text: ['The review moved ', 'to Thursday [S1].'] },
+      index % 2 === 0
+        ? { toolCalls: [{ name: 'search_collection', arguments: { collectionId: memos, query: 'quarterly review' } }] }
+        : { text: ['The review moved ', 'to Thursday [S1].'] },
     );
     const models = scriptedResolver(agentModel);
     dossierContext(t.server.dossier).models = { resolve: (...args) => models.resolve(...args), hasProvider: (access) => models.hasProvider(access) };

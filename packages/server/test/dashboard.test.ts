@@ -34,7 +34,11 @@ const navigate = (path: string) => fetch(`${t.url}${path}`, { headers: { accept:
 
 /** Sign in through the dashboard route: the cookies as a browser would send them back, and the CSRF token. */
 async function signIn(email = t.email, password = t.password): Promise<{ cookie: string; csrf: string; setCookie: string[] }> {
-  const res = await fetch(`${t.url}/v1/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${t.url}/v1/dashboard/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(res.status).toBe(200);
   const body = (await res.json()) as { csrfToken: string };
   const setCookie = res.headers.getSetCookie();
@@ -99,7 +103,11 @@ describe('dashboard session', () => {
 
   it("refuses a sign-in sent from another site's page", async () => {
     const send = (origin: string) =>
-      fetch(`${t.url}/v1/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ email: t.email, password: t.password }) });
+      fetch(`${t.url}/v1/dashboard/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ email: t.email, password: t.password }),
+      });
     const res = await send('https://evil.example');
     expect(res.status).toBe(403);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -107,7 +115,11 @@ describe('dashboard session', () => {
   });
 
   it('refuses wrong credentials and reads without a session', async () => {
-    const res = await fetch(`${t.url}/v1/dashboard/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: t.email, password: 'wrong password!' }) });
+    const res = await fetch(`${t.url}/v1/dashboard/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: t.email, password: 'wrong password!' }),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.getSetCookie()).toEqual([]);
     expect((await fetch(`${t.url}/v1/dashboard/session`)).status).toBe(401);
@@ -118,7 +130,11 @@ describe('dashboard session', () => {
     const { cookie, csrf } = await signIn();
     const sandbox = { cookie, 'x-dossier-project': t.projectId, 'x-dossier-env': 'test' };
     const create = (headers: Record<string, string>) =>
-      fetch(`${t.url}/v1/collections`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ projectId: t.projectId, name: 'from the dashboard' }) });
+      fetch(`${t.url}/v1/collections`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ projectId: t.projectId, name: 'from the dashboard' }),
+      });
     expect((await create(sandbox)).status).toBe(403);
     expect((await create({ ...sandbox, 'x-dossier-csrf': 'not-the-token' })).status).toBe(403);
     const made = await create({ ...sandbox, 'x-dossier-csrf': csrf });
@@ -166,8 +182,18 @@ describe('dashboard session', () => {
       const later = await read(renewed);
       expect(later.status).toBe(200);
       expect(((await later.json()) as { csrfToken: string }).csrfToken).toBe(csrf);
-      const sandbox = { cookie: renewed, 'x-dossier-project': t.projectId, 'x-dossier-env': 'test', 'x-dossier-csrf': csrf, 'content-type': 'application/json' };
-      const write = await fetch(`${t.url}/v1/collections`, { method: 'POST', headers: sandbox, body: JSON.stringify({ projectId: t.projectId, name: 'after renewal' }) });
+      const sandbox = {
+        cookie: renewed,
+        'x-dossier-project': t.projectId,
+        'x-dossier-env': 'test',
+        'x-dossier-csrf': csrf,
+        'content-type': 'application/json',
+      };
+      const write = await fetch(`${t.url}/v1/collections`, {
+        method: 'POST',
+        headers: sandbox,
+        body: JSON.stringify({ projectId: t.projectId, name: 'after renewal' }),
+      });
       expect(write.status).toBe(201);
       vi.setSystemTime(minutes(101)); // idle since the renewal at 40: its hour is over
       expect((await read(renewed)).status).toBe(401);

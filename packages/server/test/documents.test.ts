@@ -14,8 +14,22 @@ afterAll(async () => {
 });
 
 const DOC_FIELDS = [
-  'id', 'collectionId', 'filename', 'status', 'fileSizeBytes', 'sectionCount', 'chunkCount', 'contentHash', 'markdownStorageKey',
-  'errorMessage', 'tags', 'metadata', 'canonical', 'createdAt', 'sourcePath', 'version',
+  'id',
+  'collectionId',
+  'filename',
+  'status',
+  'fileSizeBytes',
+  'sectionCount',
+  'chunkCount',
+  'contentHash',
+  'markdownStorageKey',
+  'errorMessage',
+  'tags',
+  'metadata',
+  'canonical',
+  'createdAt',
+  'sourcePath',
+  'version',
 ].sort();
 
 const REPORT = `Intro line before any heading.
@@ -246,7 +260,13 @@ describe('PATCH documents: tags and metadata', () => {
     const d1 = await t.ingest(c.id, 'one.md', '# One\n\nfirst\n', { metadata: { k: 'v' } });
     const d2 = await t.ingest(c.id, 'two.md', '# Two\n\nsecond\n', { tags: ['x'] });
     const res = await t.request('PATCH', `/v1/collections/${c.id}/documents/bulk`, {
-      json: { documents: [{ id: d2.id, tags: ['B', 'b'] }, { id: d1.id, metadata: { k2: 'v2' } }, { id: d2.id, metadata: { z: 1 }, replaceMetadata: true }] },
+      json: {
+        documents: [
+          { id: d2.id, tags: ['B', 'b'] },
+          { id: d1.id, metadata: { k2: 'v2' } },
+          { id: d2.id, metadata: { z: 1 }, replaceMetadata: true },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.map((d: Doc) => [d.id, d.tags, d.metadata])).toEqual([
@@ -263,7 +283,12 @@ describe('PATCH documents: tags and metadata', () => {
     expectError(await t.request('PATCH', `/v1/collections/${c.id}/documents/bulk`, { json: { documents: [] } }), 400, /documents/);
     const many = Array.from({ length: 501 }, () => ({ id: d.id, tags: ['x'] }));
     expectError(await t.request('PATCH', `/v1/collections/${c.id}/documents/bulk`, { json: { documents: many } }), 400, /documents/);
-    const unknown = { documents: [{ id: d.id, tags: ['after'] }, { id: crypto.randomUUID(), tags: ['x'] }] };
+    const unknown = {
+      documents: [
+        { id: d.id, tags: ['after'] },
+        { id: crypto.randomUUID(), tags: ['x'] },
+      ],
+    };
     expectError(await t.request('PATCH', `/v1/collections/${c.id}/documents/bulk`, { json: unknown }), 404, /not found/);
     expect((await t.request('GET', `/v1/documents/${d.id}`)).body.tags).toEqual(['before']);
   });
@@ -314,7 +339,8 @@ describe('POST /v1/collections/:id/documents/search (filename search)', () => {
   });
 
   it('applies tags, anyTags and metadata filters', async () => {
-    const names = async (json: Record<string, unknown>) => (await search({ q: 'quarterly report', ...json })).body.map((h: { document: Doc }) => h.document.filename);
+    const names = async (json: Record<string, unknown>) =>
+      (await search({ q: 'quarterly report', ...json })).body.map((h: { document: Doc }) => h.document.filename);
     expect(await names({ tags: ['finance', 'archive'] })).toEqual(['quarterly-report-2023.md']);
     expect(await names({ anyTags: ['archive', 'nothing'] })).toEqual(['quarterly-report-2023.md']);
     expect(await names({ metadata: { year: 2024 } })).toEqual(['quarterly-report-2024.pdf.md']);

@@ -6,7 +6,8 @@ let cid: string;
 let otherKey: string;
 const docs: Record<string, string> = {};
 
-const MEMO = '# Memo\n\nThe quarterly review moved to Thursday morning because the finance team travels on Monday and Tuesday. Please bring the updated forecasts and the staffing plan for the new warehouse in Ghent.\n';
+const MEMO =
+  '# Memo\n\nThe quarterly review moved to Thursday morning because the finance team travels on Monday and Tuesday. Please bring the updated forecasts and the staffing plan for the new warehouse in Ghent.\n';
 
 beforeAll(async () => {
   t = await startTestServer();
@@ -63,8 +64,12 @@ describe('duplicates over HTTP', () => {
     expect(run).toMatchObject({ jobsProcessed: 2, duplicatesDetected: 0, duplicateGroupsCreated: 0 }); // the disbanded pair stays apart
   });
 
-  it('needs this project\'s API key', async () => {
-    for (const [method, path] of [['GET', `/v1/collections/${cid}/duplicates`], ['POST', `/v1/collections/${cid}/duplicates/detect`], ['GET', `/v1/collections/${cid}/duplicates/runs/latest`]] as const) {
+  it("needs this project's API key", async () => {
+    for (const [method, path] of [
+      ['GET', `/v1/collections/${cid}/duplicates`],
+      ['POST', `/v1/collections/${cid}/duplicates/detect`],
+      ['GET', `/v1/collections/${cid}/duplicates/runs/latest`],
+    ] as const) {
       expectError(await t.request(method, path, { auth: null }), 401);
       expectError(await t.request(method, path, { auth: otherKey }), 404);
     }
@@ -81,14 +86,20 @@ const LESSON = [
 ];
 
 describe('duplicates over HTTP: edited pastes and other formats, with the passages they share', () => {
-  it('groups an HTML copy and an edited paste inside someone\'s own text, keeps a same-topic text apart, and shows the shared spans', async () => {
+  it("groups an HTML copy and an edited paste inside someone's own text, keeps a same-topic text apart, and shows the shared spans", async () => {
     const lessons = (await t.createCollection({ name: 'Lessons' })).id;
     await t.request('PATCH', `/v1/collections/${lessons}`, { json: { enableDeduplication: true, enableSummarization: false, enableCaptioning: false } });
     const source = (await t.ingest(lessons, 'lesson.md', `# Inheritance\n\n${LESSON.join(' ')}\n`)).id;
     const html = (await t.ingest(lessons, 'lesson.html', `<html><body><h1>Inheritance</h1>${LESSON.map((s) => `<p>${s}</p>`).join('')}</body></html>`)).id;
     const pasted = `My answer to question two. ${LESSON[3]!.replace('several', 'many').toUpperCase()} ${LESSON[2]!.replace('callers', 'the callers')} ${LESSON[4]!.replace('loosely', 'losely')} I hope this helps.`;
     const answer = (await t.ingest(lessons, 'answer.txt', pasted)).id;
-    const topic = (await t.ingest(lessons, 'design.md', '# Design\n\nA class groups data with methods. A child class can extend a parent class and override methods, and composition keeps classes loosely coupled in a shallow hierarchy.\n')).id;
+    const topic = (
+      await t.ingest(
+        lessons,
+        'design.md',
+        '# Design\n\nA class groups data with methods. A child class can extend a parent class and override methods, and composition keeps classes loosely coupled in a shallow hierarchy.\n',
+      )
+    ).id;
     await t.server.dossier.idle();
 
     const res = await t.request('GET', `/v1/collections/${lessons}/duplicates`);
@@ -110,12 +121,16 @@ describe('duplicates over HTTP: edited pastes and other formats, with the passag
     }
     const answerMember = group.members.find((member: { documentId: string }) => member.documentId === answer);
     const answerText = await markdownOf(answer);
-    const covered = answerMember.sharedPassages.map((p: { member: { start: number; end: number } }) => answerText.slice(p.member.start, p.member.end)).join(' ');
+    const covered = answerMember.sharedPassages
+      .map((p: { member: { start: number; end: number } }) => answerText.slice(p.member.start, p.member.end))
+      .join(' ');
     expect(covered).not.toContain('My answer'); // the writer's own words are not part of any shared passage
     expect(covered.toLowerCase()).toContain('multiple inheritance brings the diamond problem');
 
     // Issue 37: any two members compared, here the two near duplicates (neither is the canonical).
-    const [left, right] = group.members.filter((m: { relationship: string }) => m.relationship === 'near_duplicate').map((m: { documentId: string }) => m.documentId);
+    const [left, right] = group.members
+      .filter((m: { relationship: string }) => m.relationship === 'near_duplicate')
+      .map((m: { documentId: string }) => m.documentId);
     const compare = (query: string) => t.request('GET', `/v1/collections/${lessons}/duplicates/${group.id}/compare?${query}`);
     const pair = await compare(`left=${left}&right=${right}`);
     expect(pair.status, JSON.stringify(pair.body)).toBe(200);

@@ -16,8 +16,15 @@ let resolver: ReturnType<typeof scriptedResolver>;
 const model = new ScriptedModel((request): ScriptedTurn => {
   if (isClaimExtraction(request)) return recordClaimsTurn([]);
   const prompt = String(request.messages.at(-1)?.content ?? '');
-  const titles = [...prompt.matchAll(/^## Section (\d+): \S+ › (.+)$/gm)].map((m) => ({ section: Number(m[1]), question: `What does the text say about ${m[2]!.toLowerCase()}?` }));
-  return { toolCalls: [{ name: 'record_questions', arguments: { questions: [...titles, { section: 99, question: 'Out of range?' }, { section: 1, question: 'Repeated?' }] } }] };
+  const titles = [...prompt.matchAll(/^## Section (\d+): \S+ › (.+)$/gm)].map((m) => ({
+    section: Number(m[1]),
+    question: `What does the text say about ${m[2]!.toLowerCase()}?`,
+  }));
+  return {
+    toolCalls: [
+      { name: 'record_questions', arguments: { questions: [...titles, { section: 99, question: 'Out of range?' }, { section: 1, question: 'Repeated?' }] } },
+    ],
+  };
 });
 
 const LONG = 'It is described here in enough words to make a question worth asking about it, with details.';
@@ -67,10 +74,15 @@ describe('proposed golden questions', () => {
   });
 
   it('accepts into a new set and into the next version of it (edited), rejects, and scores only the accepted', async () => {
-    const [first, second, third] = proposals as [typeof proposals[0], typeof proposals[0], typeof proposals[0]];
+    const [first, second, third] = proposals as [(typeof proposals)[0], (typeof proposals)[0], (typeof proposals)[0]];
     const created = await json('POST', `${PROPOSALS()}/${first.id}/accept`, { name: 'drafted' });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    expect(created.body.set).toMatchObject({ name: 'drafted', version: 1, matchBy: 'section', queries: [{ id: first.id, query: first.question, relevant: [{ target: first.sectionId, grade: 1 }] }] });
+    expect(created.body.set).toMatchObject({
+      name: 'drafted',
+      version: 1,
+      matchBy: 'section',
+      queries: [{ id: first.id, query: first.question, relevant: [{ target: first.sectionId, grade: 1 }] }],
+    });
     expect(created.body.proposal).toMatchObject({ status: 'accepted', setId: created.body.set.id, setVersion: 1 });
     const setId = created.body.set.id as string;
     const edited = await json('POST', `${PROPOSALS()}/${second.id}/accept`, { setId, question: '  Which text covers this?  ' });
@@ -91,7 +103,7 @@ describe('proposed golden questions', () => {
   });
 
   it('refuses a second decision (409), bad bodies (400), unknown proposals and strangers (404)', async () => {
-    const [first, , third] = proposals as [typeof proposals[0], typeof proposals[0], typeof proposals[0]];
+    const [first, , third] = proposals as [(typeof proposals)[0], (typeof proposals)[0], (typeof proposals)[0]];
     expectError(await json('POST', `${PROPOSALS()}/${third.id}/accept`, { name: 'late' }), 409, /rejected already/);
     expectError(await json('POST', `${PROPOSALS()}/${first.id}/reject`), 409, /accepted already/);
     const fresh = (await json('POST', PROPOSALS(), { count: 1 })).body[0];

@@ -22,7 +22,8 @@ const upserted = new Map<string, number>();
 /** When set, writing to a shadow index fails (a shadow build that breaks half-way). */
 let breakShadowWrites = false;
 
-const PARAGRAPH = (topic: string, i: number) => `The ${topic} paragraph ${i} talks about ${topic} and about many other unrelated words such as river, stone, lamp, field and road.`;
+const PARAGRAPH = (topic: string, i: number) =>
+  `The ${topic} paragraph ${i} talks about ${topic} and about many other unrelated words such as river, stone, lamp, field and road.`;
 const CORPUS: Record<string, string> = {
   'tides.md': `# Tides\n\n${Array.from({ length: 12 }, (_, i) => PARAGRAPH('tide', i)).join('\n\n')}\n\nLarge ships enter the harbour at high water only.\n`,
   'glaciers.md': `# Glaciers\n\n${Array.from({ length: 12 }, (_, i) => PARAGRAPH('glacier', i)).join('\n\n')}\n\nGlaciers carve valleys over thousands of years.\n`,
@@ -70,8 +71,12 @@ describe('what-if runs on a shadow copy', () => {
   let before: { chunks: number; collection: unknown; collections: number };
   beforeAll(async () => {
     const set = await json('POST', `/v1/collections/${cid}/golden-sets`, {
-      name: 'shadow', matchBy: 'filename',
-      queries: [{ id: 'ships', query: 'ships harbour high water', relevant: [{ target: 'tides' }] }, { id: 'valleys', query: 'glaciers carve valleys', relevant: [{ target: 'glaciers' }] }],
+      name: 'shadow',
+      matchBy: 'filename',
+      queries: [
+        { id: 'ships', query: 'ships harbour high water', relevant: [{ target: 'tides' }] },
+        { id: 'valleys', query: 'glaciers carve valleys', relevant: [{ target: 'glaciers' }] },
+      ],
     });
     setId = set.body.id;
     before = {
@@ -117,7 +122,11 @@ describe('what-if runs on a shadow copy', () => {
 
   it('refuses an unknown model and an overlap not below the chunk size, leaving no shadow behind', async () => {
     expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { embeddingModel: 'nope' } }), 400, /'nope' is not available/);
-    expectError(await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { chunkSize: 64, chunkOverlap: 64 } }), 400, /chunkOverlap must be smaller/);
+    expectError(
+      await json('POST', `/v1/collections/${cid}/evaluations`, { setId, settings: { chunkSize: 64, chunkOverlap: 64 } }),
+      400,
+      /chunkOverlap must be smaller/,
+    );
     expect(dropped).toEqual(created);
   });
 
@@ -133,7 +142,10 @@ describe('what-if runs on a shadow copy', () => {
     expect(created.at(-1)).toMatch(/^shadow-/);
     expect(dropped).toEqual(created);
     expect(await index.countChunks(cid)).toBe(before.chunks);
-    const compared = await t.request('GET', `/v1/collections/${cid}/evaluations/compare?base=${(await t.request('GET', `/v1/collections/${cid}/evaluations`)).body[0].id}&candidate=${(await t.request('GET', `/v1/collections/${cid}/evaluations`)).body[1].id}`);
+    const compared = await t.request(
+      'GET',
+      `/v1/collections/${cid}/evaluations/compare?base=${(await t.request('GET', `/v1/collections/${cid}/evaluations`)).body[0].id}&candidate=${(await t.request('GET', `/v1/collections/${cid}/evaluations`)).body[1].id}`,
+    );
     expectError(compared, 409, /Only completed runs/);
   });
 
@@ -143,9 +155,30 @@ describe('what-if runs on a shadow copy', () => {
     await index.createCollection(stale, null);
     const runId = randomUUID();
     await ctx.store.insertEvaluationRun({
-      id: runId, collectionId: cid, setId, setVersion: 1, trigger: 'manual', status: 'running', error: null, metrics: null, perQuery: [], progress: null,
-      settings: { queryExpansion: 'none', enableReranking: false, limit: 10, lexicalWeight: 1, vectorWeight: 1, rrfK: 60, chunkSize: 96, chunkOverlap: 0, embeddingModel: 'none', shadow: true },
-      shadowIndex: stale, createdAt: new Date().toISOString(),
+      id: runId,
+      collectionId: cid,
+      setId,
+      setVersion: 1,
+      trigger: 'manual',
+      status: 'running',
+      error: null,
+      metrics: null,
+      perQuery: [],
+      progress: null,
+      settings: {
+        queryExpansion: 'none',
+        enableReranking: false,
+        limit: 10,
+        lexicalWeight: 1,
+        vectorWeight: 1,
+        rrfK: 60,
+        chunkSize: 96,
+        chunkOverlap: 0,
+        embeddingModel: 'none',
+        shadow: true,
+      },
+      shadowIndex: stale,
+      createdAt: new Date().toISOString(),
     });
     await ctx.queue.enqueue({ type: 'evaluation.shadow', payload: { runId } });
     ctx.wakeWorkers();

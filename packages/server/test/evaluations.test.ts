@@ -14,12 +14,7 @@ const docs: Record<string, Doc> = {};
 const CORPUS: Record<string, string> = {
   'keeper.md': '# Lamp\n\nThe keeper tends the lamp at night.\n',
   'glaciers.md': '# Glaciers\n\nGlaciers carve valleys slowly over thousands of years in high mountains.\n',
-  ...Object.fromEntries(
-    Array.from({ length: 6 }, (_, i) => [
-      `crowd-${i}.md`,
-      `# Herd ${i}\n\nA keeper of zebra zebra zebra zebra zebra herds ${i}.\n`,
-    ]),
-  ),
+  ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`crowd-${i}.md`, `# Herd ${i}\n\nA keeper of zebra zebra zebra zebra zebra herds ${i}.\n`])),
   // Documents with neither word, so that "zebra" is rare enough to weigh in the expanded query.
   ...Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`filler-${i}.md`, `# Filler ${i}\n\nRivers flow to the sea past towns and fields ${i}.\n`])),
 };
@@ -59,7 +54,11 @@ describe('golden sets', () => {
   });
 
   it('refuses malformed input with 400 and foreign keys with 404', async () => {
-    expectError(await json('POST', `/v1/collections/${cid}/golden-sets`, { name: 'x', beir: { queries: 'not json', qrels: 'q\td\t1' } }), 400, /queries line 1/);
+    expectError(
+      await json('POST', `/v1/collections/${cid}/golden-sets`, { name: 'x', beir: { queries: 'not json', qrels: 'q\td\t1' } }),
+      400,
+      /queries line 1/,
+    );
     expectError(await json('POST', `/v1/collections/${cid}/golden-sets`, { name: 'x' }), 400, /exactly one of queries or beir/);
     expectError(await json('POST', `/v1/collections/${cid}/golden-sets`, { name: 'x', queries: [{ query: 'a', relevant: [] }] }), 400);
     expectError(await json('GET', `/v1/collections/${cid}/golden-sets/nope`), 404);
@@ -83,7 +82,13 @@ describe('golden sets from uploaded BEIR files (multipart)', () => {
   it('creates a set from queries.jsonl and qrels.tsv, as the JSON body does, and runs it', async () => {
     const res = await upload(form({ queries: ['queries.jsonl', QUERIES], qrels: ['test.tsv', QRELS] }, { name: 'scifact-like', matchBy: 'filename' }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ name: 'scifact-like', version: 1, matchBy: 'filename', queryCount: 2, queries: [{ id: 'q1', query: 'keeper', relevant: [{ target: 'keeper', grade: 1 }] }, { id: 'q2' }] });
+    expect(res.body).toMatchObject({
+      name: 'scifact-like',
+      version: 1,
+      matchBy: 'filename',
+      queryCount: 2,
+      queries: [{ id: 'q1', query: 'keeper', relevant: [{ target: 'keeper', grade: 1 }] }, { id: 'q2' }],
+    });
     const run = await json('POST', `/v1/collections/${cid}/evaluations`, { setId: res.body.id });
     expect(run.body.metrics).toMatchObject({ queries: 2, ndcg10: 1 });
   });
@@ -93,7 +98,11 @@ describe('golden sets from uploaded BEIR files (multipart)', () => {
     expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', QRELS] }, {})), 400, /Missing form field 'name'/);
     expectError(await upload(form({ queries: ['q.jsonl', 'not json\n'], qrels: ['t.tsv', QRELS] })), 400, /queries line 1: not JSON/);
     expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', 'q1\tkeeper\t1\nq2\tglaciers\tmany\n'] })), 400, /qrels line 2/);
-    expectError(await upload(form({ queries: ['q.jsonl', new Uint8Array([0xff, 0xfe, 0x00, 0x41])], qrels: ['t.tsv', QRELS] })), 400, /queries.jsonl \('q.jsonl'\) is not UTF-8/);
+    expectError(
+      await upload(form({ queries: ['q.jsonl', new Uint8Array([0xff, 0xfe, 0x00, 0x41])], qrels: ['t.tsv', QRELS] })),
+      400,
+      /queries.jsonl \('q.jsonl'\) is not UTF-8/,
+    );
     expectError(await upload(form({ queries: ['q.jsonl', '  \n'], qrels: ['t.tsv', QRELS] })), 400, /is empty/);
     expectError(await upload(form({ file: ['a.md', '# a'], qrels: ['t.tsv', QRELS] })), 400, /Unknown file field 'file'/);
     expectError(await upload(form({ queries: ['q.jsonl', QUERIES], qrels: ['t.tsv', QRELS] }, { name: 'x', tags: '[]' })), 400, /Unknown form field 'tags'/);
@@ -109,7 +118,13 @@ describe('golden sets from uploaded BEIR files (multipart)', () => {
 describe('evaluation runs', () => {
   let setId: string;
   beforeAll(async () => {
-    const body = { name: 'keeper', queries: [{ id: 'k', query: 'keeper', relevant: [{ target: 'keeper.md' }] }, { id: 'g', query: 'glaciers valleys', relevant: [{ target: 'glaciers.md', grade: 2 }] }] };
+    const body = {
+      name: 'keeper',
+      queries: [
+        { id: 'k', query: 'keeper', relevant: [{ target: 'keeper.md' }] },
+        { id: 'g', query: 'glaciers valleys', relevant: [{ target: 'glaciers.md', grade: 2 }] },
+      ],
+    };
     setId = (await json('POST', `/v1/collections/${cid}/golden-sets`, { ...body, matchBy: 'filename' })).body.id;
   });
 

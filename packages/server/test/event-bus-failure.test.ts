@@ -47,7 +47,11 @@ describe('document events when Redis refuses the subscription', () => {
     const server = await startServer(config, { dossier, log: silentLogger });
     const headers = { authorization: `Bearer ${server.bootstrap?.liveKey}`, 'content-type': 'application/json' };
     try {
-      const created = await fetch(`${server.url}/v1/collections`, { method: 'POST', headers, body: JSON.stringify({ projectId: server.bootstrap?.projectId, name: 'bus' }) });
+      const created = await fetch(`${server.url}/v1/collections`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ projectId: server.bootstrap?.projectId, name: 'bus' }),
+      });
       expect(created.status).toBe(201);
       const collection = (await created.json()) as { id: string };
       const stream = await fetch(`${server.url}/v1/collections/${collection.id}/documents/events`, { headers });

@@ -25,7 +25,11 @@ describe('hardening', () => {
   });
 
   it('sends nosniff and no-store on API responses, errors included', async () => {
-    for (const res of [await t.request('GET', '/v1/collections'), await t.request('GET', '/v1/collections/nope'), await t.request('GET', '/v1/usage', { auth: null })]) {
+    for (const res of [
+      await t.request('GET', '/v1/collections'),
+      await t.request('GET', '/v1/collections/nope'),
+      await t.request('GET', '/v1/usage', { auth: null }),
+    ]) {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('cache-control')).toBe('no-store');
     }
@@ -37,7 +41,8 @@ describe('hardening', () => {
     const other = await t.request('GET', '/v1/collections', { headers: { origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(`${t.url}/v1/collections`, {
-      method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
@@ -75,7 +80,10 @@ describe('hardening', () => {
   });
 
   it('caps metadata at 16 KB and 16 levels, and filters at 32 pairs', async () => {
-    const upload = (metadata: unknown) => t.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'm.md', contentType: 'text/markdown', fileSizeBytes: 3, metadata } });
+    const upload = (metadata: unknown) =>
+      t.request('POST', `/v1/collections/${cid}/documents/upload-url`, {
+        json: { filename: 'm.md', contentType: 'text/markdown', fileSizeBytes: 3, metadata },
+      });
     expectError(await upload({ text: 'x'.repeat(17_000) }), 400, /exceeds 16384 bytes/);
     expectError(await upload(JSON.parse(nestedJson(17))), 400, /nested deeper than 16/);
     expect((await upload(JSON.parse(nestedJson(15)))).status).toBe(201);
@@ -85,7 +93,12 @@ describe('hardening', () => {
   });
 
   it('binds a presigned URL to the declared size, uses it once, and refuses extra token segments', async () => {
-    const url = async (size: number) => (await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'u.md', contentType: 'text/markdown', fileSizeBytes: size } })).body.uploadUrl as string;
+    const url = async (size: number) =>
+      (
+        await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, {
+          json: { filename: 'u.md', contentType: 'text/markdown', fileSizeBytes: size },
+        })
+      ).body.uploadUrl as string;
     const put = (target: string, body: string) => fetch(target, { method: 'PUT', body });
     const ten = await url(10);
     expect((await put(ten, 'x'.repeat(6756))).status).toBe(400);
@@ -97,7 +110,12 @@ describe('hardening', () => {
     expect(await again.json()).toEqual({ error: expect.stringMatching(/already used/) });
     // A chunked body (no Content-Length) longer than declared is cut off at the declared size.
     const chunked = await url(4);
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('too long for four')); c.close(); } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('too long for four'));
+        c.close();
+      },
+    });
     const res = await fetch(chunked, { method: 'PUT', body: stream, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
   });
@@ -106,7 +124,10 @@ describe('hardening', () => {
     const quick = await startTestServer({ config: { requestTimeoutMs: 1000 } });
     try {
       const head = `POST /v1/collections/${cid}/query HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${quick.liveKey}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n`;
-      const { response, closedAfterMs } = await rawRequest(quick.url, head, [{ bytes: '{', afterMs: 10 }, { bytes: '"', afterMs: 600 }]);
+      const { response, closedAfterMs } = await rawRequest(quick.url, head, [
+        { bytes: '{', afterMs: 10 },
+        { bytes: '"', afterMs: 600 },
+      ]);
       expect(response).toMatch(/^HTTP\/1\.1 408/);
       expect(closedAfterMs).toBeLessThan(4000);
     } finally {
@@ -115,7 +136,13 @@ describe('hardening', () => {
   });
 
   it('disconnects a client that goes silent while sending an upload body (long-running routes too)', async () => {
-    const target = new URL((await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'slow.md', contentType: 'text/markdown', fileSizeBytes: 10 } })).body.uploadUrl);
+    const target = new URL(
+      (
+        await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, {
+          json: { filename: 'slow.md', contentType: 'text/markdown', fileSizeBytes: 10 },
+        })
+      ).body.uploadUrl,
+    );
     const head = `PUT ${target.pathname} HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n`;
     const { closedAfterMs } = await rawRequest(t.url, head, [{ bytes: 'a', afterMs: 10 }]);
     expect(closedAfterMs).toBeGreaterThanOrEqual(900);
@@ -132,7 +159,10 @@ describe('hardening', () => {
   it('serves images of a private collection Cache-Control: private, of a public one public', async () => {
     const docx = docxWithFigureAndTable();
     const publicId = (await t.createCollection({ name: 'pub', visibility: 'public' })).id;
-    for (const [collection, expected] of [[cid, /^private, max-age=\d+, immutable$/], [publicId, /^public, max-age=\d+, immutable$/]] as const) {
+    for (const [collection, expected] of [
+      [cid, /^private, max-age=\d+, immutable$/],
+      [publicId, /^public, max-age=\d+, immutable$/],
+    ] as const) {
       const doc = await t.ingest(collection, 'test.docx', docx);
       const [image] = (await t.request('GET', `/v1/documents/${doc.id}/images`)).body;
       const res = await t.request('GET', `/v1/documents/${doc.id}/images/${image.id}`);
@@ -141,4 +171,3 @@ describe('hardening', () => {
     }
   });
 });
-

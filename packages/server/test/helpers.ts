@@ -121,7 +121,17 @@ function recordingLogger(errors: string[], logged: TestServer['logged']): Logger
 export const sha256 = (bytes: string | Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** Start a real server in a fresh temp data directory, on port 0, with no embedding model by default. */
-export async function startTestServer(opts: { embedders?: Embedder[]; config?: Partial<ServerConfig>; mcpPrincipal?: StartOptions['mcpPrincipal']; adapters?: StartOptions['adapters']; oauth?: StartOptions['oauth']; dashboard?: StartOptions['dashboard']; people?: StartOptions['people'] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: {
+    embedders?: Embedder[];
+    config?: Partial<ServerConfig>;
+    mcpPrincipal?: StartOptions['mcpPrincipal'];
+    adapters?: StartOptions['adapters'];
+    oauth?: StartOptions['oauth'];
+    dashboard?: StartOptions['dashboard'];
+    people?: StartOptions['people'];
+  } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dossier-http-'));
   const config: ServerConfig = {
     ...loadConfig([], {}),
@@ -143,7 +153,15 @@ export async function startTestServer(opts: { embedders?: Embedder[]; config?: P
   const errors: string[] = [];
   const logged: TestServer['logged'] = [];
   const frozen = Object.freeze(config);
-  const server = await startServer(frozen, { log: recordingLogger(errors, logged), embedders: opts.embedders, mcpPrincipal: opts.mcpPrincipal, adapters: opts.adapters, oauth: opts.oauth, dashboard: opts.dashboard, people: opts.people });
+  const server = await startServer(frozen, {
+    log: recordingLogger(errors, logged),
+    embedders: opts.embedders,
+    mcpPrincipal: opts.mcpPrincipal,
+    adapters: opts.adapters,
+    oauth: opts.oauth,
+    dashboard: opts.dashboard,
+    people: opts.people,
+  });
   const b = server.bootstrap;
   if (!b) throw new Error('a fresh data directory must bootstrap credentials');
 
@@ -286,7 +304,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
         while (cut >= 0) {
           const block = buf.slice(0, cut);
           buf = buf.slice(cut + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart());
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trimStart());
           if (data.length) messages.push(JSON.parse(data.join('\n')));
           for (const l of block.split('\n')) if (l.startsWith(':')) comments.push(l.slice(1).trim());
           cut = buf.indexOf('\n\n');
@@ -315,7 +336,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           if (found !== undefined) return done(() => resolve(found as never));
           if (ended) return done(() => reject(new Error(`stream ended before a matching message; got ${JSON.stringify(messages)}`)));
         };
-        const timer = setTimeout(() => done(() => reject(new Error(`no matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`))), timeoutMs);
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`no matching SSE message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`))),
+          timeoutMs,
+        );
         const done = (fn: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);

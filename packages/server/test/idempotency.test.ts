@@ -42,7 +42,11 @@ describe('Idempotency-Key', () => {
 
   it('stores an uploaded file once when the upload is retried with its key', async () => {
     const collection = await t.createCollection({ name: 'uploads' });
-    const send = () => t.request('POST', `/v1/collections/${collection.id}/documents`, { body: uploadForm('a.md', '# A\n\ntext\n'), headers: { 'idempotency-key': 'upload-a' } });
+    const send = () =>
+      t.request('POST', `/v1/collections/${collection.id}/documents`, {
+        body: uploadForm('a.md', '# A\n\ntext\n'),
+        headers: { 'idempotency-key': 'upload-a' },
+      });
     const first = await send();
     expect(first.status).toBe(202);
     const retried = await send();
@@ -53,10 +57,11 @@ describe('Idempotency-Key', () => {
 
   it('hands a retried upload-url the same document and URL (no second pending document)', async () => {
     const collection = await t.createCollection({ name: 'presigned' });
-    const ask = () => t.request('POST', `/v1/collections/${collection.id}/documents/upload-url`, {
-      json: { filename: 'b.md', contentType: 'text/markdown', fileSizeBytes: 12, contentHash: `sha256:${'a'.repeat(64)}` },
-      headers: { 'idempotency-key': 'upload-url-b' },
-    });
+    const ask = () =>
+      t.request('POST', `/v1/collections/${collection.id}/documents/upload-url`, {
+        json: { filename: 'b.md', contentType: 'text/markdown', fileSizeBytes: 12, contentHash: `sha256:${'a'.repeat(64)}` },
+        headers: { 'idempotency-key': 'upload-url-b' },
+      });
     const first = await ask();
     expect(first.status).toBe(201);
     const again = await ask();

@@ -105,7 +105,10 @@ describe('usage meters, quotas and rate limits', () => {
 
   it('enforces the plans file: 429 past the monthly query limit, 402 past the document and collection quotas', async () => {
     const planFile = `${t.dataDir}-plans.json`;
-    writeFileSync(planFile, JSON.stringify({ plans: { small: { queries: 2, documents: 1, collections: 1, storageMb: 5, concurrentRuns: 1 } }, default: 'small' }));
+    writeFileSync(
+      planFile,
+      JSON.stringify({ plans: { small: { queries: 2, documents: 1, collections: 1, storageMb: 5, concurrentRuns: 1 } }, default: 'small' }),
+    );
     planned = await startTestServer({ config: { plansFile: planFile } });
     const usage = await planned.request('GET', '/v1/usage');
     expect(usage.body.meters).toMatchObject({ queries: { used: 0, limit: 2 }, credits: { limit: null }, storage: { usedMb: 0, limitMb: 5 } });
@@ -114,7 +117,9 @@ describe('usage meters, quotas and rate limits', () => {
     await planned.ingest(cid, 'a.md', '# A\n\nalpha\n');
     expectError(await planned.request('POST', `/v1/collections/${cid}/documents`, { body: uploadForm('b.md', '# B\n') }), 402, /document quota/);
     expectError(
-      await planned.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'c.md', contentType: 'text/markdown', fileSizeBytes: 10 } }),
+      await planned.request('POST', `/v1/collections/${cid}/documents/upload-url`, {
+        json: { filename: 'c.md', contentType: 'text/markdown', fileSizeBytes: 10 },
+      }),
       402,
     );
     expect((await query(planned, cid)).status).toBe(200);
@@ -155,13 +160,19 @@ describe('anonymous requests at once', () => {
     t = await startTestServer({ config: { anonymousConcurrency: 1 } });
     const cid = (await t.createCollection({ visibility: 'public' })).id;
     // A document whose file never arrives: an anonymous wait on it stays open.
-    const pending = await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, { json: { filename: 'later.md', contentType: 'text/markdown', fileSizeBytes: 3 } });
+    const pending = await t.request('POST', `/v1/collections/${cid}/documents/upload-url`, {
+      json: { filename: 'later.md', contentType: 'text/markdown', fileSizeBytes: 3 },
+    });
     const abort = new AbortController();
     const waiting = fetch(`${t.url}/v1/documents/${pending.body.documentId}/wait`, { signal: abort.signal }).catch(() => null);
-    const busy = await waitFor(async () => {
-      const res = await query(t, cid, null);
-      return res.status === 429 && res;
-    }, 'the wait to hold the anonymous slot', 5000);
+    const busy = await waitFor(
+      async () => {
+        const res = await query(t, cid, null);
+        return res.status === 429 && res;
+      },
+      'the wait to hold the anonymous slot',
+      5000,
+    );
     expectError(busy, 429, /anonymous requests at once/);
     expect(busy.headers.get('retry-after')).toBe('1');
     expect((await query(t, cid)).status).toBe(200); // a key is not held back by strangers
@@ -221,7 +232,7 @@ describe('connections per address', () => {
     expect(performance.now() - started).toBeLessThan(2_000); // not the 5 s a refused connection may linger
   });
 
-  it('is off behind a trusted proxy (every connection is the proxy\'s) and when set to 0', async () => {
+  it("is off behind a trusted proxy (every connection is the proxy's) and when set to 0", async () => {
     for (const config of [{ connectionsPerAddress: 1, trustProxy: true }, { connectionsPerAddress: 0 }]) {
       const t = await startTestServer({ config });
       servers.push(t);
@@ -240,7 +251,9 @@ describe('limits shared through Redis', () => {
 
   it('makes two server nodes enforce one anonymous limit', async () => {
     for (let i = 0; i < 2; i++) {
-      nodes.push(await startTestServer({ config: { redisUrl: REDIS_URL, redisPrefix: prefix, rateLimitAnonymous: { points: 4, durationMs: MINUTE, burst: 0 } } }));
+      nodes.push(
+        await startTestServer({ config: { redisUrl: REDIS_URL, redisPrefix: prefix, rateLimitAnonymous: { points: 4, durationMs: MINUTE, burst: 0 } } }),
+      );
     }
     const [a, b] = nodes as [TestServer, TestServer];
     const missing = '00000000-0000-4000-8000-000000000000';
@@ -270,23 +283,26 @@ describe('a flood of new connections', () => {
   }
 
   // 127.0.0.2 is a second local address on Linux only.
-  it.runIf(process.platform === 'linux')('serves another address\'s new connection ahead of a flood already queued from one address, then answers the whole flood', async () => {
-    const t = await startTestServer();
-    try {
-      let floodAnswered = 0;
-      const flood = Array.from({ length: 200 }, () => floodConnection(t.url, '127.0.0.2'));
-      for (const one of flood) void one.answered.then(() => floodAnswered++);
-      await Promise.all(flood.map((one) => one.connected)); // all 200 are in the server's accept queue or beyond
-      const probe = await fetch(`${t.url}/v1/health`, { headers: { connection: 'close' } });
-      const answeredBeforeProbe = floodAnswered;
-      expect(probe.status).toBe(200);
-      // libuv accepts one connection per event-loop turn: served as they are accepted, the flood would be answered
-      // (nearly) whole before the probe's connection is even accepted; here only its first connections of the second are.
-      expect(answeredBeforeProbe).toBeLessThan(100);
-      const responses = await Promise.all(flood.map((one) => one.answered));
-      expect(responses.every((response) => /^HTTP\/1\.1 (200|429) /.test(response))).toBe(true);
-    } finally {
-      await t.close();
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    "serves another address's new connection ahead of a flood already queued from one address, then answers the whole flood",
+    async () => {
+      const t = await startTestServer();
+      try {
+        let floodAnswered = 0;
+        const flood = Array.from({ length: 200 }, () => floodConnection(t.url, '127.0.0.2'));
+        for (const one of flood) void one.answered.then(() => floodAnswered++);
+        await Promise.all(flood.map((one) => one.connected)); // all 200 are in the server's accept queue or beyond
+        const probe = await fetch(`${t.url}/v1/health`, { headers: { connection: 'close' } });
+        const answeredBeforeProbe = floodAnswered;
+        expect(probe.status).toBe(200);
+        // libuv accepts one connection per event-loop turn: served as they are accepted, the flood would be answered
+        // (nearly) whole before the probe's connection is even accepted; here only its first connections of the second are.
+        expect(answeredBeforeProbe).toBeLessThan(100);
+        const responses = await Promise.all(flood.map((one) => one.answered));
+        expect(responses.every((response) => /^HTTP\/1\.1 (200|429) /.test(response))).toBe(true);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });

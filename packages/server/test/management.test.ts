@@ -65,7 +65,9 @@ describe('passwords and tokens', () => {
     const before = await login('colleague@example.test', 'colleague long password');
     expectError(await jwt(before, 'POST', '/v1/auth/password', { currentPassword: 'wrong', newPassword: 'a new long password' }), 401, /current password/);
     expectError(await jwt(before, 'POST', '/v1/auth/password', { currentPassword: 'colleague long password', newPassword: 'short' }), 400, /12/);
-    expect((await jwt(before, 'POST', '/v1/auth/password', { currentPassword: 'colleague long password', newPassword: 'a new long password' })).status).toBe(204);
+    expect((await jwt(before, 'POST', '/v1/auth/password', { currentPassword: 'colleague long password', newPassword: 'a new long password' })).status).toBe(
+      204,
+    );
     expectError(await jwt(before, 'GET', '/v1/orgs'), 401);
     expectError(await t.request('POST', '/v1/auth/login', { auth: null, json: { email: 'colleague@example.test', password: 'colleague long password' } }), 401);
     const after = await login('colleague@example.test', 'a new long password');

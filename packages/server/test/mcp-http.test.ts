@@ -18,7 +18,8 @@ const clients: Client[] = [];
 let turns = 0;
 let answer: ScriptedTurn = { text: ['Revenue grew ', '12 percent [S1].'] };
 const model = new ScriptedModel((request): ScriptedTurn => {
-  if (isClaimExtraction(request)) return recordClaimsTurn([{ section: 1, text: 'Revenue grew 12 percent in 2024.', importance: 4, sourceText: 'Revenue grew 12 percent' }]);
+  if (isClaimExtraction(request))
+    return recordClaimsTurn([{ section: 1, text: 'Revenue grew 12 percent in 2024.', importance: 4, sourceText: 'Revenue grew 12 percent' }]);
   turns += 1;
   return turns % 2 === 1 ? { toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }] } : answer;
 });
@@ -44,7 +45,12 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
     body: JSON.stringify(body),
   });
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
 beforeAll(async () => {
   t = await startTestServer({ mcpPrincipal: () => fixed });
@@ -56,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('MCP over Streamable HTTP at /mcp', () => {
-  it('serves the tools (the spec\'s 30 and the extension tools) to an SDK client with a project API key, in the key\'s sandbox', async () => {
+  it("serves the tools (the spec's 30 and the extension tools) to an SDK client with a project API key, in the key's sandbox", async () => {
     const client = await connect(t.liveKey);
     expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     const listed = await call(client, 'svc_list_collections');
@@ -72,7 +78,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(text(hidden)).toMatch(/not found \(HTTP 404\)/i);
   });
 
-  it('reports the API\'s own validation message as an isError result', async () => {
+  it("reports the API's own validation message as an isError result", async () => {
     const client = await connect(t.liveKey);
     const badBatch = await call(client, 'svc_batch_delete_documents', { collectionId: cid, documentIds: ['not-a-uuid'] });
     expect(badBatch.isError).toBe(true);
@@ -82,9 +88,13 @@ describe('MCP over Streamable HTTP at /mcp', () => {
   it('researches with progress notifications, and a cancelled call stops the run without saving it', async () => {
     const client = await connect(t.liveKey);
     const progress: string[] = [];
-    const done = await client.callTool({ name: 'svc_research', arguments: { collectionId: cid, question: 'How did revenue change?', depth: 'quick' } }, undefined, {
-      onprogress: (note) => progress.push(note.message ?? ''),
-    }) as CallToolResult;
+    const done = (await client.callTool(
+      { name: 'svc_research', arguments: { collectionId: cid, question: 'How did revenue change?', depth: 'quick' } },
+      undefined,
+      {
+        onprogress: (note) => progress.push(note.message ?? ''),
+      },
+    )) as CallToolResult;
     expect(done.structuredContent).toMatchObject({ answer: 'Revenue grew 12 percent [S1].' });
     expect(progress, JSON.stringify(progress)).toContain('search: revenue');
 
@@ -114,12 +124,15 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const own = await post(list, { authorization: `Bearer ${t.liveKey}`, 'mcp-session-id': session });
     expect(own.status).toBe(200);
     await own.body?.cancel();
-    const ended = await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${t.liveKey}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } });
+    const ended = await fetch(`${t.url}/mcp`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${t.liveKey}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    });
     expect(ended.status).toBe(200);
     expect((await post(list, { authorization: `Bearer ${t.liveKey}`, 'mcp-session-id': session })).status).toBe(404);
   });
 
-  it('refuses a foreign Origin or Host with 403 (DNS-rebinding protection) and accepts this server\'s own', async () => {
+  it("refuses a foreign Origin or Host with 403 (DNS-rebinding protection) and accepts this server's own", async () => {
     const auth = { authorization: `Bearer ${t.liveKey}` };
     const foreign = await post(initialize, { ...auth, origin: 'http://evil.example.com' });
     expect(foreign.status).toBe(403);
@@ -143,7 +156,10 @@ describe('OAuth scopes on the MCP tools', () => {
     await opened.body?.cancel();
     expect(fullTools.length).toBeGreaterThan(10);
     for (const tool of fullTools) {
-      const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool.name, arguments: { collectionId: cid } } }, { 'mcp-session-id': session });
+      const res = await post(
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool.name, arguments: { collectionId: cid } } },
+        { 'mcp-session-id': session },
+      );
       expect(res.status, tool.name).toBe(403);
       const challenge = res.headers.get('www-authenticate') ?? '';
       expect(challenge).toContain('error="insufficient_scope"');
@@ -167,7 +183,13 @@ describe('OAuth scopes on the MCP tools', () => {
 
   it('serves the read-only evaluation tools (extension tools) to a svc:read token: runs, one run, a comparison', async () => {
     const set = await t.request('POST', `/v1/collections/${cid}/golden-sets`, {
-      json: { name: 'revenue', queries: [{ id: 'r', query: 'revenue growth', relevant: [{ target: docId, grade: 2 }] }, { id: 'x', query: 'glaciers', relevant: [{ target: 'missing-doc' }] }] },
+      json: {
+        name: 'revenue',
+        queries: [
+          { id: 'r', query: 'revenue growth', relevant: [{ target: docId, grade: 2 }] },
+          { id: 'x', query: 'glaciers', relevant: [{ target: 'missing-doc' }] },
+        ],
+      },
     });
     const base = (await t.request('POST', `/v1/collections/${cid}/evaluations`, { json: { setId: set.body.id } })).body;
     const candidate = (await t.request('POST', `/v1/collections/${cid}/evaluations`, { json: { setId: set.body.id, settings: { limit: 1 } } })).body;
@@ -177,7 +199,14 @@ describe('OAuth scopes on the MCP tools', () => {
     expect(runs.isError, text(runs)).toBeFalsy();
     expect((runs.structuredContent as { runs: { id: string }[] }).runs.map((run) => run.id)).toEqual([candidate.id, base.id]);
     const one = await call(client, 'svc_get_evaluation', { collectionId: cid, runId: base.id });
-    expect(one.structuredContent).toMatchObject({ id: base.id, metrics: { queries: 2, ndcg10: 0.5 }, perQuery: [{ id: 'r', expected: [{ target: docId, rank: 1 }] }, { id: 'x', ndcg10: 0 }] });
+    expect(one.structuredContent).toMatchObject({
+      id: base.id,
+      metrics: { queries: 2, ndcg10: 0.5 },
+      perQuery: [
+        { id: 'r', expected: [{ target: docId, rank: 1 }] },
+        { id: 'x', ndcg10: 0 },
+      ],
+    });
     const compared = await call(client, 'svc_compare_evaluations', { collectionId: cid, base: base.id, candidate: candidate.id });
     expect(compared.structuredContent).toMatchObject({ base: { id: base.id }, candidate: { id: candidate.id }, delta: { ndcg10: 0 } });
     const missing = await call(client, 'svc_get_evaluation', { collectionId: cid, runId: 'nope' });
@@ -203,7 +232,13 @@ async function* sseEvents(res: Response): AsyncGenerator<{ id?: string; retry?: 
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     buffer += decoder.decode(chunk, { stream: true });
     for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-      const fields = Object.fromEntries(buffer.slice(0, cut).split('\n').filter((line) => !line.startsWith(':')).map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]));
+      const fields = Object.fromEntries(
+        buffer
+          .slice(0, cut)
+          .split('\n')
+          .filter((line) => !line.startsWith(':'))
+          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       buffer = buffer.slice(cut + 2);
       if ('id' in fields || 'data' in fields) yield { id: fields.id, retry: fields.retry, data: fields.data ? JSON.parse(fields.data) : null };
     }
@@ -220,7 +255,12 @@ describe('resumable streams', () => {
     let release = () => {};
     answer = { text: ['Revenue grew ', '12 percent [S1].'], waitFor: new Promise<void>((resolve) => (release = resolve)) };
     const callsBefore = model.calls.length;
-    const call = { jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'svc_research', arguments: { collectionId: cid, question: 'Revenue?' }, _meta: { progressToken: 'p1' } } };
+    const call = {
+      jsonrpc: '2.0',
+      id: 42,
+      method: 'tools/call',
+      params: { name: 'svc_research', arguments: { collectionId: cid, question: 'Revenue?' }, _meta: { progressToken: 'p1' } },
+    };
     const first = await post(call, { ...auth, 'mcp-session-id': session });
     const events = sseEvents(first);
     const priming = (await events.next()).value!;
@@ -256,7 +296,9 @@ describe('long waits over HTTP', () => {
       const collection = await idle.createCollection({ name: 'Waiting' });
       const pending = await idle.upload(collection.id, 'late.md', '# Late\n\nNot processed yet.\n');
       const client = new Client({ name: 'mcp-http-test', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${idle.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${idle.liveKey}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${idle.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${idle.liveKey}` } } }),
+      );
       const cancel = new AbortController();
       const progress: string[] = [];
       const waiting = client.callTool({ name: 'svc_wait_for_document', arguments: { documentId: pending.id } }, undefined, {
@@ -268,7 +310,11 @@ describe('long waits over HTTP', () => {
       expect(progress[0]).toMatch(/still processing after \d+ s/);
       cancel.abort();
       await rejected;
-      const ended = await waitFor(async () => idle.logged.find((line) => line.msg === 'mcp tool call' && line.tool === 'svc_wait_for_document'), 'the tool call to end', 10_000);
+      const ended = await waitFor(
+        async () => idle.logged.find((line) => line.msg === 'mcp tool call' && line.tool === 'svc_wait_for_document'),
+        'the tool call to end',
+        10_000,
+      );
       expect(ended).toMatchObject({ isError: true });
       await client.close();
     } finally {

@@ -48,16 +48,20 @@ beforeAll(async () => {
 
 /** Start a node of the deployment as a child process, with its own data directory. */
 async function start(name: string, role: 'api' | 'worker'): Promise<NodeProcess> {
-  const node = await startNode(name, role, nodeEnvironment(deployment, join(root, name), {
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    DOSSIER_EMBEDDING_MODEL: 'none',
-    DOSSIER_ALLOW_MODEL_DOWNLOAD: 'false',
-    DOSSIER_JOB_LEASE_MS: String(LEASE_MS),
-    DOSSIER_WORKERS: '4',
-    DOSSIER_RATE_LIMIT_KEY: 'off',
-    DOSSIER_LOG_LEVEL: 'info',
-  }));
+  const node = await startNode(
+    name,
+    role,
+    nodeEnvironment(deployment, join(root, name), {
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      DOSSIER_EMBEDDING_MODEL: 'none',
+      DOSSIER_ALLOW_MODEL_DOWNLOAD: 'false',
+      DOSSIER_JOB_LEASE_MS: String(LEASE_MS),
+      DOSSIER_WORKERS: '4',
+      DOSSIER_RATE_LIMIT_KEY: 'off',
+      DOSSIER_LOG_LEVEL: 'info',
+    }),
+  );
   nodes.push(node);
   return node;
 }
@@ -115,11 +119,14 @@ async function followEvents(url: string) {
 }
 
 const statusesOf = (events: DocumentEvent[], id: string) => events.filter((e) => e.documentId === id).map((e) => e.status);
-const readyCount = (events: DocumentEvent[], ids: Set<string>) => new Set(events.filter((e) => e.status === 'ready' && ids.has(e.documentId)).map((e) => e.documentId)).size;
+const readyCount = (events: DocumentEvent[], ids: Set<string>) =>
+  new Set(events.filter((e) => e.status === 'ready' && ids.has(e.documentId)).map((e) => e.documentId)).size;
 
 /** A Markdown document with a word no other document has, and enough text to take the pipeline a moment. */
 function documentText(i: number): string {
-  const body = Array.from({ length: 12 }, (_, p) => `Paragraph ${p} of report ${i} describes the harbour, its tides and its cargo in plain words.`).join('\n\n');
+  const body = Array.from({ length: 12 }, (_, p) => `Paragraph ${p} of report ${i} describes the harbour, its tides and its cargo in plain words.`).join(
+    '\n\n',
+  );
   return `# Report ${i}\n\n## Marker\n\nThe unique word of this report is zq${i}k.\n\n## Body\n\n${body}\n`;
 }
 
@@ -166,7 +173,9 @@ describe.skipIf(!available)('several API and worker nodes', () => {
 
     // 1. One upload through A (presigned straight to S3), followed status by status on B.
     const bytes = new TextEncoder().encode(documentText(-1));
-    const started = (await call(nodeA, 'POST', `/v1/collections/${collection.id}/documents/upload-url`, { filename: 'watched.md', fileSizeBytes: bytes.byteLength })).body;
+    const started = (
+      await call(nodeA, 'POST', `/v1/collections/${collection.id}/documents/upload-url`, { filename: 'watched.md', fileSizeBytes: bytes.byteLength })
+    ).body;
     expect(new URL(started.uploadUrl).pathname.startsWith('/files/deployment/')).toBe(true);
     expect((await fetch(started.uploadUrl, { method: 'PUT', body: bytes })).status).toBe(200);
     expect((await call(nodeA, 'POST', `/v1/collections/${collection.id}/documents/${started.documentId}/confirm`, {})).status).toBe(200);
@@ -187,22 +196,35 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     // Killed while it holds ingestion jobs (their leases running out and the jobs running again is what this checks);
     // the lease owner starts with the worker's host and pid.
     const heldByWorker1 = async () =>
-      Number((await database().query<{ n: string }>("select count(*) as n from jobs where state = 'running' and type like 'ingest.%' and lease_owner like $1", [`%:${worker1!.child.pid}:%`]))[0]!.n);
+      Number(
+        (
+          await database().query<{ n: string }>("select count(*) as n from jobs where state = 'running' and type like 'ingest.%' and lease_owner like $1", [
+            `%:${worker1!.child.pid}:%`,
+          ])
+        )[0]!.n,
+      );
     await waitFor(async () => (await heldByWorker1()) > 0, 'worker 1 to hold an ingestion job', 60_000, 20);
     const readyAtKill = readyCount(stream.events, all);
     await stopNode(worker1!, 'SIGKILL');
     await start('worker-2', 'worker');
     expect(readyAtKill).toBeLessThan(DOCUMENTS);
-    await stream.until((events) => readyCount(events, all) === DOCUMENTS, 150_000, `all ${DOCUMENTS} documents to be ready after the kill`).catch(async (timeout: Error) => {
-      throw new Error(`${timeout.message}\n${await diagnosis(nodeB, key, collection.id, stream.events, all)}`);
-    });
+    await stream
+      .until((events) => readyCount(events, all) === DOCUMENTS, 150_000, `all ${DOCUMENTS} documents to be ready after the kill`)
+      .catch(async (timeout: Error) => {
+        throw new Error(`${timeout.message}\n${await diagnosis(nodeB, key, collection.id, stream.events, all)}`);
+      });
     for (const id of ids) expect(statusesOf(stream.events, id)[0]).toBe('uploading');
     // The killed worker held jobs: they ran again on the other worker once their leases ran out.
     const retried = await database().query<{ n: string }>("select count(*) as n from jobs where type like 'ingest.%' and attempts > 1");
     expect(Number(retried[0]!.n)).toBeGreaterThan(0);
 
     // 3. Every document ready with exactly its chunks, once; search on both API nodes finds each one.
-    const listed = (await call(nodeB, 'GET', `/v1/collections/${collection.id}/documents?limit=500`)).body.documents as { id: string; status: string; chunkCount: number; filename: string }[];
+    const listed = (await call(nodeB, 'GET', `/v1/collections/${collection.id}/documents?limit=500`)).body.documents as {
+      id: string;
+      status: string;
+      chunkCount: number;
+      filename: string;
+    }[];
     expect(listed).toHaveLength(DOCUMENTS + 1);
     expect(listed.every((d) => d.status === 'ready' && d.chunkCount > 0)).toBe(true);
     const index = createLanceChunkIndex({ dir: deployment.indexDir, optimizeInBackground: false, sharedWithOtherProcesses: true });
@@ -214,10 +236,12 @@ describe.skipIf(!available)('several API and worker nodes', () => {
     }
     for (const node of [nodeA, nodeB]) {
       for (let from = 0; from < DOCUMENTS; from += 20) {
-        const tops = await Promise.all(ids.slice(from, from + 20).map(async (_, k) => {
-          const hits = await call(node, 'POST', `/v1/collections/${collection.id}/query`, { q: `zq${from + k}k`, limit: 1 });
-          return hits.body[0]?.document.id;
-        }));
+        const tops = await Promise.all(
+          ids.slice(from, from + 20).map(async (_, k) => {
+            const hits = await call(node, 'POST', `/v1/collections/${collection.id}/query`, { q: `zq${from + k}k`, limit: 1 });
+            return hits.body[0]?.document.id;
+          }),
+        );
         expect(tops).toEqual(ids.slice(from, from + 20));
       }
     }

@@ -34,13 +34,14 @@ async function startCallback(): Promise<{ url: string; next: () => Promise<URLSe
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
-    next: () => new Promise<URLSearchParams>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the browser never reached the callback')), WAIT_MS);
-      deliver = (query) => {
-        clearTimeout(timer);
-        resolve(query);
-      };
-    }),
+    next: () =>
+      new Promise<URLSearchParams>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the browser never reached the callback')), WAIT_MS);
+        deliver = (query) => {
+          clearTimeout(timer);
+          resolve(query);
+        };
+      }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -53,7 +54,13 @@ class MemoryProvider implements OAuthClientProvider {
   authorizationUrl: URL | null = null;
   constructor(readonly redirectUrl: string) {}
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Browser test client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Browser test client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -90,7 +97,8 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** The id (or name) of the focused element. */
-const focused = (page: Page) => page.evaluate<string>("document.activeElement?.id || document.activeElement?.getAttribute('name') || document.activeElement?.tagName || ''");
+const focused = (page: Page) =>
+  page.evaluate<string>("document.activeElement?.id || document.activeElement?.getAttribute('name') || document.activeElement?.tagName || ''");
 
 describe.skipIf(!CHROMIUM)('the OAuth flow in a browser, driven by the MCP SDK client', () => {
   let t: TestServer;
@@ -176,7 +184,11 @@ describe.skipIf(!CHROMIUM)('the OAuth flow in a browser, driven by the MCP SDK c
     const reused = await postForm(`${t.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: first.refresh_token ?? '', client_id: clientId });
     expect(reused.body.error).toBe('invalid_grant');
     // The reuse revoked the whole connection: /mcp refuses the newest access token with invalid_token.
-    const refused = await call(serverUrl, { method: 'POST', headers: { authorization: `Bearer ${latest.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const refused = await call(serverUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${latest.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", .*resource_metadata="/);
   }, 60_000);

@@ -41,18 +41,37 @@ export const postForm = (url: string, fields: Record<string, string | undefined>
 /** Register a public client (RFC 7591) with the test callback, or with `metadata` instead. */
 export async function registerClient(t: TestServer, metadata: Record<string, unknown> = {}): Promise<Json> {
   const res = await call(`${t.url}/oauth/register`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test desktop app', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], ...metadata }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'Test desktop app',
+      redirect_uris: [CALLBACK],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      ...metadata,
+    }),
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Parameters of an authorization request for a client, with PKCE S256 and the MCP resource. */
-export function authorizeParams(t: TestServer, clientId: string, challenge: string, over: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function authorizeParams(
+  t: TestServer,
+  clientId: string,
+  challenge: string,
+  over: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
-    response_type: 'code', client_id: clientId, redirect_uri: CALLBACK, code_challenge: challenge, code_challenge_method: 'S256',
-    scope: 'svc:read', state: 'state-123', resource: `${t.url}/mcp`, ...over,
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CALLBACK,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'svc:read',
+    state: 'state-123',
+    resource: `${t.url}/mcp`,
+    ...over,
   };
 }
 
@@ -71,13 +90,18 @@ export async function signIn(t: TestServer, params: Record<string, string | unde
 
 /** Sign in and consent: the answer of the consent form (a 303 to the callback with the code, when allowed). */
 export async function consent(
-  t: TestServer, params: Record<string, string | undefined>,
+  t: TestServer,
+  params: Record<string, string | undefined>,
   choice: { sandbox?: string; scope?: string; decision?: string; email?: string; password?: string } = {},
 ) {
   const { session } = await signIn(t, params, { email: choice.email ?? t.email, password: choice.password ?? t.password });
   if (!session) throw new Error('sign-in failed');
   return postForm(`${t.url}/oauth/authorize/consent`, {
-    ...params, session, sandbox: choice.sandbox ?? `${t.projectId}:live`, granted_scope: choice.scope ?? params.scope ?? 'svc:read', decision: choice.decision ?? 'allow',
+    ...params,
+    session,
+    sandbox: choice.sandbox ?? `${t.projectId}:live`,
+    granted_scope: choice.scope ?? params.scope ?? 'svc:read',
+    decision: choice.decision ?? 'allow',
   });
 }
 
@@ -92,12 +116,20 @@ export async function codeFor(t: TestServer, scope = 'svc:read', sandbox?: strin
 }
 
 /** POST /oauth/token. */
-export const token = (t: TestServer, fields: Record<string, string | undefined>, headers?: Record<string, string>) => postForm(`${t.url}/oauth/token`, fields, headers);
+export const token = (t: TestServer, fields: Record<string, string | undefined>, headers?: Record<string, string>) =>
+  postForm(`${t.url}/oauth/token`, fields, headers);
 
 /** Exchange a code for tokens; expects 200. */
 export async function tokensFor(t: TestServer, scope = 'svc:read', sandbox?: string) {
   const { client, verifier, code } = await codeFor(t, scope, sandbox);
-  const res = await token(t, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id, redirect_uri: CALLBACK, resource: `${t.url}/mcp` });
+  const res = await token(t, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: client.client_id,
+    redirect_uri: CALLBACK,
+    resource: `${t.url}/mcp`,
+  });
   if (res.status !== 200) throw new Error(`token exchange failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { client, tokens: res.body as { access_token: string; refresh_token: string; expires_in: number; scope: string; token_type: string } };
 }

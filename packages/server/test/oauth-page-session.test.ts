@@ -43,7 +43,7 @@ describe('page sessions are bound to their client and purpose', () => {
     expect(onA.location?.searchParams.get('code')).toMatch(/^dso_ac_/);
   });
 
-  it('does not open the connected-clients revoke form with a consent session, nor a consent with that page\'s session', async () => {
+  it("does not open the connected-clients revoke form with a consent session, nor a consent with that page's session", async () => {
     const { client } = await tokensFor(t);
     const listed = await connectionsSignIn();
     const connectionId = hiddenValue(listed.body, 'connectionId');

@@ -20,7 +20,13 @@ class MemoryProvider implements OAuthClientProvider {
   authorizationUrl: URL | null = null;
   readonly redirectUrl = CALLBACK;
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Step-up test client', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Step-up test client',
+      redirect_uris: [CALLBACK],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -77,7 +83,10 @@ describe('OAuth step-up from svc:read to svc:full', () => {
     const { client, tokens } = await tokensFor(t, 'svc:read');
     const broader = await token(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id, scope: 'svc:full' });
     expect(broader.status).toBe(400);
-    expect(broader.body).toMatchObject({ error: 'invalid_scope', error_description: expect.stringContaining('svc:read only; svc:full needs a new authorization') });
+    expect(broader.body).toMatchObject({
+      error: 'invalid_scope',
+      error_description: expect.stringContaining('svc:read only; svc:full needs a new authorization'),
+    });
     const same = await token(t, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id, scope: 'svc:read' });
     expect(same.status).toBe(200);
     expect(same.body.scope).toBe('svc:read');
@@ -88,7 +97,11 @@ describe('OAuth step-up from svc:read to svc:full', () => {
     const provider = new MemoryProvider();
 
     // No token: the 401 challenge names the scopes, and the SDK sends the person to sign in.
-    const bare = await call(serverUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const bare = await call(serverUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(bare.headers.get('www-authenticate')).toContain('scope="svc:read svc:full"');
     await expect(connect(serverUrl, provider)).rejects.toThrow(UnauthorizedError);
     const first = provider.authorizationUrl as URL;

@@ -2,9 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
-import {
-  authorizeParams, CALLBACK, call, codeFor, consent, pkcePair, postForm, registerClient, signIn, startProbe, token, tokensFor,
-} from './oauth-client.ts';
+import { authorizeParams, CALLBACK, call, codeFor, consent, pkcePair, postForm, registerClient, signIn, startProbe, token, tokensFor } from './oauth-client.ts';
 
 /**
  * The OAuth 2.1 authorization server of the MCP endpoint (issue 18), through its HTTP face: metadata, registration,
@@ -41,9 +39,14 @@ describe('metadata', () => {
     const res = await call(`${t.url}/.well-known/oauth-authorization-server`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      issuer: t.url, authorization_endpoint: `${t.url}/oauth/authorize`, token_endpoint: `${t.url}/oauth/token`,
-      registration_endpoint: `${t.url}/oauth/register`, revocation_endpoint: `${t.url}/oauth/revoke`,
-      code_challenge_methods_supported: ['S256'], scopes_supported: ['svc:read', 'svc:full'], response_types_supported: ['code'],
+      issuer: t.url,
+      authorization_endpoint: `${t.url}/oauth/authorize`,
+      token_endpoint: `${t.url}/oauth/token`,
+      registration_endpoint: `${t.url}/oauth/register`,
+      revocation_endpoint: `${t.url}/oauth/revoke`,
+      code_challenge_methods_supported: ['S256'],
+      scopes_supported: ['svc:read', 'svc:full'],
+      response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
     });
   });
@@ -57,7 +60,11 @@ describe('metadata', () => {
   });
 
   it('answers /mcp without a token with 401 and WWW-Authenticate naming the scopes and the resource metadata', async () => {
-    const res = await call(`${t.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await call(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer scope="svc:read svc:full", resource_metadata="${t.url}/.well-known/oauth-protected-resource/mcp"`);
   });
@@ -66,7 +73,12 @@ describe('metadata', () => {
 describe('dynamic client registration', () => {
   it('registers a public client without a secret and echoes its metadata', async () => {
     const info = await registerClient(t);
-    expect(info).toMatchObject({ client_name: 'Test desktop app', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', client_id: expect.any(String) });
+    expect(info).toMatchObject({
+      client_name: 'Test desktop app',
+      redirect_uris: [CALLBACK],
+      token_endpoint_auth_method: 'none',
+      client_id: expect.any(String),
+    });
     expect(info.client_secret).toBeUndefined();
     expect(info.client_id_issued_at).toBeGreaterThan(0);
   });
@@ -88,10 +100,16 @@ describe('dynamic client registration', () => {
       expect(res.status).toBe(400);
       return res.body;
     };
-    expect(await bad({ redirect_uris: ['http://evil.example.com/cb'] })).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/loopback/) });
+    expect(await bad({ redirect_uris: ['http://evil.example.com/cb'] })).toMatchObject({
+      error: 'invalid_redirect_uri',
+      error_description: expect.stringMatching(/loopback/),
+    });
     expect(await bad({ redirect_uris: ['https://app.example.com/cb#frag'] })).toMatchObject({ error: 'invalid_redirect_uri' });
     expect(await bad({ redirect_uris: ['javascript:alert(1)'] })).toMatchObject({ error: 'invalid_redirect_uri' });
-    expect(await bad({ client_name: 'no uris' })).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/redirect_uris/) });
+    expect(await bad({ client_name: 'no uris' })).toMatchObject({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringMatching(/redirect_uris/),
+    });
     expect(await bad({ redirect_uris: [CALLBACK], grant_types: ['client_credentials'] })).toMatchObject({ error: 'invalid_client_metadata' });
     expect((await registerClient(t, { redirect_uris: ['cursor://anysphere.cursor/oauth', 'https://app.example.com/cb'] })).redirect_uris).toHaveLength(2);
   });
@@ -104,7 +122,9 @@ describe('the authorization request', () => {
     clientId = (await registerClient(t)).client_id;
   });
   const authorize = (over: Record<string, string | undefined>) =>
-    call(`${t.url}/oauth/authorize?${new URLSearchParams(Object.entries(authorizeParams(t, clientId, challenge, over)).filter((e): e is [string, string] => e[1] !== undefined))}`);
+    call(
+      `${t.url}/oauth/authorize?${new URLSearchParams(Object.entries(authorizeParams(t, clientId, challenge, over)).filter((e): e is [string, string] => e[1] !== undefined))}`,
+    );
 
   it('shows the sign-in page, with labelled fields, for a valid request', async () => {
     const res = await authorize({});
@@ -174,7 +194,13 @@ describe('the authorization request', () => {
     const other = await consent(t, params, { sandbox: `${crypto.randomUUID()}:live` });
     expect(other.status).toBe(400);
     expect(other.body).toContain('Choose one of your projects');
-    const forged = await postForm(`${t.url}/oauth/authorize/consent`, { ...params, session: 'forged', sandbox: `${t.projectId}:live`, granted_scope: 'svc:read', decision: 'allow' });
+    const forged = await postForm(`${t.url}/oauth/authorize/consent`, {
+      ...params,
+      session: 'forged',
+      sandbox: `${t.projectId}:live`,
+      granted_scope: 'svc:read',
+      decision: 'allow',
+    });
     expect(forged.status).toBe(401);
     expect(forged.body).toContain('sign in again');
   });
@@ -188,7 +214,14 @@ describe('tokens', () => {
     expect(tokens.refresh_token).toMatch(/^dso_rt_/);
     const res = await asProbe(tokens.access_token);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ kind: 'oauth', accountId: expect.any(String), projectId: t.projectId, env: 'test', scopes: ['svc:full'], clientId: client.client_id });
+    expect(res.body).toEqual({
+      kind: 'oauth',
+      accountId: expect.any(String),
+      projectId: t.projectId,
+      env: 'test',
+      scopes: ['svc:full'],
+      clientId: client.client_id,
+    });
   });
 
   it('rotates refresh tokens; presenting a rotated one revokes every token of the connection', async () => {
@@ -230,9 +263,18 @@ describe('tokens', () => {
     const base = { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id };
     expect((await token(t, { ...base, code_verifier: undefined })).body).toMatchObject({ error: 'invalid_request' });
     const other = await registerClient(t);
-    expect((await token(t, { ...base, client_id: other.client_id })).body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/another client/) });
+    expect((await token(t, { ...base, client_id: other.client_id })).body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/another client/),
+    });
     const again = await codeFor(t);
-    const wrongResource = await token(t, { grant_type: 'authorization_code', code: again.code, code_verifier: again.verifier, client_id: again.client.client_id, resource: 'https://other.example.com/mcp' });
+    const wrongResource = await token(t, {
+      grant_type: 'authorization_code',
+      code: again.code,
+      code_verifier: again.verifier,
+      client_id: again.client.client_id,
+      resource: 'https://other.example.com/mcp',
+    });
     expect(wrongResource.body).toMatchObject({ error: 'invalid_target' });
     expect((await token(t, { grant_type: 'password', client_id: client.client_id })).body).toMatchObject({ error: 'unsupported_grant_type' });
     expect((await token(t, { grant_type: 'authorization_code', code: 'x', code_verifier: verifier })).status).toBe(401);
@@ -245,7 +287,9 @@ describe('tokens', () => {
     try {
       const res = await asProbe(tokens.access_token);
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="Invalid or expired access token", scope="svc:read svc:full", resource_metadata="/);
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /^Bearer error="invalid_token", error_description="Invalid or expired access token", scope="svc:read svc:full", resource_metadata="/,
+      );
       const code = await token(t, { grant_type: 'authorization_code', code: late.code, code_verifier: late.verifier, client_id: late.client.client_id });
       expect(code.body).toEqual({ error: 'invalid_grant', error_description: 'The code has expired' });
     } finally {
@@ -277,7 +321,9 @@ describe('tokens', () => {
     const { client, verifier, code } = await codeFor(t);
     const issued = await token(t, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id });
     const secrets = [code, issued.body.access_token, issued.body.refresh_token];
-    const files = readdirSync(t.dataDir, { recursive: true }).map(String).filter((f) => /\.(db|sqlite|db-wal)$/.test(f) || f.endsWith('-wal'));
+    const files = readdirSync(t.dataDir, { recursive: true })
+      .map(String)
+      .filter((f) => /\.(db|sqlite|db-wal)$/.test(f) || f.endsWith('-wal'));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const path = join(t.dataDir, file);
@@ -322,7 +368,7 @@ describe('connected clients', () => {
     expect((await asProbe(tokens.access_token)).status).toBe(200);
   });
 
-  it('stops a member\'s token when the member leaves the org', async () => {
+  it("stops a member's token when the member leaves the org", async () => {
     const login = await t.request('POST', '/auth/login', { auth: null, json: { email: 'leaver@example.test', password: 'leaver long password' } });
     expect(login.status).toBe(401);
     await t.server.dossier.auth.bootstrap('leaver@example.test', 'leaver long password');
@@ -330,7 +376,12 @@ describe('connected clients', () => {
     const client = await registerClient(t);
     const { verifier, challenge } = pkcePair();
     const answer = await consent(t, authorizeParams(t, client.client_id, challenge), { email: 'leaver@example.test', password: 'leaver long password' });
-    const issued = await token(t, { grant_type: 'authorization_code', code: answer.location?.searchParams.get('code') ?? '', code_verifier: verifier, client_id: client.client_id });
+    const issued = await token(t, {
+      grant_type: 'authorization_code',
+      code: answer.location?.searchParams.get('code') ?? '',
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
     expect((await asProbe(issued.body.access_token)).status).toBe(200);
     expect((await t.request('DELETE', `/v1/orgs/${t.orgId}/members/${added.body.accountId ?? added.body.id}`, { auth: jwt })).status).toBe(204);
     expect((await asProbe(issued.body.access_token)).status).toBe(401);

@@ -22,7 +22,9 @@ export const IDP_CLIENT = { id: 'dossier', secret: 'dossier-client-secret' };
 /** The OpenID provider: one confidential client (the Dossier servers' callbacks), PKCE required, consent implied. */
 function openIdProvider(issuer: string, callbacks: string[]) {
   const provider = new Provider(issuer, {
-    clients: [{ client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret, redirect_uris: callbacks, grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      { client_id: IDP_CLIENT.id, client_secret: IDP_CLIENT.secret, redirect_uris: callbacks, grant_types: ['authorization_code'], response_types: ['code'] },
+    ],
     findAccount: async (_ctx: unknown, sub: string) => (IDP_PEOPLE[sub] ? { accountId: sub, claims: async () => ({ sub, ...IDP_PEOPLE[sub] }) } : undefined),
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['groups'] },
     cookies: { keys: ['a cookie signing key for the test provider'] },
@@ -66,8 +68,15 @@ export async function startTestIdp(hostName = '127.0.0.1'): Promise<TestIdp> {
 
 /** Dossier's settings of the test provider (id `corp`, the domain corp.test allowed). */
 export const corpProvider = (issuer: string): SsoProviderConfig => ({
-  id: 'corp', name: 'Corp ID', issuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret, allowedDomains: ['corp.test'], groupsClaim: 'groups',
-  groupRoles: [], allowInsecureHttp: true,
+  id: 'corp',
+  name: 'Corp ID',
+  issuer,
+  clientId: IDP_CLIENT.id,
+  clientSecret: IDP_CLIENT.secret,
+  allowedDomains: ['corp.test'],
+  groupsClaim: 'groups',
+  groupRoles: [],
+  allowInsecureHttp: true,
 });
 
 /**
@@ -80,7 +89,9 @@ export async function signInAtProvider(startUrl: string, subject: string): Promi
   let form: URLSearchParams | undefined;
   for (let step = 0; step < 12; step++) {
     const res = await fetch(url, {
-      redirect: 'manual', method: form ? 'POST' : 'GET', body: form,
+      redirect: 'manual',
+      method: form ? 'POST' : 'GET',
+      body: form,
       headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
     });
     for (const c of res.headers.getSetCookie()) cookies.set(c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1, c.indexOf(';')));

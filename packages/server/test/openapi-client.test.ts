@@ -20,7 +20,16 @@ afterAll(async () => {
 
 /** Diagnostics of a strict type-check of the files in `dir` (no emit). */
 function typeCheck(files: string[]): string[] {
-  const program = ts.createProgram(files, { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, allowImportingTsExtensions: true, skipLibCheck: true, types: [] });
+  const program = ts.createProgram(files, {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: [],
+  });
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
@@ -43,7 +52,8 @@ describe('a client generated from the served document', () => {
 
     // The answers as typed constants of a client: an object literal with a field the types lack, or without one
     // they require, or with a value of another type, fails to compile.
-    const answer = (path: string, method: string, status: number) => `paths[${JSON.stringify(path)}][${JSON.stringify(method)}]['responses'][${status}]['content']['application/json']`;
+    const answer = (path: string, method: string, status: number) =>
+      `paths[${JSON.stringify(path)}][${JSON.stringify(method)}]['responses'][${status}]['content']['application/json']`;
     const client = `import type { components, paths } from './api.ts';
 
 type Document = components['schemas']['Document'];
@@ -69,7 +79,10 @@ export const token: string = login.token;
     expect(typeCheck([join(dir, 'client.ts')])).toEqual([]);
 
     // And the same check fails on an answer that differs from the document: the test would catch a drift.
-    writeFileSync(join(dir, 'drift.ts'), `import type { paths } from './api.ts';\nexport const drifted: ${answer('/v1/collections', 'post', 201)} = ${JSON.stringify({ ...created, projectId: 'leaked' })};\n`);
+    writeFileSync(
+      join(dir, 'drift.ts'),
+      `import type { paths } from './api.ts';\nexport const drifted: ${answer('/v1/collections', 'post', 201)} = ${JSON.stringify({ ...created, projectId: 'leaked' })};\n`,
+    );
     expect(typeCheck([join(dir, 'drift.ts')]).join('\n')).toMatch(/projectId/);
   });
 });

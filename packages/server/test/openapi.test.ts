@@ -27,9 +27,7 @@ function mountedRoutes(): { method: string; path: string }[] {
   const app = createApp(t.server.dossier, { config: t.config, publicUrl: () => t.url, limits: t.server.limits }).koa;
   const dispatch = app.middleware.find((m) => 'router' in m) as unknown as { router: Router } | undefined;
   if (!dispatch) throw new Error('no router middleware');
-  return dispatch.router.stack.flatMap((layer) =>
-    layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
-  );
+  return dispatch.router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) })));
 }
 
 describe('GET /v1/openapi.json', () => {
@@ -49,7 +47,12 @@ describe('GET /v1/openapi.json', () => {
   it('documents every route the server answers', () => {
     const mounted = mountedRoutes();
     expect(mounted.length).toBeGreaterThanOrEqual(routes.length);
-    expect(mounted).toEqual(expect.arrayContaining([{ method: 'GET', path: '/v1/openapi.json' }, { method: 'GET', path: '/health' }]));
+    expect(mounted).toEqual(
+      expect.arrayContaining([
+        { method: 'GET', path: '/v1/openapi.json' },
+        { method: 'GET', path: '/health' },
+      ]),
+    );
     for (const { method, path } of mounted) expect(operationOf(method, path), `${method} ${path}`).toBeDefined();
   });
 
@@ -76,7 +79,9 @@ describe('GET /v1/openapi.json', () => {
       if (r.auth === 'jwt') expect(op.security).toEqual([{ jwt: [] }]);
       for (const [status, response] of Object.entries(op.responses as Record<string, { content?: unknown }>)) {
         // Server-rendered pages (the OAuth consent and connected-clients pages) answer their refusals as pages.
-        const refusal = r.produces ? { [r.produces]: { schema: { type: 'string' } } } : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+        const refusal = r.produces
+          ? { [r.produces]: { schema: { type: 'string' } } }
+          : { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
         if (Number(status) >= 400) expect(response.content, `${r.path} ${status}`).toEqual(refusal);
       }
     }
@@ -94,7 +99,9 @@ describe('GET /v1/openapi.json', () => {
   it('defines named schemas once under components and refers to them there (no $defs)', () => {
     const text = JSON.stringify(doc);
     expect(text).not.toContain('$defs');
-    expect(doc.components.schemas.JsonValue.anyOf).toEqual(expect.arrayContaining([{ $ref: '#/components/schemas/JsonArray' }, { $ref: '#/components/schemas/JsonObject' }]));
+    expect(doc.components.schemas.JsonValue.anyOf).toEqual(
+      expect.arrayContaining([{ $ref: '#/components/schemas/JsonArray' }, { $ref: '#/components/schemas/JsonObject' }]),
+    );
     expect(doc.components.schemas.JsonObject.additionalProperties).toEqual({ $ref: '#/components/schemas/JsonValue' });
     const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
     for (const name of new Set(refs)) expect(doc.components.schemas[name as string], name).toBeDefined();

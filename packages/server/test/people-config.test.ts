@@ -15,15 +15,31 @@ describe('people settings', () => {
 
   it('reads providers with their defaults, SMTP, password sign-in off and link lifetimes', () => {
     const options = optionsOf({
-      DOSSIER_PASSWORD_SIGNIN: 'OFF', DOSSIER_SMTP_URL: 'smtp://127.0.0.1:2525',
-      DOSSIER_OIDC_PROVIDERS: JSON.stringify([{ id: 'corp', issuer: 'https://login.example.com', clientId: 'd', clientSecret: 's', allowedDomains: ['@Example.com'] }]),
+      DOSSIER_PASSWORD_SIGNIN: 'OFF',
+      DOSSIER_SMTP_URL: 'smtp://127.0.0.1:2525',
+      DOSSIER_OIDC_PROVIDERS: JSON.stringify([
+        { id: 'corp', issuer: 'https://login.example.com', clientId: 'd', clientSecret: 's', allowedDomains: ['@Example.com'] },
+      ]),
     });
     expect(options.passwordSignIn).toBe(false);
     expect(options.mailer).not.toBeNull();
-    expect(options.ssoProviders).toEqual([{
-      id: 'corp', name: 'corp', issuer: 'https://login.example.com', clientId: 'd', clientSecret: 's', allowedDomains: ['example.com'], groupsClaim: 'groups', groupRoles: [], allowInsecureHttp: false,
-    }]);
-    const config = loadConfig(['--invitation-ttl', '3d', '--email-reset-ttl=30m'], { DOSSIER_ADMIN_RESET_TTL: '12h', DOSSIER_SOURCE_FOLDERS: '/srv/a, /srv/b' });
+    expect(options.ssoProviders).toEqual([
+      {
+        id: 'corp',
+        name: 'corp',
+        issuer: 'https://login.example.com',
+        clientId: 'd',
+        clientSecret: 's',
+        allowedDomains: ['example.com'],
+        groupsClaim: 'groups',
+        groupRoles: [],
+        allowInsecureHttp: false,
+      },
+    ]);
+    const config = loadConfig(['--invitation-ttl', '3d', '--email-reset-ttl=30m'], {
+      DOSSIER_ADMIN_RESET_TTL: '12h',
+      DOSSIER_SOURCE_FOLDERS: '/srv/a, /srv/b',
+    });
     expect([config.invitationTtlSeconds, config.adminResetTtlSeconds, config.emailResetTtlSeconds]).toEqual([3 * 86_400, 12 * 3600, 1800]);
     expect(config.sourceFolders).toEqual(['/srv/a', '/srv/b']);
   });

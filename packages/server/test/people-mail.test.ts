@@ -22,7 +22,9 @@ const inbox: Captured[] = [];
 
 beforeAll(async () => {
   smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -35,7 +37,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
   t = await startTestServer({
-    config: { workers: 0, authFailureLimitAddress: { points: 6, durationMs: 60_000, burst: 0 }, loginLimitAccount: { points: 3, durationMs: 60_000, burst: 0 } },
+    config: {
+      workers: 0,
+      authFailureLimitAddress: { points: 6, durationMs: 60_000, burst: 0 },
+      loginLimitAccount: { points: 3, durationMs: 60_000, burst: 0 },
+    },
     people: { ...DEFAULT_PEOPLE_OPTIONS, mailer: smtpMailer(`smtp://127.0.0.1:${port}`, 'Dossier <dossier@example.test>', silentLogger) },
   });
 });
@@ -55,7 +61,10 @@ describe('links by e-mail', () => {
     const message = inbox.find((m) => m.to.includes('ines@example.test'))!;
     expect(message.data).toContain('Subject: Join Default org on Dossier');
     expect(linkIn(message)).toBe(created.body.url);
-    const accepted = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: new URL(created.body.url).searchParams.get('token'), password: 'senI long passphrase' } });
+    const accepted = await t.request('POST', '/v1/invitations/accept', {
+      auth: null,
+      json: { token: new URL(created.body.url).searchParams.get('token'), password: 'senI long passphrase' },
+    });
     expect(accepted.status).toBe(200);
     const quiet = await t.request('POST', `/v1/orgs/${t.orgId}/invitations`, { auth: admin, json: { email: 'quiet@example.test', sendEmail: false } });
     expect(quiet.body.emailed).toBe(false);
@@ -77,11 +86,15 @@ describe('links by e-mail', () => {
 describe('throttles', () => {
   it('limits reset requests per e-mail, and refused link attempts per address, with 429 and Retry-After', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await t.request('POST', '/v1/auth/password-reset/request', { auth: null, json: { email: 'flood@example.test' } })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await t.request('POST', '/v1/auth/password-reset/request', { auth: null, json: { email: 'flood@example.test' } })).status);
     expect(statuses).toEqual([202, 202, 202, 429]);
     const guesses: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: `guess-${i}-${'x'.repeat(30)}`, password: 'whatever long passphrase' } });
+      const res = await t.request('POST', '/v1/invitations/accept', {
+        auth: null,
+        json: { token: `guess-${i}-${'x'.repeat(30)}`, password: 'whatever long passphrase' },
+      });
       guesses.push(res.status);
       if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     }

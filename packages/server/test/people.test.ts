@@ -45,7 +45,11 @@ describe('invitations', () => {
     expect(listed.body.map((i: { id: string }) => i.id)).toContain(created.body.id);
     expect(JSON.stringify(listed.body)).not.toContain(tokenOf(created.body.url));
     const token = tokenOf(created.body.url);
-    expect((await t.request('POST', '/v1/invitations/preview', { auth: null, json: { token } })).body).toMatchObject({ email: 'grace@example.test', role: 'member', hasAccount: false });
+    expect((await t.request('POST', '/v1/invitations/preview', { auth: null, json: { token } })).body).toMatchObject({
+      email: 'grace@example.test',
+      role: 'member',
+      hasAccount: false,
+    });
     const weak = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token, password: 'password1234' } });
     expect([weak.status, weak.body.error]).toEqual([400, 'password: is a well-known password']);
     const accepted = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token, password: 'a long and new passphrase' } });
@@ -78,11 +82,16 @@ describe('invitations', () => {
     const second = await invite('twice@example.test', 'admin');
     const stale = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: tokenOf(first.body.url), password: pass('twice') } });
     expect(stale.status).toBe(404);
-    expect((await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: tokenOf(second.body.url), password: pass('twice') } })).body.role).toBe('admin');
+    expect(
+      (await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: tokenOf(second.body.url), password: pass('twice') } })).body.role,
+    ).toBe('admin');
     // An account of another org joins this one with its own password.
     const other = (await t.server.dossier.auth.bootstrap('elsewhere@example.test', pass('elsewhere')))!;
     const created = await invite('elsewhere@example.test');
-    const wrong = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: tokenOf(created.body.url), password: 'not the password at all' } });
+    const wrong = await t.request('POST', '/v1/invitations/accept', {
+      auth: null,
+      json: { token: tokenOf(created.body.url), password: 'not the password at all' },
+    });
     expect(wrong.status).toBe(401);
     const right = await t.request('POST', '/v1/invitations/accept', { auth: null, json: { token: tokenOf(created.body.url), password: pass('elsewhere') } });
     expect(right.status).toBe(200);
@@ -94,9 +103,18 @@ describe('invitations', () => {
 describe('accounts and sessions', () => {
   it('lists the sessions, ends one at once, and changes the e-mail with the current password', async () => {
     const me = await newMember('sam@example.test', pass('sam'));
-    const laptop = (await t.request('POST', '/v1/auth/login', { auth: null, json: { email: 'sam@example.test', password: pass('sam') }, headers: { 'user-agent': 'laptop/1' } })).body.token;
+    const laptop = (
+      await t.request('POST', '/v1/auth/login', {
+        auth: null,
+        json: { email: 'sam@example.test', password: pass('sam') },
+        headers: { 'user-agent': 'laptop/1' },
+      })
+    ).body.token;
     const sessions = await t.request('GET', '/v1/auth/sessions', { auth: me.token });
-    expect(sessions.body.map((s: { method: string; current: boolean }) => [s.method, s.current])).toEqual([['password', false], ['invitation', true]]);
+    expect(sessions.body.map((s: { method: string; current: boolean }) => [s.method, s.current])).toEqual([
+      ['password', false],
+      ['invitation', true],
+    ]);
     expect(sessions.body[0].userAgent).toBe('laptop/1');
     expect((await t.request('DELETE', `/v1/auth/sessions/${sessions.body[0].id}`, { auth: me.token })).status).toBe(204);
     const ended = await t.request('GET', '/v1/orgs', { auth: laptop });
@@ -127,14 +145,26 @@ describe('accounts and sessions', () => {
     const { verifier, challenge } = pkcePair();
     const answer = await consent(t, authorizeParams(t, client.client_id, challenge), { email: 'mcp@example.test', password: pass('mcp-user') });
     const code = answer.location!.searchParams.get('code')!;
-    const tokens = await token(t, { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id, redirect_uri: CALLBACK, resource: `${t.url}/mcp` });
+    const tokens = await token(t, {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      redirect_uri: CALLBACK,
+      resource: `${t.url}/mcp`,
+    });
     expect(tokens.status).toBe(200);
     const member = (await t.request('GET', `/v1/orgs/${t.orgId}/members`, { auth: admin })).body.find((m: { email: string }) => m.email === 'mcp@example.test');
     const connections = () => t.request('GET', `/v1/orgs/${t.orgId}/projects/${t.projectId}/mcp-clients`, { auth: admin });
     expect((await connections()).body.map((c: { account: { id: string } }) => c.account.id)).toContain(member.accountId);
     expect((await t.request('DELETE', `/v1/orgs/${t.orgId}/members/${member.accountId}`, { auth: admin })).status).toBe(204);
     expect((await connections()).body.map((c: { account: { id: string } }) => c.account.id)).not.toContain(member.accountId);
-    const refreshed = await token(t, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: client.client_id, resource: `${t.url}/mcp` });
+    const refreshed = await token(t, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token,
+      client_id: client.client_id,
+      resource: `${t.url}/mcp`,
+    });
     expect([refreshed.status, refreshed.body.error]).toEqual([400, 'invalid_grant']);
   });
 

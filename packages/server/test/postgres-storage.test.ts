@@ -30,7 +30,14 @@ describe.skipIf(!available)('metadata and jobs in Postgres', () => {
     expect(hits.status).toBe(200);
     expect(new Set(hits.body.map((hit: { document: { id: string } }) => hit.document.id))).toEqual(new Set([doc.id]));
     const tags = await server.request('GET', `/v1/collections/${collection.id}/tags`);
-    expect(tags.body).toEqual({ tags: [{ name: 'coast', count: 1 }, { name: 'misc', count: 1 }, { name: 'ops', count: 1 }], hasMetadata: true });
+    expect(tags.body).toEqual({
+      tags: [
+        { name: 'coast', count: 1 },
+        { name: 'misc', count: 1 },
+        { name: 'ops', count: 1 },
+      ],
+      hasMetadata: true,
+    });
 
     const documents = await db.query<{ id: string; status: string; tags: string[]; metadata: object }>(
       'select id, status, tags, metadata from documents where collection_id = $1 order by filename',
@@ -66,7 +73,9 @@ describe('DOSSIER_DATABASE_URL', () => {
   });
 
   it('refuses another scheme without repeating the URL, which may hold a password', () => {
-    expect(() => loadConfig([], { DOSSIER_DATABASE_URL: 'mysql://app:hunter2@db/dossier' })).toThrow(/DOSSIER_DATABASE_URL: The database URL must look like postgres:/);
+    expect(() => loadConfig([], { DOSSIER_DATABASE_URL: 'mysql://app:hunter2@db/dossier' })).toThrow(
+      /DOSSIER_DATABASE_URL: The database URL must look like postgres:/,
+    );
     expect(() => loadConfig([], { DOSSIER_DATABASE_URL: 'mysql://app:hunter2@db/dossier' })).not.toThrow(/hunter2/);
   });
 });

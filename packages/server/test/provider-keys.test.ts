@@ -72,7 +72,17 @@ describe('provider keys over HTTP', () => {
     const access = await t.server.dossier.auth.authenticateKey(t.liveKey);
     const resolved = await dossierContext(t.server.dossier).models.resolve(access, null, 'fast');
     expect(resolved).toMatchObject({ providerName: 'anthropic', keySource: 'project', model: 'claude-haiku-4-5' });
-    anthropic.reply(json(200, { id: 'm', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } }));
+    anthropic.reply(
+      json(200, {
+        id: 'm',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        content: [{ type: 'text', text: 'ok' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    );
     await resolved.provider.chat({ model: resolved.model, messages: [{ role: 'user', content: 'hi' }] });
     expect(sentKey(anthropic.requests.at(-1))).toBe(ANTHROPIC_KEY);
     const otherAccess = await t.server.dossier.auth.authenticateKey(other.liveKey);

@@ -15,7 +15,9 @@ let otherKey: string;
 beforeAll(async () => {
   t = await startTestServer();
   cid = (await t.createCollection({ name: 'Open data', description: 'Published reports', visibility: 'public' })).id;
-  const patched = await t.request('PATCH', `/v1/collections/${cid}`, { json: { instructions: 'Never mention the codename Bluebird.', llmModel: 'claude-sonnet-4-6' } });
+  const patched = await t.request('PATCH', `/v1/collections/${cid}`, {
+    json: { instructions: 'Never mention the codename Bluebird.', llmModel: 'claude-sonnet-4-6' },
+  });
   expect(patched.status, JSON.stringify(patched.body)).toBe(200);
   await t.ingest(cid, 'report.md', '# Report\n\n## One\n\nfirst\n\n## Two\n\nsecond\n');
   otherKey = (await t.server.dossier.auth.bootstrap('stranger@example.test', 'a stranger password'))!.liveKey;
@@ -28,7 +30,12 @@ describe('GET /v1/collections/:id of a public collection', () => {
   it('gives its owner the whole collection', async () => {
     const res = await t.request('GET', `/v1/collections/${cid}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: cid, instructions: 'Never mention the codename Bluebird.', llmModel: 'claude-sonnet-4-6', chunkSize: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      id: cid,
+      instructions: 'Never mention the codename Bluebird.',
+      llmModel: 'claude-sonnet-4-6',
+      chunkSize: expect.any(Number),
+    });
   });
 
   it.each([
@@ -40,7 +47,14 @@ describe('GET /v1/collections/:id of a public collection', () => {
     const res = await t.request('GET', `/v1/collections/${cid}`, { auth: key });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(PUBLIC_KEYS);
-    expect(res.body).toMatchObject({ id: cid, name: 'Open data', description: 'Published reports', visibility: 'public', docCount: 1, totalSections: expect.any(Number) });
+    expect(res.body).toMatchObject({
+      id: cid,
+      name: 'Open data',
+      description: 'Published reports',
+      visibility: 'public',
+      docCount: 1,
+      totalSections: expect.any(Number),
+    });
     expect(res.body.totalSections).toBeGreaterThanOrEqual(2);
     expect(JSON.stringify(res.body)).not.toContain('Bluebird');
   });

@@ -54,7 +54,9 @@ const scanTitles = async (cid: string, query: string): Promise<string[]> =>
 const stats = async (cid: string): Promise<Json> => (await t.request('GET', `/v1/collections/${cid}/stats`)).body;
 const captions = async (docId: string): Promise<Json[]> => (await t.request('GET', `/v1/documents/${docId}/chunks/captions`)).body;
 const captionHits = async (cid: string, q: string): Promise<string[]> =>
-  (await t.request('POST', `/v1/collections/${cid}/query`, { json: { q } })).body.map((r: Json) => r.chunk.content).filter((c: string) => c.startsWith('Caption: '));
+  (await t.request('POST', `/v1/collections/${cid}/query`, { json: { q } })).body
+    .map((r: Json) => r.chunk.content)
+    .filter((c: string) => c.startsWith('Caption: '));
 
 describe('POST|PATCH /v1/collections/:id/recompute/summaries', () => {
   it('resets AI summaries to extractive in the store and the scan index, then re-enqueues every ready document', async () => {
@@ -120,7 +122,9 @@ describe('POST|PATCH /v1/collections/:id/recompute/captions', () => {
     const cid = await collection({ enableSummarization: false });
     const doc = await t.ingest(cid, 'rain.md', RAINFALL);
     await idle();
-    expect(await captions(doc.id)).toEqual([{ content: expect.stringContaining('| Alder | 81 | 64 |'), caption: 'Monthly rainfall at the Alder and Birch stations.' }]);
+    expect(await captions(doc.id)).toEqual([
+      { content: expect.stringContaining('| Alder | 81 | 64 |'), caption: 'Monthly rainfall at the Alder and Birch stations.' },
+    ]);
     expect(await captionHits(cid, 'rainfall stations')).toEqual(['Caption: Monthly rainfall at the Alder and Birch stations.']);
     expect((await stats(cid)).captionedCount).toBe(1);
 

@@ -53,7 +53,10 @@ const postResearch = (body: unknown, opts: { key?: string; signal?: AbortSignal;
 /** The `data:` payloads of a complete SSE body, after checking that every non-comment block is exactly `data: <json>`. */
 function dataEvents(body: string): unknown[] {
   expect(body.endsWith('\n\n')).toBe(true);
-  const blocks = body.slice(0, -2).split('\n\n').filter((b) => !b.startsWith(':'));
+  const blocks = body
+    .slice(0, -2)
+    .split('\n\n')
+    .filter((b) => !b.startsWith(':'));
   for (const b of blocks) expect(b).toMatch(/^data: \{.*\}$/);
   return blocks.map((b) => JSON.parse(b.slice('data: '.length)));
 }
@@ -75,7 +78,17 @@ describe('POST /v1/collections/:id/research (SSE)', () => {
     const sources = done.sources as Record<string, unknown>[];
     expect(sources).toHaveLength(1);
     // `span`: where the passage is in the document's Markdown (issue 39; a Markdown file has no pages or regions).
-    expect(Object.keys(sources[0]!).sort()).toEqual(['chunkId', 'content', 'documentId', 'filename', 'marker', 'sectionId', 'sectionLevel', 'sectionTitle', 'span']);
+    expect(Object.keys(sources[0]!).sort()).toEqual([
+      'chunkId',
+      'content',
+      'documentId',
+      'filename',
+      'marker',
+      'sectionId',
+      'sectionLevel',
+      'sectionTitle',
+      'span',
+    ]);
     expect(sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue', sectionLevel: 2 });
   });
 
@@ -90,7 +103,11 @@ describe('POST /v1/collections/:id/research (SSE)', () => {
     const events = dataEvents(await (await postResearch({ q: 'Revenue?' })).text());
     expect(events).toEqual([
       { type: 'chunk', content: 'Revenue' },
-      { type: 'error', message: expect.stringMatching(/^The model provider failed: overloaded; the model failed after part of the answer was streamed/), code: 'provider_error' },
+      {
+        type: 'error',
+        message: expect.stringMatching(/^The model provider failed: overloaded; the model failed after part of the answer was streamed/),
+        code: 'provider_error',
+      },
     ]);
   });
 
@@ -115,7 +132,14 @@ describe('POST /v1/collections/:id/research (SSE)', () => {
     expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'Sync?' } }), 503);
     const lines = t.logged.filter((l) => /research|provider/.test(l.msg));
     expect(lines).toEqual([
-      expect.objectContaining({ level: 'warn', msg: 'research run failed', collectionId: cid, depth: 'balanced', code: 'provider_error', error: 'Anthropic request failed (HTTP 529: Overloaded)' }),
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'research run failed',
+        collectionId: cid,
+        depth: 'balanced',
+        code: 'provider_error',
+        error: 'Anthropic request failed (HTTP 529: Overloaded)',
+      }),
       expect.objectContaining({ level: 'warn', msg: 'research run failed', collectionId: cid, depth: 'balanced', code: 'provider_error' }),
     ]);
   });
@@ -157,11 +181,36 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
     expect(res.body.sources[0]).toMatchObject({ filename: 'report.md', sectionTitle: 'Revenue' });
     const session = await t.request('GET', `/v1/collections/${cid}/research/${res.body.sessionId}`);
     expect(session.status).toBe(200);
-    expect(Object.keys(session.body).sort()).toEqual(['createdAt', 'depth', 'faithfulness', 'id', 'model', 'query', 'response', 'sources', 'unresolvedCitations', 'usage']);
+    expect(Object.keys(session.body).sort()).toEqual([
+      'createdAt',
+      'depth',
+      'faithfulness',
+      'id',
+      'model',
+      'query',
+      'response',
+      'sources',
+      'unresolvedCitations',
+      'usage',
+    ]);
     // Issue 38: the one sentence cites S1, whose passage ("Revenue grew 12 percent in 2024.") shares its key terms.
-    expect(session.body.faithfulness).toEqual({ sentences: 1, citedSentences: 1, citedSentenceShare: 1, citations: 1, supportedCitations: 1, supportedCitationShare: 1 });
+    expect(session.body.faithfulness).toEqual({
+      sentences: 1,
+      citedSentences: 1,
+      citedSentenceShare: 1,
+      citations: 1,
+      supportedCitations: 1,
+      supportedCitationShare: 1,
+    });
     expect(session.body.usage).toMatchObject({ modelCalls: 2, retries: 0 });
-    expect(session.body).toMatchObject({ id: res.body.sessionId, query: 'Revenue?', response: res.body.answer, depth: 'quick', model: 'scripted-fast', sources: res.body.sources });
+    expect(session.body).toMatchObject({
+      id: res.body.sessionId,
+      query: 'Revenue?',
+      response: res.body.answer,
+      depth: 'quick',
+      model: 'scripted-fast',
+      sources: res.body.sources,
+    });
   });
 
   it('maps a failed sync run to the HTTP status of its error', async () => {
@@ -174,7 +223,11 @@ describe('POST /v1/collections/:id/research/sync and the session routes', () => 
 
   it('answers 408 when a run outlives the time limit its depth has in the server configuration (issue 12)', async () => {
     useScript([{ text: ['Thinking'], hangAfterDeltas: 1 }]);
-    expectError(await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'Slow?', depth: 'quick' } }), 408, 'The run exceeded its time limit of 1 s');
+    expectError(
+      await t.request('POST', `/v1/collections/${cid}/research/sync`, { json: { q: 'Slow?', depth: 'quick' } }),
+      408,
+      'The run exceeded its time limit of 1 s',
+    );
   });
 
   it('lists sessions newest first, deletes one with 204, and 404s for another project', async () => {
@@ -201,7 +254,12 @@ describe('research stream keep-alive (issue 12)', () => {
   it('sends a comment saying what the run waits on while no event comes, and stops when the run ends', async () => {
     const { pump } = await import('../src/routes/research.ts');
     const sent: string[] = [];
-    const stream = { send: (e: unknown) => sent.push(`data ${JSON.stringify(e)}`), comment: (c: string) => sent.push(`: ${c}`), close: () => sent.push('closed'), signal: new AbortController().signal };
+    const stream = {
+      send: (e: unknown) => sent.push(`data ${JSON.stringify(e)}`),
+      comment: (c: string) => sent.push(`: ${c}`),
+      close: () => sent.push('closed'),
+      signal: new AbortController().signal,
+    };
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
     async function* run() {

@@ -51,5 +51,7 @@ export async function checkAgainstContract(baseUrl: string, method: string, path
   const validate = (await contract).validator(method.toLowerCase(), path, status);
   if (!validate || validate(body)) return;
   const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
-  throw new Error(`${method} ${path} answered ${status} with a body its OpenAPI schema refuses:\n${problems.join('\n')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`);
+  throw new Error(
+    `${method} ${path} answered ${status} with a body its OpenAPI schema refuses:\n${problems.join('\n')}\nbody: ${JSON.stringify(body).slice(0, 2000)}`,
+  );
 }

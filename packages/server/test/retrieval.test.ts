@@ -120,7 +120,11 @@ describe('POST /v1/collections/:id/query', () => {
     const uploaded = [(await t.request('POST', `/v1/collections/${c.id}/documents`, { body: form })).body as Doc];
     const rare = new FormData();
     for (let i = 0; i < 8; i++) {
-      rare.append('file', new Blob([`# Rare ${i}\n\nA long note about savannah wildlife, grazing herds, acacia trees and one zebra (${i}).\n`]), `rare-${i}.md`);
+      rare.append(
+        'file',
+        new Blob([`# Rare ${i}\n\nA long note about savannah wildlife, grazing herds, acacia trees and one zebra (${i}).\n`]),
+        `rare-${i}.md`,
+      );
     }
     rare.append('tags', '["rare"]');
     rare.append('metadata', '{"kind":"rare"}');
@@ -222,7 +226,10 @@ describe('hybrid search with an embedding model (deterministic test embedder)', 
     const c = await t.createCollection({ name: 'Hybrid', embeddingModel: embedder.model });
     expect(c.embeddingModel).toBe('fake-32');
     hybrid = c.id;
-    const specs: [string, string, string[]][] = [['lighthouses.md', LIGHTHOUSES, ['coast']], ['mountains.md', MOUNTAINS, ['inland']]];
+    const specs: [string, string, string[]][] = [
+      ['lighthouses.md', LIGHTHOUSES, ['coast']],
+      ['mountains.md', MOUNTAINS, ['inland']],
+    ];
     for (const [name, text, tags] of specs) await t.ingest(hybrid, name, text, { tags });
   });
 
@@ -239,7 +246,10 @@ describe('hybrid search with an embedding model (deterministic test embedder)', 
     for (const h of res.body) {
       const ranks = [h.foundBy?.lexical, h.foundBy?.vector].filter((r): r is number => r !== undefined);
       expect(ranks.length, JSON.stringify(h.foundBy)).toBeGreaterThan(0);
-      expect(h.score).toBeCloseTo(ranks.reduce((sum, r) => sum + 1 / (60 + r), 0), 9);
+      expect(h.score).toBeCloseTo(
+        ranks.reduce((sum, r) => sum + 1 / (60 + r), 0),
+        9,
+      );
     }
     expect(res.body[0]!.foundBy).toEqual({ lexical: expect.any(Number), vector: expect.any(Number) });
   });

@@ -21,7 +21,7 @@ afterAll(async () => {
 const monthOf = (date: Date): string => date.toISOString().slice(0, 7);
 
 describe('GET /v1/usage/daily', () => {
-  it('gives every day of the current month up to today with the day\'s use and the running total, against the limits', async () => {
+  it("gives every day of the current month up to today with the day's use and the running total, against the limits", async () => {
     const store = dossierContext(t.server.dossier).store;
     const now = new Date();
     const today = now.toISOString().slice(0, 10);
@@ -73,8 +73,14 @@ describe('GET /v1/collections/:id/contradictions paged with offset', () => {
     const collection = await t.createCollection({ name: 'Many contradictions' });
     const doc = await t.ingest(collection.id, 'a.md', '# A\n\nThe allowance is 30 euros.\n');
     const rows: ContradictionRecord[] = Array.from({ length: 130 }, (_, n) => ({
-      id: randomUUID(), collectionId: collection.id, severity: n % 2 === 0 ? 'high' : 'low', status: 'active', explanation: `Conflict ${n}`,
-      clusterTopicSummary: `Topic ${n}`, suggestedInstruction: null, fingerprint: `fp-${n}`,
+      id: randomUUID(),
+      collectionId: collection.id,
+      severity: n % 2 === 0 ? 'high' : 'low',
+      status: 'active',
+      explanation: `Conflict ${n}`,
+      clusterTopicSummary: `Topic ${n}`,
+      suggestedInstruction: null,
+      fingerprint: `fp-${n}`,
       createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
       claims: [{ claimId: randomUUID(), text: 'x', sourceText: 'x', documentId: doc.id, documentName: 'a.md', sectionId: randomUUID(), sectionTitle: 'A' }],
     }));

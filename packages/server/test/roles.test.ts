@@ -26,8 +26,18 @@ const prefix = `test-${randomUUID()}:`;
 function nodeConfig(role: ServerConfig['role'], extra: Partial<ServerConfig> = {}): Readonly<ServerConfig> {
   return Object.freeze({
     ...loadConfig([], {}),
-    role, host: '127.0.0.1', port: 0, dataDir, embeddingModel: 'none', allowModelDownload: false, logLevel: 'silent' as const,
-    adminEmail: 'admin@example.test', adminPassword: 'correct horse battery staple', workers: 2, redisUrl: REDIS_URL, redisPrefix: prefix,
+    role,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    embeddingModel: 'none',
+    allowModelDownload: false,
+    logLevel: 'silent' as const,
+    adminEmail: 'admin@example.test',
+    adminPassword: 'correct horse battery staple',
+    workers: 2,
+    redisUrl: REDIS_URL,
+    redisPrefix: prefix,
     ...extra,
   });
 }
@@ -53,7 +63,11 @@ describe('server roles', () => {
     const collection = (await call('POST', '/v1/collections', JSON.stringify({ projectId: api.bootstrap!.projectId, name: 'roles' }))).body;
     const form = new FormData();
     form.set('file', new Blob(['# Roles\n\nThe worker node converts this file.\n']), 'roles.md');
-    const res = await fetch(`${api.url}/v1/collections/${collection.id}/documents`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${api.url}/v1/collections/${collection.id}/documents`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${key}` },
+    });
     const doc = (await res.json()) as Json;
     expect(res.status).toBe(202);
     await api.dossier.idle(); // no runner on an API node: idle at once, with the job still queued

@@ -15,7 +15,12 @@ const responses = { 200: { description: 'ok', schema: z.object({ ok: z.boolean()
 describe('the caller a route handler receives', () => {
   it("is the key's non-null sandbox on an 'key' route", () => {
     route({
-      method: 'get', path: '/t', summary: 't', tag: 't', auth: 'key', responses,
+      method: 'get',
+      path: '/t',
+      summary: 't',
+      tag: 't',
+      auth: 'key',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<NonNullable<Access>>();
         expectTypeOf(caller.projectId).toBeString();
@@ -27,7 +32,12 @@ describe('the caller a route handler receives', () => {
 
   it("is the sandbox or null on a 'key-or-public' route", () => {
     route({
-      method: 'get', path: '/t', summary: 't', tag: 't', auth: 'key-or-public', responses,
+      method: 'get',
+      path: '/t',
+      summary: 't',
+      tag: 't',
+      auth: 'key-or-public',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<Access>();
         // @ts-expect-error an anonymous reader has no sandbox: the caller may be null
@@ -38,7 +48,13 @@ describe('the caller a route handler receives', () => {
 
   it("is the session's claims on a 'jwt' route", () => {
     route({
-      method: 'get', path: '/t', summary: 't', tag: 't', auth: 'jwt', role: 'account', responses,
+      method: 'get',
+      path: '/t',
+      summary: 't',
+      tag: 't',
+      auth: 'jwt',
+      role: 'account',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<SessionClaims>();
         expectTypeOf(caller.accountId).toBeString();
@@ -50,7 +66,13 @@ describe('the caller a route handler receives', () => {
 
   it("is a person or a project key on a 'jwt-or-key' route, and an org key on a 'jwt-or-org-key' route", () => {
     route({
-      method: 'get', path: '/t/:orgId', summary: 't', tag: 't', auth: 'jwt-or-key', role: 'member', responses,
+      method: 'get',
+      path: '/t/:orgId',
+      summary: 't',
+      tag: 't',
+      auth: 'jwt-or-key',
+      role: 'member',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<WebhookCaller>();
         // @ts-expect-error the caller may be a key: its session is not known without narrowing
@@ -58,7 +80,13 @@ describe('the caller a route handler receives', () => {
       },
     });
     route({
-      method: 'get', path: '/t/:orgId', summary: 't', tag: 't', auth: 'jwt-or-org-key', role: 'member', responses,
+      method: 'get',
+      path: '/t/:orgId',
+      summary: 't',
+      tag: 't',
+      auth: 'jwt-or-org-key',
+      role: 'member',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<AgentCaller>();
         if ('orgKey' in caller) expectTypeOf(caller.orgKey.orgId).toBeString();
@@ -68,7 +96,12 @@ describe('the caller a route handler receives', () => {
 
   it("is the MCP principal on a 'key-or-oauth' route, and nothing where credentials are not read", () => {
     route({
-      method: 'post', path: '/t', summary: 't', tag: 't', auth: 'key-or-oauth', responses,
+      method: 'post',
+      path: '/t',
+      summary: 't',
+      tag: 't',
+      auth: 'key-or-oauth',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<Extract<Principal, { kind: 'project_key' | 'oauth' }>>();
         // @ts-expect-error no user or anonymous caller reaches the MCP endpoint
@@ -76,13 +109,23 @@ describe('the caller a route handler receives', () => {
       },
     });
     route({
-      method: 'get', path: '/t', summary: 't', tag: 't', auth: 'none', responses,
+      method: 'get',
+      path: '/t',
+      summary: 't',
+      tag: 't',
+      auth: 'none',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<undefined>();
       },
     });
     route({
-      method: 'put', path: '/t', summary: 't', tag: 't', auth: 'upload-url', responses,
+      method: 'put',
+      path: '/t',
+      summary: 't',
+      tag: 't',
+      auth: 'upload-url',
+      responses,
       handle: async (_ctx, { caller }) => {
         expectTypeOf(caller).toEqualTypeOf<undefined>();
       },

@@ -110,7 +110,7 @@ describe('presigned uploads straight to S3', () => {
     expect(notYet.body.error).toContain('not been uploaded');
   });
 
-  it('without a declared size the URL is the server\'s own signed route, which bounds the body itself', async () => {
+  it("without a declared size the URL is the server's own signed route, which bounds the body itself", async () => {
     const collection = await t.createCollection({ name: 'undeclared' });
     const bytes = new TextEncoder().encode('# Undeclared\n\nSize unknown at upload-url.\n');
     const { documentId, uploadUrl } = await requestUploadUrl(collection.id, 'undeclared.md', bytes, false);

@@ -32,7 +32,9 @@ beforeAll(async () => {
   canaries.projectKey = (await t.request('POST', `${base}/api-keys`, { auth: token, json: { env: 'live', name: 'canary' } })).body.key;
   canaries.orgKey = (await t.request('POST', `/v1/orgs/${t.orgId}/api-keys`, { auth: token, json: {} })).body.key;
   canaries.signingSecret = (await t.request('POST', `${base}/webhooks`, { auth: token, json: { url: 'https://hooks.invalid/x' } })).body.secret;
-  expect((await t.request('POST', `/v1/projects/${t.projectId}/provider-keys`, { json: { provider: 'provider_a', key: PROVIDER_KEY, name: 'canary' } })).status).toBe(201);
+  expect(
+    (await t.request('POST', `/v1/projects/${t.projectId}/provider-keys`, { json: { provider: 'provider_a', key: PROVIDER_KEY, name: 'canary' } })).status,
+  ).toBe(201);
   // Issue 18: an MCP client's OAuth tokens (the token response is their one creating response).
   const { tokens } = await tokensFor(t, 'svc:full');
   canaries.oauthAccessToken = tokens.access_token;
@@ -55,7 +57,9 @@ async function exerciseEveryRoute(token: string, collectionId: string): Promise<
     for (const credential of [canaries.liveKey!, canaries.orgKey!, token, `${canaries.projectKey}x`, canaries.oauthAccessToken!]) {
       const body = route.method === 'get' ? undefined : JSON.stringify({ password: ADMIN_PASSWORD, key: PROVIDER_KEY, q: canaries.liveKey });
       const res = await fetch(`${t.url}${path}`, {
-        method: route.method.toUpperCase(), body, signal: AbortSignal.timeout(10_000),
+        method: route.method.toUpperCase(),
+        body,
+        signal: AbortSignal.timeout(10_000),
         headers: { authorization: `Bearer ${credential}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       });
       seen.push(JSON.stringify([...res.headers]), await firstBytes(res));
@@ -83,7 +87,10 @@ describe('secret canary', () => {
     const lines = t.logged.map((line) => JSON.stringify(line));
     expect(lines.length).toBeGreaterThan(100);
     for (const [name, secret] of Object.entries(canaries)) {
-      expect(lines.filter((line) => line.includes(secret)), `${name} in the log`).toEqual([]);
+      expect(
+        lines.filter((line) => line.includes(secret)),
+        `${name} in the log`,
+      ).toEqual([]);
     }
   });
 

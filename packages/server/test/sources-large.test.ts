@@ -38,8 +38,14 @@ let s3dir: string;
 let endpoint: string;
 
 const jwt = (method: string, path: string, json?: unknown) => t.request(method, path, { auth: token, ...(json === undefined ? {} : { json }) });
-const bucket = () => createS3BlobStore({ bucket: BUCKET, prefix: 'logs/', client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } });
-const search = async (cid: string, q: string): Promise<string[]> => ((await t.request('POST', `/v1/collections/${cid}/query`, { json: { q } })).body as Json[]).map((r) => r.document.id);
+const bucket = () =>
+  createS3BlobStore({
+    bucket: BUCKET,
+    prefix: 'logs/',
+    client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } },
+  });
+const search = async (cid: string, q: string): Promise<string[]> =>
+  ((await t.request('POST', `/v1/collections/${cid}/query`, { json: { q } })).body as Json[]).map((r) => r.document.id);
 const manifestOf = async (cid: string): Promise<Json[]> => (await t.request('GET', `/v1/collections/${cid}/manifest`)).body.entries;
 
 async function runToEnd(sourceId: string): Promise<Json> {
@@ -82,7 +88,9 @@ async function mirrorsLargeFile(sourceBody: Json, put: (name: string, bytes: Buf
 
   const added = await runToEnd(sourceId);
   expect(added).toMatchObject({ status: 'completed', added: 1, updated: 0, unchanged: 0, failed: 1 });
-  expect(added.details.failures).toEqual([{ path: 'huge.html', error: `The file (${LIMIT + 1} bytes) is larger than this server's upload limit of ${LIMIT} bytes` }]);
+  expect(added.details.failures).toEqual([
+    { path: 'huge.html', error: `The file (${LIMIT + 1} bytes) is larger than this server's upload limit of ${LIMIT} bytes` },
+  ]);
   const [entry] = await manifestOf(cid);
   expect(entry).toMatchObject({ path: 'keeper.html', version: 1 });
   const doc = await t.waitDone(entry.documentId);
@@ -115,7 +123,11 @@ describe('a source file over the 25 MB of a direct upload', () => {
   it('from an S3 prefix (s3rver): added, unchanged on a re-run by its ETag, replaced in place when changed, searchable; over the upload limit a failed entry', async () => {
     const store = bucket();
     const body = { kind: 's3', endpoint, bucket: BUCKET, prefix: 'logs', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    await mirrorsLargeFile(body, (name, bytes) => store.put(name, bytes), (name) => store.delete(name));
+    await mirrorsLargeFile(
+      body,
+      (name, bytes) => store.put(name, bytes),
+      (name) => store.delete(name),
+    );
     store.close();
   }, 180_000);
 });

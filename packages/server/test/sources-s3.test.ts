@@ -24,7 +24,11 @@ const SECRET = 'S3RVER';
 
 const jwt = (method: string, path: string, json?: unknown) => t.request(method, path, { auth: token, ...(json === undefined ? {} : { json }) });
 const bucket = (prefix: string) =>
-  createS3BlobStore({ bucket: BUCKET, prefix, client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: SECRET } } });
+  createS3BlobStore({
+    bucket: BUCKET,
+    prefix,
+    client: { endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: SECRET } },
+  });
 const put = (key: string, text: string) => bucket('handbook/').put(key, new TextEncoder().encode(text));
 
 async function runToEnd(sourceId: string, body: Json = {}): Promise<Json> {
@@ -49,7 +53,9 @@ beforeAll(async () => {
   token = (await t.request('POST', '/auth/login', { auth: null, json: { email: t.email, password: t.password } })).body.token;
   base = `/v1/orgs/${t.orgId}/projects/${t.projectId}/sources`;
   receiver = await startReceiver(() => hookSecret);
-  const hook = await t.request('POST', `/v1/orgs/${t.orgId}/projects/${t.projectId}/webhooks`, { json: { url: receiver.url, events: ['source.run.completed'] } });
+  const hook = await t.request('POST', `/v1/orgs/${t.orgId}/projects/${t.projectId}/webhooks`, {
+    json: { url: receiver.url, events: ['source.run.completed'] },
+  });
   expect(hook.status, JSON.stringify(hook.body)).toBe(201);
   hookSecret = hook.body.secret;
 });
@@ -74,10 +80,23 @@ describe('server-side S3 sources', () => {
   });
 
   it('adds a source with its credentials sealed: never returned, never stored or logged in the clear', async () => {
-    const created = await jwt('POST', base, { collectionId: cid, kind: 's3', endpoint, bucket: BUCKET, prefix: 'handbook', accessKeyId: 'S3RVER', secretAccessKey: SECRET, maxDeletePercent: 30 });
+    const created = await jwt('POST', base, {
+      collectionId: cid,
+      kind: 's3',
+      endpoint,
+      bucket: BUCKET,
+      prefix: 'handbook',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: SECRET,
+      maxDeletePercent: 30,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     sourceId = created.body.id;
-    expect(created.body).toMatchObject({ kind: 's3', location: `${BUCKET}/handbook/`, settings: { bucket: BUCKET, prefix: 'handbook/', endpoint, region: 'us-east-1', forcePathStyle: 'true', accessKeyPreview: '…' } });
+    expect(created.body).toMatchObject({
+      kind: 's3',
+      location: `${BUCKET}/handbook/`,
+      settings: { bucket: BUCKET, prefix: 'handbook/', endpoint, region: 'us-east-1', forcePathStyle: 'true', accessKeyPreview: '…' },
+    });
     for (const res of [created, await jwt('GET', `${base}/${sourceId}`), await jwt('GET', base)]) {
       expect(JSON.stringify(res.body)).not.toMatch(/secretAccessKey|credentials|S3RVER/);
     }
@@ -106,7 +125,10 @@ describe('server-side S3 sources', () => {
     await t.waitDone(leave.documentId);
     expect((await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'solstice' } })).body[0].document.id).toBe(leave.documentId);
     expect((await t.request('POST', `/v1/collections/${cid}/query`, { json: { q: 'trains planes' } })).body).toEqual([]);
-    const hook = await waitFor(async () => receiver.received.find((r) => r.type === 'source.run.completed' && r.body.data.runId === run.id), 'source.run.completed webhook');
+    const hook = await waitFor(
+      async () => receiver.received.find((r) => r.type === 'source.run.completed' && r.body.data.runId === run.id),
+      'source.run.completed webhook',
+    );
     expect(hook.body.data).toMatchObject({ sourceId, collectionId: cid, status: 'completed', added: 0, updated: 1, deleted: 1, unchanged: 2, failed: 0 });
   });
 
@@ -118,7 +140,7 @@ describe('server-side S3 sources', () => {
     expect(await runToEnd(sourceId, { force: true })).toMatchObject({ status: 'completed', deleted: 2, unchanged: 1 });
   });
 
-  it('changes an S3 source\'s credentials in place: sealed again, never echoed; wrong ones fail the run, right ones sync again', async () => {
+  it("changes an S3 source's credentials in place: sealed again, never echoed; wrong ones fail the run, right ones sync again", async () => {
     const path = `${base}/${sourceId}`;
     expectError(await jwt('PATCH', path, { accessKeyId: 'AKIAONLYONE' }), 400, /together/);
     const wrong = await jwt('PATCH', path, { accessKeyId: 'AKIAWRONGKEY1', secretAccessKey: 'not-the-secret' });
@@ -134,7 +156,14 @@ describe('server-side S3 sources', () => {
   });
 
   it('fails a run with wrong credentials, saying why, without the secret', async () => {
-    const other = await jwt('POST', base, { collectionId: (await t.createCollection()).id, kind: 's3', endpoint, bucket: 'no-such-bucket', accessKeyId: 'S3RVER', secretAccessKey: SECRET });
+    const other = await jwt('POST', base, {
+      collectionId: (await t.createCollection()).id,
+      kind: 's3',
+      endpoint,
+      bucket: 'no-such-bucket',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: SECRET,
+    });
     const run = await runToEnd(other.body.id);
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/bucket/i);

@@ -129,7 +129,20 @@ describe('server-side folder sources', () => {
     const id = crypto.randomUUID();
     const credentialsEncrypted = ctx.secrets.encrypt(JSON.stringify({ accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret' }));
     const settings = { bucket: 'team-docs', prefix: '', region: 'us-east-1', forcePathStyle: 'true', endpoint: 'http://127.0.0.1:9' };
-    await ctx.store.insertSource({ id, collectionId: (await t.createCollection()).id, kind: 's3', location: 'team-docs/', settings, credentialsEncrypted, intervalMinutes: null, maxDeleteShare: 0.2, paused: false, nextRunAt: null, createdAt: now, updatedAt: now });
+    await ctx.store.insertSource({
+      id,
+      collectionId: (await t.createCollection()).id,
+      kind: 's3',
+      location: 'team-docs/',
+      settings,
+      credentialsEncrypted,
+      intervalMinutes: null,
+      maxDeleteShare: 0.2,
+      paused: false,
+      nextRunAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     const run = await runToEnd(id);
     expect(run).toMatchObject({ status: 'failed', added: 0 });
     expect(run.error).toMatch(/S3 endpoint http:\/\/127\.0\.0\.1:9 is refused: 127\.0\.0\.1 is a loopback address/);

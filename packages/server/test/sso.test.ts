@@ -73,7 +73,7 @@ describe('single sign-on with OpenID Connect', () => {
     expect((await t.request('GET', `/v1/orgs/${t.orgId}/invitations`, { auth: admin })).body).toEqual([]);
   });
 
-  it('signs an MCP client\'s user in on the consent flow and shows the consent page', async () => {
+  it("signs an MCP client's user in on the consent flow and shows the consent page", async () => {
     const client = await registerClient(t);
     const params = authorizeParams(t, client.client_id, pkcePair().challenge);
     const query = new URLSearchParams(params as Record<string, string>).toString();
@@ -113,7 +113,10 @@ describe('single sign-on started by the dashboard and by the CLI', () => {
     const code = handedOff.searchParams.get('code')!;
     const redeem = (verifier: string, codeOf = code) => t.request('POST', '/v1/auth/sso/token', { auth: null, json: { code: codeOf, verifier } });
     expect((await redeem(pkcePair().verifier)).status).toBe(401); // another verifier: refused, and the code is spent
-    expect([(await redeem(pkce.verifier)).status, (await redeem(pkce.verifier)).body.error]).toEqual([404, expect.stringContaining('expired or was already used')]);
+    expect([(await redeem(pkce.verifier)).status, (await redeem(pkce.verifier)).body.error]).toEqual([
+      404,
+      expect.stringContaining('expired or was already used'),
+    ]);
     const again = (await call(await signInAtProvider(startCli, 'carl'))).location!.searchParams.get('code')!;
     const signedIn = await redeem(pkce.verifier, again);
     expect([signedIn.status, signedIn.body.user.email]).toEqual([200, 'carl@corp.test']);
@@ -144,7 +147,10 @@ describe('a server with password sign-in turned off', () => {
     expect(page2.body).toContain('/auth/sso/corp/start?then=connected-clients');
     expect(page2.body).not.toContain('name="password"');
     const connections = await call(await signInAtProvider(`${ssoOnly.url}/auth/sso/corp/start?then=connected-clients`, 'alice'));
-    expect([connections.status, connections.body]).toEqual([200, expect.stringContaining('Signed in as <strong>alice@corp.test</strong>. Disconnecting a client')]);
+    expect([connections.status, connections.body]).toEqual([
+      200,
+      expect.stringContaining('Signed in as <strong>alice@corp.test</strong>. Disconnecting a client'),
+    ]);
     // Carl, not in the group, gets an account (allowed domain) but no org.
     const carl = tokenOnPage((await call(await signInAtProvider(`${ssoOnly.url}/auth/sso/corp/start`, 'carl'))).body);
     expect((await ssoOnly.request('GET', '/v1/orgs', { auth: carl })).body).toEqual([]);

@@ -27,7 +27,9 @@ const search = async (cid: string, q: string) => (await t.request('POST', `/v1/c
 beforeAll(async () => {
   t = await startTestServer({ config: { webhooksAllowHttpLoopback: true, webhookRetryBaseMs: 100 } });
   receiver = await startReceiver(() => secret);
-  const created = await t.request('POST', `/v1/orgs/${t.orgId}/projects/${t.projectId}/webhooks`, { json: { url: receiver.url, events: ['document.updated'] } });
+  const created = await t.request('POST', `/v1/orgs/${t.orgId}/projects/${t.projectId}/webhooks`, {
+    json: { url: receiver.url, events: ['document.updated'] },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   secret = created.body.secret;
 });
@@ -57,7 +59,10 @@ describe('replacing a document by its source path', () => {
     const list = await t.request('GET', `/v1/collections/${c.id}/documents`);
     expect(list.body.total).toBe(1);
 
-    const hook = await waitFor(async () => receiver.received.find((r) => r.type === 'document.updated' && r.body.data.documentId === first.id), 'document.updated webhook');
+    const hook = await waitFor(
+      async () => receiver.received.find((r) => r.type === 'document.updated' && r.body.data.documentId === first.id),
+      'document.updated webhook',
+    );
     expect(hook.signatureValid).toBe(true);
     expect(hook.body.data).toMatchObject({ collectionId: c.id, version: 2, sourcePath: 'notes/alpha.md' });
   });
@@ -93,7 +98,18 @@ describe('replacing a document by its source path', () => {
     expect(before.map((s) => s.title)).toEqual(['Heron', 'Osprey', 'Bittern']);
     const ctx = dossierContext(t.server.dossier);
     const stale = before[2]!;
-    const claim = { id: crypto.randomUUID(), collectionId: c.id, documentId: doc.id, sectionId: stale.id, sectionTitle: 'Bittern', text: 'The bittern booms.', sourceText: null, importance: 3, position: 0, createdAt: new Date().toISOString() };
+    const claim = {
+      id: crypto.randomUUID(),
+      collectionId: c.id,
+      documentId: doc.id,
+      sectionId: stale.id,
+      sectionTitle: 'Bittern',
+      text: 'The bittern booms.',
+      sourceText: null,
+      importance: 3,
+      position: 0,
+      createdAt: new Date().toISOString(),
+    };
     await ctx.store.replaceDocumentClaims(doc.id, [claim]);
     await ctx.store.putFingerprints([{ documentId: doc.id, collectionId: c.id, shingleCount: 3, fingerprints: [11, 12, 13] }]);
 
@@ -123,7 +139,12 @@ describe('replacing a document by its source path', () => {
     const deleted = await t.request('POST', `/v1/collections/${c.id}/manifest/delete`, { json: { paths: ['gone.md'] } });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
     expect(deleted.body.deleted).toEqual([{ path: 'gone.md', documentId: gone.id }]);
-    for (const path of [`/v1/documents/${gone.id}`, `/v1/documents/${gone.id}/sections`, `/v1/documents/${gone.id}/markdown`, `/v1/sections/${sections[0].id}`]) {
+    for (const path of [
+      `/v1/documents/${gone.id}`,
+      `/v1/documents/${gone.id}/sections`,
+      `/v1/documents/${gone.id}/markdown`,
+      `/v1/sections/${sections[0].id}`,
+    ]) {
       expectError(await t.request('GET', path), 404);
     }
     const list = (await t.request('GET', `/v1/collections/${c.id}/documents`)).body;

@@ -15,12 +15,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const uploadUrl = (json: Record<string, unknown>, collectionId = cid) =>
-  t.request('POST', `/v1/collections/${collectionId}/documents/upload-url`, { json });
+const uploadUrl = (json: Record<string, unknown>, collectionId = cid) => t.request('POST', `/v1/collections/${collectionId}/documents/upload-url`, { json });
 
 /** PUT bytes to a presigned URL (no Authorization: the URL itself authorises the request). */
 const put = async (url: string, bytes: string | Uint8Array) => {
-  const res = await fetch(url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/octet-stream' }, signal: AbortSignal.timeout(INGEST_TIMEOUT_MS) });
+  const res = await fetch(url, {
+    method: 'PUT',
+    body: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+    signal: AbortSignal.timeout(INGEST_TIMEOUT_MS),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text };
 };
@@ -31,7 +35,13 @@ const confirm = (docId: string, json?: Record<string, unknown>) =>
 describe('presigned upload: upload-url, PUT, confirm', () => {
   it('creates a pending document and a URL on this server (201), which takes the bytes; confirm starts the pipeline', async () => {
     const text = '# Presigned\n\nUploaded through a presigned URL.\n';
-    const res = await uploadUrl({ filename: 'presigned.md', contentType: 'text/markdown', fileSizeBytes: Buffer.byteLength(text), tags: ['Direct', 'direct'], metadata: { via: 'url' } });
+    const res = await uploadUrl({
+      filename: 'presigned.md',
+      contentType: 'text/markdown',
+      fileSizeBytes: Buffer.byteLength(text),
+      tags: ['Direct', 'direct'],
+      metadata: { via: 'url' },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['documentId', 'uploadUrl']);
     expect(res.body.uploadUrl.startsWith(`${t.url}/v1/uploads/`)).toBe(true);
@@ -169,7 +179,9 @@ describe('POST /v1/collections/:id/documents/batch-confirm', () => {
     const ok = await uploadUrl({ filename: 'ok.md' });
     await put(ok.body.uploadUrl, '# ok\n\nok\n');
     const missing = await uploadUrl({ filename: 'missing.md' });
-    const res = await t.request('POST', `/v1/collections/${cid}/documents/batch-confirm`, { json: { documentIds: [missing.body.documentId, ok.body.documentId] } });
+    const res = await t.request('POST', `/v1/collections/${cid}/documents/batch-confirm`, {
+      json: { documentIds: [missing.body.documentId, ok.body.documentId] },
+    });
     expectError(res, 400, /not been uploaded/);
     expect((await t.request('GET', `/v1/documents/${ok.body.documentId}`)).body.status).toBe('pending');
   });

@@ -44,9 +44,12 @@ export async function startReceiver(secretOf: () => string): Promise<Receiver> {
       const raw = Buffer.concat(chunks);
       const body = JSON.parse(raw.toString('utf8'));
       received.push({
-        id: String(req.headers['x-service-event-id']), type: String(req.headers['x-service-event-type']),
+        id: String(req.headers['x-service-event-id']),
+        type: String(req.headers['x-service-event-type']),
         signatureValid: signatureMatches(secretOf(), raw, req.headers['x-service-signature'] as string | undefined),
-        headers: req.headers, raw: raw.toString('utf8'), body,
+        headers: req.headers,
+        raw: raw.toString('utf8'),
+        body,
       });
       const status = answers.shift() ?? 200;
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : `failing with ${status}`);
@@ -55,12 +58,16 @@ export async function startReceiver(secretOf: () => string): Promise<Receiver> {
   let server: Server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  const stop = () => new Promise<void>((r) => {
-    server.close(() => r());
-    server.closeAllConnections();
-  });
+  const stop = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
   return {
-    url: `http://127.0.0.1:${port}/hook`, port, received, answers,
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
+    answers,
     down: stop,
     async up() {
       server = createServer(handler);

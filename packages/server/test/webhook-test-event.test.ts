@@ -37,10 +37,17 @@ afterAll(async () => {
 });
 
 describe('POST …/webhooks/:endpointId/test', () => {
-  it('delivers a signed webhook.test event now and answers with the delivery and the receiver\'s answer', async () => {
+  it("delivers a signed webhook.test event now and answers with the delivery and the receiver's answer", async () => {
     const res = await t.request('POST', `${base()}/${endpoint.id}/test`, { auth: adminJwt });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ endpointId: endpoint.id, eventType: 'webhook.test', status: 'success', attempts: 1, responseStatus: 200, responseBody: 'ok' });
+    expect(res.body).toMatchObject({
+      endpointId: endpoint.id,
+      eventType: 'webhook.test',
+      status: 'success',
+      attempts: 1,
+      responseStatus: 200,
+      responseBody: 'ok',
+    });
     expect(receiver.received).toHaveLength(1);
     const [got] = receiver.received;
     expect(got!.signatureValid).toBe(true);

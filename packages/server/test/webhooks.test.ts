@@ -107,14 +107,21 @@ describe('signed deliveries', () => {
     const [delivery] = (await t.request('GET', `${base()}/${endpoint.id}/deliveries?limit=1`)).body;
     expect(delivery.payload.data.documentId).toBe(doc.id);
     expect(delivery).toMatchObject({ status: 'success', attempts: 2, responseStatus: 200 });
-    expect(delivery.attemptLog.map((a: Json) => [a.attempt, a.responseStatus, a.responseBody])).toEqual([[1, 500, 'failing with 500'], [2, 200, 'ok']]);
+    expect(delivery.attemptLog.map((a: Json) => [a.attempt, a.responseStatus, a.responseBody])).toEqual([
+      [1, 500, 'failing with 500'],
+      [2, 200, 'ok'],
+    ]);
 
     const retried = await t.request('POST', `${base()}/${endpoint.id}/deliveries/${delivery.id}/retry`);
     expect(retried.status, JSON.stringify(retried.body)).toBe(202);
     expect(retried.body).toMatchObject({ id: delivery.id, status: 'pending', attempts: 0 });
     await waitFor(() => receiver.received.length >= 3, 'the manual retry', 20_000);
     expect(receiver.received[2]!.id).toBe(delivery.id);
-    await waitFor(async () => (await t.request('GET', `${base()}/${endpoint.id}/deliveries?limit=1`)).body[0].status === 'success', 'the log to show it', 20_000);
+    await waitFor(
+      async () => (await t.request('GET', `${base()}/${endpoint.id}/deliveries?limit=1`)).body[0].status === 'success',
+      'the log to show it',
+      20_000,
+    );
     expectError(await t.request('POST', `${base()}/${endpoint.id}/deliveries/${crypto.randomUUID()}/retry`), 404);
   });
 
@@ -157,14 +164,20 @@ describe('signed deliveries', () => {
     await receiver.down();
     const store = dossierContext(t.server.dossier).store;
     const events: ServiceEvent[] = Array.from({ length: 1000 }, (_, i) => ({
-      type: 'document.ready', projectId: t.projectId, env: 'live',
+      type: 'document.ready',
+      projectId: t.projectId,
+      env: 'live',
       data: { documentId: crypto.randomUUID(), collectionId: `outage-${i}`, projectId: t.projectId },
     }));
     for (let i = 0; i < events.length; i += 100) {
       await store.recordEvents(events.slice(i, i + 100));
       dossierContext(t.server.dossier).eventsRecorded();
     }
-    await waitFor(async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => d.attempts >= 1).length >= 1000, 'failed attempts while down', 60_000);
+    await waitFor(
+      async () => (await store.listWebhookDeliveries(endpoint.id, 1000)).filter((d) => d.attempts >= 1).length >= 1000,
+      'failed attempts while down',
+      60_000,
+    );
     await receiver.up();
     await waitFor(async () => new Set(receiver.received.map((r) => r.id)).size >= 1000, 'every event delivered', 90_000);
     // The receiver answers before the sender records the success: wait for the records too.

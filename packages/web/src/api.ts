@@ -87,7 +87,11 @@ export async function readSse(url: string, init: RequestInit, onEvent: (data: un
     while (end >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+      const data = block
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
       if (data) onEvent(JSON.parse(data));
       end = buffer.indexOf('\n\n');
     }
@@ -98,7 +102,13 @@ export async function readSse(url: string, init: RequestInit, onEvent: (data: un
 export const PRESIGNED_FROM_BYTES = 20 * 1024 * 1024;
 
 /** Send a body with XMLHttpRequest (the only browser API with upload progress); resolves with the decoded answer. */
-function send(method: string, url: string, body: XMLHttpRequestBodyInit, headers: Record<string, string>, onProgress: (fraction: number) => void): Promise<unknown> {
+function send(
+  method: string,
+  url: string,
+  body: XMLHttpRequestBodyInit,
+  headers: Record<string, string>,
+  onProgress: (fraction: number) => void,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);

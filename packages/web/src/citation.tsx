@@ -40,7 +40,10 @@ export function parseCitation(search: CitationSearch): Located {
   const out: Located = {};
   const span = /^(\d+)-(\d+)$/.exec(search.span ?? '');
   if (span) out.span = { start: Number(span[1]), end: Number(span[2]) };
-  const pages = (search.pages ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const pages = (search.pages ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   if (pages.length) out.pages = pages;
   const regions: Region[] = [];
   for (const part of (search.regions ?? '').split(';')) {
@@ -96,7 +99,12 @@ function boxStyle(box: number[]) {
 /** One page of the original with the cited regions drawn over it, placed by their fractions of the page. */
 function PageWithRegions({ documentId, filename, page, regions }: { documentId: string; filename: string; page: number; regions: Region[] }) {
   const image = usePageImage(documentId, page);
-  if (image.error) return <p role="alert" className="error">{image.error.message}</p>;
+  if (image.error)
+    return (
+      <p role="alert" className="error">
+        {image.error.message}
+      </p>
+    );
   if (!image.data) return <p role="status">Drawing page {page}…</p>;
   const onPage = regions.filter((r) => r.page === page);
   return (
@@ -104,15 +112,12 @@ function PageWithRegions({ documentId, filename, page, regions }: { documentId: 
       <div className="page-canvas">
         <img src={image.data} alt={`Page ${page} of ${filename}`} />
         {onPage.map((r) => (
-          <span
-            key={r.box.join(',')}
-            className="region-highlight"
-            data-page={r.page}
-            style={boxStyle(r.box)}
-          />
+          <span key={r.box.join(',')} className="region-highlight" data-page={r.page} style={boxStyle(r.box)} />
         ))}
       </div>
-      <figcaption>Page {page}: {onPage.length === 1 ? 'the cited passage is' : `the cited passage's ${onPage.length} parts are`} highlighted</figcaption>
+      <figcaption>
+        Page {page}: {onPage.length === 1 ? 'the cited passage is' : `the cited passage's ${onPage.length} parts are`} highlighted
+      </figcaption>
     </figure>
   );
 }
@@ -150,7 +155,9 @@ export function CitationView({ documentId, filename, at, markdown }: { documentI
         <fieldset className="inline">
           <legend>Pages of the passage</legend>
           {regionPages.map((p) => (
-            <button key={p} type="button" aria-pressed={p === page} onClick={() => setPage(p)}>Page {p}</button>
+            <button key={p} type="button" aria-pressed={p === page} onClick={() => setPage(p)}>
+              Page {p}
+            </button>
           ))}
         </fieldset>
       )}

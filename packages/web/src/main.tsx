@@ -53,7 +53,9 @@ const claimMap = createRoute({ getParentRoute: () => root, path: '/collections/$
 const evaluation = createRoute({ getParentRoute: () => root, path: '/collections/$collectionId/evaluation', component: EvaluationPage });
 const admin = createRoute({ getParentRoute: () => root, path: '/admin', component: AdminPage });
 
-const router = createRouter({ routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions, agents, claimMap, evaluation]) });
+const router = createRouter({
+  routeTree: root.addChildren([collections, documents, settings, search, research, document, admin, duplicates, contradictions, agents, claimMap, evaluation]),
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

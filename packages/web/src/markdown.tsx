@@ -31,7 +31,11 @@ export function QueryTerms({ text, query }: { text: string; query: string }): Re
   return <>{text.split(pattern).map((part, i) => (i % 2 === 1 ? <mark key={`${i}-${part}`}>{part}</mark> : part))}</>;
 }
 
-type Block = { kind: 'heading'; level: number; text: string } | { kind: 'list'; items: string[] } | { kind: 'code'; text: string } | { kind: 'para'; text: string };
+type Block =
+  | { kind: 'heading'; level: number; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'code'; text: string }
+  | { kind: 'para'; text: string };
 
 /** The blocks of a Markdown text. */
 function blocksOf(markdown: string): Block[] {
@@ -76,12 +80,34 @@ export function Markdown({ text, highlight }: { text: string; highlight?: string
         const key = `${i}-${b.kind}`;
         if (b.kind === 'heading') {
           const Tag = HEADINGS[Math.min(b.level, 6) - 1] ?? 'h6';
-          return <Tag key={key}><Highlighted text={b.text} highlight={highlight} /></Tag>;
+          return (
+            <Tag key={key}>
+              <Highlighted text={b.text} highlight={highlight} />
+            </Tag>
+          );
         }
-        // biome-ignore lint/suspicious/noArrayIndexKey: list items are fixed text; equal items need their position to differ
-        if (b.kind === 'list') return <ul key={key}>{b.items.map((item, j) => <li key={`${j}-${item.slice(0, 20)}`}><Highlighted text={item} highlight={highlight} /></li>)}</ul>;
-        if (b.kind === 'code') return <pre key={key}><Highlighted text={b.text} highlight={highlight} /></pre>;
-        return <p key={key}><Highlighted text={b.text} highlight={highlight} /></p>;
+        if (b.kind === 'list')
+          return (
+            <ul key={key}>
+              {b.items.map((item, j) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: list items are fixed text; equal items need their position to differ
+                <li key={`${j}-${item.slice(0, 20)}`}>
+                  <Highlighted text={item} highlight={highlight} />
+                </li>
+              ))}
+            </ul>
+          );
+        if (b.kind === 'code')
+          return (
+            <pre key={key}>
+              <Highlighted text={b.text} highlight={highlight} />
+            </pre>
+          );
+        return (
+          <p key={key}>
+            <Highlighted text={b.text} highlight={highlight} />
+          </p>
+        );
       })}
     </>
   );

@@ -43,7 +43,12 @@ class OllamaEmbedder implements Embedder {
 
   async embedDocuments(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    return this.checked(await embedVia(this.target, texts.map((t) => this.prompts.document + t)));
+    return this.checked(
+      await embedVia(
+        this.target,
+        texts.map((t) => this.prompts.document + t),
+      ),
+    );
   }
 
   async embedQuery(text: string): Promise<Float32Array> {

@@ -29,10 +29,7 @@ interface TransformersModule {
   env: { allowLocalModels: boolean; allowRemoteModels: boolean; localModelPath: string; cacheDir: string | null };
   pipeline(task: 'feature-extraction', model: string, opts: { dtype?: string }): Promise<FeatureExtractor>;
 }
-type FeatureExtractor = (
-  texts: string[],
-  opts: { pooling: 'mean'; normalize: boolean },
-) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
+type FeatureExtractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
 
 let loaded: Promise<EmbedBatch> | undefined;
 

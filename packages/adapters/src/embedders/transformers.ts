@@ -76,7 +76,10 @@ class PooledEmbedder implements Embedder {
   private async run(texts: string[]): Promise<Float32Array[]> {
     const flat = await this.pool.run(texts);
     if (flat.length !== texts.length * this.dimension) {
-      throw new DossierError('dimension_mismatch', `model ${this.model} returned ${flat.length} values for ${texts.length} texts of dimension ${this.dimension}`);
+      throw new DossierError(
+        'dimension_mismatch',
+        `model ${this.model} returned ${flat.length} values for ${texts.length} texts of dimension ${this.dimension}`,
+      );
     }
     return texts.map((_, i) => flat.slice(i * this.dimension, (i + 1) * this.dimension));
   }

@@ -6,7 +6,6 @@ import type { AgentsTable } from './schema.ts';
 
 /** Hosted agents (AgentStore). */
 
-
 const agentFromRow = (r: Selectable<AgentsTable>): AgentRecord => ({
   id: r.id,
   projectId: r.project_id,
@@ -49,7 +48,10 @@ function slugConflict(store: StoreContext, err: unknown): unknown {
 export async function insertAgent(store: StoreContext, agent: AgentRecord): Promise<void> {
   const row = { id: agent.id, project_id: agent.projectId, created_by: agent.createdBy, created_at: agent.createdAt, ...patchColumns(store, agent) };
   try {
-    await store.db.insertInto('agents').values(row as Selectable<AgentsTable>).execute();
+    await store.db
+      .insertInto('agents')
+      .values(row as Selectable<AgentsTable>)
+      .execute();
   } catch (err) {
     throw slugConflict(store, err);
   }
@@ -65,7 +67,11 @@ export async function findAgentBySlug({ db }: StoreContext, projectId: string, s
   return row ? agentFromRow(row) : null;
 }
 
-export async function listAgents({ db }: StoreContext, projectId: string, page: { limit: number; offset: number }): Promise<{ agents: AgentRecord[]; hasMore: boolean }> {
+export async function listAgents(
+  { db }: StoreContext,
+  projectId: string,
+  page: { limit: number; offset: number },
+): Promise<{ agents: AgentRecord[]; hasMore: boolean }> {
   const rows = await db
     .selectFrom('agents')
     .selectAll()

@@ -60,16 +60,30 @@ function outcomeColumns({ dialect }: StoreContext, run: AgentRunRecord) {
 }
 
 export async function insertAgentRun(store: StoreContext, run: AgentRunRecord): Promise<void> {
-  await store.db.insertInto('agent_runs').values({
-    id: run.id, agent_id: run.agentId, project_id: run.projectId, query: run.query, document_id: run.documentId,
-    agent_snapshot: store.dialect.json(run.agentSnapshot as unknown as JsonValue), created_by: run.createdBy, created_at: run.createdAt,
-    ...outcomeColumns(store, run),
-  }).execute();
+  await store.db
+    .insertInto('agent_runs')
+    .values({
+      id: run.id,
+      agent_id: run.agentId,
+      project_id: run.projectId,
+      query: run.query,
+      document_id: run.documentId,
+      agent_snapshot: store.dialect.json(run.agentSnapshot as unknown as JsonValue),
+      created_by: run.createdBy,
+      created_at: run.createdAt,
+      ...outcomeColumns(store, run),
+    })
+    .execute();
 }
 
 const stepRow = ({ dialect }: StoreContext, step: AgentRunStepRecord): AgentRunStepsTable => ({
-  run_id: step.runId, step_index: step.stepIndex, kind: step.kind, tool: step.tool, collection_id: step.collectionId,
-  content: dialect.json(step.content as JsonValue), created_at: step.createdAt,
+  run_id: step.runId,
+  step_index: step.stepIndex,
+  kind: step.kind,
+  tool: step.tool,
+  collection_id: step.collectionId,
+  content: dialect.json(step.content as JsonValue),
+  created_at: step.createdAt,
 });
 
 export async function finishAgentRun(store: StoreContext, run: AgentRunRecord, steps: AgentRunStepRecord[], events: ServiceEvent[]): Promise<void> {
@@ -81,7 +95,10 @@ export async function finishAgentRun(store: StoreContext, run: AgentRunRecord, s
     await inTx.db.updateTable('agent_runs').set(outcomeColumns(inTx, run)).where('id', '=', run.id).execute();
     await inTx.db.deleteFrom('agent_run_steps').where('run_id', '=', run.id).execute();
     for (let from = 0; from < steps.length; from += 200) {
-      await inTx.db.insertInto('agent_run_steps').values(steps.slice(from, from + 200).map((step) => stepRow(inTx, step))).execute();
+      await inTx.db
+        .insertInto('agent_run_steps')
+        .values(steps.slice(from, from + 200).map((step) => stepRow(inTx, step)))
+        .execute();
     }
   });
 }
@@ -98,18 +115,38 @@ export async function listAgentRuns(
 ): Promise<{ runs: AgentRunRecord[]; hasMore: boolean }> {
   let query = db.selectFrom('agent_runs').selectAll().where('agent_id', '=', agentId);
   if (page.status) query = query.where('status', '=', page.status);
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).offset(page.offset).execute();
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .execute();
   return { runs: rows.slice(0, page.limit).map(runFromRow), hasMore: rows.length > page.limit };
 }
 
 const stepFromRow = (r: Selectable<AgentRunStepsTable>): AgentRunStepRecord => ({
-  runId: r.run_id, stepIndex: Number(r.step_index), kind: r.kind as AgentStepKind, tool: r.tool, collectionId: r.collection_id,
-  content: fromJson<Record<string, unknown>>(r.content), createdAt: r.created_at,
+  runId: r.run_id,
+  stepIndex: Number(r.step_index),
+  kind: r.kind as AgentStepKind,
+  tool: r.tool,
+  collectionId: r.collection_id,
+  content: fromJson<Record<string, unknown>>(r.content),
+  createdAt: r.created_at,
 });
 
-export async function listAgentRunSteps({ db }: StoreContext, runId: string, page: { limit: number; offset: number }): Promise<{ steps: AgentRunStepRecord[]; hasMore: boolean }> {
-  const rows = await db.selectFrom('agent_run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index', 'asc')
-    .limit(page.limit + 1).offset(page.offset).execute();
+export async function listAgentRunSteps(
+  { db }: StoreContext,
+  runId: string,
+  page: { limit: number; offset: number },
+): Promise<{ steps: AgentRunStepRecord[]; hasMore: boolean }> {
+  const rows = await db
+    .selectFrom('agent_run_steps')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .orderBy('step_index', 'asc')
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .execute();
   return { steps: rows.slice(0, page.limit).map(stepFromRow), hasMore: rows.length > page.limit };
 }
 
@@ -118,7 +155,11 @@ export async function deleteAgentRun({ db }: StoreContext, id: string): Promise<
 }
 
 export async function failStaleAgentRuns({ db }: StoreContext, before: string, error: string): Promise<number> {
-  const result = await db.updateTable('agent_runs').set({ status: 'failed', error, completed_at: new Date().toISOString() })
-    .where('status', '=', 'running').where('created_at', '<', before).executeTakeFirst();
+  const result = await db
+    .updateTable('agent_runs')
+    .set({ status: 'failed', error, completed_at: new Date().toISOString() })
+    .where('status', '=', 'running')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

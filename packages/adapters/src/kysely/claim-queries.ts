@@ -80,13 +80,7 @@ export async function listDocumentClaims({ db }: StoreContext, documentId: strin
 }
 
 export async function listCollectionClaims({ db }: StoreContext, collectionId: string): Promise<ClaimRecord[]> {
-  const rows = await db
-    .selectFrom('claims')
-    .selectAll()
-    .where('collection_id', '=', collectionId)
-    .orderBy('document_id')
-    .orderBy('position')
-    .execute();
+  const rows = await db.selectFrom('claims').selectAll().where('collection_id', '=', collectionId).orderBy('document_id').orderBy('position').execute();
   return rows.map(claimFromRow);
 }
 
@@ -214,7 +208,10 @@ export async function insertContradictions({ db, dialect }: StoreContext, rows: 
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) continue;
       inserted++;
       const documentIds = [...new Set(row.claims.map((claim) => claim.documentId))];
-      await trx.insertInto('contradiction_documents').values(documentIds.map((documentId) => ({ contradiction_id: row.id, document_id: documentId }))).execute();
+      await trx
+        .insertInto('contradiction_documents')
+        .values(documentIds.map((documentId) => ({ contradiction_id: row.id, document_id: documentId })))
+        .execute();
     }
   });
   return inserted;

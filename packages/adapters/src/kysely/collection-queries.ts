@@ -84,10 +84,7 @@ async function summarizedCount({ db }: StoreContext, collectionId: string): Prom
     .where('status', '=', 'ready')
     .where(({ exists, selectFrom }) =>
       exists(
-        selectFrom('sections')
-          .select('sections.id')
-          .whereRef('sections.document_id', '=', 'documents.id')
-          .where('sections.summary_type', '=', 'generated'),
+        selectFrom('sections').select('sections.id').whereRef('sections.document_id', '=', 'documents.id').where('sections.summary_type', '=', 'generated'),
       ),
     )
     .executeTakeFirstOrThrow();

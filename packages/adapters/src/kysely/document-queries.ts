@@ -25,22 +25,12 @@ export async function getDocuments({ db }: StoreContext, ids: string[]): Promise
   return out;
 }
 
-export async function listDocuments(
-  ctx: StoreContext,
-  collectionId: string,
-  q: DocumentListQuery,
-): Promise<{ documents: DocumentRecord[]; total: number }> {
+export async function listDocuments(ctx: StoreContext, collectionId: string, q: DocumentListQuery): Promise<{ documents: DocumentRecord[]; total: number }> {
   const predicates = filterPredicates(ctx, { tags: q.tags, anyTags: q.anyTags });
   let base = ctx.db.selectFrom('documents').where('collection_id', '=', collectionId).where('deleted_at', 'is', null);
   if (q.status !== undefined) base = base.where('status', '=', q.status);
   if (predicates.length > 0) base = base.where((eb) => eb.and(predicates));
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.limit)
-    .offset(q.offset)
-    .execute();
+  const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
   const count = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
   return { documents: rows.map(documentFromRow), total: Number(count.total) };
 }
@@ -55,11 +45,7 @@ function filterPredicates({ dialect }: StoreContext, filter: DocumentFilter): Ex
   return predicates;
 }
 
-export async function findDocuments(
-  ctx: StoreContext,
-  collectionId: string,
-  filter: DocumentFilter,
-): Promise<DocumentRecord[]> {
+export async function findDocuments(ctx: StoreContext, collectionId: string, filter: DocumentFilter): Promise<DocumentRecord[]> {
   const predicates = filterPredicates(ctx, filter);
   const rows = await ctx.db
     .selectFrom('documents')
@@ -73,11 +59,7 @@ export async function findDocuments(
   return rows.map(documentFromRow);
 }
 
-export async function findDocumentByHash(
-  { db }: StoreContext,
-  collectionId: string,
-  contentHash: string,
-): Promise<DocumentRecord | null> {
+export async function findDocumentByHash({ db }: StoreContext, collectionId: string, contentHash: string): Promise<DocumentRecord | null> {
   const row = await db
     .selectFrom('documents')
     .selectAll()
@@ -107,13 +89,7 @@ export async function deleteDocument({ db }: StoreContext, id: string): Promise<
 }
 
 export async function hasMetadata({ db, dialect }: StoreContext, collectionId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('documents')
-    .select('id')
-    .where('collection_id', '=', collectionId)
-    .where(dialect.hasMetadata())
-    .limit(1)
-    .executeTakeFirst();
+  const row = await db.selectFrom('documents').select('id').where('collection_id', '=', collectionId).where(dialect.hasMetadata()).limit(1).executeTakeFirst();
   return row !== undefined;
 }
 

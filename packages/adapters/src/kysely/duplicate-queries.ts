@@ -1,4 +1,12 @@
-import type { DuplicateFingerprints, DuplicateGroupRecord, DuplicateMemberRecord, DuplicateRunRecord, DuplicateRunStatus, FingerprintMatch, SharedPassage } from '@dossier/core';
+import type {
+  DuplicateFingerprints,
+  DuplicateGroupRecord,
+  DuplicateMemberRecord,
+  DuplicateRunRecord,
+  DuplicateRunStatus,
+  FingerprintMatch,
+  SharedPassage,
+} from '@dossier/core';
 import type { Selectable } from 'kysely';
 import { type Kysely, sql } from './runtime.ts';
 import type { StoreContext } from './dialect.ts';
@@ -27,7 +35,10 @@ function fingerprintBatches(entries: DuplicateFingerprints[]): { collectionId: s
     byCollection.set(entry.collectionId, list);
   }
   return [...byCollection].flatMap(([collectionId, list]) =>
-    Array.from({ length: Math.ceil(list.length / FINGERPRINT_BATCH) }, (_, index) => ({ collectionId, batch: list.slice(index * FINGERPRINT_BATCH, (index + 1) * FINGERPRINT_BATCH) })),
+    Array.from({ length: Math.ceil(list.length / FINGERPRINT_BATCH) }, (_, index) => ({
+      collectionId,
+      batch: list.slice(index * FINGERPRINT_BATCH, (index + 1) * FINGERPRINT_BATCH),
+    })),
   );
 }
 
@@ -41,7 +52,9 @@ export async function putFingerprints({ db, dialect }: StoreContext, entries: Du
   await db.transaction().execute(async (trx) => {
     for (const { collectionId, batch } of fingerprintBatches(entries)) {
       const prints = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, entry.fingerprints]))));
-      const counts = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, [entry.shingleCount, entry.fingerprints.length]]))));
+      const counts = dialect.jsonObjectEntries(
+        JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, [entry.shingleCount, entry.fingerprints.length]]))),
+      );
       await sql`delete from duplicate_fingerprints where document_id in (select d.key from ${counts} d)`.execute(trx);
       // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
       await sql`
@@ -65,7 +78,13 @@ function selectiveFingerprints(db: Kysely<MetadataDatabase>, collectionId: strin
     .having((eb) => eb.fn.countAll(), '<=', maxPosting);
 }
 
-export async function fingerprintMatches({ db }: StoreContext, collectionId: string, documentId: string, fingerprints: number[], maxPosting: number): Promise<FingerprintMatch[]> {
+export async function fingerprintMatches(
+  { db }: StoreContext,
+  collectionId: string,
+  documentId: string,
+  fingerprints: number[],
+  maxPosting: number,
+): Promise<FingerprintMatch[]> {
   if (fingerprints.length === 0) return [];
   const shared = new Map<string, number>();
   for (let start = 0; start < fingerprints.length; start += INSERT_BATCH) {
@@ -75,13 +94,21 @@ export async function fingerprintMatches({ db }: StoreContext, collectionId: str
       .where('collection_id', '=', collectionId)
       .where('fingerprint', 'in', fingerprints.slice(start, start + INSERT_BATCH))
       .where('document_id', '!=', documentId)
-      .where('fingerprint', 'in', selectiveFingerprints(db, collectionId, maxPosting).where('fingerprint', 'in', fingerprints.slice(start, start + INSERT_BATCH)))
+      .where(
+        'fingerprint',
+        'in',
+        selectiveFingerprints(db, collectionId, maxPosting).where('fingerprint', 'in', fingerprints.slice(start, start + INSERT_BATCH)),
+      )
       .groupBy('document_id')
       .execute();
     for (const row of rows) shared.set(row.document_id, (shared.get(row.document_id) ?? 0) + Number(row.shared));
   }
   if (shared.size === 0) return [];
-  const counts = await db.selectFrom('duplicate_documents').select(['document_id', 'fingerprint_count']).where('document_id', 'in', [...shared.keys()]).execute();
+  const counts = await db
+    .selectFrom('duplicate_documents')
+    .select(['document_id', 'fingerprint_count'])
+    .where('document_id', 'in', [...shared.keys()])
+    .execute();
   return counts.map((row) => ({ documentId: row.document_id, shared: shared.get(row.document_id) ?? 0, fingerprintCount: Number(row.fingerprint_count) }));
 }
 
@@ -123,7 +150,15 @@ async function groupsWithMembers(db: Kysely<MetadataDatabase>, groupIds: string[
   const members = await db
     .selectFrom('duplicate_members')
     .innerJoin('documents', 'documents.id', 'duplicate_members.document_id')
-    .select(['duplicate_members.group_id', 'duplicate_members.document_id', 'duplicate_members.relationship', 'duplicate_members.coverage_to_canonical', 'duplicate_members.coverage_from_canonical', 'duplicate_members.shared_passages', 'documents.filename'])
+    .select([
+      'duplicate_members.group_id',
+      'duplicate_members.document_id',
+      'duplicate_members.relationship',
+      'duplicate_members.coverage_to_canonical',
+      'duplicate_members.coverage_from_canonical',
+      'duplicate_members.shared_passages',
+      'documents.filename',
+    ])
     .where('duplicate_members.group_id', 'in', groupIds)
     .orderBy('documents.created_at')
     .orderBy('documents.id')
@@ -141,7 +176,13 @@ async function groupsWithMembers(db: Kysely<MetadataDatabase>, groupIds: string[
   }
   const order = new Map(groupIds.map((id, index) => [id, index]));
   return groups
-    .map((group) => ({ id: group.id, collectionId: group.collection_id, canonicalDocumentId: group.canonical_document_id, detectedAt: group.detected_at, members: byGroup.get(group.id) ?? [] }))
+    .map((group) => ({
+      id: group.id,
+      collectionId: group.collection_id,
+      canonicalDocumentId: group.canonical_document_id,
+      detectedAt: group.detected_at,
+      members: byGroup.get(group.id) ?? [],
+    }))
     .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 }
 
@@ -157,8 +198,18 @@ const memberRows = (group: DuplicateGroupRecord) =>
 
 export async function insertDuplicateGroup({ db }: StoreContext, group: DuplicateGroupRecord): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('duplicate_groups').values({ id: group.id, collection_id: group.collectionId, canonical_document_id: group.canonicalDocumentId, detected_at: group.detectedAt }).execute();
-    await trx.deleteFrom('duplicate_members').where('document_id', 'in', group.members.map((member) => member.documentId)).execute();
+    await trx
+      .insertInto('duplicate_groups')
+      .values({ id: group.id, collection_id: group.collectionId, canonical_document_id: group.canonicalDocumentId, detected_at: group.detectedAt })
+      .execute();
+    await trx
+      .deleteFrom('duplicate_members')
+      .where(
+        'document_id',
+        'in',
+        group.members.map((member) => member.documentId),
+      )
+      .execute();
     await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
   });
 }
@@ -167,7 +218,14 @@ export async function replaceDuplicateGroup({ db }: StoreContext, group: Duplica
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('duplicate_groups').set({ canonical_document_id: group.canonicalDocumentId }).where('id', '=', group.id).execute();
     await trx.deleteFrom('duplicate_members').where('group_id', '=', group.id).execute();
-    await trx.deleteFrom('duplicate_members').where('document_id', 'in', group.members.map((member) => member.documentId)).execute();
+    await trx
+      .deleteFrom('duplicate_members')
+      .where(
+        'document_id',
+        'in',
+        group.members.map((member) => member.documentId),
+      )
+      .execute();
     await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
   });
 }
@@ -189,7 +247,11 @@ export async function duplicateGroupOf({ db }: StoreContext, documentId: string)
 }
 
 export async function listDuplicateGroups({ db }: StoreContext, collectionId: string, limit: number, offset: number) {
-  const total = await db.selectFrom('duplicate_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('collection_id', '=', collectionId).executeTakeFirst();
+  const total = await db
+    .selectFrom('duplicate_groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('collection_id', '=', collectionId)
+    .executeTakeFirst();
   const ids = await db
     .selectFrom('duplicate_groups')
     .select('id')
@@ -199,20 +261,37 @@ export async function listDuplicateGroups({ db }: StoreContext, collectionId: st
     .limit(limit)
     .offset(offset)
     .execute();
-  return { total: Number(total?.n ?? 0), items: await groupsWithMembers(db, ids.map((row) => row.id)) };
+  return {
+    total: Number(total?.n ?? 0),
+    items: await groupsWithMembers(
+      db,
+      ids.map((row) => row.id),
+    ),
+  };
 }
 
 export async function dismissDuplicatePairs({ db }: StoreContext, collectionId: string, documentIds: string[]): Promise<void> {
   const sorted = [...documentIds].sort();
-  const rows = sorted.flatMap((left, index) => sorted.slice(index + 1).map((right) => ({ collection_id: collectionId, left_document_id: left, right_document_id: right })));
+  const rows = sorted.flatMap((left, index) =>
+    sorted.slice(index + 1).map((right) => ({ collection_id: collectionId, left_document_id: left, right_document_id: right })),
+  );
   for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    await db.insertInto('duplicate_dismissals').values(rows.slice(start, start + INSERT_BATCH)).onConflict((oc) => oc.doNothing()).execute();
+    await db
+      .insertInto('duplicate_dismissals')
+      .values(rows.slice(start, start + INSERT_BATCH))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 }
 
 export async function isDismissedPair({ db }: StoreContext, left: string, right: string): Promise<boolean> {
   const [first, second] = [left, right].sort() as [string, string];
-  const row = await db.selectFrom('duplicate_dismissals').select('left_document_id').where('left_document_id', '=', first).where('right_document_id', '=', second).executeTakeFirst();
+  const row = await db
+    .selectFrom('duplicate_dismissals')
+    .select('left_document_id')
+    .where('left_document_id', '=', first)
+    .where('right_document_id', '=', second)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -251,7 +330,10 @@ function runColumns(patch: Partial<DuplicateRunRecord>): Partial<DuplicateRunsTa
 }
 
 export async function insertDuplicateRun({ db }: StoreContext, run: DuplicateRunRecord): Promise<void> {
-  await db.insertInto('duplicate_runs').values({ id: run.id, collection_id: run.collectionId, created_at: run.createdAt, status: run.status, ...runColumns(run) }).execute();
+  await db
+    .insertInto('duplicate_runs')
+    .values({ id: run.id, collection_id: run.collectionId, created_at: run.createdAt, status: run.status, ...runColumns(run) })
+    .execute();
 }
 
 export async function updateDuplicateRun({ db }: StoreContext, id: string, patch: Partial<DuplicateRunRecord>): Promise<void> {
@@ -261,12 +343,23 @@ export async function updateDuplicateRun({ db }: StoreContext, id: string, patch
 
 export async function countDuplicateJob({ db }: StoreContext, id: string): Promise<DuplicateRunRecord> {
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable('duplicate_runs').set((eb) => ({ jobs_processed: eb(eb.fn.coalesce('jobs_processed', eb.val(0)), '+', 1) })).where('id', '=', id).execute();
+    await trx
+      .updateTable('duplicate_runs')
+      .set((eb) => ({ jobs_processed: eb(eb.fn.coalesce('jobs_processed', eb.val(0)), '+', 1) }))
+      .where('id', '=', id)
+      .execute();
     return runFromRow(await trx.selectFrom('duplicate_runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
   });
 }
 
 export async function latestDuplicateRun({ db }: StoreContext, collectionId: string): Promise<DuplicateRunRecord | null> {
-  const row = await db.selectFrom('duplicate_runs').selectAll().where('collection_id', '=', collectionId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('duplicate_runs')
+    .selectAll()
+    .where('collection_id', '=', collectionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? runFromRow(row) : null;
 }

@@ -20,12 +20,7 @@ export async function setGeneratedSummary({ db }: StoreContext, sectionId: strin
 
 export async function resetGeneratedSummaries({ db }: StoreContext, collectionId: string): Promise<SectionRecord[]> {
   return db.transaction().execute(async (trx) => {
-    const ids = await trx
-      .selectFrom('sections')
-      .select('id')
-      .where('collection_id', '=', collectionId)
-      .where('summary_type', '=', 'generated')
-      .execute();
+    const ids = await trx.selectFrom('sections').select('id').where('collection_id', '=', collectionId).where('summary_type', '=', 'generated').execute();
     if (ids.length === 0) return [];
     await trx
       .updateTable('sections')
@@ -59,8 +54,18 @@ function captionedDocuments(db: StoreContext['db'], collectionId: string) {
     .where('documents.collection_id', '=', collectionId)
     .where(({ exists, or, selectFrom }) =>
       or([
-        exists(selectFrom('document_images').select('document_images.id').whereRef('document_images.document_id', '=', 'documents.id').where('document_images.caption', 'is not', null)),
-        exists(selectFrom('table_chunks').select('table_chunks.chunk_id').whereRef('table_chunks.document_id', '=', 'documents.id').where('table_chunks.caption', 'is not', null)),
+        exists(
+          selectFrom('document_images')
+            .select('document_images.id')
+            .whereRef('document_images.document_id', '=', 'documents.id')
+            .where('document_images.caption', 'is not', null),
+        ),
+        exists(
+          selectFrom('table_chunks')
+            .select('table_chunks.chunk_id')
+            .whereRef('table_chunks.document_id', '=', 'documents.id')
+            .where('table_chunks.caption', 'is not', null),
+        ),
       ]),
     );
 }

@@ -62,7 +62,13 @@ export async function listGoldenSets({ db }: StoreContext, collectionId: string)
     .selectAll('g')
     .where('g.collection_id', '=', collectionId)
     .where(({ eb, selectFrom }) =>
-      eb('g.version', '=', selectFrom('golden_sets as newer').select(({ fn }) => fn.max('newer.version').as('v')).whereRef('newer.id', '=', 'g.id')),
+      eb(
+        'g.version',
+        '=',
+        selectFrom('golden_sets as newer')
+          .select(({ fn }) => fn.max('newer.version').as('v'))
+          .whereRef('newer.id', '=', 'g.id'),
+      ),
     )
     .orderBy('g.created_at', 'asc')
     .orderBy('g.id', 'asc')
@@ -96,7 +102,9 @@ export async function insertEvaluationRun({ db, dialect }: StoreContext, r: Eval
 }
 
 export async function updateEvaluationRun(
-  { db, dialect }: StoreContext, id: string, p: Partial<Pick<EvaluationRunRecord, 'status' | 'error' | 'metrics' | 'perQuery' | 'progress' | 'shadowIndex'>>,
+  { db, dialect }: StoreContext,
+  id: string,
+  p: Partial<Pick<EvaluationRunRecord, 'status' | 'error' | 'metrics' | 'perQuery' | 'progress' | 'shadowIndex'>>,
 ): Promise<void> {
   const set: Partial<Record<'status' | 'error' | 'metrics' | 'per_query' | 'progress' | 'shadow_index', unknown>> = {};
   if (p.status !== undefined) set.status = p.status;
@@ -106,7 +114,11 @@ export async function updateEvaluationRun(
   if (p.progress !== undefined) set.progress = p.progress === null ? null : JSON.stringify(p.progress);
   if (p.shadowIndex !== undefined) set.shadow_index = p.shadowIndex;
   if (Object.keys(set).length === 0) return;
-  await db.updateTable('evaluation_runs').set(set as never).where('id', '=', id).execute();
+  await db
+    .updateTable('evaluation_runs')
+    .set(set as never)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function getEvaluationRun({ db }: StoreContext, id: string): Promise<EvaluationRunRecord | null> {
@@ -162,10 +174,22 @@ export async function insertGoldenProposals({ db }: StoreContext, proposals: Gol
   if (proposals.length === 0) return;
   await db
     .insertInto('golden_proposals')
-    .values(proposals.map((p) => ({
-      id: p.id, collection_id: p.collectionId, document_id: p.documentId, section_id: p.sectionId, section_title: p.sectionTitle, excerpt: p.excerpt,
-      question: p.question, status: p.status, set_id: p.setId, set_version: p.setVersion, created_at: p.createdAt, decided_at: p.decidedAt,
-    })))
+    .values(
+      proposals.map((p) => ({
+        id: p.id,
+        collection_id: p.collectionId,
+        document_id: p.documentId,
+        section_id: p.sectionId,
+        section_title: p.sectionTitle,
+        excerpt: p.excerpt,
+        question: p.question,
+        status: p.status,
+        set_id: p.setId,
+        set_version: p.setVersion,
+        created_at: p.createdAt,
+        decided_at: p.decidedAt,
+      })),
+    )
     .execute();
 }
 
@@ -174,14 +198,20 @@ export async function getGoldenProposal({ db }: StoreContext, id: string): Promi
   return row ? proposalFromRow(row) : null;
 }
 
-export async function listGoldenProposals({ db }: StoreContext, collectionId: string, status?: GoldenProposalRecord['status']): Promise<GoldenProposalRecord[]> {
+export async function listGoldenProposals(
+  { db }: StoreContext,
+  collectionId: string,
+  status?: GoldenProposalRecord['status'],
+): Promise<GoldenProposalRecord[]> {
   let q = db.selectFrom('golden_proposals').selectAll().where('collection_id', '=', collectionId);
   if (status) q = q.where('status', '=', status);
   return (await q.orderBy('created_at', 'asc').orderBy('id', 'asc').execute()).map(proposalFromRow);
 }
 
 export async function decideGoldenProposal(
-  { db }: StoreContext, id: string, d: Pick<GoldenProposalRecord, 'status' | 'question' | 'setId' | 'setVersion' | 'decidedAt'>,
+  { db }: StoreContext,
+  id: string,
+  d: Pick<GoldenProposalRecord, 'status' | 'question' | 'setId' | 'setVersion' | 'decidedAt'>,
 ): Promise<boolean> {
   const result = await db
     .updateTable('golden_proposals')

@@ -6,8 +6,13 @@ import type { IdempotencyKeysTable } from './schema.ts';
 /** Idempotency keys (IdempotencyStore): one row per caller and key. */
 
 const fromRow = (r: Selectable<IdempotencyKeysTable>): IdempotencyRecord => ({
-  scope: r.scope, key: r.key, fingerprint: r.fingerprint, state: r.state as IdempotencyRecord['state'],
-  status: r.status === null ? null : Number(r.status), body: r.body, createdAt: r.created_at,
+  scope: r.scope,
+  key: r.key,
+  fingerprint: r.fingerprint,
+  state: r.state as IdempotencyRecord['state'],
+  status: r.status === null ? null : Number(r.status),
+  body: r.body,
+  createdAt: r.created_at,
 });
 
 export async function claimIdempotencyKey(
@@ -22,9 +27,18 @@ export async function claimIdempotencyKey(
     const stale = existing && existing.createdAt < (existing.state === 'done' ? staleBefore.done : staleBefore.pending);
     if (existing && !stale) return existing;
     if (existing) await trx.deleteFrom('idempotency_keys').where('scope', '=', record.scope).where('key', '=', record.key).execute();
-    await trx.insertInto('idempotency_keys').values({
-      scope: record.scope, key: record.key, fingerprint: record.fingerprint, state: 'pending', status: null, body: null, created_at: record.createdAt,
-    }).execute();
+    await trx
+      .insertInto('idempotency_keys')
+      .values({
+        scope: record.scope,
+        key: record.key,
+        fingerprint: record.fingerprint,
+        state: 'pending',
+        status: null,
+        body: null,
+        created_at: record.createdAt,
+      })
+      .execute();
     return null;
   });
 }

@@ -8,8 +8,14 @@ const INSERT_BATCH = 80;
 
 export async function replaceImages({ db }: StoreContext, documentId: string, images: DocumentImageRecord[]): Promise<void> {
   const rows = images.map((i) => ({
-    id: i.id, document_id: documentId, section_id: i.sectionId, placeholder: i.placeholder,
-    mime_type: i.mimeType, caption: i.caption, position: i.position, byte_size: i.byteSize,
+    id: i.id,
+    document_id: documentId,
+    section_id: i.sectionId,
+    placeholder: i.placeholder,
+    mime_type: i.mimeType,
+    caption: i.caption,
+    position: i.position,
+    byte_size: i.byteSize,
   }));
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('document_images').where('document_id', '=', documentId).execute();
@@ -20,15 +26,26 @@ export async function replaceImages({ db }: StoreContext, documentId: string, im
 export async function listImages({ db }: StoreContext, documentId: string): Promise<DocumentImageRecord[]> {
   const rows = await db.selectFrom('document_images').selectAll().where('document_id', '=', documentId).orderBy('position').execute();
   return rows.map((r) => ({
-    id: r.id, documentId: r.document_id, sectionId: r.section_id, placeholder: r.placeholder,
-    mimeType: r.mime_type, caption: r.caption, position: r.position, byteSize: r.byte_size,
+    id: r.id,
+    documentId: r.document_id,
+    sectionId: r.section_id,
+    placeholder: r.placeholder,
+    mimeType: r.mime_type,
+    caption: r.caption,
+    position: r.position,
+    byteSize: r.byte_size,
   }));
 }
 
 export async function replaceTableChunks({ db }: StoreContext, documentId: string, chunks: TableChunkRecord[]): Promise<void> {
   const rows = chunks.map((c) => ({
-    chunk_id: c.chunkId, document_id: documentId, section_id: c.sectionId, section_position: c.sectionPosition,
-    chunk_position: c.chunkPosition, content: c.content, caption: c.caption,
+    chunk_id: c.chunkId,
+    document_id: documentId,
+    section_id: c.sectionId,
+    section_position: c.sectionPosition,
+    chunk_position: c.chunkPosition,
+    content: c.content,
+    caption: c.caption,
   }));
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('table_chunks').where('document_id', '=', documentId).execute();
@@ -45,7 +62,12 @@ export async function listTableChunks({ db }: StoreContext, documentId: string):
     .orderBy('chunk_position')
     .execute();
   return rows.map((r) => ({
-    chunkId: r.chunk_id, documentId: r.document_id, sectionId: r.section_id, sectionPosition: r.section_position,
-    chunkPosition: r.chunk_position, content: r.content, caption: r.caption,
+    chunkId: r.chunk_id,
+    documentId: r.document_id,
+    sectionId: r.section_id,
+    sectionPosition: r.section_position,
+    chunkPosition: r.chunk_position,
+    content: r.content,
+    caption: r.caption,
   }));
 }

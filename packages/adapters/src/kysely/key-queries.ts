@@ -27,15 +27,32 @@ export async function touchApiKey({ db }: StoreContext, id: string, at: string):
 }
 
 const orgKeyFromRow = (r: Selectable<OrgApiKeysTable>): OrgApiKeyRecord => ({
-  id: r.id, orgId: r.org_id, name: r.name, keyHash: r.key_hash, keyEncrypted: r.key_encrypted, keyPreview: r.key_preview,
-  createdAt: r.created_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+  id: r.id,
+  orgId: r.org_id,
+  name: r.name,
+  keyHash: r.key_hash,
+  keyEncrypted: r.key_encrypted,
+  keyPreview: r.key_preview,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
 });
 
 export async function createOrgApiKey({ db }: StoreContext, k: OrgApiKeyRecord): Promise<void> {
-  await db.insertInto('org_api_keys').values({
-    id: k.id, org_id: k.orgId, name: k.name, key_hash: k.keyHash, key_encrypted: k.keyEncrypted, key_preview: k.keyPreview,
-    created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt,
-  }).execute();
+  await db
+    .insertInto('org_api_keys')
+    .values({
+      id: k.id,
+      org_id: k.orgId,
+      name: k.name,
+      key_hash: k.keyHash,
+      key_encrypted: k.keyEncrypted,
+      key_preview: k.keyPreview,
+      created_at: k.createdAt,
+      last_used_at: k.lastUsedAt,
+      revoked_at: k.revokedAt,
+    })
+    .execute();
 }
 
 export async function findOrgApiKeyByHash({ db }: StoreContext, keyHash: string): Promise<OrgApiKeyRecord | null> {

@@ -156,7 +156,8 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
 
     putFingerprints: (entry) => duplicates.putFingerprints(ctx, entry),
     deleteFingerprints: (documentId) => duplicates.deleteFingerprints(ctx, documentId),
-    fingerprintMatches: (collectionId, documentId, fingerprints, maxPosting) => duplicates.fingerprintMatches(ctx, collectionId, documentId, fingerprints, maxPosting),
+    fingerprintMatches: (collectionId, documentId, fingerprints, maxPosting) =>
+      duplicates.fingerprintMatches(ctx, collectionId, documentId, fingerprints, maxPosting),
     fingerprintPairs: (collectionId, minShared, maxPosting) => duplicates.fingerprintPairs(ctx, collectionId, minShared, maxPosting),
     fingerprintedDocuments: (collectionId) => duplicates.fingerprintedDocuments(ctx, collectionId),
     insertDuplicateGroup: (group) => duplicates.insertDuplicateGroup(ctx, group),

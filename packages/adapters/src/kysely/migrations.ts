@@ -124,11 +124,7 @@ async function createCollectionsTable(db: Db, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')
     .execute();
-  await db.schema
-    .createIndex('collections_project_env')
-    .on('collections')
-    .columns(['project_id', 'env', 'created_at'])
-    .execute();
+  await db.schema.createIndex('collections_project_env').on('collections').columns(['project_id', 'env', 'created_at']).execute();
 }
 
 async function createDocumentsTable(db: Db, t: ColumnTypes): Promise<void> {
@@ -154,8 +150,7 @@ async function createDocumentsTable(db: Db, t: ColumnTypes): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  const index = (name: string, columns: string[]) =>
-    db.schema.createIndex(name).on('documents').columns(columns).execute();
+  const index = (name: string, columns: string[]) => db.schema.createIndex(name).on('documents').columns(columns).execute();
   await index('documents_collection_created', ['collection_id', 'created_at']);
   await index('documents_collection_status', ['collection_id', 'status']);
   await index('documents_collection_hash', ['collection_id', 'content_hash']);
@@ -468,7 +463,10 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   '0012_research_usage_citations': async (db, t) => {
     // Issue 12: what a research run consumed, and the invented citation markers removed from its answer.
     await db.schema.alterTable('research_sessions').addColumn('usage', t.json).execute();
-    await db.schema.alterTable('research_sessions').addColumn('unresolved_citations', t.json, (c) => c.notNull().defaultTo('[]')).execute();
+    await db.schema
+      .alterTable('research_sessions')
+      .addColumn('unresolved_citations', t.json, (c) => c.notNull().defaultTo('[]'))
+      .execute();
   },
   '0015_claims_contradictions': async (db, t) => {
     await createClaimTables(db, t);
@@ -483,7 +481,10 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   },
   '0022_provider_key_sandboxes': async (db) => {
     // Issue 9: provider keys belong to a sandbox; keys added before (by either key) serve the live one.
-    await db.schema.alterTable('provider_keys').addColumn('env', 'text', (c) => c.notNull().defaultTo('live')).execute();
+    await db.schema
+      .alterTable('provider_keys')
+      .addColumn('env', 'text', (c) => c.notNull().defaultTo('live'))
+      .execute();
   },
   '0023_api_key_management': async (db) => {
     // Issue 9: named keys with a last-used time, and org-scoped keys (dsk_org_…) that invoke hosted agents.
@@ -543,8 +544,14 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   },
   '0033_webhook_env': async (db, t) => {
     // Issue 33: events carry their sandbox; an endpoint receives test-sandbox events only when it asks for them.
-    await db.schema.alterTable('webhook_endpoints').addColumn('receive_test_events', t.bool, (c) => c.notNull().defaultTo(t.false)).execute();
-    await db.schema.alterTable('webhook_deliveries').addColumn('env', 'text', (c) => c.notNull().defaultTo('live')).execute();
+    await db.schema
+      .alterTable('webhook_endpoints')
+      .addColumn('receive_test_events', t.bool, (c) => c.notNull().defaultTo(t.false))
+      .execute();
+    await db.schema
+      .alterTable('webhook_deliveries')
+      .addColumn('env', 'text', (c) => c.notNull().defaultTo('live'))
+      .execute();
   },
   '0040_duplicate_passages': async (db) => {
     // The passages a group member shares with its canonical (JSON), so a group shows why it was formed.
@@ -571,7 +578,10 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   '0057_evaluation_run_status': async (db) => {
     // Issue 38: a run on a shadow copy is queued; it is running until its job stores the metrics (or fails), and
     // names its shadow index table while that may exist, so a run interrupted by a crash still drops it.
-    await db.schema.alterTable('evaluation_runs').addColumn('status', 'text', (c) => c.notNull().defaultTo('completed')).execute();
+    await db.schema
+      .alterTable('evaluation_runs')
+      .addColumn('status', 'text', (c) => c.notNull().defaultTo('completed'))
+      .execute();
     await db.schema.alterTable('evaluation_runs').addColumn('error', 'text').execute();
     await db.schema.alterTable('evaluation_runs').addColumn('progress', 'text').execute();
     await db.schema.alterTable('evaluation_runs').addColumn('shadow_index', 'text').execute();
@@ -605,10 +615,19 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
 async function addDocumentSourceColumns(db: Db, t: ColumnTypes): Promise<void> {
   await db.schema.alterTable('documents').addColumn('source_path', 'text').execute();
   await db.schema.alterTable('documents').addColumn('source_stamp', 'text').execute();
-  await db.schema.alterTable('documents').addColumn('version', t.integer, (c) => c.notNull().defaultTo(1)).execute();
+  await db.schema
+    .alterTable('documents')
+    .addColumn('version', t.integer, (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema.alterTable('documents').addColumn('deleted_at', 'text').execute();
   // Unique among live documents: a path deleted softly may come back as a new document during its grace period.
-  await db.schema.createIndex('documents_collection_source_path').on('documents').columns(['collection_id', 'source_path']).unique().where(sql.ref('deleted_at'), 'is', null).execute();
+  await db.schema
+    .createIndex('documents_collection_source_path')
+    .on('documents')
+    .columns(['collection_id', 'source_path'])
+    .unique()
+    .where(sql.ref('deleted_at'), 'is', null)
+    .execute();
   await db.schema.createIndex('documents_deleted').on('documents').column('deleted_at').where(sql.ref('deleted_at'), 'is not', null).execute();
 }
 

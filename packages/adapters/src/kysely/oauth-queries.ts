@@ -1,4 +1,13 @@
-import type { Env, OAuthClientAuthMethod, OAuthClientRecord, OAuthCodeRecord, OAuthGrantRecord, OAuthGrantTerms, OAuthScope, OAuthTokenRecord } from '@dossier/core';
+import type {
+  Env,
+  OAuthClientAuthMethod,
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthGrantRecord,
+  OAuthGrantTerms,
+  OAuthScope,
+  OAuthTokenRecord,
+} from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensTable } from './schema.ts';
@@ -6,43 +15,88 @@ import type { OAuthClientsTable, OAuthCodesTable, OAuthGrantsTable, OAuthTokensT
 /** The OAuth authorization server's rows (OAuthStore): clients, codes, grants and tokens; secrets only as hashes. */
 
 const clientFromRow = (r: Selectable<OAuthClientsTable>): OAuthClientRecord => ({
-  id: r.id, name: r.name, redirectUris: JSON.parse(r.redirect_uris) as string[], authMethod: r.auth_method as OAuthClientAuthMethod,
-  secretHash: r.secret_hash, metadata: JSON.parse(r.metadata) as Record<string, unknown>, createdAt: r.created_at,
+  id: r.id,
+  name: r.name,
+  redirectUris: JSON.parse(r.redirect_uris) as string[],
+  authMethod: r.auth_method as OAuthClientAuthMethod,
+  secretHash: r.secret_hash,
+  metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+  createdAt: r.created_at,
 });
 
 type TermsRow = Pick<OAuthCodesTable, 'client_id' | 'account_id' | 'project_id' | 'env' | 'scopes' | 'resource'>;
 
 const termsFromRow = (r: TermsRow): OAuthGrantTerms => ({
-  clientId: r.client_id, accountId: r.account_id, projectId: r.project_id, env: r.env as Env, scopes: JSON.parse(r.scopes) as OAuthScope[], resource: r.resource,
+  clientId: r.client_id,
+  accountId: r.account_id,
+  projectId: r.project_id,
+  env: r.env as Env,
+  scopes: JSON.parse(r.scopes) as OAuthScope[],
+  resource: r.resource,
 });
 
 const termsToRow = (t: OAuthGrantTerms): TermsRow => ({
-  client_id: t.clientId, account_id: t.accountId, project_id: t.projectId, env: t.env, scopes: JSON.stringify(t.scopes), resource: t.resource,
+  client_id: t.clientId,
+  account_id: t.accountId,
+  project_id: t.projectId,
+  env: t.env,
+  scopes: JSON.stringify(t.scopes),
+  resource: t.resource,
 });
 
 const codeFromRow = (r: Selectable<OAuthCodesTable>): OAuthCodeRecord => ({
-  ...termsFromRow(r), codeHash: r.code_hash, grantId: r.grant_id, redirectUri: r.redirect_uri, codeChallenge: r.code_challenge,
-  expiresAt: r.expires_at, usedAt: r.used_at, createdAt: r.created_at,
+  ...termsFromRow(r),
+  codeHash: r.code_hash,
+  grantId: r.grant_id,
+  redirectUri: r.redirect_uri,
+  codeChallenge: r.code_challenge,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at,
+  createdAt: r.created_at,
 });
 
 const grantFromRow = (r: Selectable<OAuthGrantsTable>): OAuthGrantRecord => ({
-  ...termsFromRow(r), id: r.id, createdAt: r.created_at, expiresAt: r.expires_at, lastUsedAt: r.last_used_at, revokedAt: r.revoked_at,
+  ...termsFromRow(r),
+  id: r.id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
 });
 
 const tokenFromRow = (r: Selectable<OAuthTokensTable>): OAuthTokenRecord => ({
-  tokenHash: r.token_hash, grantId: r.grant_id, kind: r.kind as OAuthTokenRecord['kind'], expiresAt: r.expires_at, createdAt: r.created_at,
-  usedAt: r.used_at, revokedAt: r.revoked_at,
+  tokenHash: r.token_hash,
+  grantId: r.grant_id,
+  kind: r.kind as OAuthTokenRecord['kind'],
+  expiresAt: r.expires_at,
+  createdAt: r.created_at,
+  usedAt: r.used_at,
+  revokedAt: r.revoked_at,
 });
 
 const tokenToRow = (t: OAuthTokenRecord): OAuthTokensTable => ({
-  token_hash: t.tokenHash, grant_id: t.grantId, kind: t.kind, expires_at: t.expiresAt, created_at: t.createdAt, used_at: t.usedAt, revoked_at: t.revokedAt,
+  token_hash: t.tokenHash,
+  grant_id: t.grantId,
+  kind: t.kind,
+  expires_at: t.expiresAt,
+  created_at: t.createdAt,
+  used_at: t.usedAt,
+  revoked_at: t.revokedAt,
 });
 
 export async function createOAuthClient({ db }: StoreContext, client: OAuthClientRecord): Promise<void> {
-  await db.insertInto('oauth_clients').values({
-    id: client.id, name: client.name, redirect_uris: JSON.stringify(client.redirectUris), auth_method: client.authMethod,
-    secret_hash: client.secretHash, metadata: JSON.stringify(client.metadata), created_at: client.createdAt,
-  }).execute();
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      id: client.id,
+      name: client.name,
+      redirect_uris: JSON.stringify(client.redirectUris),
+      auth_method: client.authMethod,
+      secret_hash: client.secretHash,
+      metadata: JSON.stringify(client.metadata),
+      created_at: client.createdAt,
+    })
+    .execute();
 }
 
 export async function getOAuthClient({ db }: StoreContext, id: string): Promise<OAuthClientRecord | null> {
@@ -51,10 +105,19 @@ export async function getOAuthClient({ db }: StoreContext, id: string): Promise<
 }
 
 export async function createOAuthCode({ db }: StoreContext, code: OAuthCodeRecord): Promise<void> {
-  await db.insertInto('oauth_codes').values({
-    ...termsToRow(code), code_hash: code.codeHash, grant_id: code.grantId, redirect_uri: code.redirectUri, code_challenge: code.codeChallenge,
-    expires_at: code.expiresAt, used_at: code.usedAt, created_at: code.createdAt,
-  }).execute();
+  await db
+    .insertInto('oauth_codes')
+    .values({
+      ...termsToRow(code),
+      code_hash: code.codeHash,
+      grant_id: code.grantId,
+      redirect_uri: code.redirectUri,
+      code_challenge: code.codeChallenge,
+      expires_at: code.expiresAt,
+      used_at: code.usedAt,
+      created_at: code.createdAt,
+    })
+    .execute();
 }
 
 export async function consumeOAuthCode({ db }: StoreContext, codeHash: string, at: string): Promise<{ code: OAuthCodeRecord; firstUse: boolean } | null> {
@@ -66,9 +129,17 @@ export async function consumeOAuthCode({ db }: StoreContext, codeHash: string, a
 
 export async function createOAuthGrant({ db }: StoreContext, grant: OAuthGrantRecord, tokens: OAuthTokenRecord[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('oauth_grants').values({
-      ...termsToRow(grant), id: grant.id, created_at: grant.createdAt, expires_at: grant.expiresAt, last_used_at: grant.lastUsedAt, revoked_at: grant.revokedAt,
-    }).execute();
+    await trx
+      .insertInto('oauth_grants')
+      .values({
+        ...termsToRow(grant),
+        id: grant.id,
+        created_at: grant.createdAt,
+        expires_at: grant.expiresAt,
+        last_used_at: grant.lastUsedAt,
+        revoked_at: grant.revokedAt,
+      })
+      .execute();
     if (tokens.length > 0) await trx.insertInto('oauth_tokens').values(tokens.map(tokenToRow)).execute();
   });
 }
@@ -79,9 +150,15 @@ export async function getOAuthGrant({ db }: StoreContext, id: string): Promise<O
 }
 
 export async function listOAuthGrants({ db }: StoreContext, projectId: string, now: string): Promise<OAuthGrantRecord[]> {
-  const rows = await db.selectFrom('oauth_grants').selectAll()
-    .where('project_id', '=', projectId).where('revoked_at', 'is', null).where('expires_at', '>', now)
-    .orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await db
+    .selectFrom('oauth_grants')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map(grantFromRow);
 }
 
@@ -95,11 +172,20 @@ export async function findOAuthToken({ db }: StoreContext, tokenHash: string): P
 }
 
 export async function rotateOAuthRefreshToken(
-  { db }: StoreContext, tokenHash: string, at: string, next: OAuthTokenRecord[], grantExpiresAt: string,
+  { db }: StoreContext,
+  tokenHash: string,
+  at: string,
+  next: OAuthTokenRecord[],
+  grantExpiresAt: string,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const spent = await trx.updateTable('oauth_tokens').set({ used_at: at })
-      .where('token_hash', '=', tokenHash).where('kind', '=', 'refresh').where('used_at', 'is', null).executeTakeFirst();
+    const spent = await trx
+      .updateTable('oauth_tokens')
+      .set({ used_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('kind', '=', 'refresh')
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) return false;
     const token = await trx.selectFrom('oauth_tokens').select('grant_id').where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
     if (next.length > 0) await trx.insertInto('oauth_tokens').values(next.map(tokenToRow)).execute();

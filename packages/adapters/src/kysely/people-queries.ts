@@ -1,4 +1,11 @@
-import { type AccountSessionRecord, DossierError, type InvitationRecord, type PasswordResetRecord, type SessionMethod, type SsoLoginRecord } from '@dossier/core';
+import {
+  type AccountSessionRecord,
+  DossierError,
+  type InvitationRecord,
+  type PasswordResetRecord,
+  type SessionMethod,
+  type SsoLoginRecord,
+} from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { AccountSessionsTable, InvitationsTable, PasswordResetsTable, SsoLoginsTable } from './schema.ts';
@@ -6,27 +13,64 @@ import type { AccountSessionsTable, InvitationsTable, PasswordResetsTable, SsoLo
 /** People on a team (PeopleStore, issue 42): invitations, sessions, reset links and SSO identities; secrets only as hashes. */
 
 const invitationFromRow = (r: Selectable<InvitationsTable>): InvitationRecord => ({
-  id: r.id, orgId: r.org_id, email: r.email, role: r.role, tokenHash: r.token_hash, invitedBy: r.invited_by, createdAt: r.created_at,
-  expiresAt: r.expires_at, acceptedAt: r.accepted_at, revokedAt: r.revoked_at,
+  id: r.id,
+  orgId: r.org_id,
+  email: r.email,
+  role: r.role,
+  tokenHash: r.token_hash,
+  invitedBy: r.invited_by,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  acceptedAt: r.accepted_at,
+  revokedAt: r.revoked_at,
 });
 
 const sessionFromRow = (r: Selectable<AccountSessionsTable>): AccountSessionRecord => ({
-  id: r.id, accountId: r.account_id, method: r.method as SessionMethod, userAgent: r.user_agent, createdAt: r.created_at, expiresAt: r.expires_at, revokedAt: r.revoked_at,
+  id: r.id,
+  accountId: r.account_id,
+  method: r.method as SessionMethod,
+  userAgent: r.user_agent,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
 });
 
 const resetFromRow = (r: Selectable<PasswordResetsTable>): PasswordResetRecord => ({
-  tokenHash: r.token_hash, accountId: r.account_id, issuedBy: r.issued_by, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at,
+  tokenHash: r.token_hash,
+  accountId: r.account_id,
+  issuedBy: r.issued_by,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at,
 });
 
 const ssoLoginFromRow = (r: Selectable<SsoLoginsTable>): SsoLoginRecord => ({
-  stateHash: r.state_hash, providerId: r.provider_id, codeVerifier: r.code_verifier, nonce: r.nonce, context: r.context, createdAt: r.created_at, expiresAt: r.expires_at,
+  stateHash: r.state_hash,
+  providerId: r.provider_id,
+  codeVerifier: r.code_verifier,
+  nonce: r.nonce,
+  context: r.context,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
 });
 
 export async function createInvitation({ db }: StoreContext, i: InvitationRecord): Promise<void> {
-  await db.insertInto('invitations').values({
-    id: i.id, org_id: i.orgId, email: i.email, email_normalized: i.email.toLowerCase(), role: i.role, token_hash: i.tokenHash, invited_by: i.invitedBy,
-    created_at: i.createdAt, expires_at: i.expiresAt, accepted_at: i.acceptedAt, revoked_at: i.revokedAt,
-  }).execute();
+  await db
+    .insertInto('invitations')
+    .values({
+      id: i.id,
+      org_id: i.orgId,
+      email: i.email,
+      email_normalized: i.email.toLowerCase(),
+      role: i.role,
+      token_hash: i.tokenHash,
+      invited_by: i.invitedBy,
+      created_at: i.createdAt,
+      expires_at: i.expiresAt,
+      accepted_at: i.acceptedAt,
+      revoked_at: i.revokedAt,
+    })
+    .execute();
 }
 
 export async function getInvitation({ db }: StoreContext, id: string): Promise<InvitationRecord | null> {
@@ -53,20 +97,41 @@ export async function listPendingInvitationsForEmail({ db }: StoreContext, email
 }
 
 export async function revokeInvitation({ db }: StoreContext, id: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('invitations').set({ revoked_at: at }).where('id', '=', id).where('accepted_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('invitations')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 export async function acceptInvitation({ db }: StoreContext, id: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('invitations').set({ accepted_at: at }).where('id', '=', id).where('accepted_at', 'is', null)
-    .where('revoked_at', 'is', null).where('expires_at', '>', at).executeTakeFirst();
+  const result = await db
+    .updateTable('invitations')
+    .set({ accepted_at: at })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 export async function createSession({ db }: StoreContext, s: AccountSessionRecord): Promise<void> {
-  await db.insertInto('account_sessions').values({
-    id: s.id, account_id: s.accountId, method: s.method, user_agent: s.userAgent, created_at: s.createdAt, expires_at: s.expiresAt, revoked_at: s.revokedAt,
-  }).execute();
+  await db
+    .insertInto('account_sessions')
+    .values({
+      id: s.id,
+      account_id: s.accountId,
+      method: s.method,
+      user_agent: s.userAgent,
+      created_at: s.createdAt,
+      expires_at: s.expiresAt,
+      revoked_at: s.revokedAt,
+    })
+    .execute();
 }
 
 export async function getSession({ db }: StoreContext, id: string): Promise<AccountSessionRecord | null> {
@@ -75,20 +140,37 @@ export async function getSession({ db }: StoreContext, id: string): Promise<Acco
 }
 
 export async function listSessions({ db }: StoreContext, accountId: string, now: string): Promise<AccountSessionRecord[]> {
-  const rows = await db.selectFrom('account_sessions').selectAll().where('account_id', '=', accountId).where('revoked_at', 'is', null)
-    .where('expires_at', '>', now).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await db
+    .selectFrom('account_sessions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map(sessionFromRow);
 }
 
 export async function revokeSession({ db }: StoreContext, accountId: string, id: string, at: string): Promise<boolean> {
-  const result = await db.updateTable('account_sessions').set({ revoked_at: at }).where('id', '=', id).where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await db
+    .updateTable('account_sessions')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 export async function extendSession({ db }: StoreContext, id: string, expiresAt: string, now: string): Promise<boolean> {
-  const result = await db.updateTable('account_sessions').set({ expires_at: expiresAt }).where('id', '=', id).where('revoked_at', 'is', null)
-    .where('expires_at', '>', now).executeTakeFirst();
+  const result = await db
+    .updateTable('account_sessions')
+    .set({ expires_at: expiresAt })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -97,14 +179,27 @@ export async function revokeAllSessions({ db }: StoreContext, accountId: string,
 }
 
 export async function createPasswordReset({ db }: StoreContext, r: PasswordResetRecord): Promise<void> {
-  await db.insertInto('password_resets').values({
-    token_hash: r.tokenHash, account_id: r.accountId, issued_by: r.issuedBy, created_at: r.createdAt, expires_at: r.expiresAt, used_at: r.usedAt,
-  }).execute();
+  await db
+    .insertInto('password_resets')
+    .values({
+      token_hash: r.tokenHash,
+      account_id: r.accountId,
+      issued_by: r.issuedBy,
+      created_at: r.createdAt,
+      expires_at: r.expiresAt,
+      used_at: r.usedAt,
+    })
+    .execute();
 }
 
 export async function consumePasswordReset({ db }: StoreContext, tokenHash: string, at: string): Promise<PasswordResetRecord | null> {
-  const spent = await db.updateTable('password_resets').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null)
-    .where('expires_at', '>', at).executeTakeFirst();
+  const spent = await db
+    .updateTable('password_resets')
+    .set({ used_at: at })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
   if (Number(spent.numUpdatedRows) !== 1) return null;
   const row = await db.selectFrom('password_resets').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   return row ? resetFromRow(row) : null;
@@ -129,9 +224,18 @@ export async function linkSsoIdentity({ db }: StoreContext, issuer: string, subj
 }
 
 export async function createSsoLogin({ db }: StoreContext, l: SsoLoginRecord): Promise<void> {
-  await db.insertInto('sso_logins').values({
-    state_hash: l.stateHash, provider_id: l.providerId, code_verifier: l.codeVerifier, nonce: l.nonce, context: l.context, created_at: l.createdAt, expires_at: l.expiresAt,
-  }).execute();
+  await db
+    .insertInto('sso_logins')
+    .values({
+      state_hash: l.stateHash,
+      provider_id: l.providerId,
+      code_verifier: l.codeVerifier,
+      nonce: l.nonce,
+      context: l.context,
+      created_at: l.createdAt,
+      expires_at: l.expiresAt,
+    })
+    .execute();
 }
 
 /** Delete the attempt and return it when this call deleted it (a replayed callback finds nothing); expired ones go too. */

@@ -53,12 +53,7 @@ export async function deleteProviderKey({ db }: StoreContext, id: string): Promi
   await db.deleteFrom('provider_keys').where('id', '=', id).execute();
 }
 
-export async function findProviderKeyFor(
-  { db }: StoreContext,
-  projectId: string,
-  env: Env,
-  provider: KeyedProvider,
-): Promise<ProviderKeyRecord | null> {
+export async function findProviderKeyFor({ db }: StoreContext, projectId: string, env: Env, provider: KeyedProvider): Promise<ProviderKeyRecord | null> {
   const row = await db
     .selectFrom('provider_keys')
     .selectAll()

@@ -124,7 +124,13 @@ export async function usageByDay(
 export async function sandboxTotals({ db }: StoreContext, projectId: string, env: Env): Promise<SandboxTotals> {
   const live = db.selectFrom('collections').select('id').where('project_id', '=', projectId).where('env', '=', env).where('deleted_at', 'is', null);
   const [collections, documents] = await Promise.all([
-    db.selectFrom('collections').select((eb) => eb.fn.countAll().as('n')).where('project_id', '=', projectId).where('env', '=', env).where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('collections')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('project_id', '=', projectId)
+      .where('env', '=', env)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('documents')
       .select((eb) => [

@@ -17,14 +17,7 @@ import type {
 } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { MetadataDialect } from './dialect.ts';
-import type {
-  ApiKeysTable,
-  CollectionsTable,
-  DbJson,
-  DocumentsTable,
-  MetadataDatabase,
-  SectionsTable,
-} from './schema.ts';
+import type { ApiKeysTable, CollectionsTable, DbJson, DocumentsTable, MetadataDatabase, SectionsTable } from './schema.ts';
 
 /** Record field → column, for every field; inserts and patches are both encoded through it. */
 type ColumnMap<R, T> = { readonly [K in keyof R]-?: keyof T & string };
@@ -113,11 +106,7 @@ const SECTION_COLUMNS = {
  * Encode the defined fields of a record or patch as a row. Booleans and JSON (arrays, objects) are the
  * only values whose storage differs by dialect; undefined fields are left out, so a patch keeps them.
  */
-function toRow<R extends object, T>(
-  record: Partial<R>,
-  columns: ColumnMap<R, T>,
-  dialect: MetadataDialect,
-): Partial<T> {
+function toRow<R extends object, T>(record: Partial<R>, columns: ColumnMap<R, T>, dialect: MetadataDialect): Partial<T> {
   const row: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(record) as [keyof R & string, unknown][]) {
     const column = columns[field];
@@ -137,18 +126,12 @@ function insertRow<R extends object, T>(record: R, columns: ColumnMap<R, T>, dia
 
 type Dialect = MetadataDialect;
 
-export const apiKeyToRow = (k: ApiKeyRecord, d: Dialect) =>
-  insertRow<ApiKeyRecord, ApiKeysTable>(k, API_KEY_COLUMNS, d);
-export const collectionToRow = (c: Collection, d: Dialect) =>
-  insertRow<Collection, CollectionsTable>(c, COLLECTION_COLUMNS, d);
-export const collectionPatchToRow = (p: CollectionPatch, d: Dialect) =>
-  toRow<CollectionPatch, CollectionsTable>(p, COLLECTION_COLUMNS, d);
-export const documentToRow = (doc: DocumentRecord, d: Dialect) =>
-  insertRow<DocumentRecord, DocumentsTable>(doc, DOCUMENT_COLUMNS, d);
-export const documentPatchToRow = (p: DocumentPatch, d: Dialect) =>
-  toRow<DocumentPatch, DocumentsTable>(p, DOCUMENT_COLUMNS, d);
-export const sectionToRow = (s: SectionRecord, d: Dialect) =>
-  insertRow<SectionRecord, SectionsTable>(s, SECTION_COLUMNS, d);
+export const apiKeyToRow = (k: ApiKeyRecord, d: Dialect) => insertRow<ApiKeyRecord, ApiKeysTable>(k, API_KEY_COLUMNS, d);
+export const collectionToRow = (c: Collection, d: Dialect) => insertRow<Collection, CollectionsTable>(c, COLLECTION_COLUMNS, d);
+export const collectionPatchToRow = (p: CollectionPatch, d: Dialect) => toRow<CollectionPatch, CollectionsTable>(p, COLLECTION_COLUMNS, d);
+export const documentToRow = (doc: DocumentRecord, d: Dialect) => insertRow<DocumentRecord, DocumentsTable>(doc, DOCUMENT_COLUMNS, d);
+export const documentPatchToRow = (p: DocumentPatch, d: Dialect) => toRow<DocumentPatch, DocumentsTable>(p, DOCUMENT_COLUMNS, d);
+export const sectionToRow = (s: SectionRecord, d: Dialect) => insertRow<SectionRecord, SectionsTable>(s, SECTION_COLUMNS, d);
 
 /** Parse a JSON column whether the driver returned text (SQLite) or a parsed value (Postgres jsonb). */
 export function fromJson<T>(value: DbJson): T {

@@ -9,11 +9,7 @@ import { sectionFromRow, sectionToRow } from './rows.ts';
 /** Insert rows per statement: 11 columns × 80 rows stays under every SQLite build's parameter limit. */
 const INSERT_BATCH = 80;
 
-export async function replaceSections(
-  { db, dialect }: StoreContext,
-  documentId: string,
-  sections: SectionRecord[],
-): Promise<void> {
+export async function replaceSections({ db, dialect }: StoreContext, documentId: string, sections: SectionRecord[]): Promise<void> {
   const stranger = sections.find((s) => s.documentId !== documentId);
   if (stranger) throw invalid(`Section ${stranger.id} belongs to document ${stranger.documentId}, not ${documentId}`);
   const rows = sections.map((s) => sectionToRow(s, dialect));
@@ -30,20 +26,25 @@ export async function setSectionChunkCounts({ db }: StoreContext, counts: Record
   await db.transaction().execute(async (trx) => {
     await writeInSlices(Object.entries(counts), COUNT_BATCH, (slice) => {
       // Counts are integers, inlined as literals so both dialects type the CASE alike.
-      const cases = sql.join(slice.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`), sql` `);
-      return trx.updateTable('sections').set({ chunk_count: sql<number>`case id ${cases} end` }).where('id', 'in', slice.map(([id]) => id)).execute();
+      const cases = sql.join(
+        slice.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`),
+        sql` `,
+      );
+      return trx
+        .updateTable('sections')
+        .set({ chunk_count: sql<number>`case id ${cases} end` })
+        .where(
+          'id',
+          'in',
+          slice.map(([id]) => id),
+        )
+        .execute();
     });
   });
 }
 
 export async function listSections({ db }: StoreContext, documentId: string): Promise<SectionRecord[]> {
-  const rows = await db
-    .selectFrom('sections')
-    .selectAll()
-    .where('document_id', '=', documentId)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('sections').selectAll().where('document_id', '=', documentId).orderBy('position').orderBy('id').execute();
   return rows.map(sectionFromRow);
 }
 

@@ -106,11 +106,23 @@ export async function lockSource({ db }: StoreContext, id: string, owner: string
 }
 
 export async function unlockSource({ db }: StoreContext, id: string, owner: string): Promise<void> {
-  await db.updateTable('collection_sources').set({ run_lock_owner: null, run_lock_until: null }).where('id', '=', id).where('run_lock_owner', '=', owner).execute();
+  await db
+    .updateTable('collection_sources')
+    .set({ run_lock_owner: null, run_lock_until: null })
+    .where('id', '=', id)
+    .where('run_lock_owner', '=', owner)
+    .execute();
 }
 
 export async function insertSourceRun(ctx: StoreContext, r: SourceRunRecord): Promise<void> {
-  const row = { id: r.id, source_id: r.sourceId, collection_id: r.collectionId, trigger: r.trigger, started_at: r.startedAt, ...runPatchToRow(ctx, r) } as SourceRunsTable;
+  const row = {
+    id: r.id,
+    source_id: r.sourceId,
+    collection_id: r.collectionId,
+    trigger: r.trigger,
+    started_at: r.startedAt,
+    ...runPatchToRow(ctx, r),
+  } as SourceRunsTable;
   await ctx.db.insertInto('source_runs').values(row).execute();
 }
 
@@ -121,6 +133,13 @@ export async function updateSourceRun(ctx: StoreContext, id: string, patch: RunP
 }
 
 export async function listSourceRuns({ db }: StoreContext, sourceId: string, limit: number): Promise<SourceRunRecord[]> {
-  const rows = await db.selectFrom('source_runs').selectAll().where('source_id', '=', sourceId).orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  const rows = await db
+    .selectFrom('source_runs')
+    .selectAll()
+    .where('source_id', '=', sourceId)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map(runFromRow);
 }

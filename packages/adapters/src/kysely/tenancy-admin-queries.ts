@@ -48,9 +48,14 @@ export async function deleteProject({ db }: StoreContext, id: string): Promise<v
 }
 
 export async function listMembers({ db }: StoreContext, orgId: string): Promise<OrgMember[]> {
-  const rows = await db.selectFrom('memberships').innerJoin('accounts', 'accounts.id', 'memberships.account_id')
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('accounts', 'accounts.id', 'memberships.account_id')
     .select(['accounts.id as accountId', 'accounts.email as email', 'memberships.role as role'])
-    .where('memberships.org_id', '=', orgId).orderBy('accounts.created_at').orderBy('accounts.id').execute();
+    .where('memberships.org_id', '=', orgId)
+    .orderBy('accounts.created_at')
+    .orderBy('accounts.id')
+    .execute();
   return rows.map((row) => ({ accountId: row.accountId, email: row.email, role: row.role }));
 }
 

@@ -24,20 +24,11 @@ export async function createAccount({ db, dialect }: StoreContext, account: Acco
 }
 
 export async function findAccountByEmail({ db }: StoreContext, email: string): Promise<Account | null> {
-  const row = await db
-    .selectFrom('accounts')
-    .selectAll()
-    .where('email_normalized', '=', email.toLowerCase())
-    .executeTakeFirst();
+  const row = await db.selectFrom('accounts').selectAll().where('email_normalized', '=', email.toLowerCase()).executeTakeFirst();
   return row ? accountFromRow(row) : null;
 }
 
-export async function createOrg(
-  { db }: StoreContext,
-  org: Org,
-  accountId: string,
-  role: OrgRole,
-): Promise<void> {
+export async function createOrg({ db }: StoreContext, org: Org, accountId: string, role: OrgRole): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('orgs').values({ id: org.id, name: org.name, created_at: org.createdAt }).execute();
     await trx.insertInto('memberships').values({ org_id: org.id, account_id: accountId, role }).execute();
@@ -57,21 +48,15 @@ export async function listOrgsForAccount({ db }: StoreContext, accountId: string
 }
 
 export async function setMembership({ db }: StoreContext, orgId: string, accountId: string, role: OrgRole): Promise<void> {
-  await db.insertInto('memberships').values({ org_id: orgId, account_id: accountId, role })
-    .onConflict((oc) => oc.columns(['org_id', 'account_id']).doUpdateSet({ role })).execute();
+  await db
+    .insertInto('memberships')
+    .values({ org_id: orgId, account_id: accountId, role })
+    .onConflict((oc) => oc.columns(['org_id', 'account_id']).doUpdateSet({ role }))
+    .execute();
 }
 
-export async function getMembershipRole(
-  { db }: StoreContext,
-  orgId: string,
-  accountId: string,
-): Promise<OrgRole | null> {
-  const row = await db
-    .selectFrom('memberships')
-    .select('role')
-    .where('org_id', '=', orgId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+export async function getMembershipRole({ db }: StoreContext, orgId: string, accountId: string): Promise<OrgRole | null> {
+  const row = await db.selectFrom('memberships').select('role').where('org_id', '=', orgId).where('account_id', '=', accountId).executeTakeFirst();
   return row?.role ?? null;
 }
 
@@ -86,13 +71,7 @@ export async function getProject({ db }: StoreContext, id: string): Promise<Proj
 }
 
 export async function listProjects({ db }: StoreContext, orgId: string): Promise<Project[]> {
-  const rows = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('projects').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
   return rows.map(projectFromRow);
 }
 
@@ -101,11 +80,6 @@ export async function createApiKey({ db, dialect }: StoreContext, key: ApiKeyRec
 }
 
 export async function findApiKeyByHash({ db }: StoreContext, keyHash: string): Promise<ApiKeyRecord | null> {
-  const row = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
   return row ? apiKeyFromRow(row) : null;
 }

@@ -1,13 +1,6 @@
 import { DossierError, invalid } from '@dossier/core';
 import type * as Arrow from 'apache-arrow';
-import type {
-  ChunkHitRow,
-  ChunkIndex,
-  ChunkRow,
-  DocumentAttributes,
-  IndexHit,
-  IndexSearchOptions,
-} from '@dossier/core';
+import type { ChunkHitRow, ChunkIndex, ChunkRow, DocumentAttributes, IndexHit, IndexSearchOptions } from '@dossier/core';
 import {
   CHUNK_COLUMNS,
   columnsOf,
@@ -115,7 +108,11 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       const h = await chunks(collectionId);
       for (const row of rows) checkVector(collectionId, h.dimension, row.vector);
       const columns = columnsOf(h.schema, CHUNK_COLUMNS);
-      await upsert(h, rows.map((r) => toChunkRecord(r, h.dimension !== null, columns)), o?.fresh);
+      await upsert(
+        h,
+        rows.map((r) => toChunkRecord(r, h.dimension !== null, columns)),
+        o?.fresh,
+      );
     },
     async upsertSections(collectionId, rows, o) {
       if (rows.length === 0) return;
@@ -149,8 +146,7 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       const h = await chunks(collectionId);
       return searchText(tables, h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
     },
-    searchSections: async (collectionId, query, o) =>
-      searchText(tables, await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
+    searchSections: async (collectionId, query, o) => searchText(tables, await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
     searchVector: async (collectionId, vector, o) => searchVector(collectionId, await chunks(collectionId), vector, o),
     chunksOfSection: async (collectionId, sectionId) => {
       const rows = await readChunks(await chunks(collectionId), `section_id = ${literal(sectionId)}`);
@@ -197,10 +193,7 @@ async function createCollection(tables: LanceTables, collectionId: string, dimen
   const { arrow } = await tables.sdk();
   const chunks = await tables.openOrCreate(chunkTable(collectionId), chunkSchema(arrow, dimension));
   if (chunks.dimension !== dimension) {
-    throw new DossierError(
-      'dimension_mismatch',
-      `collection ${collectionId} already exists with vector dimension ${chunks.dimension}, not ${dimension}`,
-    );
+    throw new DossierError('dimension_mismatch', `collection ${collectionId} already exists with vector dimension ${chunks.dimension}, not ${dimension}`);
   }
   const sections = await tables.openOrCreate(sectionTable(collectionId), sectionSchema(arrow));
   // Built on the empty tables so text search works before the first refresh: LanceDB also scans
@@ -323,12 +316,7 @@ async function searchText<Row>(
 const VECTOR_NPROBES = 20;
 const VECTOR_REFINE = 5;
 
-async function searchVector(
-  collectionId: string,
-  h: TableHandle,
-  vector: Float32Array,
-  opts: IndexSearchOptions,
-): Promise<IndexHit<ChunkHitRow>[]> {
+async function searchVector(collectionId: string, h: TableHandle, vector: Float32Array, opts: IndexSearchOptions): Promise<IndexHit<ChunkHitRow>[]> {
   if (h.dimension === null || vector.length !== h.dimension) {
     const expected = h.dimension === null ? 'no vector search (lexical-only collection)' : `dimension ${h.dimension}`;
     throw new DossierError('dimension_mismatch', `collection ${collectionId} has ${expected}, query vector has ${vector.length}`);
@@ -372,4 +360,3 @@ function attributeValues(attrs: DocumentAttributes): Record<string, string> {
   if (attrs.canonical !== undefined) values.canonical = attrs.canonical ? 'true' : 'false';
   return values;
 }
-

@@ -13,7 +13,13 @@ type Validity = { nullCount: number; nullBitmap?: Uint8Array };
  * FixedSizeList<Float32>; a null is allowed where the field is nullable.
  */
 export function recordsToArrowTable(arrow: typeof Arrow, schema: Arrow.Schema, records: LanceRecord[]): Arrow.Table {
-  const children = schema.fields.map((field) => columnData(arrow, field, records.map((r) => r[field.name])));
+  const children = schema.fields.map((field) =>
+    columnData(
+      arrow,
+      field,
+      records.map((r) => r[field.name]),
+    ),
+  );
   const struct = arrow.makeData({ type: new arrow.Struct(schema.fields), length: records.length, nullCount: 0, children });
   return new arrow.Table([new arrow.RecordBatch(schema, struct)]);
 }
@@ -26,8 +32,10 @@ function columnData(arrow: typeof Arrow, field: Arrow.Field, values: unknown[]):
     return arrow.makeData({ type, length: values.length, ...nulls, data: Int32Array.from(values as (number | null)[], (v) => v ?? 0) });
   }
   if (arrow.DataType.isBool(type)) return arrow.makeData({ type, length: values.length, ...nulls, data: bits(values.map(Boolean)) });
-  if (arrow.DataType.isList(type) && arrow.DataType.isUtf8(type.children[0]!.type)) return utf8ListData(arrow, type, values as (Iterable<string> | null)[], nulls);
-  if (arrow.DataType.isFixedSizeList(type) && arrow.DataType.isFloat(type.children[0]!.type)) return vectorData(arrow, type, values as (ArrayLike<number> | null)[], nulls);
+  if (arrow.DataType.isList(type) && arrow.DataType.isUtf8(type.children[0]!.type))
+    return utf8ListData(arrow, type, values as (Iterable<string> | null)[], nulls);
+  if (arrow.DataType.isFixedSizeList(type) && arrow.DataType.isFloat(type.children[0]!.type))
+    return vectorData(arrow, type, values as (ArrayLike<number> | null)[], nulls);
   throw new Error(`recordsToArrowTable: column ${field.name} has an unsupported type ${String(type)}`);
 }
 

@@ -16,7 +16,19 @@ const CHAR_END = 'char_end';
 const POSITIONS = 'positions';
 
 /** Columns a search hit reads (ChunkHitRow): the attributes are filters, and their list columns are slow to read back. */
-export const HIT_COLUMNS = ['id', 'document_id', 'section_id', 'position', 'content', 'section_title', 'section_level', 'token_count', CHAR_START, CHAR_END, POSITIONS];
+export const HIT_COLUMNS = [
+  'id',
+  'document_id',
+  'section_id',
+  'position',
+  'content',
+  'section_title',
+  'section_level',
+  'token_count',
+  CHAR_START,
+  CHAR_END,
+  POSITIONS,
+];
 
 /** Columns returned by chunk reads: everything but the vector and the derived `text`. */
 export const CHUNK_COLUMNS = [...HIT_COLUMNS, 'tags', 'metadata_pairs', 'canonical'];
@@ -37,8 +49,7 @@ export const SECTION_COLUMNS = ['id', 'document_id', 'title', 'summary', 'level'
 
 /** Arrow schema of a chunk table; the vector column exists only when `dimension` is not null. */
 export function chunkSchema(a: ArrowModule, dimension: number | null): Schema {
-  const vector =
-    dimension === null ? [] : [new a.Field(VECTOR, new a.FixedSizeList(dimension, new a.Field('item', new a.Float32(), true)), false)];
+  const vector = dimension === null ? [] : [new a.Field(VECTOR, new a.FixedSizeList(dimension, new a.Field('item', new a.Float32(), true)), false)];
   return new a.Schema([
     ...['id', 'document_id', 'section_id'].map((n) => new a.Field(n, new a.Utf8(), false)),
     new a.Field('position', new a.Int32(), false),
@@ -93,7 +104,8 @@ export function toChunkRecord(row: ChunkRow, withVector: boolean, columns: strin
     metadata_pairs: row.metadataPairs,
     canonical: row.canonical,
   };
-  if (columns.includes(CHAR_START)) Object.assign(record, { [CHAR_START]: row.charStart ?? null, [CHAR_END]: row.charEnd ?? null, [POSITIONS]: row.positions ?? null });
+  if (columns.includes(CHAR_START))
+    Object.assign(record, { [CHAR_START]: row.charStart ?? null, [CHAR_END]: row.charEnd ?? null, [POSITIONS]: row.positions ?? null });
   if (withVector) record[VECTOR] = row.vector;
   return record;
 }

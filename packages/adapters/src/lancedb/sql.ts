@@ -11,8 +11,7 @@ export const literal = (value: string): string => `'${value.replaceAll("'", "''"
 export const listLiteral = (values: readonly string[]): string => `[${values.map(literal).join(', ')}]`;
 
 /** A typed List<Utf8> value for `update`; an empty `[]` has no element type and fails to plan. */
-export const listValue = (values: readonly string[]): string =>
-  `arrow_cast(make_array(${values.map(literal).join(', ')}), 'List(Utf8)')`;
+export const listValue = (values: readonly string[]): string => `arrow_cast(make_array(${values.map(literal).join(', ')}), 'List(Utf8)')`;
 
 export const inList = (column: string, values: readonly string[]): string => `${column} IN (${values.map(literal).join(', ')})`;
 

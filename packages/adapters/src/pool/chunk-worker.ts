@@ -6,7 +6,13 @@ lowerThisThreadsPriority();
 
 // The tokenizer's set-up paid while the thread starts (see convert-worker.ts), not by the first large document.
 const warmUp = new TextEncoder().encode(WARM_UP_MARKDOWN);
-chunkDocument({ documentId: 'warm-up', markdown: warmUp, sections: [{ id: 'warm-up', position: 0, start: 0, end: warmUp.byteLength }], chunkSize: 64, chunkOverlap: 8 });
+chunkDocument({
+  documentId: 'warm-up',
+  markdown: warmUp,
+  sections: [{ id: 'warm-up', position: 0, start: 0, end: warmUp.byteLength }],
+  chunkSize: 64,
+  chunkOverlap: 8,
+});
 
 /** Tokenize and window one document inside a worker thread. */
 export default function chunk(input: ChunkInput): TaskReply<{ chunks: DraftChunkRow[] }> {

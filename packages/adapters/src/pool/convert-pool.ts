@@ -9,7 +9,9 @@ export type ConversionPoolOptions = TaskPoolOptions;
  * TaskGate), so one slow conversion (OCR of a scanned PDF) does not hold the small documents uploaded after it, and a
  * bulk upload of quick ones does not pay for a second thread's memory.
  */
-export async function createConversionPool(opts: ConversionPoolOptions = {}): Promise<{ run: ConversionRunner; renderPage: PageRenderer; close(): Promise<void> }> {
+export async function createConversionPool(
+  opts: ConversionPoolOptions = {},
+): Promise<{ run: ConversionRunner; renderPage: PageRenderer; close(): Promise<void> }> {
   type Rendered = Awaited<ReturnType<PageRenderer>>;
   const pool = await createTaskPool<PrepareInput | { renderPage: Parameters<PageRenderer>[0] }, PreparedDocument | Rendered>(
     { worker: 'convert-worker', callerUrl: import.meta.url, label: 'Conversion' },

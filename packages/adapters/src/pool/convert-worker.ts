@@ -50,6 +50,10 @@ export default async function convert(input: PrepareInput | RenderPageTask): Pro
   } catch (err) {
     if (isDossierError(err, 'unsupported_format')) return { ok: false, code: 'unsupported_format', message: err.message };
     if (isDossierError(err, 'conversion_failed')) return { ok: false, code: 'conversion_failed', message: err.message };
-    return { ok: false, code: 'conversion_failed', message: `The file could not be converted (${(err as Error)?.name ?? 'error'}: ${String((err as Error)?.message ?? err).slice(0, 200)})` };
+    return {
+      ok: false,
+      code: 'conversion_failed',
+      message: `The file could not be converted (${(err as Error)?.name ?? 'error'}: ${String((err as Error)?.message ?? err).slice(0, 200)})`,
+    };
   }
 }

@@ -45,7 +45,16 @@ async function migrate(pool: Pool): Promise<void> {
 
 async function enqueue(pool: Pool, job: NewJob): Promise<string> {
   const now = Date.now();
-  const params = [randomUUID(), job.type, JSON.stringify(job.payload), job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, job.runAt?.getTime() ?? now, job.dedupeKey ?? null, now, job.priority ?? 0];
+  const params = [
+    randomUUID(),
+    job.type,
+    JSON.stringify(job.payload),
+    job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    job.runAt?.getTime() ?? now,
+    job.dedupeKey ?? null,
+    now,
+    job.priority ?? 0,
+  ];
   const inserted = await pool.query<{ id: string }>(
     `INSERT INTO jobs (id, type, payload, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, priority)
      VALUES ($1, $2, $3, 'queued', 0, $4, $5, $6, $7, $7, $8)
@@ -83,7 +92,12 @@ export async function createPostgresJobQueue(opts: { connectionString: string; m
     },
     async heartbeat(jobId, owner, leaseMs) {
       const now = Date.now();
-      const result = await pool.query("UPDATE jobs SET lease_expires_at = $1, updated_at = $2 WHERE id = $3 AND state = 'running' AND lease_owner = $4", [now + leaseMs, now, jobId, owner]);
+      const result = await pool.query("UPDATE jobs SET lease_expires_at = $1, updated_at = $2 WHERE id = $3 AND state = 'running' AND lease_owner = $4", [
+        now + leaseMs,
+        now,
+        jobId,
+        owner,
+      ]);
       return result.rowCount === 1;
     },
     async complete(jobId, owner) {

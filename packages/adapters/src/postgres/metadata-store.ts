@@ -48,8 +48,5 @@ async function migrate(db: Kysely<MetadataDatabase>): Promise<void> {
  */
 export function createPostgresMetadataStore(opts: PostgresMetadataStoreOptions): MetadataStore {
   const db = new Kysely<MetadataDatabase>({ dialect: new PostgresDialect({ pool: () => openPool(opts) }) });
-  return createKyselyMetadataStore(
-    { db, dialect: postgresMetadataDialect },
-    { migrate: () => migrate(db), close: () => db.destroy() },
-  );
+  return createKyselyMetadataStore({ db, dialect: postgresMetadataDialect }, { migrate: () => migrate(db), close: () => db.destroy() });
 }

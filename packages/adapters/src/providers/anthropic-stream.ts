@@ -60,5 +60,10 @@ function mergeUsage(start: TokenUsage, delta: AnthropicUsage): TokenUsage {
   const cacheRead = known(delta.cache_read_input_tokens, start.cacheReadTokens);
   const cacheWrite = known(delta.cache_creation_input_tokens, start.cacheWriteTokens);
   const uncached = delta.input_tokens == null ? start.inputTokens - (start.cacheReadTokens ?? 0) - (start.cacheWriteTokens ?? 0) : delta.input_tokens;
-  return { inputTokens: uncached + cacheRead + cacheWrite, outputTokens: known(delta.output_tokens, start.outputTokens), cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite };
+  return {
+    inputTokens: uncached + cacheRead + cacheWrite,
+    outputTokens: known(delta.output_tokens, start.outputTokens),
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+  };
 }

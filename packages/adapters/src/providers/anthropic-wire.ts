@@ -40,7 +40,7 @@ export interface AnthropicUsage {
 }
 
 export interface AnthropicMessage {
-  content: ({ type: string; text?: string; id?: string; name?: string; input?: unknown })[];
+  content: { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
   stop_reason: string | null;
   usage: AnthropicUsage;
 }
@@ -108,8 +108,7 @@ function markCacheBreakpoints(body: AnthropicRequest): void {
   }
 }
 
-export const anthropicStopReason = (r: string | null | undefined): StopReason =>
-  r === 'tool_use' ? 'tool_calls' : r === 'max_tokens' ? 'max_tokens' : 'end';
+export const anthropicStopReason = (r: string | null | undefined): StopReason => (r === 'tool_use' ? 'tool_calls' : r === 'max_tokens' ? 'max_tokens' : 'end');
 
 /** Input tokens include prompt-cache writes and reads: they are all billed input. */
 export const anthropicInputTokens = (u: AnthropicUsage): number =>

@@ -1,4 +1,12 @@
-import { type ChatRequest, type ChatResult, type ChatStreamEvent, DossierError, type ModelProvider, type ProviderCredentials, silentLogger } from '@dossier/core';
+import {
+  type ChatRequest,
+  type ChatResult,
+  type ChatStreamEvent,
+  DossierError,
+  type ModelProvider,
+  type ProviderCredentials,
+  silentLogger,
+} from '@dossier/core';
 import { type AnthropicStreamEvent, anthropicStreamEvents } from './anthropic-stream.ts';
 import { type AnthropicMessage, type AnthropicRequest, fromAnthropicMessage, toAnthropicRequest } from './anthropic-wire.ts';
 import { type FailureContext, providerFailure } from './errors.ts';

@@ -59,7 +59,9 @@ function toParam(m: ChatMessage): OpenAIMessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
     case 'assistant': {
-      const calls = (m.toolCalls ?? []).map((c): OpenAIToolCall => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+      const calls = (m.toolCalls ?? []).map(
+        (c): OpenAIToolCall => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }),
+      );
       return calls.length ? { role: 'assistant', content: m.content || null, tool_calls: calls } : { role: 'assistant', content: m.content };
     }
   }

@@ -1,4 +1,12 @@
-import { type ChatRequest, type ChatResult, type ChatStreamEvent, DossierError, type ModelProvider, type ProviderCredentials, silentLogger } from '@dossier/core';
+import {
+  type ChatRequest,
+  type ChatResult,
+  type ChatStreamEvent,
+  DossierError,
+  type ModelProvider,
+  type ProviderCredentials,
+  silentLogger,
+} from '@dossier/core';
 import { type FailureContext, providerFailure } from './errors.ts';
 import { SDK_LOG_LEVEL, type SdkLogger, sdkLogger } from './sdk-logger.ts';
 import { type OpenAIChunk, openAIStreamEvents } from './openai-stream.ts';

@@ -19,6 +19,9 @@ const details = (rest: unknown[]): string[] => rest.map((r) => (r instanceof Err
  * server's JSON log; this routes them to Dossier's logger instead (issue 12).
  */
 export function sdkLogger(sdk: string, log: Logger): SdkLogger {
-  const line = (write: Logger['warn']) => (message: string, ...rest: unknown[]) => write(`${sdk} sdk: ${message}`, rest.length ? { details: details(rest) } : undefined);
+  const line =
+    (write: Logger['warn']) =>
+    (message: string, ...rest: unknown[]) =>
+      write(`${sdk} sdk: ${message}`, rest.length ? { details: details(rest) } : undefined);
   return { debug: () => {}, info: line(log.info), warn: line(log.warn), error: line(log.error) };
 }

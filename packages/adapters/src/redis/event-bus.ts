@@ -71,7 +71,11 @@ export async function createRedisEventBus(url: string, prefix = 'dossier:', log?
         const current = handlers.get(topic);
         if (!current?.delete(handler) || current.size > 0) return;
         handlers.delete(topic);
-        if (!closed) track(topic, subscriber.unsubscribe(channelOf(topic)).catch((err: unknown) => unsubscribeFailed(topic, err)));
+        if (!closed)
+          track(
+            topic,
+            subscriber.unsubscribe(channelOf(topic)).catch((err: unknown) => unsubscribeFailed(topic, err)),
+          );
       };
     },
     /** Rejects when a subscription made so far was not acknowledged by Redis (its stream would receive nothing). */

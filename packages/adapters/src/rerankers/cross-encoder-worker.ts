@@ -50,7 +50,10 @@ async function load(config: CrossEncoderWorkerConfig): Promise<Score> {
   const tokenizer = await tf.AutoTokenizer.from_pretrained(config.model);
   const model = await tf.AutoModelForSequenceClassification.from_pretrained(config.model, config.dtype ? { dtype: config.dtype } : {});
   return async ({ query, passages }) => {
-    const inputs = tokenizer(passages.map(() => query), { text_pair: passages, padding: true, truncation: true });
+    const inputs = tokenizer(
+      passages.map(() => query),
+      { text_pair: passages, padding: true, truncation: true },
+    );
     const { logits } = await model(inputs);
     // One logit per pair (MS MARCO cross-encoders); with two classes, the last column is "relevant".
     const width = logits.dims[1] ?? 1;

@@ -32,7 +32,8 @@ export interface RerankerDeps {
 export async function buildReranker(spec: RerankerSpec, d: RerankerDeps): Promise<Reranker | null> {
   if (spec.kind === 'none') return null;
   if (spec.kind === 'cross-encoder') return loadCrossEncoderReranker(spec.model, d.models, d.log);
-  const model = spec.model ?? d.providers.fastModel ?? (d.providers.anthropic?.apiKey ? 'claude-haiku-4-5' : d.providers.openai?.apiKey ? 'gpt-4.1-mini' : null);
+  const model =
+    spec.model ?? d.providers.fastModel ?? (d.providers.anthropic?.apiKey ? 'claude-haiku-4-5' : d.providers.openai?.apiKey ? 'gpt-4.1-mini' : null);
   if (!model) {
     d.log.warn('llm reranker unavailable: no model and no managed provider key; queries are not reranked', {});
     return null;

@@ -33,7 +33,10 @@ async function resolvedWithin(host: string, ms: number): Promise<string[]> {
   const late = new Promise<string[]>((resolve) => {
     timer = setTimeout(() => resolve([]), ms);
   });
-  const found = dnsLookupAll(host, { all: true, verbatim: true }).then((entries) => entries.map((e) => e.address), () => []);
+  const found = dnsLookupAll(host, { all: true, verbatim: true }).then(
+    (entries) => entries.map((e) => e.address),
+    () => [],
+  );
   return Promise.race([found, late]).finally(() => clearTimeout(timer));
 }
 

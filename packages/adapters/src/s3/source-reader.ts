@@ -74,7 +74,10 @@ function openGuarded(config: S3SourceConfig, allowPrivate: boolean): ReturnType<
       yield* object.Body as AsyncIterable<Uint8Array>;
     },
     close() {
-      void connection?.then(({ client }) => client.destroy(), () => {});
+      void connection?.then(
+        ({ client }) => client.destroy(),
+        () => {},
+      );
     },
   };
 }

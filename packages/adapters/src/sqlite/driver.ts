@@ -51,7 +51,8 @@ export function sqliteDriverName(): SqliteDriverName {
     if (!(SQLITE_DRIVERS as readonly string[]).includes(forced)) {
       throw new Error(`${SQLITE_DRIVER_ENV} must be one of ${SQLITE_DRIVERS.join(', ')}, not "${forced}"`);
     }
-    if (forced === 'node:sqlite' && !loadNodeSqlite()) throw new Error(`node:sqlite is not available on Node ${process.versions.node} (it needs 22.16 or later)`);
+    if (forced === 'node:sqlite' && !loadNodeSqlite())
+      throw new Error(`node:sqlite is not available on Node ${process.versions.node} (it needs 22.16 or later)`);
     return forced as SqliteDriverName;
   }
   return loadNodeSqlite() ? 'node:sqlite' : 'better-sqlite3';

@@ -29,8 +29,7 @@ export interface JobRow {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
-export const COLUMNS =
-  'id, type, payload, state, attempts, max_attempts, run_at, lease_owner, lease_expires_at, last_error';
+export const COLUMNS = 'id, type, payload, state, attempts, max_attempts, run_at, lease_owner, lease_expires_at, last_error';
 
 /**
  * Versioned schema steps, applied in order and recorded in `queue_migrations`. Times are epoch
@@ -119,9 +118,7 @@ function byTypeCount(db: Database, sqlFor: (types: string) => string): (n: numbe
 
 function statements(db: Database) {
   return {
-    findUnfinished: db.prepare(
-      "SELECT id FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running') LIMIT 1",
-    ),
+    findUnfinished: db.prepare("SELECT id FROM jobs WHERE dedupe_key = ? AND state IN ('queued', 'running') LIMIT 1"),
     insert: db.prepare(
       `INSERT INTO jobs (id, type, payload, state, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, priority)
        VALUES (?, ?, ?, 'queued', 0, ?, ?, ?, ?, ?, ?)`,
@@ -140,9 +137,7 @@ function statements(db: Database) {
       `UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ?
        WHERE id = ? RETURNING ${COLUMNS}`,
     ),
-    heartbeat: db.prepare(
-      "UPDATE jobs SET lease_expires_at = ?, updated_at = ? WHERE id = ? AND state = 'running' AND lease_owner = ?",
-    ),
+    heartbeat: db.prepare("UPDATE jobs SET lease_expires_at = ?, updated_at = ? WHERE id = ? AND state = 'running' AND lease_owner = ?"),
     complete: db.prepare(
       `UPDATE jobs SET state = 'done', lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
        WHERE id = ? AND state = 'running' AND lease_owner = ?`,

@@ -52,10 +52,8 @@ export const sqliteMetadataDialect: MetadataDialect = {
   bool: (value) => (value ? 1 : 0),
   json: (value) => canonicalJson(value),
   hasTag: (tag) => sql<SqlBool>`exists (select 1 from json_each(${tags}) where value = ${tag})`,
-  hasAnyTag: (anyOf) =>
-    sql<SqlBool>`exists (select 1 from json_each(${tags}) where value in (${sql.join(anyOf)}))`,
-  metadataEquals: (key, value) =>
-    sql<SqlBool>`exists (select 1 from json_each(${metadata}) m where m.key = ${key} and ${valueTest(value)})`,
+  hasAnyTag: (anyOf) => sql<SqlBool>`exists (select 1 from json_each(${tags}) where value in (${sql.join(anyOf)}))`,
+  metadataEquals: (key, value) => sql<SqlBool>`exists (select 1 from json_each(${metadata}) m where m.key = ${key} and ${valueTest(value)})`,
   hasMetadata: () => sql<SqlBool>`${metadata} <> '{}'`,
   jsonArrayElements: (array) => sql`json_each(${array})`,
   jsonObjectEntries: (object) => sql`json_each(${object})`,

@@ -41,8 +41,7 @@ export function refusedAddressReason(address: string, allowLoopback = false): st
   return `${address} is a ${range} address`;
 }
 
-const systemResolve = async (hostname: string): Promise<string[]> =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolve = async (hostname: string): Promise<string[]> => (await dnsLookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The addresses of the URL's host: itself when it is an IP address, else what the name resolves to. */
 async function hostAddresses(url: URL, opts: HttpWebhookSenderOptions): Promise<string[]> {
@@ -104,14 +103,21 @@ export async function refusedUrlReason(raw: string, opts: HttpWebhookSenderOptio
 }
 
 /** A lookup that answers with the checked address, so the connection goes where the check looked. */
-const pinnedLookup = (address: string): LookupFunction => (_hostname, options, callback) => {
-  const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
-  if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
-  else callback(null, address, family);
-};
+const pinnedLookup =
+  (address: string): LookupFunction =>
+  (_hostname, options, callback) => {
+    const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4;
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
 
 /** POST once; resolves with the status and the first bytes of the body, or rejects with why not. */
-function post(url: URL, address: string, request: WebhookRequest, opts: Required<Omit<HttpWebhookSenderOptions, 'resolve' | 'ca'>> & HttpWebhookSenderOptions): Promise<{ status: number; body: string }> {
+function post(
+  url: URL,
+  address: string,
+  request: WebhookRequest,
+  opts: Required<Omit<HttpWebhookSenderOptions, 'resolve' | 'ca'>> & HttpWebhookSenderOptions,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const req = client.request(url, {

@@ -29,8 +29,18 @@ describe('the office converters on generated documents', () => {
     const rows = [`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>`];
     for (let i = 2; i <= 451; i++) rows.push(`<row r="${i}"><c r="A${i}"><v>${i}</v></c><c r="B${i}" t="inlineStr"><is><t>v|${i}</t></is></c></row>`);
     // A second sheet starting at C3, with an empty row 4 that the Markdown leaves out.
-    const sparse = '<row r="3"><c r="C3" t="str"><v>Item</v></c><c r="D3" t="str"><v>Cost</v></c></row><row r="5"><c r="C5" t="str"><v>Zeppelin</v></c><c r="D5"><v>9</v></c></row>';
-    const r = await convert(makeXlsx([['Data', rows.join('')], ['Costs', sparse]], ['<t>Id</t>', '<t>Value</t>']), 'big.xlsx');
+    const sparse =
+      '<row r="3"><c r="C3" t="str"><v>Item</v></c><c r="D3" t="str"><v>Cost</v></c></row><row r="5"><c r="C5" t="str"><v>Zeppelin</v></c><c r="D5"><v>9</v></c></row>';
+    const r = await convert(
+      makeXlsx(
+        [
+          ['Data', rows.join('')],
+          ['Costs', sparse],
+        ],
+        ['<t>Id</t>', '<t>Value</t>'],
+      ),
+      'big.xlsx',
+    );
     const cells = r.cells ?? [];
     const lineOf = (c: { start: number; end: number }) => r.markdown.slice(c.start, c.end);
     expect(cells.every((c) => lineOf(c).startsWith('| ') && lineOf(c).endsWith(' |') && !lineOf(c).includes('---'))).toBe(true);
@@ -47,14 +57,19 @@ describe('the office converters on generated documents', () => {
   });
 
   it('shows date-formatted cells as ISO dates and leaves out phonetic guides', async () => {
-    const sheet = '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" s="1"><v>45292</v></c></row>';
-    const r = await convert(makeXlsx([['People', sheet]], ['<t>Name</t>', '<t>Joined</t>', '<r><t>東京</t></r><rPh sb="0" eb="2"><t>トウキョウ</t></rPh>']), 'p.xlsx');
+    const sheet =
+      '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" s="1"><v>45292</v></c></row>';
+    const r = await convert(
+      makeXlsx([['People', sheet]], ['<t>Name</t>', '<t>Joined</t>', '<r><t>東京</t></r><rPh sb="0" eb="2"><t>トウキョウ</t></rPh>']),
+      'p.xlsx',
+    );
     expect(r.markdown).toContain('| 東京 | 2024-01-01 |');
     expect(r.markdown).not.toContain('トウキョウ');
   });
 
   it('places sparse cells by reference and keeps booleans, errors and rounded floats', async () => {
-    const sheet = '<row r="1"><c r="A1" t="str"><v>k</v></c><c r="C1" t="str"><v>v</v></c></row><row r="3"><c r="A3" t="b"><v>1</v></c><c r="B3" t="e"><v>#DIV/0!</v></c><c r="C3"><v>0.30000000000000004</v></c></row>';
+    const sheet =
+      '<row r="1"><c r="A1" t="str"><v>k</v></c><c r="C1" t="str"><v>v</v></c></row><row r="3"><c r="A3" t="b"><v>1</v></c><c r="B3" t="e"><v>#DIV/0!</v></c><c r="C3"><v>0.30000000000000004</v></c></row>';
     const r = await convert(makeXlsx([['S', sheet]]), 's.xlsx');
     expect(r.markdown).toContain('| k |  | v |');
     expect(r.markdown).toContain('| TRUE | #DIV/0! | 0.3 |');
@@ -74,7 +89,10 @@ describe('the office converters on generated documents', () => {
   });
 
   it('turns an HTML e-mail with an inline image and attachments into headers, body, sections and a list', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201b5e5d2c60000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201b5e5d2c60000000049454e44ae426082',
+      'hex',
+    );
     const eml = [
       'From: "Ann Example" <ann@example.com>',
       'To: bob@example.com, Carol <carol@example.com>',
@@ -126,7 +144,15 @@ describe('the office converters on generated documents', () => {
   });
 
   it('renders JSON with top-level scalars together, a table for records and sections for the rest', async () => {
-    const json = JSON.stringify({ name: 'svc', users: [{ id: 1, role: 'admin' }, { id: 2, role: 'dev|ops' }], limits: { rps: 10 }, on: true });
+    const json = JSON.stringify({
+      name: 'svc',
+      users: [
+        { id: 1, role: 'admin' },
+        { id: 2, role: 'dev|ops' },
+      ],
+      limits: { rps: 10 },
+      on: true,
+    });
     const r = await convert(json, 'config.json');
     expect(r.detectedType).toBe('application/json');
     expect(r.markdown).toContain('# config.json\n\n```json\n{\n  "name": "svc",\n  "on": true\n}\n```');
@@ -141,10 +167,12 @@ describe('the office converters on generated documents', () => {
   });
 
   it('splits source code at top-level declarations, with their leading comments', async () => {
-    const src = "import os\n\n# Adds.\ndef add(a, b):\n    return a + b\n\n\nclass Box:\n    pass\n";
+    const src = 'import os\n\n# Adds.\ndef add(a, b):\n    return a + b\n\n\nclass Box:\n    pass\n';
     const r = await convert(src, 'tools.py');
     expect(r.detectedType).toBe('text/x-source');
-    expect(r.markdown).toBe('# tools.py\n\n```python\nimport os\n```\n\n## `add`\n\n```python\n# Adds.\ndef add(a, b):\n    return a + b\n```\n\n## `Box`\n\n```python\nclass Box:\n    pass\n```\n');
+    expect(r.markdown).toBe(
+      '# tools.py\n\n```python\nimport os\n```\n\n## `add`\n\n```python\n# Adds.\ndef add(a, b):\n    return a + b\n```\n\n## `Box`\n\n```python\nclass Box:\n    pass\n```\n',
+    );
   });
 
   it('fences code containing backticks with a longer fence', async () => {
@@ -153,7 +181,8 @@ describe('the office converters on generated documents', () => {
   });
 
   it('converts RST lists, tables, literal blocks, notes and over-and-underlined titles', async () => {
-    const rst = '=====\nGuide\n=====\n\nIntro with ``code`` and `a link <https://e.x>`_.\n\nSetup\n-----\n\n1. First\n2. Second\n\n   - nested\n\nRun this::\n\n    make all\n\n.. note:: Be careful.\n\n=====  =====\nkey    value\n=====  =====\na      1\n=====  =====\n';
+    const rst =
+      '=====\nGuide\n=====\n\nIntro with ``code`` and `a link <https://e.x>`_.\n\nSetup\n-----\n\n1. First\n2. Second\n\n   - nested\n\nRun this::\n\n    make all\n\n.. note:: Be careful.\n\n=====  =====\nkey    value\n=====  =====\na      1\n=====  =====\n';
     const r = await convert(rst, 'guide.rst');
     expect(r.markdown).toContain('# Guide\n\nIntro with `code` and [a link](https://e.x).\n\n## Setup');
     expect(r.markdown).toContain('1. First\n1. Second\n   - nested');
@@ -163,12 +192,21 @@ describe('the office converters on generated documents', () => {
   });
 
   it('numbers DOCX images in reading order and keeps their alt text', async () => {
-    const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"';
+    const W =
+      'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"';
     const drawing = (rid: string, alt: string): string =>
       `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="10" cy="10"/><wp:docPr id="1" name="p" descr="${alt}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="1" name="p"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="${rid}"/></pic:blipFill><pic:spPr/></pic:pic></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
     const doc = `<?xml version="1.0"?><w:document ${W}><w:body><w:p><w:r><w:t>Before</w:t></w:r></w:p>${drawing('rId2', 'First')}${drawing('rId3', 'Second')}</w:body></w:document>`;
-    const rels = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/a.png"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/b.jpeg"/></Relationships>';
-    const r = await convert(makeDocx(doc, [{ name: 'word/_rels/document.xml.rels', data: rels }, { name: 'word/media/a.png', data: 'A' }, { name: 'word/media/b.jpeg', data: 'B' }]), 'pics.docx');
+    const rels =
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/a.png"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/b.jpeg"/></Relationships>';
+    const r = await convert(
+      makeDocx(doc, [
+        { name: 'word/_rels/document.xml.rels', data: rels },
+        { name: 'word/media/a.png', data: 'A' },
+        { name: 'word/media/b.jpeg', data: 'B' },
+      ]),
+      'pics.docx',
+    );
     expect(r.markdown).toBe('Before\n\n![First](dossier://img-1)\n\n![Second](dossier://img-2)\n');
     expect(r.images.map((i) => [i.placeholder, i.mimeType, Buffer.from(i.bytes).toString()])).toEqual([
       ['dossier://img-1', 'image/png', 'A'],
@@ -190,7 +228,13 @@ describe('the office converters on generated documents', () => {
     const numbering = `<?xml version="1.0"?><w:numbering ${W}><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:numFmt w:val="bullet"/></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
     const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
     const rels = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="${R}/footnotes" Target="footnotes.xml"/><Relationship Id="r2" Type="${R}/endnotes" Target="endnotes.xml"/><Relationship Id="r3" Type="${R}/styles" Target="styles.xml"/><Relationship Id="r4" Type="${R}/numbering" Target="numbering.xml"/></Relationships>`;
-    const parts = [{ name: 'word/_rels/document.xml.rels', data: rels }, { name: 'word/footnotes.xml', data: fns }, { name: 'word/endnotes.xml', data: ens }, { name: 'word/styles.xml', data: styles }, { name: 'word/numbering.xml', data: numbering }];
+    const parts = [
+      { name: 'word/_rels/document.xml.rels', data: rels },
+      { name: 'word/footnotes.xml', data: fns },
+      { name: 'word/endnotes.xml', data: ens },
+      { name: 'word/styles.xml', data: styles },
+      { name: 'word/numbering.xml', data: numbering },
+    ];
     const r = await convert(makeDocx(doc, parts), 'fn.docx');
     expect(r.markdown).toBe('## Results\n\nClaim\\[1] and more\\[2]\n\n- item one\n\n## Footnotes\n\n1. Source: survey 2024.\n\n2. End note text.\n');
   });

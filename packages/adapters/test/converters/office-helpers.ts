@@ -27,7 +27,18 @@ export function makeZip(entries: Entry[]): Buffer {
     const raw = Buffer.from(e.data);
     const body = e.stored ? raw : deflateRawSync(raw);
     const name = Buffer.from(e.name);
-    const common = [u16(20), u16(e.flags ?? 0x800), u16(e.stored ? 0 : 8), u16(0), u16(0x21), u32(crc32(raw)), u32(body.length), u32(e.declaredSize ?? raw.length), u16(name.length), u16(0)];
+    const common = [
+      u16(20),
+      u16(e.flags ?? 0x800),
+      u16(e.stored ? 0 : 8),
+      u16(0),
+      u16(0x21),
+      u32(crc32(raw)),
+      u32(body.length),
+      u32(e.declaredSize ?? raw.length),
+      u16(name.length),
+      u16(0),
+    ];
     const local = Buffer.concat([u32(0x04034b50), ...common, name, body]);
     centrals.push(Buffer.concat([u32(0x02014b50), u16(20), ...common, u16(0), u16(0), u16(0), u32(0), u32(offset), name]));
     locals.push(local);
@@ -55,7 +66,10 @@ export const docxXml = (...paragraphs: string[]): string =>
 /** A minimal DOCX whose main part is `documentXml`, plus extra entries. */
 export const makeDocx = (documentXml: string, extra: Entry[] = []): Buffer =>
   makeZip([
-    { name: '[Content_Types].xml', data: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>' },
+    {
+      name: '[Content_Types].xml',
+      data: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    },
     { name: '_rels/.rels', data: rels([['rId1', 'officeDocument', 'word/document.xml']]) },
     { name: 'word/document.xml', data: documentXml },
     ...extra,
@@ -78,15 +92,24 @@ export function makePptx(slides: SlideSpec[], extra: Entry[] = []): Buffer {
   const entries: Entry[] = [
     { name: '[Content_Types].xml', data: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
     { name: '_rels/.rels', data: rels([['rId1', 'officeDocument', 'ppt/presentation.xml']]) },
-    { name: 'ppt/presentation.xml', data: `<?xml version="1.0"?><p:presentation ${P} ${R}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('')}</p:sldIdLst></p:presentation>` },
+    {
+      name: 'ppt/presentation.xml',
+      data: `<?xml version="1.0"?><p:presentation ${P} ${R}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`,
+    },
     { name: 'ppt/_rels/presentation.xml.rels', data: rels(slides.map((_, i) => [`rId${i + 1}`, 'slide', `slides/slide${i + 1}.xml`])) },
   ];
   slides.forEach((s, i) => {
     const tree = `${sp('<p:ph type="title"/>', [s.title], 0)}${sp('<p:ph idx="1"/>', s.bullets, 100)}`;
-    entries.push({ name: `ppt/slides/slide${i + 1}.xml`, data: `<?xml version="1.0"?><p:sld ${A} ${P} ${R}><p:cSld><p:spTree>${tree}</p:spTree></p:cSld></p:sld>` });
+    entries.push({
+      name: `ppt/slides/slide${i + 1}.xml`,
+      data: `<?xml version="1.0"?><p:sld ${A} ${P} ${R}><p:cSld><p:spTree>${tree}</p:spTree></p:cSld></p:sld>`,
+    });
     if (!s.notes) return;
     entries.push({ name: `ppt/slides/_rels/slide${i + 1}.xml.rels`, data: rels([['rId9', 'notesSlide', `../notesSlides/notesSlide${i + 1}.xml`]]) });
-    entries.push({ name: `ppt/notesSlides/notesSlide${i + 1}.xml`, data: `<?xml version="1.0"?><p:notes ${A} ${P}><p:cSld><p:spTree>${sp('<p:ph type="body" idx="1"/>', [s.notes], 0)}</p:spTree></p:cSld></p:notes>` });
+    entries.push({
+      name: `ppt/notesSlides/notesSlide${i + 1}.xml`,
+      data: `<?xml version="1.0"?><p:notes ${A} ${P}><p:cSld><p:spTree>${sp('<p:ph type="body" idx="1"/>', [s.notes], 0)}</p:spTree></p:cSld></p:notes>`,
+    });
   });
   return makeZip([...entries, ...extra]);
 }
@@ -99,11 +122,17 @@ export function makeXlsx(sheets: [string, string][], sharedStrings: string[] = [
   return makeZip([
     { name: '[Content_Types].xml', data: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
     { name: '_rels/.rels', data: rels([['rId1', 'officeDocument', 'xl/workbook.xml']]) },
-    { name: 'xl/workbook.xml', data: `<?xml version="1.0"?><workbook ${S} ${R}><sheets>${sheets.map(([n], i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>` },
+    {
+      name: 'xl/workbook.xml',
+      data: `<?xml version="1.0"?><workbook ${S} ${R}><sheets>${sheets.map(([n], i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
+    },
     { name: 'xl/_rels/workbook.xml.rels', data: rels(sheetRels) },
     { name: 'xl/sharedStrings.xml', data: `<?xml version="1.0"?><sst ${S}>${sharedStrings.map((s) => `<si>${s}</si>`).join('')}</sst>` },
     { name: 'xl/styles.xml', data: stylesXml ?? `<?xml version="1.0"?><styleSheet ${S}><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>` },
-    ...sheets.map(([, xml], i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, data: `<?xml version="1.0"?><worksheet ${S}><sheetData>${xml}</sheetData></worksheet>` })),
+    ...sheets.map(([, xml], i) => ({
+      name: `xl/worksheets/sheet${i + 1}.xml`,
+      data: `<?xml version="1.0"?><worksheet ${S}><sheetData>${xml}</sheetData></worksheet>`,
+    })),
   ]);
 }
 

@@ -34,7 +34,9 @@ describe('the office converters on hostile input', () => {
     const parts = [1, 2, 3].map((i) => ({ name: `p${i}.bin`, data: Buffer.alloc(10), declaredSize: 400 * 1024 }));
     const limits = { maxEntries: 100, maxEntryBytes: 500 * 1024, maxTotalBytes: 1024 * 1024, maxRatio: 1e9, ratioGraceBytes: 1 };
     expect(() => ZipArchive.open(makeZip(parts), limits)).toThrow(/expands to more than 1 MiB in total/);
-    expect(() => ZipArchive.open(makeZip(parts), { ...limits, maxEntryBytes: 100 * 1024 })).toThrow(/"p1\.bin" expands to more than 100 KiB \(limit per entry\)/);
+    expect(() => ZipArchive.open(makeZip(parts), { ...limits, maxEntryBytes: 100 * 1024 })).toThrow(
+      /"p1\.bin" expands to more than 100 KiB \(limit per entry\)/,
+    );
   });
 
   it('stops at the total cap while inflating, whatever the headers claim', () => {
@@ -90,7 +92,12 @@ describe('the office converters on hostile input', () => {
     const good = makeZip([{ name: 'word/document.xml', data: docxXml('hello '.repeat(500)) }]);
     const rot = Buffer.from(good);
     for (let i = 60; i < 120; i++) rot[i] = 0xff;
-    await expectFailure(rot, 'rot.docx', 'conversion_failed', /truncated or corrupt: entry "word\/document\.xml" (does not inflate|fails its size or CRC check)/);
+    await expectFailure(
+      rot,
+      'rot.docx',
+      'conversion_failed',
+      /truncated or corrupt: entry "word\/document\.xml" (does not inflate|fails its size or CRC check)/,
+    );
   });
 
   it('keeps traversal-style entry names inside memory and still converts the document', async () => {
@@ -105,9 +112,13 @@ describe('the office converters on hostile input', () => {
   });
 
   it('resolves a relationship that climbs out of the package to a missing part, not a file', async () => {
-    const rels = '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="../../../../etc/passwd"/></Relationships>';
+    const rels =
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" Target="../../../../etc/passwd"/></Relationships>';
     const pptx = makeZip([
-      { name: 'ppt/presentation.xml', data: '<p:presentation xmlns:p="urn:p" xmlns:r="urn:r"><p:sldIdLst><p:sldId r:id="rId1"/></p:sldIdLst></p:presentation>' },
+      {
+        name: 'ppt/presentation.xml',
+        data: '<p:presentation xmlns:p="urn:p" xmlns:r="urn:r"><p:sldIdLst><p:sldId r:id="rId1"/></p:sldIdLst></p:presentation>',
+      },
       { name: 'ppt/_rels/presentation.xml.rels', data: rels },
     ]);
     const r = await convert(pptx, 'escape.pptx');
@@ -115,7 +126,12 @@ describe('the office converters on hostile input', () => {
   });
 
   it('refuses a password-protected zip entry and an encrypted OLE Office file', async () => {
-    await expectFailure(makeDocx(docxXml('x'), [{ name: 'word/secret.xml', data: '<x/>', flags: 1 }]), 's.docx', 'unsupported_format', /encrypted \(password-protected\)/);
+    await expectFailure(
+      makeDocx(docxXml('x'), [{ name: 'word/secret.xml', data: '<x/>', flags: 1 }]),
+      's.docx',
+      'unsupported_format',
+      /encrypted \(password-protected\)/,
+    );
     const ole = Buffer.alloc(2048);
     Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(ole);
     Buffer.from('EncryptionInfo', 'utf16le').copy(ole, 1024);
@@ -125,7 +141,12 @@ describe('the office converters on hostile input', () => {
 
   it('goes by the bytes, not the name: a PNG named .docx and a zip named .csv are unsupported', async () => {
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(100)]);
-    await expectFailure(png, 'report.docx', 'unsupported_format', /Unsupported file type image\/png \(detected from the file's contents\); supported: .*text\/csv/);
+    await expectFailure(
+      png,
+      'report.docx',
+      'unsupported_format',
+      /Unsupported file type image\/png \(detected from the file's contents\); supported: .*text\/csv/,
+    );
     const zip = makeZip([{ name: 'a.bin', data: 'x' }]);
     await expectFailure(zip, 'data.csv', 'unsupported_format', /Unsupported file type application\/zip .*supported: .*wordprocessingml/);
   });
@@ -133,7 +154,13 @@ describe('the office converters on hostile input', () => {
   it('reports invalid JSON and YAML with the parser position, and never expands YAML aliases', async () => {
     await expectFailure('{"a": [1, 2,, 3]}', 'bad.json', 'conversion_failed', /not valid JSON: .*position|not valid JSON/);
     await expectFailure('a: [1, 2\nb: }\n', 'bad.yaml', 'conversion_failed', /not valid YAML: /);
-    const laughs = `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`).join('\n')}\n`;
+    const laughs = `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n${Array.from(
+      { length: 8 },
+      (_, i) =>
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(',')}]`,
+    ).join('\n')}\n`;
     const t = performance.now();
     const r = await convert(laughs, 'laughs.yaml');
     expect(performance.now() - t).toBeLessThan(BOUND_MS);

@@ -22,7 +22,9 @@ const RIGHT = [
 
 describe('the PDF converter on generated layouts', () => {
   it('reads a two-column page column by column, after the full-width title', async () => {
-    const pdf = makePdf([{ texts: [{ text: 'A Two Column Article', x: 200, y: 740, size: 18, bold: true }, ...column(LEFT, 72, 700), ...column(RIGHT, 320, 700)] }]);
+    const pdf = makePdf([
+      { texts: [{ text: 'A Two Column Article', x: 200, y: 740, size: 18, bold: true }, ...column(LEFT, 72, 700), ...column(RIGHT, 320, 700)] },
+    ]);
     const { markdown } = await convertBytes(pdf, 'columns.pdf');
     expect(markdown).toMatch(/^# A Two Column Article\n/);
     const leftEnd = markdown.indexOf('closes the thought.');
@@ -64,7 +66,10 @@ describe('the PDF converter on generated layouts', () => {
   });
 
   it('joins a word hyphenated at a line end and keeps paragraphs apart by their vertical gap', async () => {
-    const texts = [...column(['The committee met to discuss the recom-', 'mendations of the report in detail.'], 72, 700), ...column(['A second paragraph starts after a gap.'], 72, 660)];
+    const texts = [
+      ...column(['The committee met to discuss the recom-', 'mendations of the report in detail.'], 72, 700),
+      ...column(['A second paragraph starts after a gap.'], 72, 660),
+    ];
     const { markdown } = await convertBytes(makePdf([{ texts }]), 'hyphen.pdf');
     expect(markdown).toBe('The committee met to discuss the recommendations of the report in detail.\n\nA second paragraph starts after a gap.\n');
   });
@@ -81,7 +86,13 @@ describe('the PDF converter on generated layouts', () => {
     ];
     const { markdown } = await convertBytes(makePdf([{ texts }]), 'table.pdf');
     expect(markdown).toContain(
-      ['| Region | Units | Revenue | Growth |', '| --- | --- | --- | --- |', '| North | 1,200 | $34,000 | 4% |', '| South | 950 | $27,500 | -2% |', '| East | 1,410 | $40,100 | 7% |'].join('\n'),
+      [
+        '| Region | Units | Revenue | Growth |',
+        '| --- | --- | --- | --- |',
+        '| North | 1,200 | $34,000 | 4% |',
+        '| South | 950 | $27,500 | -2% |',
+        '| East | 1,410 | $40,100 | 7% |',
+      ].join('\n'),
     );
     expect(markdown).toMatch(/^The table ends before this closing sentence\.$/m);
   });
@@ -90,7 +101,11 @@ describe('the PDF converter on generated layouts', () => {
     const pages = [1, 2, 3].map((n) => ({
       texts: [
         { text: 'ACME Corp Quarterly Report', x: 72, y: 760, size: 9 },
-        ...column([`${['First', 'Second', 'Third'][n - 1]} page body starts here with its own sentence.`, `It continues with a second line for page ${n}.`], 72, 700),
+        ...column(
+          [`${['First', 'Second', 'Third'][n - 1]} page body starts here with its own sentence.`, `It continues with a second line for page ${n}.`],
+          72,
+          700,
+        ),
         { text: `Page ${n} of 3`, x: 280, y: 40, size: 9 },
       ],
     }));
@@ -102,7 +117,10 @@ describe('the PDF converter on generated layouts', () => {
   });
 
   it('joins a paragraph that runs on to the next page, the page offset pointing into it', async () => {
-    const pdf = makePdf([{ texts: column(['The first page ends in the middle of a', 'sentence that carries on over the break and'], 72, 100) }, { texts: column(['finishes on the second page.', 'Another paragraph follows there.'], 72, 740, { pitch: 30 }) }]);
+    const pdf = makePdf([
+      { texts: column(['The first page ends in the middle of a', 'sentence that carries on over the break and'], 72, 100) },
+      { texts: column(['finishes on the second page.', 'Another paragraph follows there.'], 72, 740, { pitch: 30 }) },
+    ]);
     const r = await convertBytes(pdf, 'runon.pdf');
     expect(r.markdown).toContain('carries on over the break and finishes on the second page.');
     expect(r.markdown.slice(r.pageOffsets?.[1])).toMatch(/^finishes on the second page\./);
@@ -110,7 +128,12 @@ describe('the PDF converter on generated layouts', () => {
 
   it('extracts an embedded image as PNG, referenced where it was painted, numbered from 1', async () => {
     const rgb = new Uint8Array(64 * 64 * 3).map((_, i) => (i % 3 === 0 ? 200 : 40));
-    const pdf = makePdf([{ texts: [...column(['Text above the figure.'], 72, 740), ...column(['Text below the figure.'], 72, 500)], images: [{ width: 64, height: 64, rgb, x: 72, y: 560, w: 128, h: 128 }] }]);
+    const pdf = makePdf([
+      {
+        texts: [...column(['Text above the figure.'], 72, 740), ...column(['Text below the figure.'], 72, 500)],
+        images: [{ width: 64, height: 64, rgb, x: 72, y: 560, w: 128, h: 128 }],
+      },
+    ]);
     const r = await convertBytes(pdf, 'figure.pdf');
     expect(r.markdown).toBe('Text above the figure.\n\n![Image 1](dossier://img-1)\n\nText below the figure.\n');
     expect(r.images).toHaveLength(1);

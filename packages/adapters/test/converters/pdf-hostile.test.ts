@@ -36,11 +36,27 @@ const cases: [string, Uint8Array, RegExp][] = [
     ),
     /encrypted \(password-protected\)/,
   ],
-  ['a page tree that contains itself', cat('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[2 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF'), /corrupt/],
-  ['a stream claiming a 100 GB length', cat('%PDF-1.4\n1 0 obj<</Length 99999999999>>stream\n', noise(1000), '\nendstream endobj\ntrailer<</Root 1 0 R>>\n%%EOF'), /not a valid PDF|corrupt/],
+  [
+    'a page tree that contains itself',
+    cat('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[2 0 R]/Count 1>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF'),
+    /corrupt/,
+  ],
+  [
+    'a stream claiming a 100 GB length',
+    cat('%PDF-1.4\n1 0 obj<</Length 99999999999>>stream\n', noise(1000), '\nendstream endobj\ntrailer<</Root 1 0 R>>\n%%EOF'),
+    /not a valid PDF|corrupt/,
+  ],
   ['a PNG signature followed by random bytes', cat(PNG, noise(3000)), /image is corrupt or truncated/],
-  ['a PNG whose header is fine but whose pixels are garbage', cat(PNG, [0, 0, 0, 13], 'IHDR', [0, 0, 2, 0, 0, 0, 2, 0, 8, 2, 0, 0, 0], [0, 0, 0, 0], noise(4000)), /could not be read for OCR/],
-  ['a PNG claiming 100000×100000 pixels', cat(PNG, [0, 0, 0, 13], 'IHDR', [0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 6, 0, 0, 0], [0, 0, 0, 0]), /100000×100000 pixels/],
+  [
+    'a PNG whose header is fine but whose pixels are garbage',
+    cat(PNG, [0, 0, 0, 13], 'IHDR', [0, 0, 2, 0, 0, 0, 2, 0, 8, 2, 0, 0, 0], [0, 0, 0, 0], noise(4000)),
+    /could not be read for OCR/,
+  ],
+  [
+    'a PNG claiming 100000×100000 pixels',
+    cat(PNG, [0, 0, 0, 13], 'IHDR', [0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 6, 0, 0, 0], [0, 0, 0, 0]),
+    /100000×100000 pixels/,
+  ],
   ['a JPEG cut after its first marker', cat([0xff, 0xd8, 0xff, 0xe0], noise(100)), /image is corrupt or truncated/],
   ['a GIF header only', cat('GIF89a'), /image is corrupt or truncated/],
   ['a TIFF header only', cat([0x49, 0x49, 0x2a, 0x00, 8, 0, 0, 0]), /TIFF image is corrupt/],
@@ -49,12 +65,16 @@ const cases: [string, Uint8Array, RegExp][] = [
 describe('the PDF and image converters on hostile input', () => {
   afterAll(() => closeOcr());
 
-  it.each(cases)('fails %s with a conversion_failed error that says what is wrong', async (_name, bytes, message) => {
-    const err = await convertBytes(bytes, 'upload').catch((e: unknown) => e);
-    expect(isDossierError(err, 'conversion_failed'), String(err)).toBe(true);
-    expect((err as Error).message).toMatch(message);
-    expect((err as Error).message).not.toMatch(/node_modules|\n\s+at /);
-  }, 20_000);
+  it.each(cases)(
+    'fails %s with a conversion_failed error that says what is wrong',
+    async (_name, bytes, message) => {
+      const err = await convertBytes(bytes, 'upload').catch((e: unknown) => e);
+      expect(isDossierError(err, 'conversion_failed'), String(err)).toBe(true);
+      expect((err as Error).message).toMatch(message);
+      expect((err as Error).message).not.toMatch(/node_modules|\n\s+at /);
+    },
+    20_000,
+  );
 
   it('still converts a valid PDF after all that (no state left broken)', async () => {
     const { markdown } = await convertBytes(memo, 'memo.pdf');

@@ -84,7 +84,11 @@ async function scanOf(textPdf: Uint8Array, dpi: number): Promise<Uint8Array> {
   const viewport = page.getViewport({ scale: dpi / 72 });
   const [width, height] = [Math.ceil(viewport.width), Math.ceil(viewport.height)];
   const target = doc.canvasFactory.create(width, height);
-  const context = target.context as { fillStyle: string; fillRect(...a: number[]): void; getImageData(...a: number[]): { data: Uint8ClampedArray; width: number; height: number } };
+  const context = target.context as {
+    fillStyle: string;
+    fillRect(...a: number[]): void;
+    getImageData(...a: number[]): { data: Uint8ClampedArray; width: number; height: number };
+  };
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
   await page.render({ canvas: target.canvas, canvasContext: target.context, viewport }).promise;
@@ -97,7 +101,9 @@ async function scanOf(textPdf: Uint8Array, dpi: number): Promise<Uint8Array> {
 
 describe('text regions of a scanned page (OCR word boxes)', () => {
   it('gives OCR lines their boxes: each line of the scan found where it was printed', async () => {
-    const printed = makePdf([{ texts: [{ text: 'Inspection Report', x: 72, y: 700, size: 22, bold: true }, ...column(LATER, 72, 300, { size: 16, pitch: 24 })] }]);
+    const printed = makePdf([
+      { texts: [{ text: 'Inspection Report', x: 72, y: 700, size: 22, bold: true }, ...column(LATER, 72, 300, { size: 16, pitch: 24 })] },
+    ]);
     const r = await convertBytes(await scanOf(printed, 150), 'scan.pdf', { ocrDpi: 150 });
     expect(r.markdown).toMatch(/three months/);
     const regions = r.regions ?? [];

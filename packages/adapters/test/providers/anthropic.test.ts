@@ -41,7 +41,14 @@ const toolRoundTrip: ChatRequest = {
 };
 
 const message = (content: unknown[], stop_reason: string, usage = { input_tokens: 120, output_tokens: 30 }) => ({
-  id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content, stop_reason, stop_sequence: null, usage,
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-haiku-4-5',
+  content,
+  stop_reason,
+  stop_sequence: null,
+  usage,
 });
 
 const streamStart = (input_tokens = 50) => [
@@ -54,7 +61,10 @@ const textBlock = (index: number, parts: string[]) => [
 ];
 const toolBlock = (index: number, id: string, fragments: string[]) => [
   { event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: 'search', input: {} } } },
-  ...fragments.map((partial_json) => ({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } } })),
+  ...fragments.map((partial_json) => ({
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } },
+  })),
   { event: 'content_block_stop', data: { type: 'content_block_stop', index } },
 ];
 const streamEnd = (stop_reason: string, output_tokens: number) => [
@@ -99,10 +109,17 @@ describe('Anthropic provider at the wire', () => {
 
   it('parses text, tool calls, stop reason and usage of a whole answer', async () => {
     server.reply(
-      json(200, message([
-        { type: 'text', text: 'I will search.' },
-        { type: 'tool_use', id: 'toolu_9', name: 'search', input: { q: 'margins' } },
-      ], 'tool_use', { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 5 } as never)),
+      json(
+        200,
+        message(
+          [
+            { type: 'text', text: 'I will search.' },
+            { type: 'tool_use', id: 'toolu_9', name: 'search', input: { q: 'margins' } },
+          ],
+          'tool_use',
+          { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 5 } as never,
+        ),
+      ),
     );
     const result = await provider.chat({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hi' }], tools: [searchTool] });
     expect(result).toEqual({
@@ -115,14 +132,16 @@ describe('Anthropic provider at the wire', () => {
   });
 
   it('streams text deltas and tool calls in order, assembling tool input from input_json_delta fragments, then done', async () => {
-    server.reply(sse([
-      ...streamStart(50),
-      { event: 'ping', data: { type: 'ping' } },
-      ...textBlock(0, ['Let me ', 'look.']),
-      ...toolBlock(1, 'toolu_a', ['{"q": "rev', 'enue", "li', 'mit": 5}']),
-      ...toolBlock(2, 'toolu_b', ['']),
-      ...streamEnd('tool_use', 42),
-    ]));
+    server.reply(
+      sse([
+        ...streamStart(50),
+        { event: 'ping', data: { type: 'ping' } },
+        ...textBlock(0, ['Let me ', 'look.']),
+        ...toolBlock(1, 'toolu_a', ['{"q": "rev', 'enue", "li', 'mit": 5}']),
+        ...toolBlock(2, 'toolu_b', ['']),
+        ...streamEnd('tool_use', 42),
+      ]),
+    );
     const events = await collect(provider.stream({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hi' }], tools: [searchTool] }));
     expect(events).toEqual<ChatStreamEvent[]>([
       { type: 'text', delta: 'Let me ' },
@@ -157,7 +176,7 @@ describe('Anthropic provider at the wire', () => {
     await expect(provider.chat(toolRoundTrip)).rejects.toMatchObject({ code: 'provider_error', retryable: false, message: /max_tokens too large/ });
   });
 
-  it('carries the provider\'s retry-after (seconds, milliseconds or an HTTP date) on retryable errors, for core to honour (issue 12)', async () => {
+  it("carries the provider's retry-after (seconds, milliseconds or an HTTP date) on retryable errors, for core to honour (issue 12)", async () => {
     const later = new Date(Date.now() + 30_000).toUTCString();
     server.reply(
       json(429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '7' }),
@@ -174,7 +193,13 @@ describe('Anthropic provider at the wire', () => {
   });
 
   it('throws when an error event arrives mid-stream, after some deltas were delivered', async () => {
-    server.reply(sse([...streamStart(), ...textBlock(0, ['partial']).slice(0, 2), { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }]));
+    server.reply(
+      sse([
+        ...streamStart(),
+        ...textBlock(0, ['partial']).slice(0, 2),
+        { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+      ]),
+    );
     const seen: ChatStreamEvent[] = [];
     const run = async () => {
       for await (const e of provider.stream(toolRoundTrip)) seen.push(e);

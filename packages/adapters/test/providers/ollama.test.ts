@@ -33,8 +33,17 @@ const toolRoundTrip: ChatRequest = {
 const at = '2025-01-01T00:00:00Z';
 const part = (message: unknown) => ({ model: 'llama3.1', created_at: at, message: { role: 'assistant', content: '', ...(message as object) }, done: false });
 const final = (done_reason = 'stop') => ({
-  model: 'llama3.1', created_at: at, message: { role: 'assistant', content: '' }, done: true, done_reason,
-  total_duration: 1, load_duration: 1, prompt_eval_count: 61, prompt_eval_duration: 1, eval_count: 17, eval_duration: 1,
+  model: 'llama3.1',
+  created_at: at,
+  message: { role: 'assistant', content: '' },
+  done: true,
+  done_reason,
+  total_duration: 1,
+  load_duration: 1,
+  prompt_eval_count: 61,
+  prompt_eval_duration: 1,
+  eval_count: 17,
+  eval_duration: 1,
 });
 
 describe('Ollama provider at the wire', () => {
@@ -58,7 +67,12 @@ describe('Ollama provider at the wire', () => {
   });
 
   it('parses text, tool calls (with generated ids), stop reason and token counts of a whole answer', async () => {
-    server.reply(json(200, { ...final(), message: { role: 'assistant', content: 'Searching.', tool_calls: [{ function: { name: 'search', arguments: { q: 'costs' } } }] } }));
+    server.reply(
+      json(200, {
+        ...final(),
+        message: { role: 'assistant', content: 'Searching.', tool_calls: [{ function: { name: 'search', arguments: { q: 'costs' } } }] },
+      }),
+    );
     const result = await provider.chat(toolRoundTrip);
     expect(result).toMatchObject({
       text: 'Searching.',
@@ -70,12 +84,14 @@ describe('Ollama provider at the wire', () => {
   });
 
   it('streams NDJSON content deltas and tool calls in order, then done with prompt_eval_count/eval_count', async () => {
-    server.reply(ndjson([
-      part({ content: 'Let ' }),
-      part({ content: 'me look.' }),
-      part({ tool_calls: [{ function: { name: 'search', arguments: { q: 'revenue' } } }, { function: { name: 'search', arguments: { q: 'costs' } } }] }),
-      final(),
-    ]));
+    server.reply(
+      ndjson([
+        part({ content: 'Let ' }),
+        part({ content: 'me look.' }),
+        part({ tool_calls: [{ function: { name: 'search', arguments: { q: 'revenue' } } }, { function: { name: 'search', arguments: { q: 'costs' } } }] }),
+        final(),
+      ]),
+    );
     const events = await collect(provider.stream(toolRoundTrip));
     expect(events.map((e) => e.type)).toEqual(['text', 'text', 'tool_call', 'tool_call', 'done']);
     expect(events).toMatchObject<ChatStreamEvent[]>([

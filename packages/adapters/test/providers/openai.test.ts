@@ -31,7 +31,10 @@ const toolRoundTrip: ChatRequest = {
 };
 
 const completion = (message: unknown, finish_reason: string) => ({
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini',
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'gpt-4.1-mini',
   choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...(message as object) }, finish_reason, logprobs: null }],
   usage: { prompt_tokens: 90, completion_tokens: 12, total_tokens: 102 },
 });
@@ -39,7 +42,16 @@ const completion = (message: unknown, finish_reason: string) => ({
 const chunk = (delta: unknown, finish_reason: string | null = null) => ({
   data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, delta, finish_reason, logprobs: null }] },
 });
-const usageChunk = { data: { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini', choices: [], usage: { prompt_tokens: 70, completion_tokens: 33, total_tokens: 103 } } };
+const usageChunk = {
+  data: {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4.1-mini',
+    choices: [],
+    usage: { prompt_tokens: 70, completion_tokens: 33, total_tokens: 103 },
+  },
+};
 const DONE = { data: '[DONE]' };
 
 describe('OpenAI provider at the wire', () => {
@@ -65,7 +77,18 @@ describe('OpenAI provider at the wire', () => {
 
   it('sends images as data URLs', async () => {
     server.reply(json(200, completion({ content: 'A chart.' }, 'stop')));
-    await provider.chat({ model: 'gpt-4.1', messages: [{ role: 'user', content: [{ type: 'text', text: 'Caption' }, { type: 'image', mimeType: 'image/png', base64: 'iVBOR' }] }] });
+    await provider.chat({
+      model: 'gpt-4.1',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Caption' },
+            { type: 'image', mimeType: 'image/png', base64: 'iVBOR' },
+          ],
+        },
+      ],
+    });
     expect(server.requests[0]?.body.messages[0].content).toEqual([
       { type: 'text', text: 'Caption' },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR' } },
@@ -73,7 +96,12 @@ describe('OpenAI provider at the wire', () => {
   });
 
   it('parses text, tool calls with JSON arguments, stop reason and usage of a whole answer', async () => {
-    server.reply(json(200, completion({ content: null, tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'search', arguments: '{"q":"costs"}' } }] }, 'tool_calls')));
+    server.reply(
+      json(
+        200,
+        completion({ content: null, tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'search', arguments: '{"q":"costs"}' } }] }, 'tool_calls'),
+      ),
+    );
     expect(await provider.chat(toolRoundTrip)).toEqual({
       text: '',
       toolCalls: [{ id: 'call_7', name: 'search', arguments: { q: 'costs' } }],
@@ -83,19 +111,21 @@ describe('OpenAI provider at the wire', () => {
   });
 
   it('streams text deltas, then tool calls assembled by index from argument fragments, then done with the usage chunk', async () => {
-    server.reply(sse([
-      chunk({ role: 'assistant', content: '' }),
-      chunk({ content: 'Searching ' }),
-      chunk({ content: 'now.' }),
-      chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'search', arguments: '' } }] }),
-      chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'search', arguments: '{"q":' } }] }),
-      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"q":"rev' } }] }),
-      chunk({ tool_calls: [{ index: 0, function: { arguments: 'enue"}' } }] }),
-      chunk({ tool_calls: [{ index: 1, function: { arguments: '"costs"}' } }] }),
-      chunk({}, 'tool_calls'),
-      usageChunk,
-      DONE,
-    ]));
+    server.reply(
+      sse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Searching ' }),
+        chunk({ content: 'now.' }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'search', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'search', arguments: '{"q":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"q":"rev' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: 'enue"}' } }] }),
+        chunk({ tool_calls: [{ index: 1, function: { arguments: '"costs"}' } }] }),
+        chunk({}, 'tool_calls'),
+        usageChunk,
+        DONE,
+      ]),
+    );
     const events = await collect(provider.stream(toolRoundTrip));
     expect(events).toEqual<ChatStreamEvent[]>([
       { type: 'text', delta: 'Searching ' },
@@ -145,7 +175,13 @@ describe('OpenAI provider at the wire', () => {
   });
 
   it('throws a retryable provider_error for tool arguments that are not valid JSON', async () => {
-    server.reply(sse([chunk({ tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { name: 'search', arguments: '{"q": ' } }] }), chunk({}, 'tool_calls'), DONE]));
+    server.reply(
+      sse([
+        chunk({ tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { name: 'search', arguments: '{"q": ' } }] }),
+        chunk({}, 'tool_calls'),
+        DONE,
+      ]),
+    );
     await expect(collect(provider.stream(toolRoundTrip))).rejects.toMatchObject({ code: 'provider_error', retryable: true, message: /invalid JSON/ });
   });
 

@@ -33,7 +33,14 @@ afterEach(() => store.close());
 async function addProjectKey(provider: KeyedProvider, key: string): Promise<string> {
   const id = randomUUID();
   await store.createProviderKey({
-    id, projectId: access.projectId, env: access.env, provider, name: 'own', keyEncrypted: secrets.encrypt(key), keyPreview: previewSecret(key), createdAt: new Date().toISOString(),
+    id,
+    projectId: access.projectId,
+    env: access.env,
+    provider,
+    name: 'own',
+    keyEncrypted: secrets.encrypt(key),
+    keyPreview: previewSecret(key),
+    createdAt: new Date().toISOString(),
   });
   return id;
 }
@@ -41,7 +48,15 @@ async function addProjectKey(provider: KeyedProvider, key: string): Promise<stri
 const resolver = (over: Partial<ModelResolverDeps> = {}) =>
   createModelResolver({ store, secrets, factory: createModelProviderFactory(), managed: {}, ...over });
 
-const reply = json(200, { id: 'm', type: 'message', role: 'assistant', model: 'x', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } });
+const reply = json(200, {
+  id: 'm',
+  type: 'message',
+  role: 'assistant',
+  model: 'x',
+  content: [{ type: 'text', text: 'ok' }],
+  stop_reason: 'end_turn',
+  usage: { input_tokens: 1, output_tokens: 1 },
+});
 
 describe('model resolver', () => {
   it('throws not_configured naming every way to configure a provider when the project can reach none', async () => {
@@ -113,8 +128,14 @@ describe('model resolver', () => {
 
   it('says plainly when a stored key was sealed under another master key', async () => {
     await store.createProviderKey({
-      id: randomUUID(), projectId: access.projectId, env: access.env, provider: 'openai', name: 'old', createdAt: new Date().toISOString(),
-      keyEncrypted: createSecretBox(randomBytes(32)).encrypt('sk-proj-5555555555555555'), keyPreview: 'sk-p…5555',
+      id: randomUUID(),
+      projectId: access.projectId,
+      env: access.env,
+      provider: 'openai',
+      name: 'old',
+      createdAt: new Date().toISOString(),
+      keyEncrypted: createSecretBox(randomBytes(32)).encrypt('sk-proj-5555555555555555'),
+      keyPreview: 'sk-p…5555',
     });
     await expect(resolver().resolve(access, 'gpt-4.1', 'fast')).rejects.toMatchObject({ code: 'not_configured', message: /cannot be decrypted/ });
   });

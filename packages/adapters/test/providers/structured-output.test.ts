@@ -14,17 +14,37 @@ const REPORT = '# Fleet\n\nThe company operates 42 delivery vans in Leeds.\n';
 const UPDATE = '# Fleet update\n\nThe company operates 35 delivery vans in Leeds after the sale.\n';
 
 const extraction = (text: string, sourceText: string) => ({ claims: [{ section: 1, text, importance: 4, sourceText }] });
-const judgement = { topicSummary: 'Leeds vans', contradictions: [{ claims: [1, 2], severity: 'high', explanation: 'Van counts differ.', suggestedInstruction: 'Use the fleet update.' }] };
+const judgement = {
+  topicSummary: 'Leeds vans',
+  contradictions: [{ claims: [1, 2], severity: 'high', explanation: 'Van counts differ.', suggestedInstruction: 'Use the fleet update.' }],
+};
 
-const anthropicToolAnswer = (name: string, input: unknown) => json(200, {
-  id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', stop_reason: 'tool_use', stop_sequence: null,
-  content: [{ type: 'tool_use', id: 'toolu_1', name, input }], usage: { input_tokens: 300, output_tokens: 80 },
-});
-const openaiToolAnswer = (name: string, input: unknown) => json(200, {
-  id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4.1-mini',
-  choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(input) } }] } }],
-  usage: { prompt_tokens: 300, completion_tokens: 80, total_tokens: 380 },
-});
+const anthropicToolAnswer = (name: string, input: unknown) =>
+  json(200, {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-haiku-4-5',
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    content: [{ type: 'tool_use', id: 'toolu_1', name, input }],
+    usage: { input_tokens: 300, output_tokens: 80 },
+  });
+const openaiToolAnswer = (name: string, input: unknown) =>
+  json(200, {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'gpt-4.1-mini',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'tool_calls',
+        message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(input) } }] },
+      },
+    ],
+    usage: { prompt_tokens: 300, completion_tokens: 80, total_tokens: 380 },
+  });
 
 const PROVIDERS = [
   { name: 'anthropic' as const, answer: anthropicToolAnswer, choice: (tool: string) => ({ type: 'tool', name: tool }) },
@@ -45,7 +65,10 @@ describe.each(PROVIDERS)('claims through the $name wire protocol', ({ name, answ
     server = await startWireServer();
     dataDir = mkdtempSync(join(tmpdir(), 'dossier-claims-wire-'));
     dossier = await createDossier({
-      dataDir, embeddingModel: 'none', allowModelDownload: false, workers: { concurrency: 1, pollMs: 20 },
+      dataDir,
+      embeddingModel: 'none',
+      allowModelDownload: false,
+      workers: { concurrency: 1, pollMs: 20 },
       providers: { [name]: { apiKey: 'sk-test-claims-0000', baseUrl: server.url } },
     });
     const local = await dossier.local();
@@ -65,7 +88,13 @@ describe.each(PROVIDERS)('claims through the $name wire protocol', ({ name, answ
     expect(request?.body.tool_choice).toEqual(choice('record_claims'));
     expect(JSON.stringify(request?.body)).toContain('42 delivery vans');
     const { claims } = await local.claims.documentClaims(first.id, 1);
-    expect(claims).toEqual([expect.objectContaining({ text: 'The company operates 42 delivery vans in Leeds.', sourceText: 'operates 42 delivery vans in Leeds', sectionTitle: 'Fleet' })]);
+    expect(claims).toEqual([
+      expect.objectContaining({
+        text: 'The company operates 42 delivery vans in Leeds.',
+        sourceText: 'operates 42 delivery vans in Leeds',
+        sectionTitle: 'Fleet',
+      }),
+    ]);
 
     server.reply(answer('report_contradictions', judgement));
     await local.claims.detectContradictions(collection.id);

@@ -34,7 +34,10 @@ const usage = (input_tokens: number, cache: { read?: number; write?: number } = 
 });
 const start = (u: ReturnType<typeof usage>) => ({
   event: 'message_start',
-  data: { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [], stop_reason: null, usage: u } },
+  data: {
+    type: 'message_start',
+    message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-4-5', content: [], stop_reason: null, usage: u },
+  },
 });
 const stop = (reason: string) => [
   { event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 9 } } },
@@ -43,7 +46,10 @@ const stop = (reason: string) => [
 const toolTurn = (u: ReturnType<typeof usage>) =>
   sse([
     start(u),
-    { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'search', input: {} } } },
+    {
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'search', input: {} } },
+    },
     { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"revenue"}' } } },
     { event: 'content_block_stop', data: { type: 'content_block_stop', index: 0 } },
     ...stop('tool_use'),
@@ -85,8 +91,7 @@ function breakpoints(req: RecordedRequest | undefined): string[] {
   const walk = (node: unknown, path: string) => {
     if (Array.isArray(node)) {
       for (const [i, n] of node.entries()) walk(n, `${path}[${i}]`);
-    }
-    else if (node && typeof node === 'object') {
+    } else if (node && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
         if (k === 'cache_control') found.push(`${path} ${JSON.stringify(v)}`);
         else walk(v, path ? `${path}.${k}` : k);
@@ -141,7 +146,14 @@ describe('the tool loop on the Anthropic wire (issue 12)', () => {
   });
 
   it('retries a dropped connection before any answer text, but reports one that drops after answer text was streamed', async () => {
-    const partial = sse([start(usage(20)), { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } }, { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Revenue gr' } } }], 'hang');
+    const partial = sse(
+      [
+        start(usage(20)),
+        { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } } },
+        { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Revenue gr' } } },
+      ],
+      'hang',
+    );
     // The connection drops once the client has read the partial answer. A real wait: the server cannot see the client
     // read the bytes, and dropping the socket at once would race that read.
     const cut: Reply = (res) => {
@@ -158,10 +170,14 @@ describe('the tool loop on the Anthropic wire (issue 12)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('gives up when the provider stays overloaded past the retries, with the provider\'s message', async () => {
+  it("gives up when the provider stays overloaded past the retries, with the provider's message", async () => {
     server.reply(overloaded(), overloaded());
     const events = await run({ retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 } });
-    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'provider_error', message: 'Anthropic request failed (HTTP 529: Overloaded) (gave up after 1 retry)' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'error',
+      code: 'provider_error',
+      message: 'Anthropic request failed (HTTP 529: Overloaded) (gave up after 1 retry)',
+    });
     expect(server.requests).toHaveLength(2);
   });
 });
@@ -171,13 +187,25 @@ describe('the tool loop on the OpenAI wire (issue 12)', () => {
     data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini', choices: [{ index: 0, delta, finish_reason: finish }] },
   });
   const usageChunk = (cached: number) => ({
-    data: { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-mini', choices: [], usage: { prompt_tokens: 2000, completion_tokens: 9, prompt_tokens_details: { cached_tokens: cached } } },
+    data: {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-4.1-mini',
+      choices: [],
+      usage: { prompt_tokens: 2000, completion_tokens: 9, prompt_tokens_details: { cached_tokens: cached } },
+    },
   });
 
   it('keeps a stable prefix with one prompt_cache_key per run and records the cached tokens', async () => {
     const provider = createModelProviderFactory().create('openai', { apiKey: 'sk-test-openai-0123456789', baseUrl: `${server.url}/v1` });
     server.reply(
-      sse([chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"revenue"}' } }] }), chunk({}, 'tool_calls'), usageChunk(0), { data: '[DONE]' }]),
+      sse([
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"revenue"}' } }] }),
+        chunk({}, 'tool_calls'),
+        usageChunk(0),
+        { data: '[DONE]' },
+      ]),
       sse([chunk({ content: 'Grew [S1].' }), chunk({}, 'stop'), usageChunk(1920), { data: '[DONE]' }]),
     );
     const events = await run({ model: 'gpt-4.1-mini', maxIterations: 2 }, provider);
@@ -201,7 +229,7 @@ describe('SDK console output (issue 12)', () => {
     if (saved.openai === undefined) delete process.env.OPENAI_LOG;
   });
 
-  it('never reaches the console, even with the SDKs\' debug logging switched on by the environment', async () => {
+  it("never reaches the console, even with the SDKs' debug logging switched on by the environment", async () => {
     process.env.ANTHROPIC_LOG = 'debug';
     process.env.OPENAI_LOG = 'debug';
     const printed = (['log', 'debug', 'info', 'warn', 'error'] as const).map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
@@ -210,7 +238,10 @@ describe('SDK console output (issue 12)', () => {
     const factory = createModelProviderFactory({ log });
     server.reply(answerTurn(usage(10)), overloaded());
     await run({}, factory.create('anthropic', { apiKey: KEY, baseUrl: server.url }));
-    await run({ retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }, factory.create('openai', { apiKey: 'sk-test-openai-0123456789', baseUrl: `${server.url}/v1` }));
+    await run(
+      { retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } },
+      factory.create('openai', { apiKey: 'sk-test-openai-0123456789', baseUrl: `${server.url}/v1` }),
+    );
     for (const spy of printed) expect(spy).not.toHaveBeenCalled();
   });
 });

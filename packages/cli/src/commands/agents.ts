@@ -21,9 +21,17 @@ function orgId(ctx: Context): string {
 const base = (ctx: Context): string => `/orgs/${orgId(ctx)}/projects/${ctx.projectId()}/agents`;
 
 /** A request with the session as Bearer (agents are managed and invoked with a session, not the project API key). */
-const call = <T>(ctx: Context, method: string, path: string, opts: RequestOptions = {}): Promise<T> => sessionCall<T>(ctx, method, path, { ...opts, ...notFound });
+const call = <T>(ctx: Context, method: string, path: string, opts: RequestOptions = {}): Promise<T> =>
+  sessionCall<T>(ctx, method, path, { ...opts, ...notFound });
 
-const agentRow = (a: AgentView) => [a.slug, a.name, a.model, a.allowedCollectionIds ? a.allowedCollectionIds.length.toString() : 'all', a.outputSchema ? 'yes' : '', shortDate(a.updatedAt)];
+const agentRow = (a: AgentView) => [
+  a.slug,
+  a.name,
+  a.model,
+  a.allowedCollectionIds ? a.allowedCollectionIds.length.toString() : 'all',
+  a.outputSchema ? 'yes' : '',
+  shortDate(a.updatedAt),
+];
 const AGENT_HEAD = ['SLUG', 'NAME', 'MODEL', 'COLLECTIONS', 'SCHEMA', 'UPDATED'];
 
 async function list(ctx: Context) {
@@ -47,7 +55,11 @@ async function fields(ctx: Context): Promise<Record<string, unknown>> {
   const text = (name: string) => (typeof ctx.values[name] === 'string' ? { [name === 'system-prompt' ? 'systemPrompt' : name]: ctx.values[name] } : {});
   const collections = ctx.values.collections;
   return {
-    ...file, ...text('name'), ...text('model'), ...text('description'), ...text('system-prompt'),
+    ...file,
+    ...text('name'),
+    ...text('model'),
+    ...text('description'),
+    ...text('system-prompt'),
     ...(typeof ctx.values.timeout === 'string' ? { timeoutMs: Number(ctx.values.timeout) } : {}),
     ...(typeof collections === 'string' ? { allowedCollectionIds: collections === 'all' ? null : collections.split(',').map((id) => id.trim()) } : {}),
   };
@@ -65,7 +77,8 @@ async function update(ctx: Context) {
   const slug = arg(ctx, 1, 'the agent slug', 'dossier agents update support-bot --model gpt-4o');
   const patch = await fields(ctx);
   if (typeof ctx.values.slug === 'string') Object.assign(patch, { slug: ctx.values.slug, confirmSlugChange: true });
-  if (Object.keys(patch).length === 0) throw usageError('nothing to update', 'pass --name, --model, --system-prompt, --collections, --timeout, --slug or --file');
+  if (Object.keys(patch).length === 0)
+    throw usageError('nothing to update', 'pass --name, --model, --system-prompt, --collections, --timeout, --slug or --file');
   const agent = await call<AgentView>(ctx, 'PATCH', `${base(ctx)}/${slug}`, { json: patch });
   if (ctx.out.json) return ctx.out.value(agent);
   ctx.out.table(AGENT_HEAD, [agentRow(agent)]);
@@ -92,12 +105,16 @@ async function runs(ctx: Context) {
   const page = await call<{ runs: AgentRunView[]; hasMore: boolean }>(ctx, 'GET', `${base(ctx)}/${slug}/runs?limit=50${status}`);
   if (ctx.out.json) return ctx.out.value(page);
   if (page.runs.length === 0) return ctx.out.info('no runs');
-  ctx.out.table(['RUN', 'STATUS', 'TURNS', 'SOURCES', 'STARTED', 'QUERY'], page.runs.map((r) => [r.id, r.status, String(r.iterationsUsed), String(r.sources.length), shortDate(r.createdAt), r.query.slice(0, 50)]));
+  ctx.out.table(
+    ['RUN', 'STATUS', 'TURNS', 'SOURCES', 'STARTED', 'QUERY'],
+    page.runs.map((r) => [r.id, r.status, String(r.iterationsUsed), String(r.sources.length), shortDate(r.createdAt), r.query.slice(0, 50)]),
+  );
 }
 
 /** Print one stream event: tool calls and warnings on stderr, the answer on stdout, then a line with the outcome. */
 function printEvent(ctx: Context, event: AgentStreamEvent, state: { answer: string }): void {
-  if (event.type === 'tool_call') ctx.out.info(ctx.out.err.dim(`› ${event.tool}${event.collectionId ? ` (${event.collectionId.slice(0, 8)})` : ''}: ${JSON.stringify(event.args)}`));
+  if (event.type === 'tool_call')
+    ctx.out.info(ctx.out.err.dim(`› ${event.tool}${event.collectionId ? ` (${event.collectionId.slice(0, 8)})` : ''}: ${JSON.stringify(event.args)}`));
   else if (event.type === 'tool_result') ctx.out.info(ctx.out.err.dim(`  ${event.summary}`));
   else if (event.type === 'warning') ctx.out.info(`warning: ${event.message}`);
   else if (event.type === 'chunk') {
@@ -122,7 +139,12 @@ async function invoke(ctx: Context) {
   }
   const token = await sessionToken(ctx);
   const res = await ctx.api({ keyRequired: false }).send('POST', `${base(ctx)}/${slug}/invoke`, {
-    json: body, auth: false, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, timeoutMs: null, signal: ctx.signal, ...notFound,
+    json: body,
+    auth: false,
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    timeoutMs: null,
+    signal: ctx.signal,
+    ...notFound,
   });
   const ndjson = ctx.out.json || !ctx.out.stdoutIsTTY;
   const state = { answer: '' };
@@ -139,30 +161,56 @@ export const agentsCommand: Command = {
   name: 'agents',
   summary: 'Hosted agents: manage them, invoke one (streamed), read its runs',
   usage: [
-    'agents list', 'agents get <slug>', 'agents create <slug> --name n --model m --system-prompt p [--collections id,id|all] [--timeout ms] [--file agent.json]',
-    'agents update <slug> [--name …] [--model …] [--system-prompt …] [--collections …] [--slug new]', 'agents delete <slug>',
-    'agents invoke <slug> <question> [--document id] [--no-stream]', 'agents runs <slug> [run-id] [--status s]',
+    'agents list',
+    'agents get <slug>',
+    'agents create <slug> --name n --model m --system-prompt p [--collections id,id|all] [--timeout ms] [--file agent.json]',
+    'agents update <slug> [--name …] [--model …] [--system-prompt …] [--collections …] [--slug new]',
+    'agents delete <slug>',
+    'agents invoke <slug> <question> [--document id] [--no-stream]',
+    'agents runs <slug> [run-id] [--status s]',
   ],
   description:
     'Agents belong to a project of an org: pass --org (or SERVICE_ORG_ID) and --project. They need a session, not the API key:\n' +
     '`dossier login` (or --token / SERVICE_TOKEN, or SERVICE_EMAIL and SERVICE_PASSWORD). invoke streams like research: tool calls and\n' +
     'their results on stderr, the answer on stdout; piped or with --json, NDJSON events. It exits 1 unless the run succeeded.',
   subcommands: [
-    ['list', "the project's agents"], ['get <slug>', 'one agent and its prompt'], ['create <slug>', 'save an agent (admin)'],
-    ['update <slug>', 'change an agent (admin; --slug renames it)'], ['delete <slug>', 'delete an agent with its runs (admin)'],
-    ['invoke <slug> <question>', 'run the agent'], ['runs <slug> [run-id]', 'its runs, newest first, or one run with its steps'],
+    ['list', "the project's agents"],
+    ['get <slug>', 'one agent and its prompt'],
+    ['create <slug>', 'save an agent (admin)'],
+    ['update <slug>', 'change an agent (admin; --slug renames it)'],
+    ['delete <slug>', 'delete an agent with its runs (admin)'],
+    ['invoke <slug> <question>', 'run the agent'],
+    ['runs <slug> [run-id]', 'its runs, newest first, or one run with its steps'],
   ],
   options: {
-    org: { type: 'string' }, token: { type: 'string' }, name: { type: 'string' }, model: { type: 'string' }, description: { type: 'string' },
-    'system-prompt': { type: 'string' }, collections: { type: 'string' }, timeout: { type: 'string' }, file: { type: 'string' }, slug: { type: 'string' },
-    document: { type: 'string' }, 'no-stream': { type: 'boolean' }, status: { type: 'string' },
+    org: { type: 'string' },
+    token: { type: 'string' },
+    name: { type: 'string' },
+    model: { type: 'string' },
+    description: { type: 'string' },
+    'system-prompt': { type: 'string' },
+    collections: { type: 'string' },
+    timeout: { type: 'string' },
+    file: { type: 'string' },
+    slug: { type: 'string' },
+    document: { type: 'string' },
+    'no-stream': { type: 'boolean' },
+    status: { type: 'string' },
   },
   optionHelp: [
-    ['--org <id>', 'the org owning the project (default: $SERVICE_ORG_ID)'], ['--token <jwt>', 'a session token (default: $SERVICE_TOKEN)'],
-    ['--collections <ids|all>', 'create/update: the allow-list, comma-separated, or all'], ['--timeout <ms>', 'create/update: the time limit (max 600000)'],
-    ['--file <json>', 'create/update: fields from a JSON file (toolset, outputSchema …)'], ['--document <id>', 'invoke: scope every tool call to one document'],
-    ['--no-stream', 'invoke: wait for the whole answer'], ['--status <s>', 'runs: only succeeded, failed, cancelled, timeout or running'],
+    ['--org <id>', 'the org owning the project (default: $SERVICE_ORG_ID)'],
+    ['--token <jwt>', 'a session token (default: $SERVICE_TOKEN)'],
+    ['--collections <ids|all>', 'create/update: the allow-list, comma-separated, or all'],
+    ['--timeout <ms>', 'create/update: the time limit (max 600000)'],
+    ['--file <json>', 'create/update: fields from a JSON file (toolset, outputSchema …)'],
+    ['--document <id>', 'invoke: scope every tool call to one document'],
+    ['--no-stream', 'invoke: wait for the whole answer'],
+    ['--status <s>', 'runs: only succeeded, failed, cancelled, timeout or running'],
   ],
-  examples: ["dossier agents create support-bot --name Support --model claude-sonnet-4-5 --system-prompt 'Answer from the manuals.'", 'dossier agents invoke support-bot "How do refunds work?"', 'dossier agents runs support-bot --status failed'],
+  examples: [
+    "dossier agents create support-bot --name Support --model claude-sonnet-4-5 --system-prompt 'Answer from the manuals.'",
+    'dossier agents invoke support-bot "How do refunds work?"',
+    'dossier agents runs support-bot --status failed',
+  ],
   run: (ctx) => dispatch(ctx, 'agents', { list, get, create, update, delete: remove, invoke, runs }),
 };

@@ -12,7 +12,11 @@ const notFound = { notFoundHint: 'check the id; `dossier docs list` shows the do
 
 /** Every claim of a collection, from the claim map stream (cached on the server once computed); also the MCP tools'. */
 export async function claimMap(api: ApiClient, id: string, signal?: AbortSignal): Promise<ClaimMapItem[]> {
-  const res = await api.send('GET', `/collections/${id}/claims/map`, { headers: { accept: 'text/event-stream' }, signal, notFoundHint: 'pass -c <collection-id> or run `dossier collections list`' });
+  const res = await api.send('GET', `/collections/${id}/claims/map`, {
+    headers: { accept: 'text/event-stream' },
+    signal,
+    notFoundHint: 'pass -c <collection-id> or run `dossier collections list`',
+  });
   for await (const message of sseMessages(res.body as AsyncIterable<Uint8Array>)) {
     const event = message as { type: string; claims?: ClaimMapItem[]; message?: string };
     if (event.type === 'done') return event.claims ?? [];
@@ -33,7 +37,13 @@ async function list(ctx: Context) {
   if (claims.length === 0) return ctx.out.info('no claims yet: they are extracted after a document is ready when the project has a model provider');
   ctx.out.table(
     ['ID', 'IMP', 'DOCUMENT', 'SECTION', 'CLAIM'],
-    claims.map((claim) => [claim.id, String(claim.importance), truncate('documentName' in claim ? claim.documentName : claim.documentId, 30), truncate(claim.sectionTitle, 30), truncate(oneLine(claim.text), 70)]),
+    claims.map((claim) => [
+      claim.id,
+      String(claim.importance),
+      truncate('documentName' in claim ? claim.documentName : claim.documentId, 30),
+      truncate(claim.sectionTitle, 30),
+      truncate(oneLine(claim.text), 70),
+    ]),
   );
 }
 

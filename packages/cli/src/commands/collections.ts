@@ -21,7 +21,12 @@ const notFound = { notFoundHint: `${COLLECTION_HINT} to see the collections of t
 
 function show(ctx: Context, c: Record<string, unknown>): void {
   if (ctx.out.json) ctx.out.value(c);
-  else for (const l of fields(Object.entries(c).map(([k, v]) => [k, v === null ? '-' : compact(v)]), ctx.out.out)) ctx.out.line(l);
+  else
+    for (const l of fields(
+      Object.entries(c).map(([k, v]) => [k, v === null ? '-' : compact(v)]),
+      ctx.out.out,
+    ))
+      ctx.out.line(l);
 }
 
 async function list(ctx: Context) {
@@ -46,7 +51,11 @@ async function stats(ctx: Context) {
   const s = await ctx.api({ keyRequired: false }).json<Record<string, unknown>>('GET', `/collections/${id}/stats`, notFound);
   if (ctx.out.json) return ctx.out.value(s);
   const pretty = (k: string, v: unknown) => (/Bytes$/.test(k) && typeof v === 'number' ? bytes(v) : compact(v));
-  for (const l of fields(Object.entries(s).map(([k, v]) => [k, pretty(k, v)]), ctx.out.out)) ctx.out.line(l);
+  for (const l of fields(
+    Object.entries(s).map(([k, v]) => [k, pretty(k, v)]),
+    ctx.out.out,
+  ))
+    ctx.out.line(l);
 }
 
 const CREATE_FIELDS = { description: 'description', visibility: 'visibility', 'embedding-model': 'embeddingModel' } as const;
@@ -74,7 +83,9 @@ async function noteSameName(ctx: Context, created: Collection): Promise<void> {
   const others = all.filter((c) => c.id !== created.id && c.name.toLowerCase() === created.name.toLowerCase());
   if (others.length === 0) return;
   const ids = others.map((c) => c.id).join(', ');
-  ctx.out.info(`note: ${others.length === 1 ? 'another collection is' : `${others.length} other collections are`} also named '${created.name}' (${ids}); -c '${created.name}' will ask for an id`);
+  ctx.out.info(
+    `note: ${others.length === 1 ? 'another collection is' : `${others.length} other collections are`} also named '${created.name}' (${ids}); -c '${created.name}' will ask for an id`,
+  );
 }
 
 /** `--enable reranking` → enableReranking: true; the suppress-* switches keep their own names. */
@@ -97,7 +108,10 @@ function updateBody(ctx: Context): Record<string, unknown> {
   const chunkOverlap = intFlag(ctx.values, 'chunk-overlap', 0, 512);
   if (chunkSize !== undefined) body.chunkSize = chunkSize;
   if (chunkOverlap !== undefined) body.chunkOverlap = chunkOverlap;
-  for (const [flag, on] of [['enable', true], ['disable', false]] as const) {
+  for (const [flag, on] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     for (const f of many(ctx.values, flag)) {
       const field = FEATURES[f];
       if (!field) throw usageError(`unknown feature '${f}' for --${flag}`, `features: ${Object.keys(FEATURES).join(', ')}`);
@@ -132,10 +146,18 @@ async function remove(ctx: Context) {
 export const collectionsCommand: Command = {
   name: 'collections',
   summary: 'List, show, create, update and delete collections; show their statistics',
-  usage: ['collections list', 'collections get [collection]', 'collections create <name> [options]', 'collections update [collection] [options]', 'collections delete <collection>', 'collections stats [collection]'],
-  description: 'A collection is given as an id or a unique name; get, update and stats default to the current collection (-c, or the last one used). Delete always needs it spelled out.',
+  usage: [
+    'collections list',
+    'collections get [collection]',
+    'collections create <name> [options]',
+    'collections update [collection] [options]',
+    'collections delete <collection>',
+    'collections stats [collection]',
+  ],
+  description:
+    'A collection is given as an id or a unique name; get, update and stats default to the current collection (-c, or the last one used). Delete always needs it spelled out.',
   subcommands: [
-    ['list', 'collections of the API key\'s project (* marks the current one)'],
+    ['list', "collections of the API key's project (* marks the current one)"],
     ['get [collection]', 'every field of a collection'],
     ['create <name>', 'create a collection (needs the project id) and make it current'],
     ['update [collection]', 'change name, description, visibility, instructions, chunking of new documents, features'],
@@ -160,7 +182,7 @@ export const collectionsCommand: Command = {
     [`--visibility <${choiceHelp(VISIBILITIES)}>`, 'create, update: public collections can be read without a key'],
     ['--chunk-size <tokens>', 'create, update: 64 to 4096 (default 512; update affects new documents only)'],
     ['--chunk-overlap <tokens>', 'create, update: 0 to 512 (default 64)'],
-    ['--embedding-model <id>', 'create: fixed for the collection\'s lifetime (default: the server\'s)'],
+    ['--embedding-model <id>', "create: fixed for the collection's lifetime (default: the server's)"],
     ['--name <name>', 'update: rename'],
     ['--instructions <text>', 'update: guidance added to every research session on the collection'],
     ['--llm-model <id>', 'update: model for summaries and captions'],

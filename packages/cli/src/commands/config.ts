@@ -24,14 +24,19 @@ function get(ctx: Context): number {
     return value === null ? EXIT.failure : EXIT.ok; // like `git config`: an unset key exits 1
   }
   if (ctx.out.json) ctx.out.value(config);
-  else ctx.out.table(['SETTING', 'VALUE', 'MEANING'], Object.entries(CONFIG_KEYS).map(([k, d]) => [k, config[k as ConfigKey] ?? ctx.out.out.dim('(unset)'), d.help]));
+  else
+    ctx.out.table(
+      ['SETTING', 'VALUE', 'MEANING'],
+      Object.entries(CONFIG_KEYS).map(([k, d]) => [k, config[k as ConfigKey] ?? ctx.out.out.dim('(unset)'), d.help]),
+    );
   return EXIT.ok;
 }
 
 function set(ctx: Context): number {
   const key = keyArg(ctx, true)!;
   const value = ctx.positionals[2];
-  if (value === undefined || ctx.positionals.length > 3) throw usageError('config set takes one setting and one value', `e.g. dossier config set ${key} ${CONFIG_KEYS[key].values?.[0] ?? '<value>'}`);
+  if (value === undefined || ctx.positionals.length > 3)
+    throw usageError('config set takes one setting and one value', `e.g. dossier config set ${key} ${CONFIG_KEYS[key].values?.[0] ?? '<value>'}`);
   const why = checkConfigValue(key, value);
   if (why) throw usageError(`bad value for ${key}: ${why}`);
   const path = configPath(ctx.env);
@@ -67,15 +72,21 @@ export const configCommand: Command = {
   summary: 'Show or change the settings in ~/.config/dossier/config.json',
   usage: ['config get [setting]', 'config set <setting> <value>', 'config reset [setting]', 'config path'],
   description:
-    `Settings: ${Object.entries(CONFIG_KEYS).map(([k, d]) => `${k} (${d.help})`).join('; ')}.\n` +
-    'Flags win over the environment, which wins over this file. `get` of an unset setting prints nothing and exits 1.',
+    `Settings: ${Object.entries(CONFIG_KEYS)
+      .map(([k, d]) => `${k} (${d.help})`)
+      .join('; ')}.\n` + 'Flags win over the environment, which wins over this file. `get` of an unset setting prints nothing and exits 1.',
   subcommands: [
     ['get [setting]', 'print one setting, or all of them with what they mean'],
     ['set <setting> <value>', 'save a setting'],
     ['reset [setting]', 'remove one setting, or the whole file'],
     ['path', 'print where the config file is (with --json, the state file too)'],
   ],
-  examples: ['dossier config set output json', 'dossier config set base_url https://dossier.example.com/v1', 'dossier config get color', 'dossier config reset'],
+  examples: [
+    'dossier config set output json',
+    'dossier config set base_url https://dossier.example.com/v1',
+    'dossier config get color',
+    'dossier config reset',
+  ],
   async run(ctx) {
     const sub = ctx.positionals[0];
     if (sub === 'get') return get(ctx);

@@ -38,7 +38,12 @@ function report(ctx: Context, run: ContradictionRun): number | undefined {
 async function list(ctx: Context) {
   const id = await ctx.collection();
   const params = new URLSearchParams();
-  for (const [name, value] of [['status', choiceFlag(ctx.values, 'status', CONTRADICTION_STATUSES)], ['severity', choiceFlag(ctx.values, 'severity', CONTRADICTION_SEVERITIES)], ['documentId', ctx.values.document], ['limit', intFlag(ctx.values, 'limit', 1, 100)]] as const) {
+  for (const [name, value] of [
+    ['status', choiceFlag(ctx.values, 'status', CONTRADICTION_STATUSES)],
+    ['severity', choiceFlag(ctx.values, 'severity', CONTRADICTION_SEVERITIES)],
+    ['documentId', ctx.values.document],
+    ['limit', intFlag(ctx.values, 'limit', 1, 100)],
+  ] as const) {
     if (value !== undefined) params.set(name, String(value));
   }
   const page = await ctx.api().json<{ total: number; items: Contradiction[] }>('GET', `/collections/${id}/contradictions?${params}`, notFound);
@@ -56,14 +61,19 @@ async function list(ctx: Context) {
 async function apply(ctx: Context) {
   const contradictionId = arg(ctx, 1, 'the contradiction id', 'dossier contradictions apply <id>');
   const instruction = typeof ctx.values.instruction === 'string' ? ctx.values.instruction : undefined;
-  await ctx.api().json('POST', `/collections/${await ctx.collection()}/contradictions/${contradictionId}/apply-instruction`, { json: instruction ? { instruction } : {}, ...notFound });
+  await ctx.api().json('POST', `/collections/${await ctx.collection()}/contradictions/${contradictionId}/apply-instruction`, {
+    json: instruction ? { instruction } : {},
+    ...notFound,
+  });
   if (ctx.out.json) return ctx.out.value({ id: contradictionId, status: 'applied' });
   ctx.out.info('applied: the instruction was appended to the collection instructions');
 }
 
 async function dismiss(ctx: Context) {
   const contradictionId = arg(ctx, 1, 'the contradiction id', 'dossier contradictions dismiss <id>');
-  const updated = await ctx.api().json<Contradiction>('PATCH', `/collections/${await ctx.collection()}/contradictions/${contradictionId}`, { json: { status: 'dismissed' }, ...notFound });
+  const updated = await ctx
+    .api()
+    .json<Contradiction>('PATCH', `/collections/${await ctx.collection()}/contradictions/${contradictionId}`, { json: { status: 'dismissed' }, ...notFound });
   if (ctx.out.json) return ctx.out.value(updated);
   ctx.out.info(`dismissed ${updated.id}; later runs will not raise it again`);
 }
@@ -86,7 +96,14 @@ export const contradictionsCommand: Command = {
     ['apply <id>', 'append the instruction to the collection instructions'],
     ['dismiss <id>', 'dismiss a contradiction'],
   ],
-  options: { watch: { type: 'boolean' }, status: { type: 'string' }, severity: { type: 'string' }, document: { type: 'string' }, limit: { type: 'string', short: 'n' }, instruction: { type: 'string' } },
+  options: {
+    watch: { type: 'boolean' },
+    status: { type: 'string' },
+    severity: { type: 'string' },
+    document: { type: 'string' },
+    limit: { type: 'string', short: 'n' },
+    instruction: { type: 'string' },
+  },
   optionHelp: [
     ['--watch', 'detect: follow the run until it completes'],
     ['--status <s>', 'list: active (default), dismissed or applied'],

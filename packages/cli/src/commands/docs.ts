@@ -13,8 +13,7 @@ import { waitForDocument } from '../wait.ts';
 const DOC_HINT = 'run `dossier docs list` to see the documents of the current collection';
 const notFound = { notFoundHint: DOC_HINT };
 /** The 404 hint for a document argument: a file name given where the id belongs is the usual slip. */
-const docNotFound = (id: string) =>
-  isUuid(id) ? notFound : { notFoundHint: `'${id}' is not a document id (ids are UUIDs); ${DOC_HINT}` };
+const docNotFound = (id: string) => (isUuid(id) ? notFound : { notFoundHint: `'${id}' is not a document id (ids are UUIDs); ${DOC_HINT}` });
 const docArg = (ctx: Context, what = 'the document id') => arg(ctx, 1, what, `dossier docs ${ctx.positionals[0]} <document-id>`);
 
 async function list(ctx: Context) {
@@ -32,17 +31,30 @@ async function list(ctx: Context) {
   const s = ctx.out.out;
   ctx.out.table(
     ['ID', 'FILENAME', 'STATUS', 'SECTIONS', 'CHUNKS', 'SIZE', 'CREATED'],
-    page.documents.map((d) => [d.id, truncate(d.filename, 48), status(s, d.status), num(d.sectionCount), num(d.chunkCount), bytes(d.fileSizeBytes), shortDate(d.createdAt)]),
+    page.documents.map((d) => [
+      d.id,
+      truncate(d.filename, 48),
+      status(s, d.status),
+      num(d.sectionCount),
+      num(d.chunkCount),
+      bytes(d.fileSizeBytes),
+      shortDate(d.createdAt),
+    ]),
   );
   const last = offset + page.documents.length;
-  if (page.total > last || offset > 0) ctx.out.info(`showing ${page.documents.length ? offset + 1 : 0}–${last} of ${page.total}${page.total > last ? `; --offset ${last} for more` : ''}`);
+  if (page.total > last || offset > 0)
+    ctx.out.info(`showing ${page.documents.length ? offset + 1 : 0}–${last} of ${page.total}${page.total > last ? `; --offset ${last} for more` : ''}`);
 }
 
 async function get(ctx: Context) {
   const id = docArg(ctx);
   const d = await ctx.api({ keyRequired: false }).json<Document>('GET', `/documents/${id}`, docNotFound(id));
   if (ctx.out.json) return ctx.out.value(d);
-  for (const l of fields(Object.entries(d).map(([k, v]) => [k, v === null ? '-' : compact(v)]), ctx.out.out)) ctx.out.line(l);
+  for (const l of fields(
+    Object.entries(d).map(([k, v]) => [k, v === null ? '-' : compact(v)]),
+    ctx.out.out,
+  ))
+    ctx.out.line(l);
 }
 
 async function markdown(ctx: Context) {
@@ -86,7 +98,9 @@ async function chunks(ctx: Context) {
   const api = ctx.api({ keyRequired: false });
   const sectionId = typeof ctx.values.section === 'string' ? ctx.values.section : undefined;
   if (sectionId) {
-    const list = await api.json<Chunk[]>('GET', `/sections/${sectionId}/chunks`, { notFoundHint: 'run `dossier docs sections <document-id>` to see section ids' });
+    const list = await api.json<Chunk[]>('GET', `/sections/${sectionId}/chunks`, {
+      notFoundHint: 'run `dossier docs sections <document-id>` to see section ids',
+    });
     if (ctx.out.json) return ctx.out.value(list);
     return printChunks(ctx, `section ${sectionId}`, list);
   }
@@ -102,14 +116,19 @@ async function chunks(ctx: Context) {
 
 async function images(ctx: Context) {
   const id = docArg(ctx);
-  const list = await ctx.api({ keyRequired: false }).json<{ id: string; position: number; mimeType: string; sectionId: string | null; caption: string | null }[]>(
-    'GET',
-    `/documents/${id}/images`,
-    docNotFound(id),
-  );
+  const list = await ctx
+    .api({ keyRequired: false })
+    .json<{ id: string; position: number; mimeType: string; sectionId: string | null; caption: string | null }[]>(
+      'GET',
+      `/documents/${id}/images`,
+      docNotFound(id),
+    );
   if (ctx.out.json) return ctx.out.value(list);
   if (list.length === 0) return ctx.out.info('this document has no images');
-  ctx.out.table(['#', 'ID', 'TYPE', 'CAPTION'], list.map((i) => [String(i.position), i.id, i.mimeType, i.caption ? truncate(oneLine(i.caption), 80) : '-']));
+  ctx.out.table(
+    ['#', 'ID', 'TYPE', 'CAPTION'],
+    list.map((i) => [String(i.position), i.id, i.mimeType, i.caption ? truncate(oneLine(i.caption), 80) : '-']),
+  );
 }
 
 async function remove(ctx: Context) {
@@ -127,7 +146,11 @@ async function wait(ctx: Context) {
   const api = ctx.api({ keyRequired: false });
   const docs = await Promise.all(ctx.positionals.slice(1).map((id) => waitForDocument(api, id, ctx.signal)));
   if (ctx.out.json) ctx.out.value(docs.length === 1 ? docs[0] : docs);
-  else ctx.out.table(['ID', 'FILENAME', 'STATUS', 'SECTIONS', 'CHUNKS', 'ERROR'], docs.map((d) => [d.id, d.filename, status(ctx.out.out, d.status), num(d.sectionCount), num(d.chunkCount), d.errorMessage ?? '']));
+  else
+    ctx.out.table(
+      ['ID', 'FILENAME', 'STATUS', 'SECTIONS', 'CHUNKS', 'ERROR'],
+      docs.map((d) => [d.id, d.filename, status(ctx.out.out, d.status), num(d.sectionCount), num(d.chunkCount), d.errorMessage ?? '']),
+    );
   return docs.some((d) => d.status === 'error') ? EXIT.failure : EXIT.ok;
 }
 
@@ -155,8 +178,12 @@ export const docsCommand: Command = {
     ['wait <id>...', 'block until each document is ready or in error (exit 1 if any is in error)'],
   ],
   options: {
-    status: { type: 'string' }, tag: { type: 'string', multiple: true }, 'any-tag': { type: 'string', multiple: true },
-    limit: { type: 'string' }, offset: { type: 'string' }, section: { type: 'string' },
+    status: { type: 'string' },
+    tag: { type: 'string', multiple: true },
+    'any-tag': { type: 'string', multiple: true },
+    limit: { type: 'string' },
+    offset: { type: 'string' },
+    section: { type: 'string' },
   },
   optionHelp: [
     ['--status <status>', 'list: only pending, uploading, processing, sectioned, embedded, ready or error'],

@@ -34,7 +34,12 @@ function configCheck(ctx: Context): Check {
 
 function keyCheck(ctx: Context): Check {
   const { value, source } = ctx.settings.apiKey;
-  if (!value) return fail('API key', 'not set', 'export SERVICE_API_KEY=dsk_live_… or pass --api-key; the server prints its keys on first start and saves them in <data-dir>/bootstrap-credentials.txt');
+  if (!value)
+    return fail(
+      'API key',
+      'not set',
+      'export SERVICE_API_KEY=dsk_live_… or pass --api-key; the server prints its keys on first start and saves them in <data-dir>/bootstrap-credentials.txt',
+    );
   const env = /^dsk_(live|test)_/.exec(value)?.[1];
   const from = source === 'flag' ? '--api-key' : 'SERVICE_API_KEY';
   return pass('API key', `set by ${from}${env ? ` (a ${env} key)` : ' (not shaped like a Dossier key: dsk_live_… or dsk_test_…)'}`);
@@ -43,7 +48,8 @@ function keyCheck(ctx: Context): Check {
 function urlCheck(ctx: Context): Check {
   const b = ctx.settings.baseUrl;
   const from = SOURCE_NAMES[b.source ?? 'default'];
-  if (!b.normalized) return fail('base URL', `${b.error} (from ${from})`, 'set SERVICE_BASE_URL or --base-url to the API address, e.g. http://127.0.0.1:8080/v1');
+  if (!b.normalized)
+    return fail('base URL', `${b.error} (from ${from})`, 'set SERVICE_BASE_URL or --base-url to the API address, e.g. http://127.0.0.1:8080/v1');
   return pass('base URL', `${b.normalized} (from ${from})`);
 }
 
@@ -54,7 +60,11 @@ async function dnsCheck(host: string): Promise<Check> {
     const { address } = await lookup(bare);
     return pass('DNS', `${bare} resolves to ${address}`);
   } catch (err) {
-    return fail('DNS', `${bare} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, 'check the host name in SERVICE_BASE_URL, and your network or VPN');
+    return fail(
+      'DNS',
+      `${bare} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      'check the host name in SERVICE_BASE_URL, and your network or VPN',
+    );
   }
 }
 
@@ -68,7 +78,13 @@ function tlsCheck(url: URL): Promise<Check> {
       socket.end();
     });
     const failed = (why: string) => {
-      resolve(fail('TLS', `handshake with ${host} failed: ${why}`, 'check the certificate (expired? self-signed? wrong host name?) or use the http:// address if the server has no TLS'));
+      resolve(
+        fail(
+          'TLS',
+          `handshake with ${host} failed: ${why}`,
+          'check the certificate (expired? self-signed? wrong host name?) or use the http:// address if the server has no TLS',
+        ),
+      );
       socket.destroy();
     };
     socket.on('error', (err) => failed(err.message));

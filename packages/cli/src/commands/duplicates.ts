@@ -35,14 +35,22 @@ async function list(ctx: Context) {
   const id = await ctx.collection();
   const limit = intFlag(ctx.values, 'limit', 1, 100) ?? 50;
   const offset = intFlag(ctx.values, 'offset', 0, 1_000_000) ?? 0;
-  const page = await ctx.api().json<{ total: number; items: DuplicateGroup[] }>('GET', `/collections/${id}/duplicates?limit=${limit}&offset=${offset}`, notFound);
+  const page = await ctx
+    .api()
+    .json<{ total: number; items: DuplicateGroup[] }>('GET', `/collections/${id}/duplicates?limit=${limit}&offset=${offset}`, notFound);
   if (ctx.out.json) return ctx.out.value(page);
   if (page.items.length === 0) return ctx.out.info('no duplicate groups; `dossier duplicates detect --watch` looks for some');
   for (const group of page.items) {
     ctx.out.line(`group ${group.id}`);
     ctx.out.table(
       ['DOCUMENT', 'FILENAME', 'ROLE', 'IN CANONICAL', 'OF CANONICAL'],
-      group.members.map((member) => [member.documentId, truncate(member.filename, 40), member.relationship, percent(member.coverageToCanonical), percent(member.coverageFromCanonical)]),
+      group.members.map((member) => [
+        member.documentId,
+        truncate(member.filename, 40),
+        member.relationship,
+        percent(member.coverageToCanonical),
+        percent(member.coverageFromCanonical),
+      ]),
     );
   }
   if (page.total > offset + page.items.length) ctx.out.info(`${page.items.length} of ${page.total} groups shown (--offset, --limit)`);
@@ -51,7 +59,10 @@ async function list(ctx: Context) {
 async function resolve(ctx: Context) {
   const groupId = arg(ctx, 1, 'the group id', 'dossier duplicates resolve <group-id> <document-id>');
   const documentId = arg(ctx, 2, 'the document to make canonical', 'dossier duplicates resolve <group-id> <document-id>');
-  const result = await ctx.api().json<{ success: boolean; changed: boolean }>('PATCH', `/collections/${await ctx.collection()}/duplicates/${groupId}`, { json: { canonicalDocumentId: documentId }, ...notFound });
+  const result = await ctx.api().json<{ success: boolean; changed: boolean }>('PATCH', `/collections/${await ctx.collection()}/duplicates/${groupId}`, {
+    json: { canonicalDocumentId: documentId },
+    ...notFound,
+  });
   if (ctx.out.json) return ctx.out.value(result);
   ctx.out.info(result.changed ? `${documentId} is now the canonical of group ${groupId}` : `${documentId} already was the canonical`);
 }
@@ -66,7 +77,12 @@ async function dismiss(ctx: Context) {
 export const duplicatesCommand: Command = {
   name: 'duplicates',
   summary: 'Near-duplicate documents: detect, list, choose the canonical, or dismiss a group',
-  usage: ['duplicates detect [--watch]', 'duplicates list [--limit n] [--offset n]', 'duplicates resolve <group-id> <document-id>', 'duplicates dismiss <group-id>'],
+  usage: [
+    'duplicates detect [--watch]',
+    'duplicates list [--limit n] [--offset n]',
+    'duplicates resolve <group-id> <document-id>',
+    'duplicates dismiss <group-id>',
+  ],
   description:
     'Documents whose text mostly occurs in another (either way: copies, other formats, excerpts) form a group; only\n' +
     'the canonical member is searched. With enableDeduplication each new document is checked as it becomes ready.',

@@ -36,7 +36,15 @@ function metricsTable(ctx: Context, runs: EvaluationRunSummary[]): void {
     ['RUN', 'SET', 'TRIGGER', 'EXPANSION', 'RERANK', 'K', 'nDCG@10', 'RECALL@K', 'MRR', 'P50 MS', 'P95 MS', 'QUERIES', 'WHEN'],
     runs.map((r) => {
       const shadow = r.settings.shadow ? ` (shadow: chunks ${r.settings.chunkSize}/${r.settings.chunkOverlap}, ${r.settings.embeddingModel})` : '';
-      return [r.id, `${truncate(r.setId, 8)} v${r.setVersion}`, r.trigger, `${r.settings.queryExpansion}${shadow}`, String(r.settings.enableReranking), ...figures(r), shortDate(r.createdAt)];
+      return [
+        r.id,
+        `${truncate(r.setId, 8)} v${r.setVersion}`,
+        r.trigger,
+        `${r.settings.queryExpansion}${shadow}`,
+        String(r.settings.enableReranking),
+        ...figures(r),
+        shortDate(r.createdAt),
+      ];
     }),
   );
 }
@@ -54,10 +62,14 @@ function printRun(ctx: Context, run: EvaluationRun, misses: number): void {
   ctx.out.line(`${missed.length} of ${run.perQuery.length} queries below nDCG@10 1 (worst ${Math.min(misses, missed.length)} shown, --misses n):`);
   ctx.out.table(
     ['QUERY', 'nDCG@10', 'EXPECTED (RANK)', 'RETURNED (TOP 3)'],
-    missed.slice(0, misses).map((q) => [
-      truncate(`${q.id}: ${q.query}`, 50), fixed(q.ndcg10, 3),
-      truncate(q.expected.map((e) => `${e.target} (${e.rank ?? '—'})`).join(', '), 40), truncate(q.returned.slice(0, 3).join(', '), 40),
-    ]),
+    missed
+      .slice(0, misses)
+      .map((q) => [
+        truncate(`${q.id}: ${q.query}`, 50),
+        fixed(q.ndcg10, 3),
+        truncate(q.expected.map((e) => `${e.target} (${e.rank ?? '—'})`).join(', '), 40),
+        truncate(q.returned.slice(0, 3).join(', '), 40),
+      ]),
   );
 }
 
@@ -92,7 +104,9 @@ async function awaitRun(ctx: Context, path: string, queued: EvaluationRun): Prom
   let shown = '';
   while (run.status === 'running') {
     const p = run.progress;
-    const line = p ? `${p.stage === 'indexing' ? 'building the shadow copy' : 'searching'}: ${p.done}/${p.total}${p.stage === 'indexing' ? ' documents' : ' queries'}` : 'queued';
+    const line = p
+      ? `${p.stage === 'indexing' ? 'building the shadow copy' : 'searching'}: ${p.done}/${p.total}${p.stage === 'indexing' ? ' documents' : ' queries'}`
+      : 'queued';
     if (!ctx.out.json && line !== shown) ctx.out.info(line);
     shown = line;
     await new Promise((resolve) => setTimeout(resolve, pollMs()));
@@ -111,7 +125,8 @@ async function runSet(ctx: Context) {
   if (!ctx.out.json) ctx.out.info(`running set ${setId}…`);
   const path = `/collections/${await ctx.collection()}/evaluations`;
   const started = await ctx.api().json<EvaluationRun>('POST', path, { json: body, timeoutMs: null, signal: ctx.signal, ...notFound });
-  if (started.status === 'running' && !ctx.out.json) ctx.out.info(`run ${started.id} queued: chunking or the embedding model is tried on a shadow copy built in the background`);
+  if (started.status === 'running' && !ctx.out.json)
+    ctx.out.info(`run ${started.id} queued: chunking or the embedding model is tried on a shadow copy built in the background`);
   const run = await awaitRun(ctx, path, started);
   if (ctx.out.json) return ctx.out.value(run);
   printRun(ctx, run, intFlag(ctx.values, 'misses', 0, 10_000) ?? 10);
@@ -140,16 +155,24 @@ async function compare(ctx: Context) {
   if (ctx.out.json) return ctx.out.value(cmp);
   metricsTable(ctx, [cmp.base, cmp.candidate]);
   const d = cmp.delta;
-  ctx.out.line(`delta: nDCG@10 ${signed(d.ndcg10)}, recall ${signed(d.recall)}, MRR ${signed(d.mrr)}, p50 ${signed(d.latencyP50Ms, 1)} ms, p95 ${signed(d.latencyP95Ms, 1)} ms`);
+  ctx.out.line(
+    `delta: nDCG@10 ${signed(d.ndcg10)}, recall ${signed(d.recall)}, MRR ${signed(d.mrr)}, p50 ${signed(d.latencyP50Ms, 1)} ms, p95 ${signed(d.latencyP95Ms, 1)} ms`,
+  );
   if (cmp.queries.length === 0) return;
-  ctx.out.table(['QUERY', 'BASE', 'CANDIDATE', 'DELTA'], cmp.queries.slice(0, 20).map((q) => [truncate(`${q.id}: ${q.query}`, 50), fixed(q.baseNdcg10, 3), fixed(q.candidateNdcg10, 3), signed(q.delta, 3)]));
+  ctx.out.table(
+    ['QUERY', 'BASE', 'CANDIDATE', 'DELTA'],
+    cmp.queries.slice(0, 20).map((q) => [truncate(`${q.id}: ${q.query}`, 50), fixed(q.baseNdcg10, 3), fixed(q.candidateNdcg10, 3), signed(q.delta, 3)]),
+  );
 }
 
 async function sets(ctx: Context) {
   const list = await ctx.api().json<GoldenSet[]>('GET', `/collections/${await ctx.collection()}/golden-sets`, notFound);
   if (ctx.out.json) return ctx.out.value(list);
   if (list.length === 0) return ctx.out.info('no golden sets; `dossier eval import <name> --queries q.jsonl --qrels qrels.tsv` makes one');
-  ctx.out.table(['ID', 'NAME', 'VERSION', 'MATCH BY', 'QUERIES', 'CREATED'], list.map((s) => [s.id, truncate(s.name, 30), String(s.version), s.matchBy, String(s.queryCount), shortDate(s.createdAt)]));
+  ctx.out.table(
+    ['ID', 'NAME', 'VERSION', 'MATCH BY', 'QUERIES', 'CREATED'],
+    list.map((s) => [s.id, truncate(s.name, 30), String(s.version), s.matchBy, String(s.queryCount), shortDate(s.createdAt)]),
+  );
 }
 
 /** `eval import <name>`: BEIR files (--queries, --qrels) or a JSON list of {query, relevant} (--file). */
@@ -185,7 +208,9 @@ function proposalTable(ctx: Context, list: GoldenProposal[]): void {
 async function propose(ctx: Context) {
   const count = intFlag(ctx.values, 'count', 1, 20);
   if (!ctx.out.json) ctx.out.info('asking the fast model for questions…');
-  const list = await ctx.api().json<GoldenProposal[]>('POST', `/collections/${await ctx.collection()}/golden-proposals`, { json: count ? { count } : {}, timeoutMs: null, ...notFound });
+  const list = await ctx
+    .api()
+    .json<GoldenProposal[]>('POST', `/collections/${await ctx.collection()}/golden-proposals`, { json: count ? { count } : {}, timeoutMs: null, ...notFound });
   if (ctx.out.json) return ctx.out.value(list);
   proposalTable(ctx, list);
   ctx.out.info('nothing is scored yet: `dossier eval accept <id> --set <set-id>` (or --name) or `dossier eval reject <id>`');
@@ -205,14 +230,21 @@ async function accept(ctx: Context) {
   const { set, name, question } = ctx.values;
   if ((typeof set === 'string') === (typeof name === 'string')) throw usageError('give --set <set-id> (add to that set) or --name <name> (start a new set)');
   const body = { ...(typeof set === 'string' ? { setId: set } : { name }), ...(typeof question === 'string' ? { question } : {}) };
-  const done = await ctx.api().json<AcceptedGoldenProposal>('POST', `/collections/${await ctx.collection()}/golden-proposals/${encodeURIComponent(id)}/accept`, { json: body, ...notFound });
+  const done = await ctx
+    .api()
+    .json<AcceptedGoldenProposal>('POST', `/collections/${await ctx.collection()}/golden-proposals/${encodeURIComponent(id)}/accept`, {
+      json: body,
+      ...notFound,
+    });
   if (ctx.out.json) return ctx.out.value(done);
   ctx.out.info(`accepted into set ${done.set.id} v${done.set.version} (${done.set.queryCount} queries): ${done.proposal.question}`);
 }
 
 async function reject(ctx: Context) {
   const id = arg(ctx, 1, 'the proposal id', 'dossier eval reject <proposal-id>');
-  const done = await ctx.api().json<GoldenProposal>('POST', `/collections/${await ctx.collection()}/golden-proposals/${encodeURIComponent(id)}/reject`, notFound);
+  const done = await ctx
+    .api()
+    .json<GoldenProposal>('POST', `/collections/${await ctx.collection()}/golden-proposals/${encodeURIComponent(id)}/reject`, notFound);
   if (ctx.out.json) return ctx.out.value(done);
   ctx.out.info(`rejected: ${done.question}`);
 }
@@ -224,12 +256,16 @@ export const evalCommand: Command = {
     `eval import <name> (--queries q.jsonl --qrels qrels.tsv | --file set.json) [--match-by ${choiceHelp(GOLDEN_MATCHES)}]`,
     'eval sets',
     `eval run <set-id> [--version n] [--query-expansion ${choiceHelp(QUERY_EXPANSIONS)}] [--rerank on|off] [--limit k] [--chunk-size n] [--chunk-overlap n] [--embedding-model m] [--misses n]`,
-    'eval runs [--limit n]', 'eval show <run-id> [--misses n]', 'eval compare <base-run> <candidate-run>',
-    'eval propose [--count n]', `eval proposals [--status ${choiceHelp(PROPOSAL_STATUSES)}]`,
-    'eval accept <proposal-id> (--set <set-id> | --name <name>) [--question "…"]', 'eval reject <proposal-id>',
+    'eval runs [--limit n]',
+    'eval show <run-id> [--misses n]',
+    'eval compare <base-run> <candidate-run>',
+    'eval propose [--count n]',
+    `eval proposals [--status ${choiceHelp(PROPOSAL_STATUSES)}]`,
+    'eval accept <proposal-id> (--set <set-id> | --name <name>) [--question "…"]',
+    'eval reject <proposal-id>',
   ],
   description:
-    "A golden set lists queries with the documents (or sections) that answer them. A run sends every query through the\n" +
+    'A golden set lists queries with the documents (or sections) that answer them. A run sends every query through the\n' +
     "collection's query path and reports nDCG@10, recall@k, MRR and latency, with the queries that missed. Settings\n" +
     'given to `eval run` are tried without changing the collection; chunking or an embedding model are tried on a shadow\n' +
     'copy built in the background, and `eval run` waits for it, showing its progress.',
@@ -246,20 +282,37 @@ export const evalCommand: Command = {
     ['reject <id>', 'reject a drafted question'],
   ],
   options: {
-    queries: { type: 'string' }, qrels: { type: 'string' }, file: { type: 'string' }, 'match-by': { type: 'string' },
-    version: { type: 'string' }, 'query-expansion': { type: 'string' }, rerank: { type: 'string' }, limit: { type: 'string', short: 'n' }, misses: { type: 'string' },
-    'chunk-size': { type: 'string' }, 'chunk-overlap': { type: 'string' }, 'embedding-model': { type: 'string' },
-    count: { type: 'string' }, status: { type: 'string' }, set: { type: 'string' }, name: { type: 'string' }, question: { type: 'string' },
+    queries: { type: 'string' },
+    qrels: { type: 'string' },
+    file: { type: 'string' },
+    'match-by': { type: 'string' },
+    version: { type: 'string' },
+    'query-expansion': { type: 'string' },
+    rerank: { type: 'string' },
+    limit: { type: 'string', short: 'n' },
+    misses: { type: 'string' },
+    'chunk-size': { type: 'string' },
+    'chunk-overlap': { type: 'string' },
+    'embedding-model': { type: 'string' },
+    count: { type: 'string' },
+    status: { type: 'string' },
+    set: { type: 'string' },
+    name: { type: 'string' },
+    question: { type: 'string' },
   },
   optionHelp: [
     ['--queries <file> --qrels <file>', 'import: BEIR queries.jsonl and qrels tsv (corpus ids matched by file name)'],
     ['--file <file>', 'import: a JSON list of {id?, query, relevant: [{target, grade?}]}'],
-    ['--query-expansion, --rerank, --limit', 'run: settings to try instead of the collection\'s (limit = k of recall@k)'],
+    ['--query-expansion, --rerank, --limit', "run: settings to try instead of the collection's (limit = k of recall@k)"],
     ['--chunk-size, --chunk-overlap, --embedding-model', 'run: re-indexing settings, tried on a shadow copy (the run waits for it)'],
     ['--misses <n>', 'run, show: how many missed queries to list (default 10)'],
     ['--count <n>', 'propose: sections to sample, one question each (1 to 20, default 5)'],
     ['--set <id> | --name <name>, --question <text>', 'accept: the set to add to (or a new one), and the question as edited'],
   ],
-  examples: ['dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv', 'dossier eval run 4b1e… --query-expansion none', 'dossier eval compare 9a… 7c…'],
+  examples: [
+    'dossier eval import scifact --queries queries.jsonl --qrels qrels/test.tsv',
+    'dossier eval run 4b1e… --query-expansion none',
+    'dossier eval compare 9a… 7c…',
+  ],
   run: (ctx) => dispatch(ctx, 'eval', { import: importSet, sets, run: runSet, runs, show, compare, propose, proposals, accept, reject }),
 };

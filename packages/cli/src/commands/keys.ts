@@ -17,7 +17,15 @@ const orgId = (ctx: Context): string => {
 const base = (ctx: Context): string => (ctx.values['org-keys'] ? `/orgs/${orgId(ctx)}/api-keys` : `/orgs/${orgId(ctx)}/projects/${ctx.projectId()}/api-keys`);
 const notFound = { notFoundHint: 'check --org and --project, and `dossier keys list`' };
 
-const row = (k: ApiKeyView) => [k.id, k.env, k.name ?? '', `${k.prefix}…${k.lastFour}`, shortDate(k.createdAt), k.lastUsedAt ? shortDate(k.lastUsedAt) : 'never', k.revokedAt ? `revoked ${shortDate(k.revokedAt)}` : 'active'];
+const row = (k: ApiKeyView) => [
+  k.id,
+  k.env,
+  k.name ?? '',
+  `${k.prefix}…${k.lastFour}`,
+  shortDate(k.createdAt),
+  k.lastUsedAt ? shortDate(k.lastUsedAt) : 'never',
+  k.revokedAt ? `revoked ${shortDate(k.revokedAt)}` : 'active',
+];
 const HEAD = ['ID', 'ENV', 'NAME', 'KEY', 'CREATED', 'LAST USED', 'STATE'];
 
 async function list(ctx: Context) {
@@ -58,16 +66,29 @@ async function revoke(ctx: Context) {
 export const keysCommand: Command = {
   name: 'keys',
   summary: "Manage the project's API keys (and the org's keys): list, create, rotate, revoke",
-  usage: ['keys list [--org-keys]', `keys create [--env ${choiceHelp(ENVS)}] [--name n] [--org-keys]`, 'keys rotate <key-id>', 'keys revoke <key-id> [--org-keys]'],
+  usage: [
+    'keys list [--org-keys]',
+    `keys create [--env ${choiceHelp(ENVS)}] [--name n] [--org-keys]`,
+    'keys rotate <key-id>',
+    'keys revoke <key-id> [--org-keys]',
+  ],
   description:
     'Needs a session of an org admin (`dossier login`) and --org (or SERVICE_ORG_ID) and --project. A new key is printed\n' +
-    'once; listings show only its prefix and last four characters. --org-keys manages the org\'s own keys (dsk_org_…),\n' +
-    'which invoke the org\'s hosted agents and open no project\'s data.',
-  subcommands: [['list', 'keys with their last use'], ['create', 'a new key (printed once)'], ['rotate <id>', 'replace a key; the old one stops at once'], ['revoke <id>', 'stop a key at once']],
+    "once; listings show only its prefix and last four characters. --org-keys manages the org's own keys (dsk_org_…),\n" +
+    "which invoke the org's hosted agents and open no project's data.",
+  subcommands: [
+    ['list', 'keys with their last use'],
+    ['create', 'a new key (printed once)'],
+    ['rotate <id>', 'replace a key; the old one stops at once'],
+    ['revoke <id>', 'stop a key at once'],
+  ],
   options: { org: { type: 'string' }, token: { type: 'string' }, env: { type: 'string' }, name: { type: 'string' }, 'org-keys': { type: 'boolean' } },
   optionHelp: [
-    ['--org <id>', 'the org (default: $SERVICE_ORG_ID)'], [`--env <${choiceHelp(ENVS)}>`, 'create: which sandbox (default live)'],
-    ['--name <label>', 'create: a label'], ['--org-keys', "the org's keys instead of the project's"], ['--token <jwt>', 'a session token (default: the saved session)'],
+    ['--org <id>', 'the org (default: $SERVICE_ORG_ID)'],
+    [`--env <${choiceHelp(ENVS)}>`, 'create: which sandbox (default live)'],
+    ['--name <label>', 'create: a label'],
+    ['--org-keys', "the org's keys instead of the project's"],
+    ['--token <jwt>', 'a session token (default: the saved session)'],
   ],
   examples: ['dossier keys list', 'dossier keys create --env test --name ci', 'dossier keys revoke 01a2…'],
   run: (ctx) => dispatch(ctx, 'keys', { list, create, rotate, revoke }),

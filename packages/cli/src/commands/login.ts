@@ -15,7 +15,8 @@ async function passwordLogIn(ctx: Context) {
 /** `dossier login`: exchange email and password (or a single sign-on) for a session token, kept for this API address. */
 async function login(ctx: Context) {
   const provider = ctx.values.sso;
-  if (provider !== undefined && (typeof provider !== 'string' || !provider)) throw usageError('--sso needs the id of an identity provider', 'e.g. dossier login --sso corp');
+  if (provider !== undefined && (typeof provider !== 'string' || !provider))
+    throw usageError('--sso needs the id of an identity provider', 'e.g. dossier login --sso corp');
   if (provider && typeof ctx.values.email === 'string') throw usageError('--sso and --email do not go together', 'the identity provider says who you are');
   const session = provider ? await ssoLogIn(ctx, provider, { openBrowser: ctx.values['no-browser'] !== true }) : await passwordLogIn(ctx);
   const baseUrl = ctx.api({ keyRequired: false }).baseUrl;

@@ -22,7 +22,13 @@ const notFound = { notFoundHint: 'check --org and --project, and `dossier mcp cl
 
 const HEAD = ['ID', 'CLIENT', 'ENV', 'SCOPES', 'CONNECTED BY', 'CONNECTED', 'LAST USED'];
 const row = (c: ConnectedClient) => [
-  c.id, c.clientName ?? c.clientId, c.env, c.scopes.join(' '), c.account.email ?? c.account.id, shortDate(c.createdAt), c.lastUsedAt ? shortDate(c.lastUsedAt) : 'never',
+  c.id,
+  c.clientName ?? c.clientId,
+  c.env,
+  c.scopes.join(' '),
+  c.account.email ?? c.account.id,
+  shortDate(c.createdAt),
+  c.lastUsedAt ? shortDate(c.lastUsedAt) : 'never',
 ];
 
 async function list(ctx: Context) {

@@ -17,19 +17,26 @@ export const mcpCommand: Command = {
     'SERVICE_PROJECT_ID (or --project). Configure it in the client as a stdio server; docs/mcp.md has an example.\n' +
     '`mcp clients` lists the MCP clients connected to the project over HTTP (OAuth) and revokes them: it needs the\n' +
     'session of an org admin (`dossier login`) and --org (or SERVICE_ORG_ID).',
-  subcommands: [['clients [list]', 'the connected MCP clients of the project'], ['clients revoke <id>', 'disconnect one: its tokens stop at once']],
+  subcommands: [
+    ['clients [list]', 'the connected MCP clients of the project'],
+    ['clients revoke <id>', 'disconnect one: its tokens stop at once'],
+  ],
   options: { org: { type: 'string' }, token: { type: 'string' } },
-  optionHelp: [['--org <id>', 'clients: the org (default: $SERVICE_ORG_ID)'], ['--token <jwt>', 'clients: a session token (default: the saved session)']],
-  examples: ['SERVICE_API_KEY=dsk_live_… SERVICE_BASE_URL=http://127.0.0.1:8080/v1 dossier mcp', 'dossier mcp clients list', 'dossier mcp clients revoke 01a2…'],
+  optionHelp: [
+    ['--org <id>', 'clients: the org (default: $SERVICE_ORG_ID)'],
+    ['--token <jwt>', 'clients: a session token (default: the saved session)'],
+  ],
+  examples: [
+    'SERVICE_API_KEY=dsk_live_… SERVICE_BASE_URL=http://127.0.0.1:8080/v1 dossier mcp',
+    'dossier mcp clients list',
+    'dossier mcp clients revoke 01a2…',
+  ],
   async run(ctx) {
     if (ctx.positionals[0] === 'clients') return mcpClients(ctx);
     const api = ctx.api();
     const projectId = ctx.settings.projectId.value;
     // Loaded here, not at the top: every other command (and `--help`) starts without the MCP SDK.
-    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@dossier/mcp'),
-    ]);
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('@dossier/mcp')]);
     const server = createMcpServer({ api, projectId }, VERSION);
     const transport = new StdioServerTransport(ctx.stdin as NodeJS.ReadStream, ctx.out.streams.stdout as NodeJS.WriteStream);
     const closed = new Promise<void>((resolve) => {

@@ -39,10 +39,16 @@ async function list(ctx: Context) {
     ctx.values.members ? Promise.resolve([]) : sessionCall<InvitationView[]>(ctx, 'GET', `/orgs/${orgId(ctx)}/invitations`, notFound),
   ]);
   if (ctx.out.json) return ctx.out.value({ members, invitations });
-  ctx.out.table(['ACCOUNT', 'EMAIL', 'ROLE'], members.map((m) => [m.accountId, m.email, m.role]));
+  ctx.out.table(
+    ['ACCOUNT', 'EMAIL', 'ROLE'],
+    members.map((m) => [m.accountId, m.email, m.role]),
+  );
   if (invitations.length === 0) return ctx.out.info('no pending invitations');
   ctx.out.line('');
-  ctx.out.table(['INVITATION', 'EMAIL', 'ROLE', 'INVITED', 'EXPIRES'], invitations.map((i) => [i.id, i.email, i.role, shortDate(i.createdAt), shortDate(i.expiresAt)]));
+  ctx.out.table(
+    ['INVITATION', 'EMAIL', 'ROLE', 'INVITED', 'EXPIRES'],
+    invitations.map((i) => [i.id, i.email, i.role, shortDate(i.createdAt), shortDate(i.expiresAt)]),
+  );
 }
 
 async function revoke(ctx: Context) {
@@ -72,19 +78,28 @@ async function remove(ctx: Context) {
 export const membersCommand: Command = {
   name: 'members',
   summary: 'People of an org: invite by e-mail, list members and invitations, revoke an invitation, remove a member',
-  usage: ['members list [--members]', 'members invite <email> [--role member|admin] [--no-email]', 'members revoke <invitation-id>', 'members remove <email|account-id>'],
+  usage: [
+    'members list [--members]',
+    'members invite <email> [--role member|admin] [--no-email]',
+    'members revoke <invitation-id>',
+    'members remove <email|account-id>',
+  ],
   description:
     'Needs a session of an org admin (`dossier login`) and --org (or SERVICE_ORG_ID). An invitation prints a one-time\n' +
     'link, shown only then: pass it on (the server also e-mails it when it has SMTP settings). The invitee opens it and\n' +
     'chooses a password (or signs in with single sign-on). Removing a member ends their access to the org at once.',
   subcommands: [
-    ['list', 'members with their roles, and pending invitations'], ['invite <email>', 'a one-time link (printed once)'],
-    ['revoke <id>', 'an invitation: its link stops working'], ['remove <who>', 'a member, by e-mail or account id'],
+    ['list', 'members with their roles, and pending invitations'],
+    ['invite <email>', 'a one-time link (printed once)'],
+    ['revoke <id>', 'an invitation: its link stops working'],
+    ['remove <who>', 'a member, by e-mail or account id'],
   ],
   options: { org: { type: 'string' }, token: { type: 'string' }, role: { type: 'string' }, 'no-email': { type: 'boolean' }, members: { type: 'boolean' } },
   optionHelp: [
-    ['--org <id>', 'the org (default: $SERVICE_ORG_ID)'], ['--role <member|admin>', 'invite: the role (default member)'],
-    ['--no-email', 'invite: do not e-mail the link'], ['--members', 'list: members only (a member who is not an admin cannot see invitations)'],
+    ['--org <id>', 'the org (default: $SERVICE_ORG_ID)'],
+    ['--role <member|admin>', 'invite: the role (default member)'],
+    ['--no-email', 'invite: do not e-mail the link'],
+    ['--members', 'list: members only (a member who is not an admin cannot see invitations)'],
     ['--token <jwt>', 'a session token (default: the saved session)'],
   ],
   examples: ['dossier members invite grace@example.com --role admin', 'dossier members list', 'dossier members remove grace@example.com'],

@@ -23,8 +23,11 @@ async function list(ctx: Context) {
   const api = ctx.api();
   const keys = await api.json<ProviderKey[]>('GET', `/projects/${ctx.projectId()}/provider-keys`, notFound);
   if (ctx.out.json) return ctx.out.value(keys);
-  if (keys.length === 0) return ctx.out.info('no provider keys: research uses the server\'s managed key, if it has one');
-  ctx.out.table(['ID', 'PROVIDER', 'NAME', 'KEY', 'CREATED'], keys.map((k) => [k.id, k.provider, k.name, k.keyPreview, shortDate(k.createdAt)]));
+  if (keys.length === 0) return ctx.out.info("no provider keys: research uses the server's managed key, if it has one");
+  ctx.out.table(
+    ['ID', 'PROVIDER', 'NAME', 'KEY', 'CREATED'],
+    keys.map((k) => [k.id, k.provider, k.name, k.keyPreview, shortDate(k.createdAt)]),
+  );
 }
 
 async function set(ctx: Context) {
@@ -53,7 +56,7 @@ export const providerKeysCommand: Command = {
   summary: "List, set and delete the project's own model provider keys",
   usage: ['provider-keys list', 'provider-keys set <provider_a|provider_b> [--name label] [--key key]', 'provider-keys delete <key-id>'],
   description:
-    'With its own key a project runs research on its own account instead of the server\'s managed key.\n' +
+    "With its own key a project runs research on its own account instead of the server's managed key.\n" +
     'provider_a is Anthropic, provider_b is OpenAI (anthropic and openai are accepted too). The key is read from\n' +
     'stdin unless --key is given; the server stores it encrypted and shows only a preview. Needs the project id.',
   subcommands: [
@@ -66,6 +69,10 @@ export const providerKeysCommand: Command = {
     ['--name <label>', 'set: a display label (default: the provider)'],
     ['--key <key>', 'set: the key itself (default: the first line of stdin, which keeps it out of `ps` and history)'],
   ],
-  examples: ['dossier provider-keys set anthropic --name "team account" < ~/.anthropic-key', 'dossier provider-keys list --project 5d0c…', 'dossier provider-keys delete 8a41…'],
+  examples: [
+    'dossier provider-keys set anthropic --name "team account" < ~/.anthropic-key',
+    'dossier provider-keys list --project 5d0c…',
+    'dossier provider-keys delete 8a41…',
+  ],
   run: (ctx) => dispatch(ctx, 'provider-keys', { list, set, delete: remove }),
 };

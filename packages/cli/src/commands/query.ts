@@ -10,8 +10,16 @@ export const queryCommand: Command = {
   usage: ['query <text> [--limit n] [--tag t]... [--any-tag t]... [--metadata k=v]... [--full]'],
   description: 'Ranks chunks by keyword (BM25) and semantic search fused together, then reranks them. Higher scores are better.',
   options: { ...FILTER_OPTIONS, limit: { type: 'string', short: 'n' }, full: { type: 'boolean' } },
-  optionHelp: [['-n, --limit <n>', 'how many chunks, 1 to 50 (default 10)'], ...FILTER_HELP, ['--full', 'print each chunk whole instead of a one-line excerpt']],
-  examples: ['dossier query "how did revenue change in 2024?"', 'dossier query "latency budget" -n 3 --tag design --metadata year=2024', 'dossier query "pricing" --json | jq ".[0].chunk.content"'],
+  optionHelp: [
+    ['-n, --limit <n>', 'how many chunks, 1 to 50 (default 10)'],
+    ...FILTER_HELP,
+    ['--full', 'print each chunk whole instead of a one-line excerpt'],
+  ],
+  examples: [
+    'dossier query "how did revenue change in 2024?"',
+    'dossier query "latency budget" -n 3 --tag design --metadata year=2024',
+    'dossier query "pricing" --json | jq ".[0].chunk.content"',
+  ],
   async run(ctx) {
     const q = textArgument(ctx.positionals, 'query text', 'dossier query "what causes X?"');
     const id = await ctx.collection();
@@ -26,7 +34,9 @@ export const queryCommand: Command = {
     const width = (ctx.out.streams.stdout.columns ?? 100) - 6;
     const scoreWidth = Math.max(...hits.map((h) => h.score.toFixed(4).length)); // scores line up, 8.0428 under 22.7676
     hits.forEach((h, i) => {
-      ctx.out.line(`${s.bold(String(i + 1).padStart(2))}  ${s.dim(h.score.toFixed(4).padStart(scoreWidth))}  ${s.cyan(h.document.filename)} › ${h.section.title}${whereLabel(h)}`);
+      ctx.out.line(
+        `${s.bold(String(i + 1).padStart(2))}  ${s.dim(h.score.toFixed(4).padStart(scoreWidth))}  ${s.cyan(h.document.filename)} › ${h.section.title}${whereLabel(h)}`,
+      );
       const body = ctx.values.full ? h.chunk.content.trim().replace(/\n/g, '\n    ') : truncate(oneLine(h.chunk.content), Math.max(40, width));
       ctx.out.line(`    ${body}`);
     });

@@ -24,8 +24,15 @@ function printSources(ctx: Context, answer: string, sources: ResearchSource[], u
 
 /** The HTTP status /research/sync answers a failed run's error code with (the server's table, for the codes a run ends with). */
 const SYNC_STATUS: Partial<Record<string, number>> = {
-  unauthorized: 401, forbidden: 403, not_found: 404, timeout: 408, rate_limited: 429,
-  internal: 500, missing_index: 500, unavailable: 503, provider_error: 503,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  timeout: 408,
+  rate_limited: 429,
+  internal: 500,
+  missing_index: 500,
+  unavailable: 503,
+  provider_error: 503,
 };
 
 /**
@@ -43,12 +50,18 @@ function streamError(e: Extract<ResearchEvent, { type: 'error' }>): CliError {
 
 /** --no-stream: the buffered answer; JSON as the API returns it, else the answer and its citation block. */
 async function sync(ctx: Context, collection: string, json: Record<string, unknown>): Promise<number> {
-  const res = await ctx.api().json<{ answer: string; sessionId: string; sources: ResearchSource[]; unresolvedCitations?: string[] }>('POST', `/collections/${collection}/research/sync`, {
-    json,
-    timeoutMs: null,
-    signal: ctx.signal,
-    ...notFound,
-  });
+  const res = await ctx
+    .api()
+    .json<{ answer: string; sessionId: string; sources: ResearchSource[]; unresolvedCitations?: string[] }>(
+      'POST',
+      `/collections/${collection}/research/sync`,
+      {
+        json,
+        timeoutMs: null,
+        signal: ctx.signal,
+        ...notFound,
+      },
+    );
   if (ctx.out.json) ctx.out.value(res);
   else {
     ctx.out.line(res.answer.trimEnd());
@@ -150,7 +163,7 @@ export const researchCommand: Command = {
   },
   optionHelp: [
     ['-d, --depth <depth>', 'quick (5 steps), balanced (10, default), deep (20, section tools), exhaustive (50)'],
-    ['-m, --model <id>', 'model id, e.g. claude-sonnet-4-6, gpt-4.1, ollama:llama3.1 (default: the server\'s for the depth)'],
+    ['-m, --model <id>', "model id, e.g. claude-sonnet-4-6, gpt-4.1, ollama:llama3.1 (default: the server's for the depth)"],
     ['--stream', 'stream the answer as it is written (the default)'],
     ['--no-stream', 'wait for the whole answer'],
     ...FILTER_HELP,

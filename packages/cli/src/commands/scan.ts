@@ -24,7 +24,13 @@ export const scanCommand: Command = {
     const s = ctx.out.out;
     ctx.out.table(
       ['#', 'SCORE', 'DOCUMENT', 'SECTION', 'SUMMARY'],
-      results.map((r, i) => [String(i + 1), r.score.toFixed(4), s.cyan(truncate(r.document.filename, 40)), truncate(`${'#'.repeat(r.section.level)} ${r.section.title}`, 50), truncate(oneLine(r.section.summary ?? ''), 60)]),
+      results.map((r, i) => [
+        String(i + 1),
+        r.score.toFixed(4),
+        s.cyan(truncate(r.document.filename, 40)),
+        truncate(`${'#'.repeat(r.section.level)} ${r.section.title}`, 50),
+        truncate(oneLine(r.section.summary ?? ''), 60),
+      ]),
     );
   },
 };

@@ -70,7 +70,12 @@ export const serveCommand: Command = {
     '--role api serves the API without running pipeline jobs; --role worker runs jobs and serves only /health (both need\n' +
     'a shared store and DOSSIER_REDIS_URL; see docs/several-machines.md).',
   rawArgs: true,
-  examples: ['dossier serve', 'dossier serve --role worker --port 0', 'dossier serve --port 9000 --data-dir ~/dossier-data', 'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn'],
+  examples: [
+    'dossier serve',
+    'dossier serve --role worker --port 0',
+    'dossier serve --port 9000 --data-dir ~/dossier-data',
+    'DOSSIER_EMBEDDING_MODEL=none dossier serve --log-level warn',
+  ],
   async run(ctx) {
     const { bannerAdminLine, loadConfig, createLogger, startServer } = await loadServer();
     let config: ReturnType<typeof loadConfig>;

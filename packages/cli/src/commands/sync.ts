@@ -32,10 +32,16 @@ async function optionsOf(ctx: Context): Promise<SyncOptions> {
     if (ctx.out.json) ctx.out.event({ type: 'busy', status, retryInMs: Math.round(waitMs) });
   });
   return {
-    api, collection, folder, concurrency,
-    delete: Boolean(ctx.values.delete), dryRun: Boolean(ctx.values['dry-run']), force: Boolean(ctx.values.force),
+    api,
+    collection,
+    folder,
+    concurrency,
+    delete: Boolean(ctx.values.delete),
+    dryRun: Boolean(ctx.values['dry-run']),
+    force: Boolean(ctx.values.force),
     maxDeleteShare: percent === undefined ? DEFAULT_MAX_DELETE_SHARE : percent / 100,
-    attempt: (request) => pace.run(request, ctx.signal), signal: ctx.signal,
+    attempt: (request) => pace.run(request, ctx.signal),
+    signal: ctx.signal,
     onEvent: (e) => printEvent(ctx, e),
   };
 }
@@ -55,19 +61,31 @@ function printEvent(ctx: Context, e: SyncEvent): void {
 function printPlan(ctx: Context, r: SyncResult): void {
   const p = r.plan;
   if (ctx.out.json) {
-    ctx.out.event({ type: 'plan', add: p.add.map((f) => f.path), replace: p.replace.map((x) => x.file.path), delete: p.remove.map((e) => e.path), unchanged: p.unchanged, dryRun: r.dryRun });
+    ctx.out.event({
+      type: 'plan',
+      add: p.add.map((f) => f.path),
+      replace: p.replace.map((x) => x.file.path),
+      delete: p.remove.map((e) => e.path),
+      unchanged: p.unchanged,
+      dryRun: r.dryRun,
+    });
     return;
   }
   for (const f of p.add) ctx.out.line(`+ ${f.path}`);
   for (const x of p.replace) ctx.out.line(`~ ${x.file.path}`);
   for (const e of p.remove) ctx.out.line(`- ${e.path}`);
-  ctx.out.info(`plan: ${p.add.length} to add, ${p.replace.length} to replace, ${p.remove.length} to delete, ${p.unchanged} unchanged (dry run: nothing changed)`);
+  ctx.out.info(
+    `plan: ${p.add.length} to add, ${p.replace.length} to replace, ${p.remove.length} to delete, ${p.unchanged} unchanged (dry run: nothing changed)`,
+  );
 }
 
 function printSummary(ctx: Context, r: SyncResult, ms: number): number {
   const counts = { added: r.added, updated: r.replaced, deleted: r.deleted, unchanged: r.unchanged, failed: r.failed };
   if (ctx.out.json) ctx.out.event({ type: 'summary', ...counts, ms });
-  else ctx.out.info(`${r.added} added, ${r.replaced} replaced, ${r.deleted} deleted, ${r.unchanged} unchanged${r.failed ? `, ${r.failed} failed` : ''} (${(ms / 1000).toFixed(1)} s)`);
+  else
+    ctx.out.info(
+      `${r.added} added, ${r.replaced} replaced, ${r.deleted} deleted, ${r.unchanged} unchanged${r.failed ? `, ${r.failed} failed` : ''} (${(ms / 1000).toFixed(1)} s)`,
+    );
   return r.failed > 0 ? EXIT.failure : EXIT.ok;
 }
 
@@ -107,10 +125,10 @@ export const syncCommand: Command = {
   summary: 'Mirror a folder into a collection: add new files, replace changed ones, optionally delete removed ones',
   usage: ['sync <folder> [collection] [--delete [--force] [--max-delete pct]] [--dry-run] [--watch] [-j n]'],
   description:
-    'Compares the folder with the collection\'s manifest (GET /collections/:id/manifest: path and SHA-256 of each synced\n' +
+    "Compares the folder with the collection's manifest (GET /collections/:id/manifest: path and SHA-256 of each synced\n" +
     'document): a new path is uploaded, a changed file replaces its document (same id, next version; the old content\n' +
     'answers searches until the new is ready), and with --delete a document whose file is gone is deleted. Small files\n' +
-    'go 100 to a request. .dossierignore at the folder\'s root takes gitignore rules (.git/ and node_modules/ are always\n' +
+    "go 100 to a request. .dossierignore at the folder's root takes gitignore rules (.git/ and node_modules/ are always\n" +
     'skipped). An interrupted sync resumes when run again: the manifest says what the server already has.\n' +
     'Safety: a sync that would delete more than --max-delete percent (default 20) of the synced documents is refused\n' +
     'unless --force. With --json: NDJSON events added/replaced {path, documentId, version}, deleted, failed {path, error},\n' +

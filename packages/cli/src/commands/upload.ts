@@ -41,7 +41,8 @@ interface Plan {
 async function plan(ctx: Context): Promise<Plan> {
   const api = ctx.api();
   if (ctx.positionals.length === 0) throw usageError('nothing to upload', 'give files, folders, globs, or - for stdin: dossier upload ./docs "notes/**/*.md"');
-  if (ctx.values.watch && ctx.values.wait) throw usageError('--watch and --wait are two ways to wait: pick one', '--watch shows progress, --wait waits silently');
+  if (ctx.values.watch && ctx.values.wait)
+    throw usageError('--watch and --wait are two ways to wait: pick one', '--watch shows progress, --wait waits silently');
   const concurrency = intFlag(ctx.values, 'concurrency', 1, 64) ?? 8;
   const metadata = parseMetadata(many(ctx.values, 'metadata'));
   const { files, stdinAt } = await expandInputs(ctx.positionals);
@@ -49,7 +50,11 @@ async function plan(ctx: Context): Promise<Plan> {
   if (filename !== undefined && stdinAt === null) throw usageError('--filename names the file read from stdin, but - is not among the inputs');
   const collection = await ctx.collection();
   if (stdinAt !== null) {
-    if (ctx.stdin.isTTY) throw usageError('- reads the file from stdin, but stdin is a terminal', 'pipe or redirect a file in: cat notes.md | dossier upload - --filename notes.md');
+    if (ctx.stdin.isTTY)
+      throw usageError(
+        '- reads the file from stdin, but stdin is a terminal',
+        'pipe or redirect a file in: cat notes.md | dossier upload - --filename notes.md',
+      );
     files.splice(stdinAt, 0, await stdinPayload(ctx.stdin, filename ?? 'stdin'));
   }
   const mode = ctx.values.watch ? 'watch' : ctx.values.wait ? 'wait' : 'none';
@@ -81,7 +86,14 @@ function paceFor(ctx: Context, p: Plan): Pace {
 async function uploadAll(ctx: Context, p: Plan, pace: Pace, progress: Progress, onSent: (i: number, doc: Document) => void): Promise<Outcome[]> {
   const outcomes: Outcome[] = p.payloads.map((payload) => ({ payload }));
   const attempt = <T>(request: () => Promise<T>) => pace.run(request, ctx.signal);
-  const options = { tags: p.tags, metadata: p.metadata, presigned: Boolean(ctx.values.presigned), force: Boolean(ctx.values.force), signal: ctx.signal, attempt };
+  const options = {
+    tags: p.tags,
+    metadata: p.metadata,
+    presigned: Boolean(ctx.values.presigned),
+    force: Boolean(ctx.values.force),
+    signal: ctx.signal,
+    attempt,
+  };
   await pool(p.payloads, p.concurrency, async (payload, i) => {
     progress.update(i, 'sending');
     try {
@@ -118,7 +130,8 @@ async function watchAll(ctx: Context, p: Plan, pace: Pace, outcomes: Outcome[], 
   });
 }
 
-const sections = (d: Document) => (d.sectionCount !== null ? `${plural(d.sectionCount, 'section')}${d.chunkCount !== null ? `, ${plural(d.chunkCount, 'chunk')}` : ''}` : '');
+const sections = (d: Document) =>
+  d.sectionCount !== null ? `${plural(d.sectionCount, 'section')}${d.chunkCount !== null ? `, ${plural(d.chunkCount, 'chunk')}` : ''}` : '';
 
 async function waitAll(ctx: Context, p: Plan, pace: Pace, outcomes: Outcome[]): Promise<void> {
   await pool(outcomes, 16, async (o) => {
@@ -132,7 +145,9 @@ function report(ctx: Context, p: Plan, outcomes: Outcome[]): number {
   const skipped = outcomes.filter((o) => o.skipped).length;
   const errored = outcomes.filter((o) => !o.skipped && o.document?.status === 'error').length;
   if (ctx.out.json) {
-    if (p.mode !== 'none') for (const o of outcomes) if (o.document && !o.skipped) ctx.out.event({ type: 'done', file: o.payload.label, filename: o.payload.name, document: o.document });
+    if (p.mode !== 'none')
+      for (const o of outcomes)
+        if (o.document && !o.skipped) ctx.out.event({ type: 'done', file: o.payload.label, filename: o.payload.name, document: o.document });
   } else {
     const s = ctx.out.out;
     ctx.out.table(
@@ -167,7 +182,7 @@ export const uploadCommand: Command = {
     'With --json: NDJSON events {type, file, …}: uploaded, skipped and done carry filename and document, failed the error,\n' +
     '(with --watch) status the documentId and status of each change, and busy {status, retryInMs, concurrency} each\n' +
     'time the server turned an upload away.\n' +
-    'Large folders go at the server\'s pace: a busy answer (429/503) halves the uploads in flight and is retried after its\n' +
+    "Large folders go at the server's pace: a busy answer (429/503) halves the uploads in flight and is retried after its\n" +
     'Retry-After; each success lets one more start again. An interrupted run resumes when run again: files already stored\n' +
     'are recognised by their hash (a file stored but not yet confirmed is confirmed), so none is uploaded twice.',
   options: {

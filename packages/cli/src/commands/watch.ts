@@ -17,7 +17,10 @@ function filenames(api: ApiClient) {
   return async (id: string): Promise<string> => {
     const known = cache.get(id);
     if (known) return known;
-    const name = await api.json<{ filename: string }>('GET', `/documents/${id}`).then((d) => d.filename, () => id);
+    const name = await api.json<{ filename: string }>('GET', `/documents/${id}`).then(
+      (d) => d.filename,
+      () => id,
+    );
     cache.set(id, name);
     return name;
   };

@@ -109,7 +109,9 @@ async function sendPresigned(o: ApplyOptions, f: LocalFile): Promise<void> {
   if (start.uploadUrl === null && start.document) return report(o, f, start.document.status === 'pending' ? await confirm() : start.document);
   const body = await openAsBlob(f.absolute);
   // The presigned URL authorises the PUT by itself: the API key is not sent along (the URL may be another host).
-  await o.attempt(() => o.api.send('PUT', start.uploadUrl!, { body, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false }));
+  await o.attempt(() =>
+    o.api.send('PUT', start.uploadUrl!, { body, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false }),
+  );
   report(o, f, await confirm());
 }
 
@@ -126,7 +128,11 @@ async function sendOneLarge(o: ApplyOptions, f: LocalFile): Promise<void> {
 export async function uploadFiles(o: ApplyOptions, files: LocalFile[]): Promise<void> {
   const limit = o.directMaxBytes ?? DIRECT_MAX_BYTES;
   await pool(batchesOf(files.filter((f) => f.size <= limit)), o.concurrency, (batch) => sendBatch(o, batch));
-  await pool(files.filter((f) => f.size > limit), o.concurrency, (f) => sendOneLarge(o, f));
+  await pool(
+    files.filter((f) => f.size > limit),
+    o.concurrency,
+    (f) => sendOneLarge(o, f),
+  );
 }
 
 /** Delete (softly: the server purges them after its grace period) the documents of files gone from the folder, 500 per request. */
@@ -134,7 +140,9 @@ export async function deleteDocuments(o: ApplyOptions, entries: ManifestEntry[])
   for (let i = 0; i < entries.length; i += DELETE_BATCH) {
     const part = entries.slice(i, i + DELETE_BATCH);
     const path = `/collections/${o.collection}/manifest/delete`;
-    const answer = await o.attempt(() => o.api.json<{ deleted: { path: string; documentId: string }[] }>('POST', path, { json: { paths: part.map((e) => e.path) }, signal: o.signal }));
+    const answer = await o.attempt(() =>
+      o.api.json<{ deleted: { path: string; documentId: string }[] }>('POST', path, { json: { paths: part.map((e) => e.path) }, signal: o.signal }),
+    );
     for (const e of answer.deleted) o.emit({ type: 'deleted', path: e.path, documentId: e.documentId });
   }
 }

@@ -76,7 +76,15 @@ export async function syncFolder(o: SyncOptions): Promise<SyncResult> {
     else result.failed++;
     o.onEvent?.(e);
   };
-  const apply = { api: o.api, collection: o.collection, attempt: o.attempt ?? ((r) => r()), signal: o.signal, concurrency: o.concurrency ?? 4, directMaxBytes: o.directMaxBytes, emit };
+  const apply = {
+    api: o.api,
+    collection: o.collection,
+    attempt: o.attempt ?? ((r) => r()),
+    signal: o.signal,
+    concurrency: o.concurrency ?? 4,
+    directMaxBytes: o.directMaxBytes,
+    emit,
+  };
   await uploadFiles(apply, [...plan.add, ...plan.replace.map((r) => r.file)]);
   await deleteDocuments(apply, plan.remove);
   return result;

@@ -47,7 +47,8 @@ export async function stdinPayload(stdin: NodeJS.ReadableStream, name: string): 
 }
 
 /** Files of a folder, recursively, skipping hidden files and folders (.git, .DS_Store). */
-const folderFiles = (dir: string) => glob('**/*', { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false }).then((fs) => fs.sort().map((f) => join(dir, f)));
+const folderFiles = (dir: string) =>
+  glob('**/*', { cwd: dir, onlyFiles: true, dot: false, expandDirectories: false }).then((fs) => fs.sort().map((f) => join(dir, f)));
 
 /** The files one argument stands for: itself, a folder's files, or a glob's matches. */
 async function expandOne(arg: string): Promise<string[]> {

@@ -46,7 +46,9 @@ async function direct(api: ApiClient, collection: string, p: Payload, o: SendOpt
   if (o.tags.length) form.append('tags', JSON.stringify(o.tags));
   if (o.metadata) form.append('metadata', JSON.stringify(o.metadata));
   const attempt = o.attempt ?? once;
-  const document = await attempt(() => api.json<Document>('POST', `/collections/${collection}/documents`, { body: form, timeoutMs: null, signal: o.signal, ...notFound }));
+  const document = await attempt(() =>
+    api.json<Document>('POST', `/collections/${collection}/documents`, { body: form, timeoutMs: null, signal: o.signal, ...notFound }),
+  );
   return { document, reused: false, via: 'direct' };
 }
 
@@ -62,13 +64,21 @@ async function presigned(api: ApiClient, collection: string, p: Payload, o: Send
   const attempt = o.attempt ?? once;
   const start = await attempt(() =>
     api.json<{ documentId: string; uploadUrl: string | null; document?: Document }>('POST', `/collections/${collection}/documents/upload-url`, {
-      json: { filename: p.name, contentType: 'application/octet-stream', fileSizeBytes: p.size, ...hash, tags: o.tags, ...(o.metadata ? { metadata: o.metadata } : {}) },
+      json: {
+        filename: p.name,
+        contentType: 'application/octet-stream',
+        fileSizeBytes: p.size,
+        ...hash,
+        tags: o.tags,
+        ...(o.metadata ? { metadata: o.metadata } : {}),
+      },
       headers: retrySafe,
       signal: o.signal,
       ...notFound,
     }),
   );
-  const confirm = () => attempt(() => api.json<Document>('POST', `/collections/${collection}/documents/${start.documentId}/confirm`, { json: {}, signal: o.signal, ...notFound }));
+  const confirm = () =>
+    attempt(() => api.json<Document>('POST', `/collections/${collection}/documents/${start.documentId}/confirm`, { json: {}, signal: o.signal, ...notFound }));
   if (start.uploadUrl === null && start.document) {
     // Stored by an interrupted run that never confirmed it: confirm it now (nothing is sent again).
     if (start.document.status !== 'pending') return { document: start.document, reused: true, via: 'presigned' };
@@ -76,7 +86,9 @@ async function presigned(api: ApiClient, collection: string, p: Payload, o: Send
   }
   // The presigned URL authorises the PUT by itself: the API key is not sent along (the URL may be another host).
   const body = await p.blob();
-  await attempt(() => api.send('PUT', start.uploadUrl!, { body, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false }));
+  await attempt(() =>
+    api.send('PUT', start.uploadUrl!, { body, headers: { 'content-type': 'application/octet-stream' }, timeoutMs: null, signal: o.signal, auth: false }),
+  );
   return { document: await confirm(), reused: false, via: 'presigned' };
 }
 

@@ -11,7 +11,7 @@ export type AgentStreamEvent =
   | { type: 'chunk'; content: string }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string; code?: DossierErrorCode }
-  | { type: 'done' } & AgentRunOutcome;
+  | ({ type: 'done' } & AgentRunOutcome);
 
 /** What a run ended with: the `done` event's fields, and (with `warnings`) the sync invoke's body. */
 export type AgentRunOutcome = Omit<AgentSyncResult, 'warnings'>;

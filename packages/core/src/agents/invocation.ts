@@ -4,7 +4,7 @@ import type { DocumentStore } from '../ports/document-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { AgentStore } from '../ports/agent-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { AGENT_TIMEOUT_DEFAULT_MS, type AgentRecord, type AgentSnapshot } from '../domain/agents.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import { acquireRunSlot } from '../limits/run-slots.ts';
@@ -48,7 +48,8 @@ export const agentSandbox = (projectId: string) => ({ projectId, env: 'live' as 
 
 /** The agent's model, paid by a project provider key (402 without one; the operator's managed key is never used). */
 async function projectModel(ctx: ContextPart<'models'>, projectId: string, modelId: string): Promise<ResolvedModel> {
-  const needKey = () => new DossierError('payment_required', `Hosted agents need a provider key of the project for ${modelId} (POST /v1/projects/${projectId}/provider-keys)`);
+  const needKey = () =>
+    new DossierError('payment_required', `Hosted agents need a provider key of the project for ${modelId} (POST /v1/projects/${projectId}/provider-keys)`);
   try {
     const model = await ctx.models.resolve(agentSandbox(projectId), modelId, 'best');
     if (model.keySource === 'managed') throw needKey();
@@ -91,13 +92,31 @@ async function admit(ctx: ContextPart<'gate' | 'plans', UsageStore & AccountStor
 }
 
 /** Settle a run of `agent`: the document scope, the model, the output schema, credits and a slot. */
-async function settle(ctx: ContextPart<'gate' | 'models' | 'plans', DocumentStore & CollectionStore & UsageStore & AccountStore>, caller: AgentCaller, agent: AgentSnapshot, projectId: string, input: { query: string; documentId?: string }, persisted: boolean): Promise<AgentInvocation> {
+async function settle(
+  ctx: ContextPart<'gate' | 'models' | 'plans', DocumentStore & CollectionStore & UsageStore & AccountStore>,
+  caller: AgentCaller,
+  agent: AgentSnapshot,
+  projectId: string,
+  input: { query: string; documentId?: string },
+  persisted: boolean,
+): Promise<AgentInvocation> {
   const scopedTo = await checkDocument(ctx.store, agent, projectId, input.documentId);
   const model = await projectModel(ctx, projectId, agent.model);
   const output = agent.outputSchema ? compileOutputSchema(agent.outputSchema) : null;
   const lease = await admit(ctx, projectId, agent.timeoutMs);
   const runId = persisted ? newId() : `preview-${newId()}`;
-  return { runId, persisted, agent, projectId, query: input.query, documentId: scopedTo, model, output, createdBy: 'session' in caller ? caller.session.accountId : null, lease };
+  return {
+    runId,
+    persisted,
+    agent,
+    projectId,
+    query: input.query,
+    documentId: scopedTo,
+    model,
+    output,
+    createdBy: 'session' in caller ? caller.session.accountId : null,
+    lease,
+  };
 }
 
 /** Who invokes an agent (spec: a JWT of a project member, or an org-scoped API key). */
@@ -132,7 +151,13 @@ export async function agentOf(store: AgentStore, projectId: string, idOrSlug: st
 export const snapshotOf = ({ projectId: _p, ...agent }: AgentRecord): AgentSnapshot => agent;
 
 /** A run of a saved agent (JWT member of the project). */
-export async function planInvocation(ctx: ContextPart<'gate' | 'models' | 'plans', AccountStore & AgentStore & DocumentStore & CollectionStore & UsageStore>, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+export async function planInvocation(
+  ctx: ContextPart<'gate' | 'models' | 'plans', AccountStore & AgentStore & DocumentStore & CollectionStore & UsageStore>,
+  caller: AgentCaller,
+  path: { orgId: string; projectId: string },
+  slug: string,
+  raw: unknown,
+): Promise<AgentInvocation> {
   const project = await callerProject(ctx, caller, path);
   const input = parseInput(invokeAgentSchema, raw);
   const agent = await agentOf(ctx.store, project.id, slug);
@@ -144,7 +169,13 @@ export async function planInvocation(ctx: ContextPart<'gate' | 'models' | 'plans
  * systemPrompt and model). The draft's allow-list is checked as saving it would be and enforced on every tool call
  * as a saved agent's is.
  */
-export async function planPreview(ctx: ContextPart<'gate' | 'models' | 'plans', AccountStore & AgentStore & CollectionStore & DocumentStore & UsageStore>, caller: AgentCaller, path: { orgId: string; projectId: string }, slug: string, raw: unknown): Promise<AgentInvocation> {
+export async function planPreview(
+  ctx: ContextPart<'gate' | 'models' | 'plans', AccountStore & AgentStore & CollectionStore & DocumentStore & UsageStore>,
+  caller: AgentCaller,
+  path: { orgId: string; projectId: string },
+  slug: string,
+  raw: unknown,
+): Promise<AgentInvocation> {
   const project = await previewerProject(ctx, caller, path);
   const input = parseInput(previewAgentSchema, raw);
   const saved = isUuid(slug) ? await ctx.store.getAgent(slug) : await ctx.store.findAgentBySlug(project.id, slug);
@@ -155,12 +186,19 @@ export async function planPreview(ctx: ContextPart<'gate' | 'models' | 'plans', 
   const model = draft.model ?? base?.model;
   if (!systemPrompt || !model) throw new DossierError('invalid_input', `draft: systemPrompt and model are required when no agent '${slug}' is saved`);
   const agent: AgentSnapshot = {
-    id: base?.id ?? 'preview', slug, name: base?.name ?? slug, description: base?.description ?? null, systemPrompt, model,
+    id: base?.id ?? 'preview',
+    slug,
+    name: base?.name ?? slug,
+    description: base?.description ?? null,
+    systemPrompt,
+    model,
     timeoutMs: draft.timeoutMs ?? base?.timeoutMs ?? AGENT_TIMEOUT_DEFAULT_MS,
     toolset: fullToolset({ ...base?.toolset, ...stripUndefined(draft.toolset ?? {}) }),
     allowedCollectionIds: draft.allowedCollectionIds !== undefined ? draft.allowedCollectionIds : (base?.allowedCollectionIds ?? null),
     outputSchema: draft.outputSchema !== undefined ? draft.outputSchema : (base?.outputSchema ?? null),
-    createdBy: base?.createdBy ?? ('session' in caller ? caller.session.accountId : 'org-key'), createdAt: base?.createdAt ?? new Date().toISOString(), updatedAt: new Date().toISOString(),
+    createdBy: base?.createdBy ?? ('session' in caller ? caller.session.accountId : 'org-key'),
+    createdAt: base?.createdAt ?? new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
   };
   return settle(ctx, caller, agent, project.id, input, false);
 }

@@ -52,7 +52,15 @@ export async function* agentRun(
   signal: AbortSignal,
 ): AsyncGenerator<AgentStreamEvent | AgentProgress, AgentRunOutcome & { warnings: string[] }, undefined> {
   const state: RunState = {
-    steps: [], warnings: [], response: '', iterations: 0, usage: null, registry: new SourceRegistry(), collectionOfChunk: new Map(), ended: null, creditSettled: false,
+    steps: [],
+    warnings: [],
+    response: '',
+    iterations: 0,
+    usage: null,
+    registry: new SourceRegistry(),
+    collectionOfChunk: new Map(),
+    ended: null,
+    creditSettled: false,
   };
   try {
     const started = nowIso();
@@ -73,23 +81,49 @@ export async function* agentRun(
   }
 }
 
-async function loopOptions(ctx: DossierContext, search: SearchService, plan: AgentInvocation, settings: ResearchSettings, state: RunState, signal: AbortSignal) {
+async function loopOptions(
+  ctx: DossierContext,
+  search: SearchService,
+  plan: AgentInvocation,
+  settings: ResearchSettings,
+  state: RunState,
+  signal: AbortSignal,
+) {
   const { agent } = plan;
   const scope = {
-    ctx, search, projectId: plan.projectId, documentId: plan.documentId, sources: state.registry, collectionOfChunk: state.collectionOfChunk,
+    ctx,
+    search,
+    projectId: plan.projectId,
+    documentId: plan.documentId,
+    sources: state.registry,
+    collectionOfChunk: state.collectionOfChunk,
     // Re-read on every tool call, so an update of the saved agent applies mid-run (a preview keeps its draft).
     allowedCollections: async () => (plan.persisted ? ((await ctx.store.getAgent(agent.id))?.allowedCollectionIds ?? []) : agent.allowedCollectionIds),
   };
   const tools = agentTools(agent.toolset, scope);
   const footer = agentPromptFooter({
-    collections: await promptCollections(ctx.store, plan), everyCollection: agent.allowedCollectionIds === null,
-    tools: tools.map((tool) => tool.definition.name), documentId: plan.documentId, outputSchema: agent.outputSchema,
+    collections: await promptCollections(ctx.store, plan),
+    everyCollection: agent.allowedCollectionIds === null,
+    tools: tools.map((tool) => tool.definition.name),
+    documentId: plan.documentId,
+    outputSchema: agent.outputSchema,
   });
   return {
-    provider: plan.model.provider, model: plan.model.model, tools, signal, log: ctx.log,
-    messages: [{ role: 'system' as const, content: `${agent.systemPrompt}\n\n${footer}` }, { role: 'user' as const, content: plan.query }],
-    maxIterations: AGENT_MAX_ITERATIONS, timeoutMs: agent.timeoutMs, inputTokenBudget: AGENT_INPUT_TOKEN_BUDGET,
-    retry: settings.retry, maxTokens: settings.maxTokens, finalTurnNote: AGENT_FINAL_TURN_NOTE,
+    provider: plan.model.provider,
+    model: plan.model.model,
+    tools,
+    signal,
+    log: ctx.log,
+    messages: [
+      { role: 'system' as const, content: `${agent.systemPrompt}\n\n${footer}` },
+      { role: 'user' as const, content: plan.query },
+    ],
+    maxIterations: AGENT_MAX_ITERATIONS,
+    timeoutMs: agent.timeoutMs,
+    inputTokenBudget: AGENT_INPUT_TOKEN_BUDGET,
+    retry: settings.retry,
+    maxTokens: settings.maxTokens,
+    finalTurnNote: AGENT_FINAL_TURN_NOTE,
   };
 }
 
@@ -101,7 +135,10 @@ async function promptCollections(store: CollectionStore, plan: AgentInvocation):
     return ids.map((id, index) => ({ id, name: found[index]?.name ?? '(deleted)' }));
   }
   const all = [...(await store.listCollections(plan.projectId, 'live')), ...(await store.listCollections(plan.projectId, 'test'))];
-  return all.filter((c) => !c.deletedAt).slice(0, 100).map((c) => ({ id: c.id, name: c.name }));
+  return all
+    .filter((c) => !c.deletedAt)
+    .slice(0, 100)
+    .map((c) => ({ id: c.id, name: c.name }));
 }
 
 function addStep(state: RunState, kind: AgentStepKind, tool: string | null, collectionId: string | null, content: Record<string, unknown>): number {
@@ -129,7 +166,10 @@ function streamEvent(ev: AgentEvent, state: RunState): AgentStreamEvent | AgentP
       state.warnings.push(ev.message);
       return ev;
     case 'model_call':
-      return { type: 'progress', message: `waiting for the model (turn ${ev.iteration} of ${ev.maxIterations}${ev.attempt > 1 ? `, attempt ${ev.attempt}` : ''})` };
+      return {
+        type: 'progress',
+        message: `waiting for the model (turn ${ev.iteration} of ${ev.maxIterations}${ev.attempt > 1 ? `, attempt ${ev.attempt}` : ''})`,
+      };
     case 'retry':
       return { type: 'progress', message: `retry ${ev.attempt} in ${Math.ceil(ev.delayMs / 1000)} s: ${ev.message}` };
     case 'done':
@@ -157,7 +197,14 @@ function endWithError(ev: Extract<AgentEvent, { type: 'error' }>, state: RunStat
 async function finish(ctx: DossierContext, plan: AgentInvocation, state: RunState, started: string): Promise<AgentRunOutcome> {
   const status = state.ended?.status ?? 'cancelled';
   const { response, sources } = citedSources(plan, state);
-  const outcome: AgentRunOutcome = { runId: plan.runId, status, response, iterationsUsed: state.iterations, sources, contradictionFlags: await flagsOf(ctx, sources) };
+  const outcome: AgentRunOutcome = {
+    runId: plan.runId,
+    status,
+    response,
+    iterationsUsed: state.iterations,
+    sources,
+    contradictionFlags: await flagsOf(ctx, sources),
+  };
   if (plan.output && status === 'succeeded') {
     const checked = plan.output.check(response);
     if (checked.ok) outcome.structuredOutput = checked.value;
@@ -182,7 +229,11 @@ async function settleCredit(ctx: ContextPart<'log', UsageStore>, plan: AgentInvo
 /** The passages the answer cites, each with its collection; invented markers are removed from prose answers only. */
 function citedSources(plan: AgentInvocation, state: RunState): { response: string; sources: AgentRunSource[] } {
   const checked = checkCitations(state.response, state.registry);
-  const sources = checked.sources.map((source) => ({ ...source, marker: source.marker ?? '', collectionId: state.collectionOfChunk.get(source.chunkId) ?? '' }));
+  const sources = checked.sources.map((source) => ({
+    ...source,
+    marker: source.marker ?? '',
+    collectionId: state.collectionOfChunk.get(source.chunkId) ?? '',
+  }));
   // A structured answer is JSON: `[1, 2]` there is data, not a citation, so the raw response is kept (spec).
   return { response: plan.output ? state.response : checked.answer, sources };
 }
@@ -201,10 +252,18 @@ async function flagsOf(ctx: ContextPart<never, ClaimStore>, sources: AgentRunSou
 async function save(ctx: DossierContext, plan: AgentInvocation, state: RunState, outcome: AgentRunOutcome, started: string): Promise<void> {
   const run = { ...runRecord(plan, state, outcome.status, started, nowIso()), ...outcome, warnings: state.warnings, error: state.ended?.error ?? null };
   const steps = state.steps.map((step) => ({ ...step, runId: plan.runId }));
-  const completed = [serviceEvent('agent.run.completed', agentSandbox(plan.projectId), {
-    runId: plan.runId, agentId: plan.agent.id, agentSlug: plan.agent.slug, projectId: plan.projectId, status: outcome.status,
-    iterationsUsed: outcome.iterationsUsed, sourceCount: outcome.sources.length, error: run.error,
-  })];
+  const completed = [
+    serviceEvent('agent.run.completed', agentSandbox(plan.projectId), {
+      runId: plan.runId,
+      agentId: plan.agent.id,
+      agentSlug: plan.agent.slug,
+      projectId: plan.projectId,
+      status: outcome.status,
+      iterationsUsed: outcome.iterationsUsed,
+      sourceCount: outcome.sources.length,
+      error: run.error,
+    }),
+  ];
   try {
     await ctx.store.finishAgentRun(run, steps, completed);
     eventsSaved(ctx, completed);
@@ -215,8 +274,22 @@ async function save(ctx: DossierContext, plan: AgentInvocation, state: RunState,
 
 function runRecord(plan: AgentInvocation, state: RunState, status: AgentRunRecord['status'], createdAt: string, completedAt: string | null): AgentRunRecord {
   return {
-    id: plan.runId, agentId: plan.agent.id, projectId: plan.projectId, query: plan.query, documentId: plan.documentId, status,
-    response: state.response, sources: [], contradictionFlags: [], warnings: [], iterationsUsed: state.iterations, error: null,
-    usage: state.usage, agentSnapshot: plan.agent, createdBy: plan.createdBy, createdAt, completedAt,
+    id: plan.runId,
+    agentId: plan.agent.id,
+    projectId: plan.projectId,
+    query: plan.query,
+    documentId: plan.documentId,
+    status,
+    response: state.response,
+    sources: [],
+    contradictionFlags: [],
+    warnings: [],
+    iterationsUsed: state.iterations,
+    error: null,
+    usage: state.usage,
+    agentSnapshot: plan.agent,
+    createdBy: plan.createdBy,
+    createdAt,
+    completedAt,
   };
 }

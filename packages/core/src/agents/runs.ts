@@ -28,7 +28,11 @@ const runListItem = ({ agentSnapshot: _s, ...run }: AgentRunView): Omit<AgentRun
 const STALE_RUN_MS = AGENT_TIMEOUT_MAX_MS + 60_000;
 
 /** A failure escaping the run becomes an `error` event, then `done` (failed) is still owed: the stream always ends with `done`. */
-async function* guarded(ctx: ContextPart<'log'>, runId: string, run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>): AsyncGenerator<AgentStreamEvent | AgentProgress> {
+async function* guarded(
+  ctx: ContextPart<'log'>,
+  runId: string,
+  run: AsyncGenerator<AgentStreamEvent | AgentProgress, unknown>,
+): AsyncGenerator<AgentStreamEvent | AgentProgress> {
   try {
     yield* run;
   } catch (err) {
@@ -60,12 +64,24 @@ export function agentRunService(ctx: DossierContext, search: SearchService, sett
      * Start a run for the SSE stream. Access, validation, the provider key (402), credits (422) and the org's
      * concurrency cap (429) are checked before the promise resolves; later failures arrive as `error` events.
      */
-    async invoke(caller: AgentCaller, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
+    async invoke(
+      caller: AgentCaller,
+      path: ProjectPath,
+      slug: string,
+      raw: unknown,
+      signal: AbortSignal,
+    ): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
       const plan = await planInvocation(ctx, caller, path, slug, raw);
       return guarded(ctx, plan.runId, agentRun(ctx, search, plan, settings, signal));
     },
     /** A draft agent's run: the same stream, a `preview-` run id, nothing stored (credits and the cap still apply). */
-    async preview(caller: AgentCaller, path: ProjectPath, slug: string, raw: unknown, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
+    async preview(
+      caller: AgentCaller,
+      path: ProjectPath,
+      slug: string,
+      raw: unknown,
+      signal: AbortSignal,
+    ): Promise<AsyncIterable<AgentStreamEvent | AgentProgress>> {
       const plan = await planPreview(ctx, caller, path, slug, raw);
       return guarded(ctx, plan.runId, agentRun(ctx, search, plan, settings, signal));
     },

@@ -4,7 +4,10 @@ import { AGENT_RUN_STATUSES, AGENT_SLUG_PATTERN, AGENT_TIMEOUT_DEFAULT_MS, AGENT
 /** Request schemas of hosted agents (spec: Agent, Hosted agents (management plane), Limits). */
 
 const slug = z.string().regex(AGENT_SLUG_PATTERN, { message: 'must be lowercase letters, digits and inner hyphens, 1 to 100 characters' });
-const toolset = z.strictObject(Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, z.boolean().optional()])) as Record<(typeof AGENT_TOOLS)[number], z.ZodOptional<z.ZodBoolean>>)
+const toolset = z
+  .strictObject(
+    Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, z.boolean().optional()])) as Record<(typeof AGENT_TOOLS)[number], z.ZodOptional<z.ZodBoolean>>,
+  )
   .describe(`Tool switches; omitted keys stay enabled. Keys: ${AGENT_TOOLS.join(', ')}`);
 const allowedCollectionIds = z
   .array(z.string().uuid({ message: 'must be a UUID' }))
@@ -52,7 +55,8 @@ const documentId = z.string().uuid({ message: 'must be a UUID' }).optional();
 export const invokeAgentSchema = z.strictObject({ query, documentId });
 
 /** A draft agent: the saved agent's fields (when the slug exists) overridden by these; a new slug needs systemPrompt and model. */
-const draftSchema = createAgentSchema.pick({ systemPrompt: true, model: true, toolset: true, allowedCollectionIds: true, outputSchema: true })
+const draftSchema = createAgentSchema
+  .pick({ systemPrompt: true, model: true, toolset: true, allowedCollectionIds: true, outputSchema: true })
   .extend({ timeoutMs: createAgentSchema.shape.timeoutMs.unwrap().optional() })
   .partial()
   .strict();

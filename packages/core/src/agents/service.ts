@@ -2,7 +2,7 @@ import type { AgentStore } from '../ports/agent-store.ts';
 import type { AccountStore } from '../ports/account-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { AGENT_TIMEOUT_DEFAULT_MS, type AgentPatch, type AgentRecord } from '../domain/agents.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import { parseInput } from '../schemas.ts';
@@ -55,10 +55,20 @@ export function agentService(ctx: ContextPart<never, AgentStore & AccountStore &
       if (input.outputSchema) compileOutputSchema(input.outputSchema);
       const now = nowIso();
       const agent: AgentRecord = {
-        id: newId(), projectId: project.id, slug: input.slug, name: input.name, description: input.description ?? null,
-        systemPrompt: input.systemPrompt, model: input.model, timeoutMs: input.timeoutMs, toolset: fullToolset(stripUndefined(input.toolset ?? {})),
-        allowedCollectionIds: input.allowedCollectionIds, outputSchema: input.outputSchema ?? null, createdBy: claims.accountId,
-        createdAt: now, updatedAt: now,
+        id: newId(),
+        projectId: project.id,
+        slug: input.slug,
+        name: input.name,
+        description: input.description ?? null,
+        systemPrompt: input.systemPrompt,
+        model: input.model,
+        timeoutMs: input.timeoutMs,
+        toolset: fullToolset(stripUndefined(input.toolset ?? {})),
+        allowedCollectionIds: input.allowedCollectionIds,
+        outputSchema: input.outputSchema ?? null,
+        createdBy: claims.accountId,
+        createdAt: now,
+        updatedAt: now,
       };
       await ctx.store.insertAgent(agent);
       return agentView(agent);

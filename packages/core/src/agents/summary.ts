@@ -19,7 +19,13 @@ export function summarizeToolResult(tool: string, content: string): string {
   if (tool === 'scan_sections' || (tool !== 'get_document' && sections > 0)) return `${sections} section${sections === 1 ? '' : 's'}`;
   const documents = body.match(/^document_id /gm)?.length ?? 0;
   if (tool === 'list_documents') return `${documents} document${documents === 1 ? '' : 's'}`;
-  if (tool === 'get_document') return `${clip(body.split('\n').find((line) => line.startsWith('file: '))?.slice(6) ?? 'document')}, ${sections} sections`;
+  if (tool === 'get_document')
+    return `${clip(
+      body
+        .split('\n')
+        .find((line) => line.startsWith('file: '))
+        ?.slice(6) ?? 'document',
+    )}, ${sections} sections`;
   const firstLine = body.split('\n').find((line) => line.trim() && !line.startsWith('The content below')) ?? '';
   return clip(firstLine || 'no result');
 }

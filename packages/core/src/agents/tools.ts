@@ -58,7 +58,8 @@ async function collectionInScope(scope: AgentToolScope, collectionId: string, re
   }
   if (scope.documentId) {
     const doc = await scope.ctx.store.getDocument(scope.documentId);
-    if (!doc || doc.collectionId !== collection.id) throw notFound(`${reachedThrough ?? `Collection ${collectionId}`} (this run is scoped to document ${scope.documentId}, which is not in it)`);
+    if (!doc || doc.collectionId !== collection.id)
+      throw notFound(`${reachedThrough ?? `Collection ${collectionId}`} (this run is scoped to document ${scope.documentId}, which is not in it)`);
   }
   return collection;
 }
@@ -129,7 +130,11 @@ function sectionTool(scope: AgentToolScope): AgentTool {
   };
 }
 
-const listArgs = z.object({ collectionId: collectionIdField, limit: z.coerce.number().int().min(1).max(100).optional(), offset: z.coerce.number().int().min(0).optional() });
+const listArgs = z.object({
+  collectionId: collectionIdField,
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
 
 /** The ready documents of a collection: ids, file names, tags and sizes, newest first. */
 function listDocumentsTool(scope: AgentToolScope): AgentTool {
@@ -151,7 +156,9 @@ function listDocumentsTool(scope: AgentToolScope): AgentTool {
         const collection = await collectionInScope(scope, input.collectionId);
         const page = await scope.ctx.store.listDocuments(collection.id, { status: 'ready', limit: input.limit ?? 50, offset: input.offset ?? 0 });
         const documents = page.documents.filter((doc) => documentMatches(doc, scope.documentId ? { documentIds: [scope.documentId] } : {}));
-        const lines = documents.map((doc) => `document_id ${doc.id} | ${doc.filename} | ${doc.sectionCount ?? 0} sections${doc.tags.length ? ` | tags: ${doc.tags.join(', ')}` : ''}`);
+        const lines = documents.map(
+          (doc) => `document_id ${doc.id} | ${doc.filename} | ${doc.sectionCount ?? 0} sections${doc.tags.length ? ` | tags: ${doc.tags.join(', ')}` : ''}`,
+        );
         const total = scope.documentId ? documents.length : page.total;
         return wrapUntrusted('list_documents', lines.length ? `${lines.join('\n')}\n(${lines.length} of ${total} ready documents)` : 'No ready documents.');
       }),
@@ -177,7 +184,13 @@ function getDocumentTool(scope: AgentToolScope): AgentTool {
         await collectionInScope(scope, doc.collectionId, `Document ${documentId}`);
         const sections = await scope.ctx.store.listSections(doc.id);
         const outline = sections.map((s) => `${'  '.repeat(Math.max(0, s.level - 1))}section_id ${s.id} | ${s.title}`);
-        const head = [`document_id ${doc.id}`, `file: ${doc.filename}`, `status: ${doc.status}`, `tags: ${doc.tags.join(', ') || 'none'}`, `metadata: ${JSON.stringify(doc.metadata)}`];
+        const head = [
+          `document_id ${doc.id}`,
+          `file: ${doc.filename}`,
+          `status: ${doc.status}`,
+          `tags: ${doc.tags.join(', ') || 'none'}`,
+          `metadata: ${JSON.stringify(doc.metadata)}`,
+        ];
         return wrapUntrusted('get_document', `${head.join('\n')}\n\nSections:\n${outline.join('\n') || '(none)'}`);
       }),
   };

@@ -65,7 +65,12 @@ export interface AgentRunService {
    * A page of the agent's runs, newest first, without their agent snapshots.
    * @throws {DossierError} `not_found`, `invalid_input`.
    */
-  listRuns(claims: SessionClaims, path: ProjectPath, slug: string, rawQuery: unknown): Promise<{ runs: Omit<AgentRunView, 'agentSnapshot'>[]; hasMore: boolean }>;
+  listRuns(
+    claims: SessionClaims,
+    path: ProjectPath,
+    slug: string,
+    rawQuery: unknown,
+  ): Promise<{ runs: Omit<AgentRunView, 'agentSnapshot'>[]; hasMore: boolean }>;
   /**
    * One run with the agent as it was when the run started.
    * @throws {DossierError} `not_found` (agent or run).

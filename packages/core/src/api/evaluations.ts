@@ -80,7 +80,12 @@ export interface GoldenSetApi {
    * @throws {DossierError} `not_found` (collection, proposal or set), `conflict` (already decided, or its document was
    *   deleted), `invalid_input` (the set is full).
    */
-  acceptProposal(access: Access, collectionId: string, proposalId: string, raw: AcceptProposalInput): Promise<{ proposal: GoldenProposalView; set: GoldenSetView }>;
+  acceptProposal(
+    access: Access,
+    collectionId: string,
+    proposalId: string,
+    raw: AcceptProposalInput,
+  ): Promise<{ proposal: GoldenProposalView; set: GoldenSetView }>;
   /**
    * Reject a proposal (it stays, marked rejected).
    * @throws {DossierError} `not_found`, `conflict` (already decided).

@@ -1,6 +1,6 @@
 import type { AccountStore } from '../ports/account-store.ts';
 import type { KeyStore } from '../ports/key-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { ApiKeyRecord, Env, OrgApiKeyRecord } from '../domain/types.ts';
 import { createOrgKeySchema, createProjectKeySchema, parseInput } from '../schemas.ts';
@@ -18,7 +18,14 @@ import type * as responses from '../responses.ts';
 export type ApiKeyView = z.output<typeof responses.apiKey>;
 
 const viewOf = (record: ApiKeyRecord | OrgApiKeyRecord, env: Env | 'org', lastFour: string): ApiKeyView => ({
-  id: record.id, env, name: record.name, prefix: `dsk_${env}_`, lastFour, createdAt: record.createdAt, lastUsedAt: record.lastUsedAt, revokedAt: record.revokedAt,
+  id: record.id,
+  env,
+  name: record.name,
+  prefix: `dsk_${env}_`,
+  lastFour,
+  createdAt: record.createdAt,
+  lastUsedAt: record.lastUsedAt,
+  revokedAt: record.revokedAt,
 });
 
 /** The last four characters, from the stored preview (`abcd…wxyz`): the plaintext is never read back. */
@@ -70,8 +77,15 @@ export function keyService(ctx: ContextPart<'secrets', AccountStore & KeyStore>,
       await requireOrgRole(ctx.store, claims, orgId, 'admin', 'Managing API keys');
       const key = generateOrgApiKey();
       const record: OrgApiKeyRecord = {
-        id: newId(), orgId, name: input.name ?? null, keyHash: hashSecret(key), keyEncrypted: ctx.secrets.encrypt(key), keyPreview: previewSecret(key),
-        createdAt: nowIso(), lastUsedAt: null, revokedAt: null,
+        id: newId(),
+        orgId,
+        name: input.name ?? null,
+        keyHash: hashSecret(key),
+        keyEncrypted: ctx.secrets.encrypt(key),
+        keyPreview: previewSecret(key),
+        createdAt: nowIso(),
+        lastUsedAt: null,
+        revokedAt: null,
       };
       await ctx.store.createOrgApiKey(record);
       return { ...orgKeyView(record), key };

@@ -3,7 +3,7 @@ import type { TenancyStore } from '../ports/tenancy-store.ts';
 import type { AccountStore } from '../ports/account-store.ts';
 import type { PeopleStore } from '../ports/people-store.ts';
 import type { OAuthStore } from '../ports/oauth-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import { ENVS, type Org, type Project } from '../domain/types.ts';
 import type { OrgMember } from '../ports/tenancy-store.ts';

@@ -1,5 +1,5 @@
 import type { AccountStore } from '../ports/account-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import { isUuid } from '../util/ids.ts';

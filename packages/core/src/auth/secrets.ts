@@ -39,5 +39,4 @@ export function createSecretBox(masterKey: Uint8Array): SecretBox {
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** `abcd…wxyz`: the first and last four characters, the only form of a secret ever shown again. */
-export const previewSecret = (secret: string): string =>
-  secret.length <= 8 ? '…' : `${secret.slice(0, 4)}…${secret.slice(-4)}`;
+export const previewSecret = (secret: string): string => (secret.length <= 8 ? '…' : `${secret.slice(0, 4)}…${secret.slice(-4)}`);

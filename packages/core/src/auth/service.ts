@@ -3,7 +3,7 @@ import type { AccountStore } from '../ports/account-store.ts';
 import type { TenancyStore } from '../ports/tenancy-store.ts';
 import type { PeopleStore } from '../ports/people-store.ts';
 import type { Access } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { ApiKeyRecord, Env, Org, Project } from '../domain/types.ts';
 import type { SessionMethod } from '../ports/people-store.ts';
@@ -51,8 +51,16 @@ export function authService(ctx: ContextPart<'log' | 'secrets', KeyStore & Accou
   async function createKeyRecord(projectId: string, env: Env, name: string | null = null): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = generateApiKey(env);
     const record: ApiKeyRecord = {
-      id: newId(), projectId, env, keyHash: hashSecret(key), keyEncrypted: ctx.secrets.encrypt(key), keyPreview: previewSecret(key),
-      name, createdAt: nowIso(), lastUsedAt: null, revokedAt: null,
+      id: newId(),
+      projectId,
+      env,
+      keyHash: hashSecret(key),
+      keyEncrypted: ctx.secrets.encrypt(key),
+      keyPreview: previewSecret(key),
+      name,
+      createdAt: nowIso(),
+      lastUsedAt: null,
+      revokedAt: null,
     };
     await ctx.store.createApiKey(record);
     return { key, record };
@@ -73,20 +81,28 @@ export function authService(ctx: ContextPart<'log' | 'secrets', KeyStore & Accou
   }
 
   /** The account of an e-mail and password, with its token epoch; unauthorized otherwise (as slow either way). */
-async function checkCredentials(raw: unknown): Promise<SessionClaims> {
+  async function checkCredentials(raw: unknown): Promise<SessionClaims> {
     const { email, password } = parseInput(loginSchema, raw);
     const account = await ctx.store.findAccountByEmail(email);
     const ok = account ? await verifyPassword(password, account.passwordHash) : await hashPassword(password).then(() => false);
     if (!account || !ok) throw new DossierError('unauthorized', 'Invalid email or password');
     return { accountId: account.id, email: account.email, epoch: await ctx.store.getTokenEpoch(account.id) };
-}
+  }
 
   /** Start a session of the account (recorded, so it can be listed and ended) and issue its token. */
   async function startSession(account: { id: string; email: string }, method: SessionMethod, meta: SignInMeta = {}): Promise<SignedIn> {
     const id = newId();
     const createdAt = nowIso();
     const expiresAt = new Date(Date.parse(createdAt) + TOKEN_TTL_SECONDS * 1000).toISOString();
-    await ctx.store.createSession({ id, accountId: account.id, method, userAgent: meta.userAgent?.slice(0, 200) || null, createdAt, expiresAt, revokedAt: null });
+    await ctx.store.createSession({
+      id,
+      accountId: account.id,
+      method,
+      userAgent: meta.userAgent?.slice(0, 200) || null,
+      createdAt,
+      expiresAt,
+      revokedAt: null,
+    });
     const epoch = await ctx.store.getTokenEpoch(account.id);
     return { token: await tokens.issue({ accountId: account.id, email: account.email, epoch, sessionId: id }), user: { id: account.id, email: account.email } };
   }
@@ -136,7 +152,8 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
       if (!(await ctx.store.getAccount(claims.accountId))) throw new DossierError('unauthorized', 'Invalid or expired token');
       const epoch = await ctx.store.getTokenEpoch(claims.accountId);
       if ((epoch ?? null) !== (claims.epoch ?? null)) throw new DossierError('unauthorized', 'Invalid or expired token');
-      if (claims.sessionId && !(await isSessionLive(claims.accountId, claims.sessionId))) throw new DossierError('unauthorized', 'This session has ended: sign in again');
+      if (claims.sessionId && !(await isSessionLive(claims.accountId, claims.sessionId)))
+        throw new DossierError('unauthorized', 'This session has ended: sign in again');
       return claims;
     },
     /**
@@ -167,7 +184,14 @@ async function checkCredentials(raw: unknown): Promise<SessionClaims> {
       await ctx.store.createOrg(org, accountId, 'admin');
       const project: Project = { id: newId(), orgId: org.id, name: 'Default project', createdAt: nowIso() };
       await ctx.store.createProject(project);
-      return { email, password, orgId: org.id, projectId: project.id, liveKey: await createKey(project.id, 'live'), testKey: await createKey(project.id, 'test') };
+      return {
+        email,
+        password,
+        orgId: org.id,
+        projectId: project.id,
+        liveKey: await createKey(project.id, 'live'),
+        testKey: await createKey(project.id, 'test'),
+      };
     },
     /**
      * The project sandbox a signed-in person acts in from the dashboard (issue 34): any member of the project's org

@@ -17,7 +17,9 @@ const JUDGE_CONCURRENCY = 4;
 
 /** Claims of the collection's ready, canonical documents (non-canonical duplicates never take part). */
 export async function judgeableClaims(store: DocumentStore & ClaimStore, collection: Collection): Promise<JudgedClaim[]> {
-  const documents = new Map((await store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready' && doc.canonical).map((doc) => [doc.id, doc]));
+  const documents = new Map(
+    (await store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready' && doc.canonical).map((doc) => [doc.id, doc]),
+  );
   return (await store.listCollectionClaims(collection.id)).flatMap((claim) => {
     const doc = documents.get(claim.documentId);
     return doc ? [{ claim, documentName: doc.filename, metadata: doc.metadata as Record<string, unknown> }] : [];
@@ -34,13 +36,23 @@ async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => P
 }
 
 /** Group, judge and store; returns the run's counters. */
-async function detect(ctx: ContextPart<'embedders' | 'models', ClaimStore & DocumentStore>, collection: Collection, run: ContradictionRunRecord, signal: AbortSignal): Promise<Partial<ContradictionRunRecord>> {
+async function detect(
+  ctx: ContextPart<'embedders' | 'models', ClaimStore & DocumentStore>,
+  collection: Collection,
+  run: ContradictionRunRecord,
+  signal: AbortSignal,
+): Promise<Partial<ContradictionRunRecord>> {
   const model = await ctx.models.resolve({ projectId: collection.projectId, env: collection.env }, collection.llmModel, 'fast');
   await ctx.store.updateContradictionRun(run.id, { model: model.modelId });
   const claims = await judgeableClaims(ctx.store, collection);
   const rules = { suppressIntraDocument: collection.suppressIntraDocumentContradictions, suppressByMetadata: collection.suppressContradictionsByMetadata };
   // The collection's embeddings sharpen the lexical similarity when it has a model (claims/grouping.ts).
-  const dense = await embedClaims(ctx, collection, claims.map((entry) => entry.claim.text), () => {});
+  const dense = await embedClaims(
+    ctx,
+    collection,
+    claims.map((entry) => entry.claim.text),
+    () => {},
+  );
   const groups = await groupClaims(
     claims.map((entry) => ({ text: entry.claim.text, documentId: entry.claim.documentId })),
     { ...DEFAULT_GROUPING, crossDocumentOnly: rules.suppressIntraDocument },
@@ -48,7 +60,12 @@ async function detect(ctx: ContextPart<'embedders' | 'models', ClaimStore & Docu
   );
   let found = 0;
   await forEachLimited(groups, JUDGE_CONCURRENCY, async (group) => {
-    const verdicts = await judgeGroup(model, group.map((index) => claims[index]!), rules, signal);
+    const verdicts = await judgeGroup(
+      model,
+      group.map((index) => claims[index]!),
+      rules,
+      signal,
+    );
     found += await ctx.store.insertContradictions(verdicts);
   });
   return { claimsProcessed: claims.length, clustersAnalyzed: groups.length, contradictionsFound: found };
@@ -57,7 +74,12 @@ async function detect(ctx: ContextPart<'embedders' | 'models', ClaimStore & Docu
 /** The `contradictions.completed` event of a run that ended (error null when it completed). */
 const runEvent = (collection: Collection, runId: string, found: number | null, error: string | null): ServiceEvent =>
   serviceEvent('contradictions.completed', collection, {
-    runId, collectionId: collection.id, projectId: collection.projectId, status: error === null ? 'completed' : 'failed', contradictionsFound: found, error,
+    runId,
+    collectionId: collection.id,
+    projectId: collection.projectId,
+    status: error === null ? 'completed' : 'failed',
+    contradictionsFound: found,
+    error,
   });
 
 /**

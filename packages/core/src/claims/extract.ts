@@ -71,7 +71,13 @@ function draftsOf(args: Record<string, unknown> | null, batch: SectionText[]): D
     perSection.set(parsed.data.section, count);
     if (count > MAX_CLAIMS_PER_SECTION) continue;
     const importance = Math.min(5, Math.max(1, Math.round(parsed.data.importance)));
-    drafts.push({ section: entry.section, order: drafts.length, text: parsed.data.text, importance, sourceText: alignQuote(entry.text, parsed.data.sourceText) });
+    drafts.push({
+      section: entry.section,
+      order: drafts.length,
+      text: parsed.data.text,
+      importance,
+      sourceText: alignQuote(entry.text, parsed.data.sourceText),
+    });
   }
   return drafts;
 }

@@ -72,7 +72,10 @@ async function lexicalEdges(vectors: SparseVector[], documentIds: string[], opti
 class CappedGroups {
   private readonly parent: number[];
   private readonly size: number[];
-  constructor(count: number, private readonly cap: number) {
+  constructor(
+    count: number,
+    private readonly cap: number,
+  ) {
     this.parent = Array.from({ length: count }, (_, index) => index);
     this.size = new Array<number>(count).fill(1);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { ClaimMapItem, ClaimRecord } from '../domain/claims.ts';
 import type { Collection } from '../domain/types.ts';
 import { normalise, type SparseVector, tfidfVectors } from './text-vectors.ts';
@@ -13,7 +13,10 @@ export type MapProgress = (pct: number) => void;
 
 /** The version of a set of claims: any extraction, recompute or deletion changes it. */
 export const claimsVersion = (claims: ClaimRecord[]): string =>
-  createHash('sha256').update(claims.map((claim) => claim.id).join(',')).digest('hex').slice(0, 32);
+  createHash('sha256')
+    .update(claims.map((claim) => claim.id).join(','))
+    .digest('hex')
+    .slice(0, 32);
 
 /** A deterministic ±1 random projection (Achlioptas) of a coordinate: seeded by the coordinate and output axis. */
 function sign(coordinate: number, axis: number): number {
@@ -30,7 +33,12 @@ function projectEntries(entries: Iterable<[number, number]>): number[] {
 }
 
 /** Embeddings of the claims with the collection's model, or null when it is lexical-only or unavailable. */
-export async function embedClaims(ctx: ContextPart<'embedders'>, collection: Collection, texts: string[], progress: MapProgress): Promise<Float32Array[] | null> {
+export async function embedClaims(
+  ctx: ContextPart<'embedders'>,
+  collection: Collection,
+  texts: string[],
+  progress: MapProgress,
+): Promise<Float32Array[] | null> {
   if (collection.embeddingModel === 'none') return null;
   const embedder = await ctx.embedders.get(collection.embeddingModel);
   if (!embedder) return null;

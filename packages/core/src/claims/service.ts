@@ -2,7 +2,7 @@ import type { CollectionStore } from '../ports/collection-store.ts';
 import type { ClaimStore } from '../ports/claim-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection, requireDocument } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { ClaimMapItem, ClaimRecord, ContradictionRecord, ContradictionRunRecord, ContradictionSeverity, ContradictionStatus } from '../domain/claims.ts';
 import { DossierError, invalid, notFound } from '../domain/errors.ts';
@@ -105,8 +105,17 @@ export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' |
       }
       if (!(await ctx.models.hasProvider({ projectId: collection.projectId, env: collection.env }))) throw noProviderError(collection.projectId);
       const run: ContradictionRunRecord = {
-        id: newId(), collectionId: collection.id, status: 'enqueued', claimsProcessed: null, clustersAnalyzed: null, contradictionsFound: null,
-        model: null, startedAt: null, completedAt: null, error: null, createdAt: new Date().toISOString(),
+        id: newId(),
+        collectionId: collection.id,
+        status: 'enqueued',
+        claimsProcessed: null,
+        clustersAnalyzed: null,
+        contradictionsFound: null,
+        model: null,
+        startedAt: null,
+        completedAt: null,
+        error: null,
+        createdAt: new Date().toISOString(),
       };
       await ctx.store.insertContradictionRun(run);
       await ctx.queue.enqueue({ type: CONTRADICTION_JOB, payload: { runId: run.id, collectionId: collection.id }, maxAttempts: 3 });
@@ -163,7 +172,10 @@ export function claimService(ctx: ContextPart<'embedders' | 'models' | 'queue' |
       if (!text) throw invalid('This contradiction has no suggested instruction: send one in `instruction`');
       const next = collection.instructions ? `${collection.instructions}\n\n${text}` : text;
       if (next.length > MAX_INSTRUCTIONS_CHARS) {
-        throw new DossierError('invalid_input', `The collection instructions would be ${next.length} characters; at most ${MAX_INSTRUCTIONS_CHARS} are allowed`);
+        throw new DossierError(
+          'invalid_input',
+          `The collection instructions would be ${next.length} characters; at most ${MAX_INSTRUCTIONS_CHARS} are allowed`,
+        );
       }
       await ctx.store.updateCollection(collection.id, { instructions: next });
       await ctx.store.setContradictionStatus(contradiction.id, 'applied');

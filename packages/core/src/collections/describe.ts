@@ -2,7 +2,7 @@ import type { CollectionStore } from '../ports/collection-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { SectionStore } from '../ports/section-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import { wrapUntrusted } from '../research/untrusted.ts';
 import { type CollectionView, collectionView } from './service.ts';
@@ -24,7 +24,10 @@ async function outline(store: DocumentStore & SectionStore, collectionId: string
   if (documents.length === 0) throw new DossierError('conflict', 'The collection has no ready documents to describe');
   const lines: string[] = [];
   for (const doc of documents) {
-    const headings = (await store.listSections(doc.id)).filter((s) => s.level <= 2 && s.title).map((s) => s.title).slice(0, 12);
+    const headings = (await store.listSections(doc.id))
+      .filter((s) => s.level <= 2 && s.title)
+      .map((s) => s.title)
+      .slice(0, 12);
     lines.push(`${doc.filename}${headings.length ? `: ${headings.join(' · ')}` : ''}`);
     if (lines.join('\n').length > MAX_OUTLINE_CHARS) break;
   }
@@ -35,7 +38,11 @@ async function outline(store: DocumentStore & SectionStore, collectionId: string
  * Write a collection's description with the fast model (or the collection's llmModel) from its file names and
  * headings, save it, and return the collection (issue 18: `svc_describe_collection`). The owner's key only.
  */
-export async function describeCollection(ctx: ContextPart<'models', CollectionStore & DocumentStore & SectionStore>, access: Access, collectionId: string): Promise<CollectionView> {
+export async function describeCollection(
+  ctx: ContextPart<'models', CollectionStore & DocumentStore & SectionStore>,
+  access: Access,
+  collectionId: string,
+): Promise<CollectionView> {
   const collection = await requireCollection(ctx.store, access, collectionId, 'write');
   const listing = await outline(ctx.store, collection.id);
   const model = await ctx.models.resolve({ projectId: collection.projectId, env: collection.env }, collection.llmModel, 'fast');

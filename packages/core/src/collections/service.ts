@@ -2,16 +2,10 @@ import type { UsageStore } from '../ports/research-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { ClaimStore } from '../ports/claim-store.ts';
 import { type Access, ownedBy, requireAccess, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
-import {
-  type CreateCollectionInput,
-  createCollectionSchema,
-  parseInput,
-  type UpdateCollectionInput,
-  updateCollectionSchema,
-} from '../schemas.ts';
+import { type CreateCollectionInput, createCollectionSchema, parseInput, type UpdateCollectionInput, updateCollectionSchema } from '../schemas.ts';
 import { requireQuotaRoom } from '../usage/quotas.ts';
 import { newId, nowIso } from '../util/ids.ts';
 import type { CollectionService } from '../api/collections.ts';
@@ -72,9 +66,10 @@ function defaults(input: ReturnType<typeof createCollectionSchema.parse>, access
   };
 }
 
-
 /** Collections: create, list, get, update, stats, soft delete. */
-export function collectionService(ctx: ContextPart<'defaultEmbeddingModel' | 'embedders' | 'index' | 'plans', UsageStore & CollectionStore & ClaimStore>): CollectionService {
+export function collectionService(
+  ctx: ContextPart<'defaultEmbeddingModel' | 'embedders' | 'index' | 'plans', UsageStore & CollectionStore & ClaimStore>,
+): CollectionService {
   return {
     async create(access: Access, raw: CreateCollectionInput): Promise<CollectionView> {
       const a = requireAccess(access);

@@ -1,5 +1,5 @@
 import { cellsKey } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { CellRange, Collection } from '../domain/types.ts';
 import type { CellRegion } from '../ingest/converters/types.ts';
@@ -32,7 +32,15 @@ export function decodeCells(bytes: Uint8Array): CellRegion[] {
   const out: CellRegion[] = [];
   for (const r of Array.isArray(raw?.rows) ? raw.rows : []) {
     const sheet = Array.isArray(r) && r.length === 4 && r.every((v) => Number.isInteger(v)) ? sheets[r[2] as number] : undefined;
-    if (sheet) out.push({ start: r[0] as number, end: r[1] as number, sheet: sheet.name, row: r[3] as number, firstColumn: sheet.firstColumn, lastColumn: sheet.lastColumn });
+    if (sheet)
+      out.push({
+        start: r[0] as number,
+        end: r[1] as number,
+        sheet: sheet.name,
+        row: r[3] as number,
+        firstColumn: sheet.firstColumn,
+        lastColumn: sheet.lastColumn,
+      });
   }
   return out.sort((a, b) => a.start - b.start);
 }

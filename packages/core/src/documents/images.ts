@@ -2,7 +2,7 @@ import type { DocumentStore } from '../ports/document-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { ImageStore } from '../ports/image-store.ts';
 import { type Access, requireDocument } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { DocumentImageRecord } from '../domain/types.ts';
 import { imageKey } from '../ingest/images.ts';
@@ -17,7 +17,9 @@ export type ImageView = z.output<typeof responses.image>;
 const imageView = ({ documentId: _d, byteSize: _b, ...view }: DocumentImageRecord): ImageView => view;
 
 /** Images of documents and table chunks with their captions. */
-export function imageService(ctx: ContextPart<'blobs', DocumentStore & CollectionStore & ImageStore>): Pick<DocumentImageService, 'images' | 'image' | 'captions'> {
+export function imageService(
+  ctx: ContextPart<'blobs', DocumentStore & CollectionStore & ImageStore>,
+): Pick<DocumentImageService, 'images' | 'image' | 'captions'> {
   return {
     async images(access: Access, documentId: string): Promise<ImageView[]> {
       const { doc } = await requireDocument(ctx, access, documentId, 'read');

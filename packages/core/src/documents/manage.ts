@@ -161,7 +161,12 @@ export function documentService(ctx: DossierContext): DocumentService {
 export const WAIT_RECHECK_MS = 5_000;
 
 /** Wait on the event bus until the document reaches ready or error (reading it again every WAIT_RECHECK_MS). */
-async function waitForTerminal(ctx: ContextPart<'events', DocumentStore>, doc: DocumentRecord, timeoutMs: number, signal?: AbortSignal): Promise<DocumentRecord> {
+async function waitForTerminal(
+  ctx: ContextPart<'events', DocumentStore>,
+  doc: DocumentRecord,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<DocumentRecord> {
   if (isTerminal(doc)) return doc;
   return new Promise<DocumentRecord>((resolve, reject) => {
     let done = false;

@@ -1,7 +1,7 @@
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import { type Access, pageImageKey, requireDocument } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError, isDossierError, notFound } from '../domain/errors.ts';
 import { pageOffsetsOf } from './pages.ts';
 import type { DocumentImageService } from '../api/documents.ts';

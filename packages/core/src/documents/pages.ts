@@ -1,5 +1,5 @@
 import { pagesKey } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { z } from 'zod';

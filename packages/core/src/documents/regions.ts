@@ -1,5 +1,5 @@
 import { regionsKey } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { isDossierError } from '../domain/errors.ts';
 import type { CellRange, Collection, PageBox, PassageLocation, SectionRecord } from '../domain/types.ts';
 import { pageOffsetsOf, pageSpan } from './pages.ts';

@@ -31,11 +31,13 @@ async function storeOver(ctx: DossierContext, key: string, content: NewContent):
 }
 
 export const stillProcessing = (doc: DocumentRecord) =>
-  new DossierError('conflict', `Document ${doc.id} is still processing its version ${doc.version ?? 1} (${doc.status}); send the new content once it is ready or in error`);
+  new DossierError(
+    'conflict',
+    `Document ${doc.id} is still processing its version ${doc.version ?? 1} (${doc.status}); send the new content once it is ready or in error`,
+  );
 
 /** True when the stored document already holds this content (nothing to do but perhaps note the new stamp). */
-export const sameContent = (doc: DocumentRecord, hash: string | null): boolean =>
-  hash !== null && doc.contentHash === hash && doc.status !== 'error';
+export const sameContent = (doc: DocumentRecord, hash: string | null): boolean => hash !== null && doc.contentHash === hash && doc.status !== 'error';
 
 /**
  * Replace a document's content in place: same id, the next version. The new file is stored over the original and the

@@ -132,7 +132,8 @@ export function uploadService(ctx: DossierContext): UploadServiceWithInternals {
     try {
       size = await ctx.blobs.putStream(key, hashing(body, hash), limit);
     } catch (err) {
-      if (declared !== null && isDossierError(err, 'payload_too_large')) throw new DossierError('payload_too_large', `The body is larger than the ${declared} bytes declared at upload-url`);
+      if (declared !== null && isDossierError(err, 'payload_too_large'))
+        throw new DossierError('payload_too_large', `The body is larger than the ${declared} bytes declared at upload-url`);
       throw err;
     }
     if (declared !== null && size !== declared) {
@@ -179,7 +180,14 @@ export function uploadService(ctx: DossierContext): UploadServiceWithInternals {
     }
     const storedAt = originalKey(c, placeholder.id);
     const sizeBytes = placeholder.fileSizeBytes ?? (await ctx.blobs.stat(storedAt))?.size ?? 0;
-    const file = { filename: placeholder.filename, storedAt, sizeBytes, contentHash: hashOf, contentType: placeholder.contentType ?? undefined, sourceStamp: placeholder.sourceStamp ?? undefined };
+    const file = {
+      filename: placeholder.filename,
+      storedAt,
+      sizeBytes,
+      contentHash: hashOf,
+      contentType: placeholder.contentType ?? undefined,
+      sourceStamp: placeholder.sourceStamp ?? undefined,
+    };
     const replaced = sameContent(target, hashOf) ? await noteStamp(target, placeholder.sourceStamp) : await replaceDocumentContent(ctx, c, target, file);
     await ctx.blobs.deletePrefix(`${collectionPrefix(c)}${placeholder.id}/`);
     await ctx.store.deleteDocument(placeholder.id);
@@ -223,7 +231,14 @@ export function uploadService(ctx: DossierContext): UploadServiceWithInternals {
    * A direct upload with a source path whose document exists: left as it is when the content is the same (its stamp
    * noted), else replaced in place. Null when no document has that path yet.
    */
-  async function uploadOverSourcePath(c: Collection, file: DirectUpload, sourcePath: string, hash: string | null, tags?: string[], metadata?: Metadata): Promise<DocumentView | null> {
+  async function uploadOverSourcePath(
+    c: Collection,
+    file: DirectUpload,
+    sourcePath: string,
+    hash: string | null,
+    tags?: string[],
+    metadata?: Metadata,
+  ): Promise<DocumentView | null> {
     const existing = await ctx.store.findDocumentBySourcePath(c.id, sourcePath);
     if (!existing) return null;
     if (sameContent(existing, hash)) return documentView(await noteStamp(existing, file.sourceStamp));
@@ -275,14 +290,21 @@ export function uploadService(ctx: DossierContext): UploadServiceWithInternals {
    * What an upload-url with a source path (issue 43) is about: the document already holding this content (nothing to
    * send), or the fields of the pending document: the path itself for a new one, or the document it will replace.
    */
-  async function sourcePathTarget(c: Collection, rawPath: string, hash: string | undefined): Promise<{ existing: DocumentRecord } | { fields: Partial<DocumentRecord> }> {
+  async function sourcePathTarget(
+    c: Collection,
+    rawPath: string,
+    hash: string | undefined,
+  ): Promise<{ existing: DocumentRecord } | { fields: Partial<DocumentRecord> }> {
     if (!hash) throw new DossierError('invalid_input', 'An upload-url with a sourcePath needs the contentHash (to compare with the document of that path)');
     const sourcePath = normalizeSourcePath(rawPath);
     const existing = await ctx.store.findDocumentBySourcePath(c.id, sourcePath);
     if (!existing) return { fields: { sourcePath, contentHash: hash } };
     if (sameContent(existing, hash)) return { existing };
     if (existing.status !== 'ready' && existing.status !== 'error') {
-      throw new DossierError('conflict', `Document ${existing.id} is still processing its version ${existing.version ?? 1} (${existing.status}); send the new content once it is ready or in error`);
+      throw new DossierError(
+        'conflict',
+        `Document ${existing.id} is still processing its version ${existing.version ?? 1} (${existing.status}); send the new content once it is ready or in error`,
+      );
     }
     return { fields: { replacesDocumentId: existing.id, contentHash: hash } };
   }
@@ -326,7 +348,12 @@ export function uploadService(ctx: DossierContext): UploadServiceWithInternals {
       await insertOnce(doc);
       // Without a declared size a store URL could not bound the upload: this server's own route takes it then.
       const direct = ctx.blobs.clientUploads && doc.fileSizeBytes !== null ? ctx.blobs.clientUploads : null;
-      if (direct) return { documentId: doc.id, uploadToken: null, storeUrl: await direct.presignPut(uploadStagingKey(c, doc.id), doc.fileSizeBytes!, UPLOAD_URL_TTL_MS / 1000) };
+      if (direct)
+        return {
+          documentId: doc.id,
+          uploadToken: null,
+          storeUrl: await direct.presignPut(uploadStagingKey(c, doc.id), doc.fileSizeBytes!, UPLOAD_URL_TTL_MS / 1000),
+        };
       return { documentId: doc.id, uploadToken: tokens.sign(doc.id), storeUrl: null };
     },
 

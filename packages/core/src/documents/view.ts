@@ -25,9 +25,7 @@ export const documentView = (d: DocumentRecord): DocumentView => ({
 });
 
 /** Tags as stored: trimmed, lowercased, deduplicated, in first-seen order. */
-export const normalizeTags = (tags: string[]): string[] => [
-  ...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0)),
-];
+export const normalizeTags = (tags: string[]): string[] => [...new Set(tags.map((t) => t.trim().toLowerCase()).filter((t) => t.length > 0))];
 
 /** Longest stored filename, in characters (a cut never splits a character or an emoji sequence). */
 const MAX_FILENAME_CHARS = 255;
@@ -44,9 +42,16 @@ let graphemes: Intl.Segmenter | undefined;
  * controls (U+202E and friends), which are part of some names; clients that print names escape them.
  */
 export function safeFilename(name: string): string {
-  const last = name.split(/[\\/]/).filter((s) => s && s !== '.' && s !== '..').pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const clean = last.normalize('NFC').replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, '').trim();
+  const last =
+    name
+      .split(/[\\/]/)
+      .filter((s) => s && s !== '.' && s !== '..')
+      .pop() ?? '';
+  const clean = last
+    .normalize('NFC')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f]|\p{Cs}/gu, '')
+    .trim();
   if (clean.length <= MAX_FILENAME_CHARS) return clean || 'unnamed'; // already trimmed: no cut to make
   graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   let kept = '';

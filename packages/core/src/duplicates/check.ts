@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { DuplicateStore } from '../ports/duplicate-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { DuplicateGroupRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { FingerprintMatch } from '../ports/duplicate-store.ts';
@@ -23,7 +23,13 @@ export interface VerifiedPair {
 }
 
 /** Align candidates with the document; the qualifying ones, best first. */
-async function verify(store: DocumentStore & DuplicateStore, collection: Collection, doc: DocumentRecord, candidates: FingerprintMatch[], cache: ProfileCache): Promise<VerifiedPair[]> {
+async function verify(
+  store: DocumentStore & DuplicateStore,
+  collection: Collection,
+  doc: DocumentRecord,
+  candidates: FingerprintMatch[],
+  cache: ProfileCache,
+): Promise<VerifiedPair[]> {
   const threshold = thresholdOf(collection);
   const own = await cache.get(doc);
   const others = await store.getDocuments(candidates.map((match) => match.documentId));
@@ -43,7 +49,12 @@ async function verify(store: DocumentStore & DuplicateStore, collection: Collect
  * matches that group's canonical (else the next match is tried).
  * Returns the group the document is in afterwards, or null.
  */
-export async function checkDocument(ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>, collection: Collection, doc: DocumentRecord, cache = new ProfileCache(ctx, 64)) {
+export async function checkDocument(
+  ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>,
+  collection: Collection,
+  doc: DocumentRecord,
+  cache = new ProfileCache(ctx, 64),
+) {
   const profile = await cache.get(doc);
   const fingerprints = indexedFingerprints(profile);
   await ctx.store.putFingerprints([{ documentId: doc.id, collectionId: collection.id, shingleCount: profile.shingles.length, fingerprints }]);
@@ -62,7 +73,12 @@ export async function checkDocument(ctx: ContextPart<'blobs' | 'index' | 'queue'
 
 /** Form a group with the best verified match, or join its group when the document also matches that group's canonical. */
 async function groupWithBestMatch(
-  ctx: ContextPart<'index', DuplicateStore & DocumentStore>, collection: Collection, doc: DocumentRecord, verified: VerifiedPair[], cache: ProfileCache, flags: FlagChanges,
+  ctx: ContextPart<'index', DuplicateStore & DocumentStore>,
+  collection: Collection,
+  doc: DocumentRecord,
+  verified: VerifiedPair[],
+  cache: ProfileCache,
+  flags: FlagChanges,
 ): Promise<DuplicateGroupRecord | null> {
   for (const { other } of verified) {
     const group = await ctx.store.duplicateGroupOf(other.id);
@@ -73,7 +89,13 @@ async function groupWithBestMatch(
 }
 
 /** Does a document match a group's canonical too? (A partial overlap with one member is not enough to join.) */
-async function matchesCanonical(store: DocumentStore, collection: Collection, doc: DocumentRecord, group: DuplicateGroupRecord, cache: ProfileCache): Promise<boolean> {
+async function matchesCanonical(
+  store: DocumentStore,
+  collection: Collection,
+  doc: DocumentRecord,
+  group: DuplicateGroupRecord,
+  cache: ProfileCache,
+): Promise<boolean> {
   const canonical = await store.getDocument(group.canonicalDocumentId);
   if (!canonical) return false;
   return coverageOf(alignProfiles(await cache.get(doc), await cache.get(canonical))) >= thresholdOf(collection);

@@ -17,7 +17,12 @@ const round = (value: number): number => Math.round(value * 10_000) / 10_000;
  * Compare any two members of a group, aligned now by the same passage finder detection uses (so two near
  * duplicates of one canonical can be read side by side too, not only a member against the canonical).
  */
-export async function compareMembers(ctx: ContextPart<'blobs', DocumentStore>, group: DuplicateGroupRecord, leftId: string, rightId: string): Promise<DuplicateComparison> {
+export async function compareMembers(
+  ctx: ContextPart<'blobs', DocumentStore>,
+  group: DuplicateGroupRecord,
+  leftId: string,
+  rightId: string,
+): Promise<DuplicateComparison> {
   if (leftId === rightId) throw invalid('left and right must be two different members');
   const members = [leftId, rightId].map((id) => group.members.find((member) => member.documentId === id));
   if (members.some((member) => !member)) throw invalid('left and right must both be members of this group');

@@ -1,4 +1,3 @@
-
 import type { DuplicateStore } from '../ports/duplicate-store.ts';
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
@@ -17,7 +16,12 @@ import { MAX_POSTING, thresholdOf } from './settings.ts';
 import { ProfileCache, profileOf } from './texts.ts';
 
 /** Queue job types of a detection run: fingerprint a batch of documents, then group the whole collection. */
-export const DUPLICATE_JOBS = { fingerprint: 'duplicates.fingerprint', group: 'duplicates.group', check: 'duplicates.check', flags: 'duplicates.flags' } as const;
+export const DUPLICATE_JOBS = {
+  fingerprint: 'duplicates.fingerprint',
+  group: 'duplicates.group',
+  check: 'duplicates.check',
+  flags: 'duplicates.flags',
+} as const;
 /** Documents fingerprinted per job. */
 export const FINGERPRINT_BATCH = 500;
 
@@ -25,7 +29,10 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
 const now = (): string => new Date().toISOString();
 
 /** Start a run over every ready document: 409 while one is pending or running. */
-export async function startDetection(ctx: ContextPart<'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>, collection: Collection): Promise<DuplicateRunRecord> {
+export async function startDetection(
+  ctx: ContextPart<'queue' | 'wakeWorkers', DuplicateStore & DocumentStore>,
+  collection: Collection,
+): Promise<DuplicateRunRecord> {
   const latest = await ctx.store.latestDuplicateRun(collection.id);
   if (latest && (latest.status === 'pending' || latest.status === 'running')) {
     throw new DossierError('conflict', `A duplicate detection run is already in flight (${latest.id}, ${latest.status})`);
@@ -34,11 +41,21 @@ export async function startDetection(ctx: ContextPart<'queue' | 'wakeWorkers', D
   const batches: string[][] = [];
   for (let start = 0; start < ready.length; start += FINGERPRINT_BATCH) batches.push(ready.slice(start, start + FINGERPRINT_BATCH));
   const run: DuplicateRunRecord = {
-    id: newId(), collectionId: collection.id, status: 'pending', jobsEnqueued: batches.length + 1, jobsProcessed: 0, duplicatesDetected: null,
-    duplicateGroupsCreated: null, startedAt: null, completedAt: null, error: null, createdAt: now(),
+    id: newId(),
+    collectionId: collection.id,
+    status: 'pending',
+    jobsEnqueued: batches.length + 1,
+    jobsProcessed: 0,
+    duplicatesDetected: null,
+    duplicateGroupsCreated: null,
+    startedAt: null,
+    completedAt: null,
+    error: null,
+    createdAt: now(),
   };
   await ctx.store.insertDuplicateRun(run);
-  for (const documentIds of batches) await ctx.queue.enqueue({ type: DUPLICATE_JOBS.fingerprint, payload: { runId: run.id, collectionId: collection.id, documentIds }, maxAttempts: 3 });
+  for (const documentIds of batches)
+    await ctx.queue.enqueue({ type: DUPLICATE_JOBS.fingerprint, payload: { runId: run.id, collectionId: collection.id, documentIds }, maxAttempts: 3 });
   if (batches.length === 0) await ctx.queue.enqueue({ type: DUPLICATE_JOBS.group, payload: { runId: run.id, collectionId: collection.id }, maxAttempts: 3 });
   ctx.wakeWorkers();
   return run;
@@ -57,7 +74,10 @@ async function liveRun(store: DuplicateStore & CollectionStore, job: Job): Promi
 }
 
 /** A fingerprint job: index a batch of documents; the last one to finish queues the grouping job. */
-export async function runFingerprintJob(ctx: ContextPart<'blobs' | 'queue' | 'wakeWorkers', DuplicateStore & CollectionStore & DocumentStore>, job: Job): Promise<void> {
+export async function runFingerprintJob(
+  ctx: ContextPart<'blobs' | 'queue' | 'wakeWorkers', DuplicateStore & CollectionStore & DocumentStore>,
+  job: Job,
+): Promise<void> {
   const live = await liveRun(ctx.store, job);
   if (!live) return;
   if (live.run.status === 'pending') await ctx.store.updateDuplicateRun(live.run.id, { status: 'running', startedAt: now() });
@@ -100,7 +120,11 @@ interface Cluster {
 }
 
 /** Every document already in a group of the collection, by id, with its group as a cluster anchored on its canonical. */
-async function existingClusters(store: DuplicateStore & DocumentStore, collection: Collection, docs: Map<string, DocumentRecord>): Promise<Map<string, Cluster>> {
+async function existingClusters(
+  store: DuplicateStore & DocumentStore,
+  collection: Collection,
+  docs: Map<string, DocumentRecord>,
+): Promise<Map<string, Cluster>> {
   const placed = new Map<string, Cluster>();
   for (let offset = 0; ; offset += 500) {
     const page = await store.listDuplicateGroups(collection.id, 500, offset);
@@ -121,7 +145,13 @@ async function existingClusters(store: DuplicateStore & DocumentStore, collectio
  * complete document of a new group), so that chains of partial overlaps do not pull unrelated texts together.
  * Two placed documents stay where they are (user decisions are left alone).
  */
-async function planClusters(ctx: ContextPart<never, DuplicateStore & DocumentStore>, collection: Collection, pairs: { left: DocumentRecord; right: DocumentRecord }[], docs: Map<string, DocumentRecord>, cache: ProfileCache) {
+async function planClusters(
+  ctx: ContextPart<never, DuplicateStore & DocumentStore>,
+  collection: Collection,
+  pairs: { left: DocumentRecord; right: DocumentRecord }[],
+  docs: Map<string, DocumentRecord>,
+  cache: ProfileCache,
+) {
   const placed = await existingClusters(ctx.store, collection, docs);
   const threshold = thresholdOf(collection);
   for (const { left, right } of pairs) {
@@ -166,7 +196,12 @@ function completedEvent(
   error: string | null,
 ): ServiceEvent {
   return serviceEvent('duplicates.completed', collection, {
-    runId, collectionId: collection.id, projectId: collection.projectId, status: error === null ? 'completed' : 'failed', ...counters, error,
+    runId,
+    collectionId: collection.id,
+    projectId: collection.projectId,
+    status: error === null ? 'completed' : 'failed',
+    ...counters,
+    error,
   });
 }
 

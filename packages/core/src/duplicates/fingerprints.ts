@@ -25,12 +25,13 @@ export const MAX_WORDS = 300_000;
 
 /** English function words: left out of shingles and alignment (edits swap them freely; they carry no text). */
 const STOP_WORDS = new Set(
-  ('a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by can could did do does ' +
     'doing down during each few for from further had has have having he her here hers herself him himself his how i if in into is it its itself ' +
     'just me more most my myself no nor not now of off on once only or other our ours ourselves out over own same she should so some such than ' +
     'that the their theirs them themselves then there these they this those through to too under until up very was we were what when where which ' +
-    'while who whom why will with would you your yours yourself yourselves also may might must shall upon thus hence whereas whether yet via per')
-    .split(' '),
+    'while who whom why will with would you your yours yourself yourselves also may might must shall upon thus hence whereas whether yet via per'
+  ).split(' '),
 );
 
 /** Murmur3's 32-bit finaliser: spreads the bits of a hash. */
@@ -82,7 +83,10 @@ export function blankArtefacts(markdown: string): string {
   for (const line of text.split('\n')) if (line.trim().length >= 8 && line.length <= 120) counts.set(line.trim(), (counts.get(line.trim()) ?? 0) + 1);
   const repeated = new Set([...counts].filter(([, count]) => count >= 3).map(([line]) => line));
   if (repeated.size === 0) return text;
-  return text.split('\n').map((line) => (repeated.has(line.trim()) ? blank(line) : line)).join('\n');
+  return text
+    .split('\n')
+    .map((line) => (repeated.has(line.trim()) ? blank(line) : line))
+    .join('\n');
 }
 
 /** A document as detection reads it: content words (hashed stems) with their character spans in the Markdown. */

@@ -9,7 +9,10 @@ export const EXCERPT_CHARS = 160;
 
 /** The excerpt of a span: its first characters, whitespace collapsed, cut at a word with an ellipsis. */
 export function excerptOf(markdown: string, start: number, end: number): string {
-  const text = markdown.slice(start, Math.min(end, start + EXCERPT_CHARS * 2)).replace(/\s+/g, ' ').trim();
+  const text = markdown
+    .slice(start, Math.min(end, start + EXCERPT_CHARS * 2))
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length <= EXCERPT_CHARS && end - start <= EXCERPT_CHARS * 2) return text;
   const cut = text.slice(0, EXCERPT_CHARS);
   const space = cut.lastIndexOf(' ');
@@ -32,5 +35,8 @@ export function sharedPassages(
   const kept = [...passages].sort((a, b) => b.left[1] - b.left[0] - (a.left[1] - a.left[0])).slice(0, MAX_PASSAGES);
   return kept
     .sort((a, b) => a.left[0] - b.left[0])
-    .map((passage) => ({ member: spanOf(member.profile, member.markdown, passage.left), canonical: spanOf(canonical.profile, canonical.markdown, passage.right) }));
+    .map((passage) => ({
+      member: spanOf(member.profile, member.markdown, passage.left),
+      canonical: spanOf(canonical.profile, canonical.markdown, passage.right),
+    }));
 }

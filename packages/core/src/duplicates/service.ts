@@ -32,7 +32,10 @@ export async function enqueueDuplicateCheck(ctx: ContextPart<'queue' | 'wakeWork
   ctx.wakeWorkers();
 }
 
-async function runCheckJob(ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DocumentStore & CollectionStore & DuplicateStore>, job: Job): Promise<void> {
+async function runCheckJob(
+  ctx: ContextPart<'blobs' | 'index' | 'queue' | 'wakeWorkers', DocumentStore & CollectionStore & DuplicateStore>,
+  job: Job,
+): Promise<void> {
   const doc = await ctx.store.getDocument(String(job.payload.documentId));
   const collection = doc ? await ctx.store.getCollection(doc.collectionId) : null;
   if (!doc || !collection || collection.deletedAt || doc.status !== 'ready' || !collection.enableDeduplication) return;

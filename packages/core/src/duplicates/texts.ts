@@ -1,4 +1,4 @@
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { DocumentRecord } from '../domain/types.ts';
 import { type DuplicateProfile, duplicateProfile } from './fingerprints.ts';
 
@@ -14,7 +14,10 @@ export const profileOf = async (ctx: ContextPart<'blobs'>, doc: DocumentRecord):
 /** Profiles by document id, read once and kept while in use (bounded). */
 export class ProfileCache {
   private readonly entries = new Map<string, DuplicateProfile>();
-  constructor(readonly ctx: ContextPart<'blobs'>, private readonly capacity = 2_000) {}
+  constructor(
+    readonly ctx: ContextPart<'blobs'>,
+    private readonly capacity = 2_000,
+  ) {}
 
   async get(doc: DocumentRecord): Promise<DuplicateProfile> {
     const hit = this.entries.get(doc.id);

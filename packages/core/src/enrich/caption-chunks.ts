@@ -1,5 +1,5 @@
 import type { SectionStore } from '../ports/section-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
 import { countTokens } from '../ingest/chunker.ts';
 import { embedderFor, embedRows } from '../ingest/embed-step.ts';

@@ -86,7 +86,12 @@ export async function captionDocument(run: EnrichRun): Promise<number> {
   const { ctx, collection } = run;
   const all = await targetsOf(run);
   const kept = all.filter((t) => t.caption !== null);
-  if (kept.length > 0) await upsertCaptionChunks(ctx, collection, kept.map((t) => captionChunkRow(run.doc, t.item, t.caption!)));
+  if (kept.length > 0)
+    await upsertCaptionChunks(
+      ctx,
+      collection,
+      kept.map((t) => captionChunkRow(run.doc, t.item, t.caption!)),
+    );
   const todo = all.filter((t) => t.caption === null && t.captionable).slice(0, Math.max(0, MAX_CAPTIONS_PER_DOCUMENT - kept.length));
   const state = { imagesRejected: false };
   let written = 0;

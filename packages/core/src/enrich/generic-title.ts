@@ -17,10 +17,45 @@
 
 /** Titles (lower case, numbering removed) that say nothing about their section. */
 const GENERIC_PHRASES = new Set([
-  'introduction', 'intro', 'overview', 'summary', 'executive summary', 'background', 'details', 'detail', 'notes', 'note',
-  'misc', 'miscellaneous', 'other', 'others', 'general', 'info', 'information', 'untitled', 'untitled section', 'section',
-  'part', 'chapter', 'contents', 'table of contents', 'conclusion', 'conclusions', 'appendix', 'appendices', 'preface',
-  'abstract', 'document', 'text', 'content', 'main', 'body', 'description', 'discussion', 'results', 'references',
+  'introduction',
+  'intro',
+  'overview',
+  'summary',
+  'executive summary',
+  'background',
+  'details',
+  'detail',
+  'notes',
+  'note',
+  'misc',
+  'miscellaneous',
+  'other',
+  'others',
+  'general',
+  'info',
+  'information',
+  'untitled',
+  'untitled section',
+  'section',
+  'part',
+  'chapter',
+  'contents',
+  'table of contents',
+  'conclusion',
+  'conclusions',
+  'appendix',
+  'appendices',
+  'preface',
+  'abstract',
+  'document',
+  'text',
+  'content',
+  'main',
+  'body',
+  'description',
+  'discussion',
+  'results',
+  'references',
 ]);
 
 /** A placeholder word followed by a number or a letter: "Part 2", "Slide 12", "Sheet1", "Appendix B". */
@@ -35,7 +70,11 @@ const SYNTHETIC_PART = /\s*\(part \d+\)$/i;
 const MAX_SHORT_WORDS = 3;
 const MIN_GOOD_CHARS = 12;
 
-const normalize = (s: string): string => s.trim().replace(/\s+/g, ' ').replace(/[\s:.]+$/, '');
+const normalize = (s: string): string =>
+  s
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s:.]+$/, '');
 const fileStem = (filename: string): string => normalize(filename.replace(/\.[^.]+$/, '')).toLowerCase();
 
 /** True when the section title is generic or short, so the section should get an AI summary (rules above). */

@@ -27,7 +27,11 @@ export const enrichEnabled: Record<EnrichKind, (c: Collection) => boolean> = {
   claims: () => true,
 };
 
-const WORK: Record<EnrichKind, (run: EnrichRun) => Promise<number>> = { summaries: summarizeDocument, captions: captionDocument, claims: extractDocumentClaims };
+const WORK: Record<EnrichKind, (run: EnrichRun) => Promise<number>> = {
+  summaries: summarizeDocument,
+  captions: captionDocument,
+  claims: extractDocumentClaims,
+};
 
 /** Queue one job. `dedupe` (the default) folds it into an unfinished job of the same document. */
 export async function enqueueEnrich(ctx: ContextPart<'queue'>, kind: EnrichKind, documentId: string, dedupe = true): Promise<void> {
@@ -70,6 +74,9 @@ async function runJob(ctx: DossierContext, kind: EnrichKind, job: Job, signal: A
 /** Job handlers of the post-ready jobs, keyed by job type (merged with the pipeline's in createDossierCore). */
 export function enrichHandlers(ctx: DossierContext): Record<string, JobHandler> {
   return Object.fromEntries(
-    (Object.keys(ENRICH_JOBS) as EnrichKind[]).map((kind) => [ENRICH_JOBS[kind], (job: Job, { signal }: { signal: AbortSignal }) => runJob(ctx, kind, job, signal)]),
+    (Object.keys(ENRICH_JOBS) as EnrichKind[]).map((kind) => [
+      ENRICH_JOBS[kind],
+      (job: Job, { signal }: { signal: AbortSignal }) => runJob(ctx, kind, job, signal),
+    ]),
   );
 }

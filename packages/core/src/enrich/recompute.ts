@@ -3,7 +3,7 @@ import type { EnrichStore } from '../ports/enrich-store.ts';
 import type { SectionStore } from '../ports/section-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import { deleteCaptionChunks } from './caption-chunks.ts';
 import { type EnrichKind, enqueueEnrich, enrichEnabled } from './jobs.ts';
@@ -25,7 +25,9 @@ async function enqueueReady(ctx: ContextPart<'models' | 'queue' | 'wakeWorkers',
 }
 
 /** The recompute endpoints of a collection (spec: /v1/collections/:id/recompute/summaries and …/captions). */
-export function recomputeService(ctx: ContextPart<'index' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & DocumentStore & EnrichStore & SectionStore>): RecomputeService {
+export function recomputeService(
+  ctx: ContextPart<'index' | 'models' | 'queue' | 'wakeWorkers', CollectionStore & DocumentStore & EnrichStore & SectionStore>,
+): RecomputeService {
   return {
     /** Put every AI section summary back to its extractive one (store and scan index), then re-enqueue summarization. */
     async recomputeSummaries(access: Access, collectionId: string): Promise<{ enqueued: number }> {

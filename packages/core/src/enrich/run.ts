@@ -25,7 +25,10 @@ export function enrichRun(ctx: DossierContext, doc: DocumentRecord, collection: 
   const access: Parameters<ModelResolver['resolve']>[0] = { projectId: collection.projectId, env: collection.env };
   let resolved: Promise<ResolvedModel> | null = null;
   return {
-    ctx, doc, collection, signal,
+    ctx,
+    doc,
+    collection,
+    signal,
     model: () => (resolved ??= ctx.models.resolve(access, collection.llmModel, 'fast')),
     async current() {
       const now = await ctx.store.getDocument(doc.id);

@@ -1,5 +1,5 @@
 import type { DocumentStore } from '../ports/document-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection, DocumentRecord, SectionRecord } from '../domain/types.ts';
 import type { SectionRow } from '../ports/chunk-index.ts';
 import { metadataPairs } from '../util/canonical-json.ts';

@@ -20,18 +20,24 @@ export interface CitedPassage {
 export type Faithfulness = z.output<typeof responses.faithfulness>;
 
 const STOPWORDS = new Set(
-  ('the and for are but not you all any can had her was one our out has have him his how its may new now see two who did ' +
+  (
+    'the and for are but not you all any can had her was one our out has have him his how its may new now see two who did ' +
     'its let say she too use that with this from they will would there their what about which when make like time just know ' +
     'take into year your some could them than then these other only also more most such been were being does each over ' +
-    'both between after before while where because very much many same those under shall should might must upon within')
-    .split(' '),
+    'both between after before while where because very much many same those under shall should might must upon within'
+  ).split(' '),
 );
 
 const CITATION = /\[\s*(S?\d+(?:\s*[,;]\s*S?\d+)*)\s*\]/gi;
 
 /** Lower-cased key terms of a text (letters and digits, three characters or more, no function words). */
 export function keyTerms(text: string): Set<string> {
-  const words = text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z0-9]{3,}/g) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .match(/[a-z0-9]{3,}/g) ?? [];
   return new Set(words.filter((w) => !STOPWORDS.has(w) && !/^s?\d+$/.test(w)));
 }
 

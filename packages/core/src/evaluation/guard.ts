@@ -2,7 +2,7 @@ import type { CollectionStore } from '../ports/collection-store.ts';
 import type { EvaluationStore } from '../ports/evaluation-store.ts';
 import { type Access, requireCollection } from '../access.ts';
 import type { CollectionView } from '../collections/service.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationTrigger, GoldenSetRecord } from '../ports/evaluation-store.ts';
@@ -16,7 +16,10 @@ export class EvaluationGuardRefusal extends DossierError {
   readonly guard: GuardFigures;
   constructor(guard: GuardFigures) {
     const drop = (guard.beforeNdcg10 - guard.afterNdcg10).toFixed(4);
-    super('conflict', `The change lowers nDCG@10 from ${guard.beforeNdcg10.toFixed(4)} to ${guard.afterNdcg10.toFixed(4)} (−${drop}, more than the guard's ${guard.maxNdcgDrop}); send force: true to apply it anyway`);
+    super(
+      'conflict',
+      `The change lowers nDCG@10 from ${guard.beforeNdcg10.toFixed(4)} to ${guard.afterNdcg10.toFixed(4)} (−${drop}, more than the guard's ${guard.maxNdcgDrop}); send force: true to apply it anyway`,
+    );
     this.guard = guard;
   }
 }
@@ -40,7 +43,12 @@ type Update = (access: Access, id: string, raw: UpdateCollectionInput) => Promis
  * and with the patch applied (a what-if run: the same query path, nothing saved), both runs are stored, and a fall
  * of nDCG@10 beyond the guard's margin refuses the change unless the patch says `force: true`.
  */
-export function guardedCollectionUpdate(ctx: ContextPart<never, CollectionStore & EvaluationStore>, server: RetrievalSettings, update: Update, evaluate: Evaluate): Update {
+export function guardedCollectionUpdate(
+  ctx: ContextPart<never, CollectionStore & EvaluationStore>,
+  server: RetrievalSettings,
+  update: Update,
+  evaluate: Evaluate,
+): Update {
   return async (access, id, raw) => {
     const c = await requireCollection(ctx.store, access, id, 'write');
     const patch = parseInput(updateCollectionSchema, raw);
@@ -53,8 +61,12 @@ export function guardedCollectionUpdate(ctx: ContextPart<never, CollectionStore 
     const drop = before.metrics.ndcg10 - after.metrics.ndcg10;
     if (drop > guard.maxNdcgDrop + 1e-9 && patch.force !== true) {
       throw new EvaluationGuardRefusal({
-        setId: set.id, maxNdcgDrop: guard.maxNdcgDrop, beforeNdcg10: before.metrics.ndcg10, afterNdcg10: after.metrics.ndcg10,
-        beforeRunId: before.id, afterRunId: after.id,
+        setId: set.id,
+        maxNdcgDrop: guard.maxNdcgDrop,
+        beforeNdcg10: before.metrics.ndcg10,
+        afterNdcg10: after.metrics.ndcg10,
+        beforeRunId: before.id,
+        afterRunId: after.id,
       });
     }
     return update(access, id, raw);

@@ -4,7 +4,7 @@ import type { CollectionStore } from '../ports/collection-store.ts';
 import type { UsageStore } from '../ports/research-store.ts';
 import type { WebhookStore } from '../ports/webhook-store.ts';
 import type { EvaluationStore } from '../ports/evaluation-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { invalid, isDossierError, notFound } from '../domain/errors.ts';
 import type { Collection } from '../domain/types.ts';
 import { serviceEvent } from '../events/catalogue.ts';
@@ -27,7 +27,13 @@ export async function enqueueShadowRun(ctx: ContextPart<'queue' | 'wakeWorkers'>
 }
 
 /** Job handlers of evaluation runs, keyed by job type. */
-export function evaluationHandlers(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'eventsRecorded' | 'index' | 'log' | 'reranker', EvaluationStore & CollectionStore & SectionStore & DocumentStore & UsageStore & WebhookStore>, server: RetrievalSettings): Record<string, (job: Job) => Promise<void>> {
+export function evaluationHandlers(
+  ctx: ContextPart<
+    'blobs' | 'chunk' | 'embedders' | 'eventsRecorded' | 'index' | 'log' | 'reranker',
+    EvaluationStore & CollectionStore & SectionStore & DocumentStore & UsageStore & WebhookStore
+  >,
+  server: RetrievalSettings,
+): Record<string, (job: Job) => Promise<void>> {
   return { [EVALUATION_SHADOW_JOB]: (job) => runShadowJob(ctx, server, job) };
 }
 
@@ -47,18 +53,32 @@ function progressWriter(store: EvaluationStore, runId: string, stage: Evaluation
 type Outcome = { metrics: RunMetrics; perQuery: EvaluationRunRecord['perQuery'] } | { error: string };
 
 /** Record that a queued run ended: its figures or its error, no shadow table left, and the `evaluation.completed` event. */
-async function finishRun(ctx: ContextPart<'eventsRecorded', EvaluationStore & UsageStore & WebhookStore>, run: EvaluationRunRecord, c: Collection | null, outcome: Outcome): Promise<void> {
-  const done = 'error' in outcome
-    ? { status: 'failed' as const, error: outcome.error, progress: null, shadowIndex: null }
-    : { status: 'completed' as const, metrics: outcome.metrics, perQuery: outcome.perQuery, progress: null, shadowIndex: null };
+async function finishRun(
+  ctx: ContextPart<'eventsRecorded', EvaluationStore & UsageStore & WebhookStore>,
+  run: EvaluationRunRecord,
+  c: Collection | null,
+  outcome: Outcome,
+): Promise<void> {
+  const done =
+    'error' in outcome
+      ? { status: 'failed' as const, error: outcome.error, progress: null, shadowIndex: null }
+      : { status: 'completed' as const, metrics: outcome.metrics, perQuery: outcome.perQuery, progress: null, shadowIndex: null };
   await ctx.store.updateEvaluationRun(run.id, done);
   if (!c) return;
   const sandbox = { projectId: c.projectId, env: c.env };
   if (!('error' in outcome)) await meterUsage(ctx.store, sandbox, 'queries', outcome.perQuery.length);
-  await ctx.store.recordEvents([serviceEvent('evaluation.completed', sandbox, {
-    runId: run.id, collectionId: c.id, projectId: c.projectId, setId: run.setId, setVersion: run.setVersion, status: done.status,
-    ndcg10: 'error' in outcome ? null : outcome.metrics.ndcg10, error: 'error' in outcome ? outcome.error : null,
-  })]);
+  await ctx.store.recordEvents([
+    serviceEvent('evaluation.completed', sandbox, {
+      runId: run.id,
+      collectionId: c.id,
+      projectId: c.projectId,
+      setId: run.setId,
+      setVersion: run.setVersion,
+      status: done.status,
+      ndcg10: 'error' in outcome ? null : outcome.metrics.ndcg10,
+      error: 'error' in outcome ? outcome.error : null,
+    }),
+  ]);
   ctx.eventsRecorded();
 }
 
@@ -66,7 +86,14 @@ async function finishRun(ctx: ContextPart<'eventsRecorded', EvaluationStore & Us
  * Build the shadow copy of a `running` run, run its set there and store the figures; the copy is dropped in every
  * case. A shadow table named on the run before this attempt is left from an attempt that crashed: it is dropped first.
  */
-async function runShadowJob(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'eventsRecorded' | 'index' | 'log' | 'reranker', EvaluationStore & CollectionStore & SectionStore & DocumentStore & UsageStore & WebhookStore>, server: RetrievalSettings, job: Job): Promise<void> {
+async function runShadowJob(
+  ctx: ContextPart<
+    'blobs' | 'chunk' | 'embedders' | 'eventsRecorded' | 'index' | 'log' | 'reranker',
+    EvaluationStore & CollectionStore & SectionStore & DocumentStore & UsageStore & WebhookStore
+  >,
+  server: RetrievalSettings,
+  job: Job,
+): Promise<void> {
   const run = await ctx.store.getEvaluationRun(String(job.payload.runId));
   if (run?.status !== 'running') return;
   if (run.shadowIndex) await dropShadow(ctx, run.shadowIndex);
@@ -76,9 +103,13 @@ async function runShadowJob(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | '
     const set = await ctx.store.getGoldenSet(run.setId, run.setVersion);
     if (!set) throw notFound(`Golden set version ${run.setVersion}`);
     const { chunkSize, chunkOverlap, embeddingModel } = run.settings;
-    if (chunkSize === undefined || chunkOverlap === undefined || embeddingModel === undefined) throw invalid('The run does not name the chunking and model to try');
+    if (chunkSize === undefined || chunkOverlap === undefined || embeddingModel === undefined)
+      throw invalid('The run does not name the chunking and model to try');
     const searching = progressWriter(ctx.store, run.id, 'searching');
-    const hooks = { onTable: (shadowIndex: string) => ctx.store.updateEvaluationRun(run.id, { shadowIndex }), onIndexed: progressWriter(ctx.store, run.id, 'indexing') };
+    const hooks = {
+      onTable: (shadowIndex: string) => ctx.store.updateEvaluationRun(run.id, { shadowIndex }),
+      onIndexed: progressWriter(ctx.store, run.id, 'indexing'),
+    };
     const search = (shadow: Collection) => runGoldenSet(ctx, shadow, set, run.settings, server, searching);
     const result = await withShadowCollection(ctx, c, { chunkSize, chunkOverlap, embeddingModel }, search, hooks);
     await finishRun(ctx, run, c, result);
@@ -91,7 +122,10 @@ async function runShadowJob(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | '
 }
 
 /** A run whose job was given up (its last attempt's process stopped): drop its shadow table and mark it failed. */
-export async function failAbandonedEvaluation(ctx: ContextPart<'eventsRecorded' | 'index' | 'log', EvaluationStore & UsageStore & WebhookStore & CollectionStore>, job: Job): Promise<void> {
+export async function failAbandonedEvaluation(
+  ctx: ContextPart<'eventsRecorded' | 'index' | 'log', EvaluationStore & UsageStore & WebhookStore & CollectionStore>,
+  job: Job,
+): Promise<void> {
   if (job.type !== EVALUATION_SHADOW_JOB) return;
   const run = await ctx.store.getEvaluationRun(String(job.payload.runId));
   if (run?.status !== 'running') return;

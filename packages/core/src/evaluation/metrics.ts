@@ -16,9 +16,17 @@ function dcg(gains: readonly number[], k: number): number {
 
 /** nDCG@k: DCG of the ranking over the DCG of the judgments sorted by grade (trec_eval `ndcg_cut`). */
 export function ndcgAt(ranking: readonly string[], judged: Judgments, k: number): number {
-  const ideal = dcg([...judged.values()].filter((g) => g > 0).sort((a, b) => b - a), k);
+  const ideal = dcg(
+    [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a),
+    k,
+  );
   if (ideal === 0) return 0;
-  return dcg(ranking.map((id) => Math.max(0, judged.get(id) ?? 0)), k) / ideal;
+  return (
+    dcg(
+      ranking.map((id) => Math.max(0, judged.get(id) ?? 0)),
+      k,
+    ) / ideal
+  );
 }
 
 /** recall@k: share of the relevant targets found in the first k. */

@@ -69,7 +69,9 @@ interface Sampled {
 
 /** Up to `count` sections with enough text, picked at random from the collection's ready documents. */
 async function sampleSections(ctx: ContextPart<'blobs', DocumentStore & SectionStore>, collectionId: string, count: number): Promise<Sampled[]> {
-  const docs = (await ctx.store.findDocuments(collectionId, {})).filter((d) => d.status === 'ready' && d.canonical && !d.deletedAt).slice(0, MAX_DOCUMENTS_SCANNED);
+  const docs = (await ctx.store.findDocuments(collectionId, {}))
+    .filter((d) => d.status === 'ready' && d.canonical && !d.deletedAt)
+    .slice(0, MAX_DOCUMENTS_SCANNED);
   const candidates: { doc: DocumentRecord; section: SectionRecord }[] = [];
   for (const doc of docs) for (const section of await ctx.store.listSections(doc.id)) candidates.push({ doc, section });
   const picked: Sampled[] = [];
@@ -96,8 +98,12 @@ function promptOf(collection: Collection, sampled: Sampled[]): ChatMessage[] {
 async function draftProposals(ctx: ContextPart<'models'>, collection: Collection, sampled: Sampled[]): Promise<GoldenProposalRecord[]> {
   const model = await ctx.models.resolve({ projectId: collection.projectId, env: collection.env }, collection.llmModel, 'fast');
   const result = await model.provider.chat({
-    model: model.model, messages: promptOf(collection, sampled), tools: [RECORD_QUESTIONS_TOOL], toolChoice: { tool: RECORD_QUESTIONS_TOOL.name },
-    maxTokens: 200 + 120 * sampled.length, temperature: 0.3,
+    model: model.model,
+    messages: promptOf(collection, sampled),
+    tools: [RECORD_QUESTIONS_TOOL],
+    toolChoice: { tool: RECORD_QUESTIONS_TOOL.name },
+    maxTokens: 200 + 120 * sampled.length,
+    temperature: 0.3,
   });
   const proposals = new Map<number, GoldenProposalRecord>();
   for (const raw of argumentList(toolArguments(result, RECORD_QUESTIONS_TOOL.name), 'questions')) {
@@ -106,16 +112,35 @@ async function draftProposals(ctx: ContextPart<'models'>, collection: Collection
     const text = typeof question === 'string' ? question.replace(/\s+/g, ' ').trim().slice(0, 2000) : '';
     if (!entry || text.length < 3 || proposals.has(Number(section))) continue;
     proposals.set(Number(section), {
-      id: newId(), collectionId: collection.id, documentId: entry.doc.id, sectionId: entry.section.id, sectionTitle: entry.section.title,
-      excerpt: entry.text.slice(0, EXCERPT_CHARS), question: text, status: 'proposed', setId: null, setVersion: null, createdAt: nowIso(), decidedAt: null,
+      id: newId(),
+      collectionId: collection.id,
+      documentId: entry.doc.id,
+      sectionId: entry.section.id,
+      sectionTitle: entry.section.title,
+      excerpt: entry.text.slice(0, EXCERPT_CHARS),
+      question: text,
+      status: 'proposed',
+      setId: null,
+      setVersion: null,
+      createdAt: nowIso(),
+      decidedAt: null,
     });
   }
   return [...proposals.values()];
 }
 
 export const proposalView = (p: GoldenProposalRecord): GoldenProposalView => ({
-  id: p.id, status: p.status, question: p.question, documentId: p.documentId, sectionId: p.sectionId, sectionTitle: p.sectionTitle,
-  excerpt: p.excerpt, setId: p.setId, setVersion: p.setVersion, createdAt: p.createdAt, decidedAt: p.decidedAt,
+  id: p.id,
+  status: p.status,
+  question: p.question,
+  documentId: p.documentId,
+  sectionId: p.sectionId,
+  sectionTitle: p.sectionTitle,
+  excerpt: p.excerpt,
+  setId: p.setId,
+  setVersion: p.setVersion,
+  createdAt: p.createdAt,
+  decidedAt: p.decidedAt,
 });
 
 type SetOf = (c: Collection, setId: string) => Promise<GoldenSetRecord>;
@@ -131,7 +156,14 @@ async function targetOf(store: DocumentStore, p: GoldenProposalRecord, matchBy: 
 }
 
 /** The set with the accepted question added: the next version of an existing set, or version 1 of a new one. */
-async function setWithQuestion(ctx: ContextPart<never, DocumentStore>, c: Collection, setOf: SetOf, p: GoldenProposalRecord, body: AcceptProposalInput, question: string): Promise<GoldenSetRecord> {
+async function setWithQuestion(
+  ctx: ContextPart<never, DocumentStore>,
+  c: Collection,
+  setOf: SetOf,
+  p: GoldenProposalRecord,
+  body: AcceptProposalInput,
+  question: string,
+): Promise<GoldenSetRecord> {
   const base: GoldenSetRecord = body.setId
     ? await setOf(c, body.setId)
     : { id: newId(), version: 0, collectionId: c.id, name: body.name!, matchBy: body.matchBy ?? 'section', queries: [], createdAt: nowIso() };
@@ -141,7 +173,11 @@ async function setWithQuestion(ctx: ContextPart<never, DocumentStore>, c: Collec
 }
 
 /** Model-proposed questions (issue 38): draft, list, accept (optionally edited) into a set, reject. */
-export function proposalMethods(ctx: ContextPart<'blobs' | 'models', CollectionStore & GoldenProposalStore & DocumentStore & SectionStore & EvaluationStore>, setOf: SetOf, setView: SetView) {
+export function proposalMethods(
+  ctx: ContextPart<'blobs' | 'models', CollectionStore & GoldenProposalStore & DocumentStore & SectionStore & EvaluationStore>,
+  setOf: SetOf,
+  setView: SetView,
+) {
   const owned = (access: Access, collectionId: string) => requireCollection(ctx.store, access, collectionId, 'write');
   async function proposalOf(c: Collection, id: string): Promise<GoldenProposalRecord> {
     const p = id.length <= 100 ? await ctx.store.getGoldenProposal(id) : null;
@@ -149,7 +185,8 @@ export function proposalMethods(ctx: ContextPart<'blobs' | 'models', CollectionS
     return p;
   }
   async function decide(p: GoldenProposalRecord, decision: Parameters<DossierContext['store']['decideGoldenProposal']>[1]): Promise<void> {
-    if (p.status !== 'proposed' || !(await ctx.store.decideGoldenProposal(p.id, decision))) throw new DossierError('conflict', `This proposal was ${p.status === 'proposed' ? 'decided meanwhile' : p.status} already`);
+    if (p.status !== 'proposed' || !(await ctx.store.decideGoldenProposal(p.id, decision)))
+      throw new DossierError('conflict', `This proposal was ${p.status === 'proposed' ? 'decided meanwhile' : p.status} already`);
   }
   return {
     /** Sample sections and let the fast model draft one question each; stored unconfirmed (nothing is scored yet). */

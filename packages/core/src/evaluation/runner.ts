@@ -1,6 +1,6 @@
 import type { SectionStore } from '../ports/section-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { EvaluationSettings, GoldenMatch, GoldenQuery, GoldenSetRecord, QueryResult } from '../ports/evaluation-store.ts';
 import { querySchema } from '../schemas.ts';
@@ -37,7 +37,14 @@ function keyOf(hit: QueryHit, matchBy: GoldenMatch, judged: ReadonlyMap<string, 
 }
 
 /** Run one query through the query path and score what came back. */
-async function runQuery(ctx: ContextPart<'embedders' | 'index' | 'reranker', SectionStore & DocumentStore>, c: Collection, q: GoldenQuery, matchBy: GoldenMatch, retrieval: RetrievalSettings, limit: number): Promise<QueryResult> {
+async function runQuery(
+  ctx: ContextPart<'embedders' | 'index' | 'reranker', SectionStore & DocumentStore>,
+  c: Collection,
+  q: GoldenQuery,
+  matchBy: GoldenMatch,
+  retrieval: RetrievalSettings,
+  limit: number,
+): Promise<QueryResult> {
   const judged = new Map(q.relevant.map((r) => [r.target, r.grade]));
   const started = performance.now();
   const { results } = await queryCollection(ctx, c, querySchema.parse({ q: q.query, limit: Math.min(limit, 50) }), retrieval);
@@ -61,11 +68,24 @@ export async function runGoldenSet(
   onQuery?: (done: number, total: number) => Promise<void>,
 ): Promise<{ metrics: RunMetrics; perQuery: QueryResult[] }> {
   const patched: Collection = { ...c, queryExpansion: settings.queryExpansion, enableReranking: settings.enableReranking };
-  const retrieval: RetrievalSettings = { ...server, lexicalWeight: settings.lexicalWeight, vectorWeight: settings.vectorWeight, rrfK: settings.rrfK, resultLimit: settings.limit };
+  const retrieval: RetrievalSettings = {
+    ...server,
+    lexicalWeight: settings.lexicalWeight,
+    vectorWeight: settings.vectorWeight,
+    rrfK: settings.rrfK,
+    resultLimit: settings.limit,
+  };
   const perQuery: QueryResult[] = [];
   for (const q of set.queries) {
     perQuery.push(await runQuery(ctx, patched, q, set.matchBy, retrieval, settings.limit));
     await onQuery?.(perQuery.length, set.queries.length);
   }
-  return { metrics: summarize(perQuery, perQuery.map((r) => r.latencyMs), settings.limit), perQuery };
+  return {
+    metrics: summarize(
+      perQuery,
+      perQuery.map((r) => r.latencyMs),
+      settings.limit,
+    ),
+    perQuery,
+  };
 }

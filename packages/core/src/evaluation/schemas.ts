@@ -26,7 +26,7 @@ const beirUpload = z
     queries: z.string().min(1).max(MAX_BEIR_CHARS).describe('Contents of BEIR queries.jsonl: one {"_id", "text"} object a line'),
     qrels: z.string().min(1).max(MAX_BEIR_CHARS).describe('Contents of BEIR qrels/<split>.tsv: query-id, corpus-id, score (a header line is skipped)'),
   })
-  .describe("BEIR files; corpus ids are matched by file name (a document `<corpus-id>.md` matches `<corpus-id>`) unless matchBy says otherwise");
+  .describe('BEIR files; corpus ids are matched by file name (a document `<corpus-id>.md` matches `<corpus-id>`) unless matchBy says otherwise');
 
 const setContent = {
   queries: z.array(goldenQueryInput).min(1).max(MAX_GOLDEN_QUERIES).optional().describe('The queries with what answers them'),
@@ -182,9 +182,7 @@ export const evaluationComparison = z
   })
   .meta({ id: 'EvaluationComparison' });
 
-export const evaluationGuard = z
-  .object({ setId: z.string(), maxNdcgDrop: z.number(), updatedAt: timestamp })
-  .meta({ id: 'EvaluationGuard' });
+export const evaluationGuard = z.object({ setId: z.string(), maxNdcgDrop: z.number(), updatedAt: timestamp }).meta({ id: 'EvaluationGuard' });
 /** The guard of a collection, or null when it has none. */
 export const evaluationGuardState = z.object({ guard: evaluationGuard.nullable() }).meta({ id: 'EvaluationGuardState' });
 

@@ -41,18 +41,35 @@ import {
 } from './schemas.ts';
 
 const setView = (s: GoldenSetRecord): GoldenSetView => ({
-  id: s.id, version: s.version, name: s.name, matchBy: s.matchBy, queryCount: s.queries.length, queries: s.queries, createdAt: s.createdAt,
+  id: s.id,
+  version: s.version,
+  name: s.name,
+  matchBy: s.matchBy,
+  queryCount: s.queries.length,
+  queries: s.queries,
+  createdAt: s.createdAt,
 });
 
 const runSummary = (r: EvaluationRunRecord): EvaluationRunSummaryView => ({
-  id: r.id, setId: r.setId, setVersion: r.setVersion, trigger: r.trigger, status: r.status, error: r.error, progress: r.progress, settings: r.settings,
-  metrics: r.metrics, createdAt: r.createdAt,
+  id: r.id,
+  setId: r.setId,
+  setVersion: r.setVersion,
+  trigger: r.trigger,
+  status: r.status,
+  error: r.error,
+  progress: r.progress,
+  settings: r.settings,
+  metrics: r.metrics,
+  createdAt: r.createdAt,
 });
 
 const runView = (r: EvaluationRunRecord): EvaluationRunView => ({ ...runSummary(r), perQuery: r.perQuery });
 
 /** The queries of a create or edit body: the JSON list (ids default to positions) or the BEIR files. */
-function queriesOf(body: { queries?: { id?: string; query: string; relevant: { target: string; grade: number }[] }[]; beir?: { queries: string; qrels: string } }): GoldenQuery[] | undefined {
+function queriesOf(body: {
+  queries?: { id?: string; query: string; relevant: { target: string; grade: number }[] }[];
+  beir?: { queries: string; qrels: string };
+}): GoldenQuery[] | undefined {
   if (body.beir) return goldenQueriesFromBeir(body.beir.queries, body.beir.qrels);
   if (!body.queries) return undefined;
   const queries = body.queries.map((q, i) => ({ id: q.id ?? String(i + 1), query: q.query, relevant: q.relevant }));
@@ -75,7 +92,13 @@ export interface EvaluationServiceWithInternals extends EvaluationService {
   setOf: SetOf;
 }
 
-export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'models' | 'plans' | 'queue' | 'reranker' | 'wakeWorkers', CollectionStore & EvaluationStore & UsageStore & SectionStore & DocumentStore & GoldenProposalStore>, server: RetrievalSettings): EvaluationServiceWithInternals {
+export function evaluationService(
+  ctx: ContextPart<
+    'blobs' | 'embedders' | 'index' | 'models' | 'plans' | 'queue' | 'reranker' | 'wakeWorkers',
+    CollectionStore & EvaluationStore & UsageStore & SectionStore & DocumentStore & GoldenProposalStore
+  >,
+  server: RetrievalSettings,
+): EvaluationServiceWithInternals {
   const owned: Owned = (access, collectionId) => requireCollection(ctx.store, access, collectionId, 'write');
   const setOf: SetOf = async (c, setId, version) => {
     const set = setId.length <= 100 ? await ctx.store.getGoldenSet(setId, version) : null;
@@ -89,8 +112,19 @@ export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'inde
     const settings = { ...effectiveSettings(c, server, patch), shadow: false };
     const { metrics, perQuery } = await runGoldenSet(ctx, c, set, settings, server);
     const run: CompletedRun = {
-      id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger, status: 'completed', error: null, settings, metrics, perQuery,
-      progress: null, shadowIndex: null, createdAt: nowIso(),
+      id: newId(),
+      collectionId: c.id,
+      setId: set.id,
+      setVersion: set.version,
+      trigger,
+      status: 'completed',
+      error: null,
+      settings,
+      metrics,
+      perQuery,
+      progress: null,
+      shadowIndex: null,
+      createdAt: nowIso(),
     };
     await ctx.store.insertEvaluationRun(run);
     await meterUsage(ctx.store, sandbox, 'queries', set.queries.length);
@@ -103,16 +137,30 @@ export function evaluationService(ctx: ContextPart<'blobs' | 'embedders' | 'inde
     await requireMeterRoom(ctx, { projectId: c.projectId, env: c.env }, 'queries', set.queries.length);
     await shadowEmbedder(ctx, c, reindex);
     const run: EvaluationRunRecord = {
-      id: newId(), collectionId: c.id, setId: set.id, setVersion: set.version, trigger: 'manual', status: 'running', error: null,
-      settings: { ...effectiveSettings(c, server, patch), shadow: true }, metrics: null, perQuery: [],
-      progress: null, shadowIndex: null, createdAt: nowIso(),
+      id: newId(),
+      collectionId: c.id,
+      setId: set.id,
+      setVersion: set.version,
+      trigger: 'manual',
+      status: 'running',
+      error: null,
+      settings: { ...effectiveSettings(c, server, patch), shadow: true },
+      metrics: null,
+      perQuery: [],
+      progress: null,
+      shadowIndex: null,
+      createdAt: nowIso(),
     };
     await ctx.store.insertEvaluationRun(run);
     await enqueueShadowRun(ctx, run);
     return run;
   };
   return {
-    evaluate, setOf, ...setMethods(ctx.store, owned, setOf), ...runMethods(ctx.store, owned, setOf, evaluate, enqueue), ...guardMethods(ctx.store, owned, setOf),
+    evaluate,
+    setOf,
+    ...setMethods(ctx.store, owned, setOf),
+    ...runMethods(ctx.store, owned, setOf, evaluate, enqueue),
+    ...guardMethods(ctx.store, owned, setOf),
     ...proposalMethods(ctx, setOf, setView),
   };
 }
@@ -123,8 +171,13 @@ function setMethods(store: EvaluationStore, owned: Owned, setOf: SetOf) {
     const c = await owned(access, collectionId);
     const body = parseInput(createGoldenSetSchema, raw);
     const set: GoldenSetRecord = {
-      id: newId(), version: 1, collectionId: c.id, name: body.name, matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
-      queries: queriesOf(body) ?? [], createdAt: nowIso(),
+      id: newId(),
+      version: 1,
+      collectionId: c.id,
+      name: body.name,
+      matchBy: body.matchBy ?? (body.beir ? 'filename' : 'document'),
+      queries: queriesOf(body) ?? [],
+      createdAt: nowIso(),
     };
     await store.insertGoldenSet(set);
     return setView(set);
@@ -142,8 +195,12 @@ function setMethods(store: EvaluationStore, owned: Owned, setOf: SetOf) {
       const body = parseInput(updateGoldenSetSchema, raw);
       const current = await setOf(c, setId);
       const next: GoldenSetRecord = {
-        ...current, version: current.version + 1, name: body.name ?? current.name, matchBy: body.matchBy ?? current.matchBy,
-        queries: queriesOf(body) ?? current.queries, createdAt: nowIso(),
+        ...current,
+        version: current.version + 1,
+        name: body.name ?? current.name,
+        matchBy: body.matchBy ?? current.matchBy,
+        queries: queriesOf(body) ?? current.queries,
+        createdAt: nowIso(),
       };
       await store.insertGoldenSet(next);
       return setView(next);
@@ -218,8 +275,11 @@ export function compareRuns(base: CompletedRun, candidate: CompletedRun): Evalua
     base: runSummary(base),
     candidate: runSummary(candidate),
     delta: {
-      ndcg10: d((r) => r.metrics.ndcg10), recall: d((r) => r.metrics.recall), mrr: d((r) => r.metrics.mrr),
-      latencyP50Ms: d((r) => r.metrics.latencyP50Ms), latencyP95Ms: d((r) => r.metrics.latencyP95Ms),
+      ndcg10: d((r) => r.metrics.ndcg10),
+      recall: d((r) => r.metrics.recall),
+      mrr: d((r) => r.metrics.mrr),
+      latencyP50Ms: d((r) => r.metrics.latencyP50Ms),
+      latencyP95Ms: d((r) => r.metrics.latencyP95Ms),
     },
     queries: queries.sort((a, b) => a.delta - b.delta),
   };

@@ -1,6 +1,6 @@
 import type { DocumentStore } from '../ports/document-store.ts';
 import type { SectionStore } from '../ports/section-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { invalid } from '../domain/errors.ts';
 import { answersSearch, type Collection, type DocumentRecord } from '../domain/types.ts';
 import { embedderFor, embedRows } from '../ingest/embed-step.ts';
@@ -18,7 +18,11 @@ export interface ReindexSettings {
 
 /** The re-indexing settings of a run: its patch over the collection's; null when the patch changes none of them. */
 export function reindexSettingsOf(c: Collection, patch: EvaluationSettingsPatch = {}): ReindexSettings | null {
-  const wanted = { chunkSize: patch.chunkSize ?? c.chunkSize, chunkOverlap: patch.chunkOverlap ?? c.chunkOverlap, embeddingModel: patch.embeddingModel ?? c.embeddingModel };
+  const wanted = {
+    chunkSize: patch.chunkSize ?? c.chunkSize,
+    chunkOverlap: patch.chunkOverlap ?? c.chunkOverlap,
+    embeddingModel: patch.embeddingModel ?? c.embeddingModel,
+  };
   const changed = wanted.chunkSize !== c.chunkSize || wanted.chunkOverlap !== c.chunkOverlap || wanted.embeddingModel !== c.embeddingModel;
   if (!changed) return null;
   if (wanted.chunkOverlap >= wanted.chunkSize) throw invalid('chunkOverlap must be smaller than chunkSize');
@@ -32,14 +36,27 @@ async function shadowRows(ctx: ContextPart<'blobs' | 'chunk', SectionStore>, doc
   if (!doc.markdownStorageKey) return [];
   const sections = await ctx.store.listSections(doc.id);
   const drafts = await ctx.chunk({
-    documentId: doc.id, markdown: await ctx.blobs.get(doc.markdownStorageKey), chunkSize: settings.chunkSize, chunkOverlap: settings.chunkOverlap,
+    documentId: doc.id,
+    markdown: await ctx.blobs.get(doc.markdownStorageKey),
+    chunkSize: settings.chunkSize,
+    chunkOverlap: settings.chunkOverlap,
     sections: sections.map((s) => ({ id: s.id, position: s.position, start: s.markdownOffsetStart, end: s.markdownOffsetEnd })),
   });
   const byId = new Map(sections.map((s) => [s.id, s]));
   const pairs = metadataPairs(doc.metadata);
   return drafts.map(({ table: _table, ...chunk }) => {
     const section = byId.get(chunk.sectionId);
-    return { ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical, positions: null };
+    return {
+      ...chunk,
+      documentId: doc.id,
+      sectionTitle: section?.title ?? '',
+      sectionLevel: section?.level ?? null,
+      vector: null,
+      tags: doc.tags,
+      metadataPairs: pairs,
+      canonical: doc.canonical,
+      positions: null,
+    };
   });
 }
 
@@ -70,7 +87,11 @@ export async function dropShadow(ctx: ContextPart<'index' | 'log'>, shadowIndex:
  * whatever happens. The original collection, its documents and its index are not touched. Runs in a job (jobs.ts).
  */
 export async function withShadowCollection<T>(
-  ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index' | 'log', DocumentStore & SectionStore>, c: Collection, settings: ReindexSettings, use: (shadow: Collection) => Promise<T>, hooks: ShadowHooks = {},
+  ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index' | 'log', DocumentStore & SectionStore>,
+  c: Collection,
+  settings: ReindexSettings,
+  use: (shadow: Collection) => Promise<T>,
+  hooks: ShadowHooks = {},
 ): Promise<T> {
   const embedder = await shadowEmbedder(ctx, c, settings);
   const shadow: Collection = { ...c, id: `shadow-${newId()}`, ...settings, embeddingDimension: embedder?.dimension ?? null };

@@ -38,7 +38,8 @@ function textOf(file: UploadedSetFile, what: string): string {
 export function createBodyOfUpload(upload: GoldenSetUpload): CreateGoldenSetInput {
   const texts: Partial<Record<keyof typeof FILE_FIELDS, string>> = {};
   for (const file of upload.files) {
-    if (!(file.field in FILE_FIELDS)) throw invalid(`Unknown file field '${file.field}'; send the BEIR files as 'queries' (queries.jsonl) and 'qrels' (qrels.tsv)`);
+    if (!(file.field in FILE_FIELDS))
+      throw invalid(`Unknown file field '${file.field}'; send the BEIR files as 'queries' (queries.jsonl) and 'qrels' (qrels.tsv)`);
     const field = file.field as keyof typeof FILE_FIELDS;
     if (texts[field] !== undefined) throw invalid(`Send one '${field}' file, not several`);
     texts[field] = textOf(file, FILE_FIELDS[field]);

@@ -37,28 +37,58 @@ export interface EventData {
   'research.completed': { sessionId: string; collectionId: string; projectId: string; depth: string; sourceCount: number };
   /** A near-duplicate detection run of a collection ended (`status` completed or failed). */
   'duplicates.completed': {
-    runId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
-    duplicatesDetected: number | null; duplicateGroupsCreated: number | null; error: string | null;
+    runId: string;
+    collectionId: string;
+    projectId: string;
+    status: 'completed' | 'failed';
+    duplicatesDetected: number | null;
+    duplicateGroupsCreated: number | null;
+    error: string | null;
   };
   /** A contradiction detection run of a collection ended (`status` completed or failed). */
   'contradictions.completed': {
-    runId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
-    contradictionsFound: number | null; error: string | null;
+    runId: string;
+    collectionId: string;
+    projectId: string;
+    status: 'completed' | 'failed';
+    contradictionsFound: number | null;
+    error: string | null;
   };
   /** A sync of a server-side source ended (issue 43): what it added, replaced, deleted (softly), left and failed. */
   'source.run.completed': {
-    runId: string; sourceId: string; collectionId: string; projectId: string; status: 'completed' | 'failed';
-    added: number; updated: number; deleted: number; unchanged: number; failed: number; error: string | null;
+    runId: string;
+    sourceId: string;
+    collectionId: string;
+    projectId: string;
+    status: 'completed' | 'failed';
+    added: number;
+    updated: number;
+    deleted: number;
+    unchanged: number;
+    failed: number;
+    error: string | null;
   };
   /** A queued evaluation run (one on a shadow copy, issue 38) ended; `ndcg10` is null when it failed. */
   'evaluation.completed': {
-    runId: string; collectionId: string; projectId: string; setId: string; setVersion: number; status: 'completed' | 'failed';
-    ndcg10: number | null; error: string | null;
+    runId: string;
+    collectionId: string;
+    projectId: string;
+    setId: string;
+    setVersion: number;
+    status: 'completed' | 'failed';
+    ndcg10: number | null;
+    error: string | null;
   };
   /** A hosted-agent run ended (not sent for previews, which store nothing). */
   'agent.run.completed': {
-    runId: string; agentId: string; agentSlug: string; projectId: string; status: 'succeeded' | 'failed' | 'cancelled' | 'timeout';
-    iterationsUsed: number; sourceCount: number; error: string | null;
+    runId: string;
+    agentId: string;
+    agentSlug: string;
+    projectId: string;
+    status: 'succeeded' | 'failed' | 'cancelled' | 'timeout';
+    iterationsUsed: number;
+    sourceCount: number;
+    error: string | null;
   };
   /**
    * A test event an admin asked for (POST …/webhooks/:endpointId/test): sent to that one endpoint only, whatever it
@@ -90,7 +120,10 @@ export const serviceEvent = <T extends EventType>(type: T, sandbox: Sandbox, dat
 export type DocumentStatusMessage = Omit<DocumentEvent, 'env'>;
 
 /** The bus message of a document status change (`sectionCount` only with `sectioned`, `version` for a replaced one). */
-export function documentStreamEvent(doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount' | 'version'>, status: DocumentStatus): DocumentStatusMessage {
+export function documentStreamEvent(
+  doc: Pick<DocumentRecord, 'id' | 'collectionId' | 'sectionCount' | 'version'>,
+  status: DocumentStatus,
+): DocumentStatusMessage {
   const event: DocumentStatusMessage = { documentId: doc.id, collectionId: doc.collectionId, status };
   if (status === 'sectioned') event.sectionCount = doc.sectionCount ?? 0;
   if ((doc.version ?? 1) > 1) event.version = doc.version;

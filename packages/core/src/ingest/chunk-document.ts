@@ -33,8 +33,7 @@ export interface DraftChunkRow {
 }
 
 /** Chunk id derived from the document, section and position, so a re-run rewrites the same rows. */
-export const chunkIdOf = (documentId: string, sectionPosition: number, position: number): string =>
-  stableId(documentId, 'chunk', sectionPosition, position);
+export const chunkIdOf = (documentId: string, sectionPosition: number, position: number): string => stableId(documentId, 'chunk', sectionPosition, position);
 
 /** A chunk is a table chunk when most of its non-blank lines are Markdown table rows. */
 export function isTableChunk(content: string): boolean {

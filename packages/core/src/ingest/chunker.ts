@@ -56,7 +56,6 @@ function byteLengths(): Uint8Array {
   return tokenByteLengths;
 }
 
-
 /**
  * Longest run of non-space characters handed to BPE in one piece. BPE time grows faster than linearly with a
  * piece's length (a 20 MB line without spaces would take minutes), so a longer "word" is encoded in slices of this
@@ -175,7 +174,8 @@ function tokenWindows(text: string, size: number, overlap: number, prefix = '', 
     const raw = text.slice(from, to);
     const lead = leadingDropped(raw);
     const content = raw.slice(lead, raw.length - trailingDropped(raw));
-    if (content) out.push({ content: prefix + content, tokenCount: prefixTokens + end - start, start: base + from + lead, end: base + from + lead + content.length });
+    if (content)
+      out.push({ content: prefix + content, tokenCount: prefixTokens + end - start, start: base + from + lead, end: base + from + lead + content.length });
     if (start + size >= tokens.length) break;
   }
   return out;

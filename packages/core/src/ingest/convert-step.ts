@@ -1,7 +1,7 @@
 import type { SectionStore } from '../ports/section-store.ts';
 import type { ImageStore } from '../ports/image-store.ts';
 import { cellsKey, markdownKey, pagesKey, regionsKey } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord } from '../domain/types.ts';
 import { encodeCells } from '../documents/cells.ts';
@@ -20,7 +20,13 @@ const storedFileDiffers = (uploaded: number, stored: number) =>
  * document is chunked by the same worker task; its Markdown, sections and chunks are left in `carry` for the embed
  * step of the same job.
  */
-export async function convertAndSection(ctx: ContextPart<'blobs' | 'chunk' | 'conversionSlot' | 'convert' | 'embedders' | 'index', SectionStore & ImageStore>, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+export async function convertAndSection(
+  ctx: ContextPart<'blobs' | 'chunk' | 'conversionSlot' | 'convert' | 'embedders' | 'index', SectionStore & ImageStore>,
+  doc: DocumentRecord,
+  c: Collection,
+  firstAttempt = false,
+  carry: StepCarry = {},
+): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
   const storageKey = doc.storageKey;
   const prepared = await ctx.conversionSlot(async () => {
@@ -58,7 +64,14 @@ export async function convertAndSection(ctx: ContextPart<'blobs' | 'chunk' | 'co
     markdownOffsetEnd: d.end,
   }));
   await ctx.store.replaceSections(doc.id, sections);
-  Object.assign(carry, { markdown, sections, chunks: prepared.chunks, regions: prepared.regions ?? null, cells: prepared.cells ?? null, pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null });
+  Object.assign(carry, {
+    markdown,
+    sections,
+    chunks: prepared.chunks,
+    regions: prepared.regions ?? null,
+    cells: prepared.cells ?? null,
+    pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null,
+  });
   const images = await storeImages(ctx, c, doc, prepared.images, (p) => sectionIdOf(doc.id, p));
   await ctx.store.replaceImages(doc.id, images);
   // A document converted before (a retry) may have rows its new sections no longer match: clear them. A first run
@@ -71,10 +84,24 @@ export async function convertAndSection(ctx: ContextPart<'blobs' | 'chunk' | 'co
   const pairs = metadataPairs(doc.metadata);
   await ctx.index.upsertSections(
     c.id,
-    sections.map((s) => ({ id: s.id, documentId: doc.id, title: s.title, summary: s.summary ?? '', level: s.level, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical })),
+    sections.map((s) => ({
+      id: s.id,
+      documentId: doc.id,
+      title: s.title,
+      summary: s.summary ?? '',
+      level: s.level,
+      tags: doc.tags,
+      metadataPairs: pairs,
+      canonical: doc.canonical,
+    })),
     { fresh: !converted && firstAttempt }, // never converted, and no crashed attempt can have written rows
   );
   // Stats and the usage meter add these up (no file listing); they are saved with the status change.
-  const derivedBytes = (prepared.markdownIsOriginal ? 0 : markdown.length) + (pages?.length ?? 0) + (regions?.length ?? 0) + (cells?.length ?? 0) + images.reduce((n, img) => n + img.byteSize, 0);
+  const derivedBytes =
+    (prepared.markdownIsOriginal ? 0 : markdown.length) +
+    (pages?.length ?? 0) +
+    (regions?.length ?? 0) +
+    (cells?.length ?? 0) +
+    images.reduce((n, img) => n + img.byteSize, 0);
   return { markdownStorageKey: key, derivedBytes, sectionCount: sections.length, contentType: prepared.detectedType, chunkCount: null, contentHash };
 }

@@ -1,6 +1,6 @@
 import type { ImageStore } from '../ports/image-store.ts';
 import type { SectionStore } from '../ports/section-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import { type Collection, type DocumentRecord, isReplacement, type SectionRecord, type TableChunkRecord } from '../domain/types.ts';
 import type { ChunkRow } from '../ports/chunk-index.ts';
@@ -18,7 +18,11 @@ const UPSERT_BATCH = 2000;
 const DRAFT_SLICE = 1000;
 
 /** The document's chunk drafts: those the conversion worker made, else tokenized in the chunking runner (a worker thread). */
-async function draftsOf(ctx: ContextPart<'blobs' | 'chunk', SectionStore>, doc: DocumentRecord, carry: StepCarry): Promise<{ drafts: DraftChunkRow[]; sections: SectionRecord[] }> {
+async function draftsOf(
+  ctx: ContextPart<'blobs' | 'chunk', SectionStore>,
+  doc: DocumentRecord,
+  carry: StepCarry,
+): Promise<{ drafts: DraftChunkRow[]; sections: SectionRecord[] }> {
   const sections = carry.sections ?? (await ctx.store.listSections(doc.id));
   if (carry.chunks) return { drafts: carry.chunks, sections };
   const markdown = carry.markdown ?? (await ctx.blobs.get(doc.markdownStorageKey ?? ''));
@@ -49,7 +53,12 @@ async function locatorFor(ctx: ContextPart<'blobs'>, doc: DocumentRecord, c: Col
 }
 
 /** Chunk rows of every section (vectors not yet set), with the table chunks among them and, for a paged original, their positions. */
-async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], sections: SectionRecord[], locate: Locator): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
+async function chunkSections(
+  doc: DocumentRecord,
+  drafts: DraftChunkRow[],
+  sections: SectionRecord[],
+  locate: Locator,
+): Promise<{ rows: ChunkRow[]; tables: TableChunkRecord[] }> {
   const pairs = metadataPairs(doc.metadata);
   const positionOf = new Map(sections.map((s) => [s.id, s.position]));
   const byId = new Map(sections.map((s) => [s.id, s]));
@@ -61,9 +70,27 @@ async function chunkSections(doc: DocumentRecord, drafts: DraftChunkRow[], secti
     const { table, ...chunk } = d;
     const section = byId.get(d.sectionId);
     const positions = locate(d.charStart, d.charEnd);
-    rows.push({ ...chunk, documentId: doc.id, sectionTitle: section?.title ?? '', sectionLevel: section?.level ?? null, vector: null, tags: doc.tags, metadataPairs: pairs, canonical: doc.canonical, positions });
+    rows.push({
+      ...chunk,
+      documentId: doc.id,
+      sectionTitle: section?.title ?? '',
+      sectionLevel: section?.level ?? null,
+      vector: null,
+      tags: doc.tags,
+      metadataPairs: pairs,
+      canonical: doc.canonical,
+      positions,
+    });
     if (table) {
-      tables.push({ chunkId: d.id, documentId: doc.id, sectionId: d.sectionId, sectionPosition: positionOf.get(d.sectionId) ?? 0, chunkPosition: d.position, content: d.content, caption: null });
+      tables.push({
+        chunkId: d.id,
+        documentId: doc.id,
+        sectionId: d.sectionId,
+        sectionPosition: positionOf.get(d.sectionId) ?? 0,
+        chunkPosition: d.position,
+        content: d.content,
+        caption: null,
+      });
     }
   }
   return { rows, tables };
@@ -90,7 +117,13 @@ export async function embedRows(embedder: Embedder, rows: ChunkRow[]): Promise<v
 }
 
 /** Chunk each section, embed the chunks when the collection has a model, and write them to the index. */
-async function indexChunks(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore>, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): Promise<IndexedChunks> {
+async function indexChunks(
+  ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore>,
+  doc: DocumentRecord,
+  c: Collection,
+  firstAttempt: boolean,
+  carry: StepCarry,
+): Promise<IndexedChunks> {
   const { drafts, sections } = await draftsOf(ctx, doc, carry);
   const { rows, tables } = await chunkSections(doc, drafts, sections, await locatorFor(ctx, doc, c, carry));
   const embedder = await embedderFor(ctx, c);
@@ -100,8 +133,15 @@ async function indexChunks(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'i
   // A replaced document's earlier rows are still there (issue 43): its rows are replaced by id, the leftovers (chunks,
   // and section rows of sections the new content no longer has) removed.
   const replacing = isReplacement(doc);
-  for (let i = 0; i < rows.length; i += UPSERT_BATCH) await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt && !replacing });
-  if (replacing) await ctx.index.deleteDocumentChunksExcept(c.id, doc.id, rows.map((r) => r.id), sections.map((s) => s.id));
+  for (let i = 0; i < rows.length; i += UPSERT_BATCH)
+    await ctx.index.upsertChunks(c.id, rows.slice(i, i + UPSERT_BATCH), { fresh: firstAttempt && !replacing });
+  if (replacing)
+    await ctx.index.deleteDocumentChunksExcept(
+      c.id,
+      doc.id,
+      rows.map((r) => r.id),
+      sections.map((s) => s.id),
+    );
   return { rows, tables, sections };
 }
 
@@ -112,7 +152,13 @@ async function indexChunks(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'i
  * small document waited for two in turn). The embed step waits for them. Rows written early are harmless if the job
  * stops before the embed step: a re-run writes the same ids again, and search answers only from ready documents.
  */
-export function startLexicalIndexing(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore>, doc: DocumentRecord, c: Collection, firstAttempt: boolean, carry: StepCarry): void {
+export function startLexicalIndexing(
+  ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore>,
+  doc: DocumentRecord,
+  c: Collection,
+  firstAttempt: boolean,
+  carry: StepCarry,
+): void {
   if (c.embeddingModel !== 'none' || !carry.chunks || !carry.sections) return;
   const indexing = indexChunks(ctx, doc, c, firstAttempt, carry);
   indexing.catch(() => {}); // awaited (and its error reported) by the embed step; a stopped job never gets there
@@ -120,7 +166,13 @@ export function startLexicalIndexing(ctx: ContextPart<'blobs' | 'chunk' | 'embed
 }
 
 /** The embed step: the chunk rows in the index, with each section's chunk count and the document's table chunks. */
-export async function embedAndIndex(ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore & ImageStore>, doc: DocumentRecord, c: Collection, firstAttempt = false, carry: StepCarry = {}): Promise<Partial<DocumentRecord>> {
+export async function embedAndIndex(
+  ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore & ImageStore>,
+  doc: DocumentRecord,
+  c: Collection,
+  firstAttempt = false,
+  carry: StepCarry = {},
+): Promise<Partial<DocumentRecord>> {
   const { rows, tables, sections } = await (carry.indexing ?? indexChunks(ctx, doc, c, firstAttempt, carry));
   const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
   for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;

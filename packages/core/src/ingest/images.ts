@@ -1,5 +1,5 @@
 import { collectionPrefix } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection, DocumentImageRecord, DocumentRecord } from '../domain/types.ts';
 import { sniffType } from './converters/sniff.ts';
 import type { PreparedImage } from './prepare.ts';

@@ -143,4 +143,3 @@ export function ingestHandlers(ctx: DossierContext): Record<string, (job: Job, r
     (Object.keys(INGEST_JOBS) as Step[]).map((step) => [INGEST_JOBS[step], (job: Job, run?: { signal: AbortSignal }) => runStep(ctx, step, job, run?.signal)]),
   );
 }
-

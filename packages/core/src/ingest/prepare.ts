@@ -86,7 +86,18 @@ export async function prepareDocument(registry: ConverterRegistry, input: Prepar
   const chunks = chunkSmall(input, markdown, bytes.length, sections);
   const markdownIsOriginal = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).equals(input.bytes);
   const contentHash = input.hash ? `sha256:${createHash('sha256').update(input.bytes).digest('hex')}` : undefined;
-  return { markdown: bytes, markdownIsOriginal, detectedType: result.detectedType, sections, images, pageOffsets, regions: regions?.length ? regions : undefined, cells: cells?.length ? cells : undefined, chunks, contentHash };
+  return {
+    markdown: bytes,
+    markdownIsOriginal,
+    detectedType: result.detectedType,
+    sections,
+    images,
+    pageOffsets,
+    regions: regions?.length ? regions : undefined,
+    cells: cells?.length ? cells : undefined,
+    chunks,
+    contentHash,
+  };
 }
 
 /** The chunks of a document whose Markdown is at most `chunking.maxBytes` (UTF-8), else undefined. */

@@ -36,19 +36,21 @@ const BLOCK_START = /^ {0,3}([>*+-]|\d+[.)]|#|`{3}|~{3}|\||<)/;
 
 /** Markdown inline and block markup reduced to plain words. */
 export function plainText(md: string): string {
-  return md
-    .replace(/^ {0,3}(`{3,}|~{3,}).*$/gm, ' ')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/^ {0,3}(#{1,6}|>|[*+-]|\d+[.)])[ \t]+/gm, '')
-    .replace(/^ {0,3}\|?[ \t]*:?-{3,}.*$/gm, ' ')
-    .replace(/[*`~]+/g, '')
-    // `_` is emphasis only at a word's edge (CommonMark); inside a word (`test_mskanji`) it is part of the name.
-    .replace(/(?<![\p{L}\p{N}_])_+|_+(?![\p{L}\p{N}_])/gu, '')
-    .replace(/[|<>]+/g, ' ')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    md
+      .replace(/^ {0,3}(`{3,}|~{3,}).*$/gm, ' ')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/^ {0,3}(#{1,6}|>|[*+-]|\d+[.)])[ \t]+/gm, '')
+      .replace(/^ {0,3}\|?[ \t]*:?-{3,}.*$/gm, ' ')
+      .replace(/[*`~]+/g, '')
+      // `_` is emphasis only at a word's edge (CommonMark); inside a word (`test_mskanji`) it is part of the name.
+      .replace(/(?<![\p{L}\p{N}_])_+|_+(?![\p{L}\p{N}_])/gu, '')
+      .replace(/[|<>]+/g, ' ')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** The first sentences of a text, up to SUMMARY_CHARS, cut at a sentence or word boundary. */
@@ -118,7 +120,14 @@ function syntheticSections(markdown: string, filename: string): DraftSection[] {
   const base = titleFromFilename(filename);
   return cuts.map((start, i) => {
     const end = cuts[i + 1] ?? markdown.length;
-    return { title: cuts.length === 1 ? base : `${base} (part ${i + 1})`, level: 1, position: i, start, end, summary: extractiveSummary(markdown.slice(start, end)) };
+    return {
+      title: cuts.length === 1 ? base : `${base} (part ${i + 1})`,
+      level: 1,
+      position: i,
+      start,
+      end,
+      summary: extractiveSummary(markdown.slice(start, end)),
+    };
   });
 }
 
@@ -141,5 +150,7 @@ export function sectionMarkdown(markdown: string, filename: string): DraftSectio
 
 /** The section body without its heading line(s). */
 function stripHeadingLines(section: string): string {
-  return section.replace(/^ {0,3}#{1,6}(?:[ \t][^\n]*)?\n?/, '').replace(/^[^\n]*\n {0,3}(=+|-+)[ \t]*\n?/, (m) => (SETEXT.test(m.split('\n')[1] ?? '') ? '' : m));
+  return section
+    .replace(/^ {0,3}#{1,6}(?:[ \t][^\n]*)?\n?/, '')
+    .replace(/^[^\n]*\n {0,3}(=+|-+)[ \t]*\n?/, (m) => (SETEXT.test(m.split('\n')[1] ?? '') ? '' : m));
 }

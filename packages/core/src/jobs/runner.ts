@@ -240,8 +240,7 @@ class Runner implements JobRunner {
     if (r.leaseLost || r.abandoned) return;
     if (!failure) return this.s.queue.complete(job.id, owner);
     this.s.onError?.(failure.err, job);
-    const retryAt =
-      job.attempts >= job.maxAttempts ? null : new Date(Date.now() + retryDelayMs(job.attempts, this.s.backoff));
+    const retryAt = job.attempts >= job.maxAttempts ? null : new Date(Date.now() + retryDelayMs(job.attempts, this.s.backoff));
     await this.s.queue.fail(job.id, owner, errorText(failure.err), retryAt);
   }
 

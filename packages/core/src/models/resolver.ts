@@ -68,9 +68,7 @@ async function usableCredentials(deps: ModelResolverDeps, sandbox: NonNullable<A
 function tierDefault(deps: ModelResolverDeps, defaults: ModelDefaults, provider: ProviderName, tier: ModelTier): string | null {
   const ollama = deps.managed.ollama;
   const configured =
-    provider === 'ollama'
-      ? { fast: ollama?.fastModel ?? defaults.ollama.fast, best: ollama?.bestModel ?? defaults.ollama.best }
-      : defaults[provider];
+    provider === 'ollama' ? { fast: ollama?.fastModel ?? defaults.ollama.fast, best: ollama?.bestModel ?? defaults.ollama.best } : defaults[provider];
   const other: ModelTier = tier === 'fast' ? 'best' : 'fast';
   return configured[tier] ?? configured[other] ?? null;
 }

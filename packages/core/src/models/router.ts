@@ -54,8 +54,7 @@ export function routeModel(modelId: string, opts: RouteOptions = {}): ModelRoute
 }
 
 /** The id shown to users for a provider-native model (`ollama:` added back for Ollama). */
-export const displayModelId = (provider: ProviderName, model: string): string =>
-  provider === 'ollama' ? `${OLLAMA_PREFIX}${model}` : model;
+export const displayModelId = (provider: ProviderName, model: string): string => (provider === 'ollama' ? `${OLLAMA_PREFIX}${model}` : model);
 
 /** Merge operator overrides into the built-in defaults (an override replaces one provider's tier). */
 export function mergeDefaults(overrides: Partial<Record<ProviderName, Partial<Record<ModelTier, string>>>> = {}): ModelDefaults {

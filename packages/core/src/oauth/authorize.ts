@@ -2,7 +2,7 @@ import type { OAuthStore } from '../ports/oauth-store.ts';
 import type { AccountStore } from '../ports/account-store.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { OAuthScope } from '../auth/principal.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { OAuthClientRecord } from '../ports/oauth-store.ts';
@@ -49,7 +49,8 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 
 /** The redirect URI to answer: the one named (registered exactly), or the only one registered. */
 function redirectUriOf(client: OAuthClientRecord, named: string | undefined): string {
-  if (named !== undefined && !client.redirectUris.includes(named)) throw new OAuthError('invalid_request', 'redirect_uri is not one of the client\'s registered redirect URIs');
+  if (named !== undefined && !client.redirectUris.includes(named))
+    throw new OAuthError('invalid_request', "redirect_uri is not one of the client's registered redirect URIs");
   const uri = named ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (!uri) throw new OAuthError('invalid_request', 'redirect_uri is required: the client registered more than one');
   return uri;
@@ -65,13 +66,19 @@ export async function checkAuthorization(ctx: ContextPart<never, OAuthStore>, ra
   const client = await requireClient(ctx.store, params.client_id);
   const redirectUri = redirectUriOf(client, params.redirect_uri);
   const refuse = (code: OAuthErrorCode, description: string): never => {
-    throw new OAuthRedirectError(code, description, redirectWith(redirectUri, { error: code, error_description: description, state: params.state, iss: endpoint.issuer }));
+    throw new OAuthRedirectError(
+      code,
+      description,
+      redirectWith(redirectUri, { error: code, error_description: description, state: params.state, iss: endpoint.issuer }),
+    );
   };
   if (params.response_type !== 'code') refuse('unsupported_response_type', 'response_type must be code');
   if (!params.code_challenge) refuse('invalid_request', 'code_challenge is required (PKCE with S256)');
   if (params.code_challenge_method !== 'S256') refuse('invalid_request', 'code_challenge_method must be S256 (plain PKCE is not accepted)');
-  if (!isS256Challenge(params.code_challenge as string)) refuse('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
-  if (params.resource !== undefined && !sameResource(params.resource, endpoint.resource)) refuse('invalid_target', `This server issues tokens for ${endpoint.resource} only`);
+  if (!isS256Challenge(params.code_challenge as string))
+    refuse('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+  if (params.resource !== undefined && !sameResource(params.resource, endpoint.resource))
+    refuse('invalid_target', `This server issues tokens for ${endpoint.resource} only`);
   let scopes: OAuthScope[] = [];
   try {
     scopes = parseScopes(params.scope);
@@ -91,19 +98,39 @@ async function checkChoice(ctx: ContextPart<never, AccountStore>, accountId: str
 
 /** The user approved: a single-use code bound to the client, redirect URI, PKCE challenge, sandbox, scope and resource. */
 export async function approveAuthorization(
-  ctx: ContextPart<never, AccountStore & OAuthStore>, request: CheckedAuthorization, accountId: string, choice: ConsentChoice, endpoint: OAuthEndpoint, times: { now: string; expiresAt: string },
+  ctx: ContextPart<never, AccountStore & OAuthStore>,
+  request: CheckedAuthorization,
+  accountId: string,
+  choice: ConsentChoice,
+  endpoint: OAuthEndpoint,
+  times: { now: string; expiresAt: string },
 ): Promise<string> {
   await checkChoice(ctx, accountId, choice);
   const code = newOAuthSecret('code');
   await ctx.store.createOAuthCode({
-    codeHash: hashSecret(code), grantId: newId(), clientId: request.client.id, accountId, projectId: choice.projectId, env: choice.env,
-    scopes: [choice.scope], resource: request.resource, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge,
-    expiresAt: times.expiresAt, usedAt: null, createdAt: times.now,
+    codeHash: hashSecret(code),
+    grantId: newId(),
+    clientId: request.client.id,
+    accountId,
+    projectId: choice.projectId,
+    env: choice.env,
+    scopes: [choice.scope],
+    resource: request.resource,
+    redirectUri: request.redirectUri,
+    codeChallenge: request.codeChallenge,
+    expiresAt: times.expiresAt,
+    usedAt: null,
+    createdAt: times.now,
   });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: endpoint.issuer });
 }
 
 /** The user declined: back to the client with `access_denied`. */
 export function denyAuthorization(request: CheckedAuthorization, endpoint: OAuthEndpoint): string {
-  return redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user declined the request', state: request.state, iss: endpoint.issuer });
+  return redirectWith(request.redirectUri, {
+    error: 'access_denied',
+    error_description: 'The user declined the request',
+    state: request.state,
+    iss: endpoint.issuer,
+  });
 }

@@ -1,7 +1,7 @@
 import type { OAuthStore } from '../ports/oauth-store.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '../auth/secrets.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { OAuthClientRecord } from '../ports/oauth-store.ts';
 import { isUuid, newId } from '../util/ids.ts';
 import { OAuthError } from './errors.ts';
@@ -41,8 +41,13 @@ export async function registerClient(store: OAuthStore, raw: unknown, now: strin
   }
   const secret = input.token_endpoint_auth_method === 'none' ? undefined : newOAuthSecret('clientSecret');
   const client: OAuthClientRecord = {
-    id: newId(), name: input.client_name ?? null, redirectUris: input.redirect_uris, authMethod: input.token_endpoint_auth_method,
-    secretHash: secret ? hashSecret(secret) : null, metadata: input, createdAt: now,
+    id: newId(),
+    name: input.client_name ?? null,
+    redirectUris: input.redirect_uris,
+    authMethod: input.token_endpoint_auth_method,
+    secretHash: secret ? hashSecret(secret) : null,
+    metadata: input,
+    createdAt: now,
   };
   await store.createOAuthClient(client);
   return clientInformation(client, secret);

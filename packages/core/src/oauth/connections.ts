@@ -4,7 +4,7 @@ import type { TenancyStore } from '../ports/tenancy-store.ts';
 import type { OAuthScope } from '../auth/principal.ts';
 import { requireProjectRole } from '../auth/roles.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { OAuthGrantRecord } from '../ports/oauth-store.ts';
@@ -31,8 +31,15 @@ type ProjectPath = { orgId: string; projectId: string };
 async function viewOf(store: OAuthStore & TenancyStore, grant: OAuthGrantRecord): Promise<ConnectedClient> {
   const [client, account] = await Promise.all([store.getOAuthClient(grant.clientId), store.getAccount(grant.accountId)]);
   return {
-    id: grant.id, clientId: grant.clientId, clientName: client?.name ?? null, env: grant.env, scopes: grant.scopes,
-    account: { id: grant.accountId, email: account?.email ?? null }, createdAt: grant.createdAt, lastUsedAt: grant.lastUsedAt, expiresAt: grant.expiresAt,
+    id: grant.id,
+    clientId: grant.clientId,
+    clientName: client?.name ?? null,
+    env: grant.env,
+    scopes: grant.scopes,
+    account: { id: grant.accountId, email: account?.email ?? null },
+    createdAt: grant.createdAt,
+    lastUsedAt: grant.lastUsedAt,
+    expiresAt: grant.expiresAt,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { TenancyStore } from '../ports/tenancy-store.ts';
 import { createTokenIssuer, type SessionClaims } from '../auth/jwt.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 
 /** What a page session opens: the consent form of one client, or the connected-clients page's forms. */

@@ -5,7 +5,7 @@ import type { SessionClaims } from '../auth/jwt.ts';
 import type { OAuthScope } from '../auth/principal.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService } from '../auth/service.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { type CheckedAuthorization, type ConsentChoice, type OAuthEndpoint, approveAuthorization, checkAuthorization, denyAuthorization } from './authorize.ts';
 import { authenticateClient, type ClientCredentials, registerClient } from './clients.ts';
 import { connectionService, connectionsOfAdmin } from './connections.ts';
@@ -29,7 +29,11 @@ const STEP_UP_WINDOW_MS = 60_000;
  * grant with PKCE S256 and resource indicators, rotating refresh tokens, revocation, and the connected clients admins
  * manage. Every credential it hands out is opaque and stored only as a hash.
  */
-export function oauthService(ctx: ContextPart<'log' | 'secrets', TenancyStore & OAuthStore & AccountStore>, auth: AuthService, overrides: Partial<OAuthSettings> = {}): OAuthService {
+export function oauthService(
+  ctx: ContextPart<'log' | 'secrets', TenancyStore & OAuthStore & AccountStore>,
+  auth: AuthService,
+  overrides: Partial<OAuthSettings> = {},
+): OAuthService {
   const settings: OAuthSettings = { ...DEFAULT_OAUTH_SETTINGS, ...overrides };
   const clock = clockOf(settings);
   const pages = pageSessions(ctx, settings.pageSessionTtlSeconds);

@@ -2,7 +2,7 @@ import type { AccountStore } from '../ports/account-store.ts';
 import type { OAuthStore } from '../ports/oauth-store.ts';
 import type { OAuthScope, Principal } from '../auth/principal.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { OAuthClientRecord, OAuthCodeRecord, OAuthGrantRecord, OAuthTokenRecord } from '../ports/oauth-store.ts';
 import { OAuthError } from './errors.ts';
@@ -26,13 +26,22 @@ export const sameResource = (a: string, b: string): boolean => a.replace(/\/+$/,
 const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
 
 /** A new access and refresh token of a grant: the records to store and the answer to send. */
-function newTokenPair(grant: Pick<OAuthGrantRecord, 'id' | 'scopes'>, settings: OAuthSettings): { records: OAuthTokenRecord[]; response: TokenResponse; refreshExpiresAt: string } {
+function newTokenPair(
+  grant: Pick<OAuthGrantRecord, 'id' | 'scopes'>,
+  settings: OAuthSettings,
+): { records: OAuthTokenRecord[]; response: TokenResponse; refreshExpiresAt: string } {
   const clock = clockOf(settings);
   const access = newOAuthSecret('access');
   const refresh = newOAuthSecret('refresh');
   const refreshExpiresAt = clock.after(settings.refreshTokenTtlSeconds);
   const record = (token: string, kind: OAuthTokenRecord['kind'], expiresAt: string): OAuthTokenRecord => ({
-    tokenHash: hashSecret(token), grantId: grant.id, kind, expiresAt, createdAt: clock.now(), usedAt: null, revokedAt: null,
+    tokenHash: hashSecret(token),
+    grantId: grant.id,
+    kind,
+    expiresAt,
+    createdAt: clock.now(),
+    usedAt: null,
+    revokedAt: null,
   });
   return {
     records: [record(access, 'access', clock.after(settings.accessTokenTtlSeconds)), record(refresh, 'refresh', refreshExpiresAt)],
@@ -42,7 +51,10 @@ function newTokenPair(grant: Pick<OAuthGrantRecord, 'id' | 'scopes'>, settings: 
 }
 
 /** The account may still grant these scopes in the project (a member removed or demoted since loses the grant). */
-async function requireStillAllowed(ctx: ContextPart<never, AccountStore>, terms: { accountId: string; projectId: string; scopes: OAuthScope[] }): Promise<boolean> {
+async function requireStillAllowed(
+  ctx: ContextPart<never, AccountStore>,
+  terms: { accountId: string; projectId: string; scopes: OAuthScope[] },
+): Promise<boolean> {
   const role = await roleInProject(ctx.store, terms.accountId, terms.projectId);
   return role !== null && scopesAllowed(role, terms.scopes);
 }
@@ -51,17 +63,24 @@ async function requireStillAllowed(ctx: ContextPart<never, AccountStore>, terms:
 function checkCodeExchange(code: OAuthCodeRecord, client: OAuthClientRecord, request: TokenRequest, now: string): void {
   if (code.clientId !== client.id) throw invalidGrant('The code was issued to another client');
   if (code.expiresAt <= now) throw invalidGrant('The code has expired');
-  if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request\'s');
+  if (request.redirect_uri !== undefined && request.redirect_uri !== code.redirectUri)
+    throw invalidGrant("redirect_uri differs from the authorization request's");
   const verifier = request.code_verifier ?? '';
   if (!isCodeVerifier(verifier) || s256(verifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
-  if (request.resource !== undefined && !sameResource(request.resource, code.resource)) throw new OAuthError('invalid_target', `The code was issued for ${code.resource}`);
+  if (request.resource !== undefined && !sameResource(request.resource, code.resource))
+    throw new OAuthError('invalid_target', `The code was issued for ${code.resource}`);
 }
 
 /**
  * grant_type=authorization_code: a code is spent on its first presentation, right or wrong; a second presentation
  * revokes every token issued from it (RFC 6749 §4.1.2).
  */
-export async function exchangeCode(ctx: ContextPart<never, OAuthStore & AccountStore>, client: OAuthClientRecord, request: TokenRequest, settings: OAuthSettings): Promise<TokenResponse> {
+export async function exchangeCode(
+  ctx: ContextPart<never, OAuthStore & AccountStore>,
+  client: OAuthClientRecord,
+  request: TokenRequest,
+  settings: OAuthSettings,
+): Promise<TokenResponse> {
   if (!request.code) throw new OAuthError('invalid_request', 'code is required');
   if (!request.code_verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
   const now = clockOf(settings).now();
@@ -75,7 +94,19 @@ export async function exchangeCode(ctx: ContextPart<never, OAuthStore & AccountS
   checkCodeExchange(code, client, request, now);
   if (!(await requireStillAllowed(ctx, code))) throw invalidGrant('The account may no longer grant this access');
   const { clientId, accountId, projectId, env, scopes, resource } = code;
-  const grant: OAuthGrantRecord = { id: code.grantId, clientId, accountId, projectId, env, scopes, resource, createdAt: now, expiresAt: now, lastUsedAt: null, revokedAt: null };
+  const grant: OAuthGrantRecord = {
+    id: code.grantId,
+    clientId,
+    accountId,
+    projectId,
+    env,
+    scopes,
+    resource,
+    createdAt: now,
+    expiresAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
   const pair = newTokenPair(grant, settings);
   await ctx.store.createOAuthGrant({ ...grant, expiresAt: pair.refreshExpiresAt }, pair.records);
   return pair.response;
@@ -115,12 +146,14 @@ export async function refreshTokens(
   const grant = await refreshableGrant(ctx.store, await ctx.store.findOAuthToken(tokenHash), client, now);
   const covered = (scope: OAuthScope) => grant.scopes.includes('svc:full') || grant.scopes.includes(scope);
   const more = parseScopes(request.scope).filter((scope) => !covered(scope));
-  if (more.length > 0) throw new OAuthError('invalid_scope', `This authorization grants ${grant.scopes.join(' ')} only; ${more.join(' ')} needs a new authorization`);
+  if (more.length > 0)
+    throw new OAuthError('invalid_scope', `This authorization grants ${grant.scopes.join(' ')} only; ${more.join(' ')} needs a new authorization`);
   const stepUp = request.scope === undefined ? pendingStepUp(grant.id) : null;
   if (stepUp && !covered(stepUp)) {
     throw invalidGrant(`A call needed ${stepUp}, which this authorization (${grant.scopes.join(' ')}) does not grant: authorize again with scope ${stepUp}`);
   }
-  if (request.resource !== undefined && !sameResource(request.resource, grant.resource)) throw new OAuthError('invalid_target', `The authorization was granted for ${grant.resource}`);
+  if (request.resource !== undefined && !sameResource(request.resource, grant.resource))
+    throw new OAuthError('invalid_target', `The authorization was granted for ${grant.resource}`);
   if (!(await requireStillAllowed(ctx, grant))) throw invalidGrant('The account may no longer grant this access');
   const pair = newTokenPair(grant, settings);
   if (!(await ctx.store.rotateOAuthRefreshToken(tokenHash, now, pair.records, pair.refreshExpiresAt))) {
@@ -146,12 +179,25 @@ export async function revokeToken(store: OAuthStore, client: OAuthClientRecord, 
 const invalidToken = () => new DossierError('unauthorized', 'Invalid or expired access token');
 
 /** The principal of an access token presented to `resource`; unauthorized when unknown, expired, revoked or for another resource. */
-export async function principalOfAccessToken(ctx: ContextPart<never, OAuthStore & AccountStore>, token: string, resource: string, settings: OAuthSettings): Promise<Extract<Principal, { kind: 'oauth' }> & { grantId: string }> {
+export async function principalOfAccessToken(
+  ctx: ContextPart<never, OAuthStore & AccountStore>,
+  token: string,
+  resource: string,
+  settings: OAuthSettings,
+): Promise<Extract<Principal, { kind: 'oauth' }> & { grantId: string }> {
   const now = clockOf(settings).now();
   const record = await ctx.store.findOAuthToken(hashSecret(token));
   if (record?.kind !== 'access' || record.revokedAt || record.expiresAt <= now) throw invalidToken();
   const grant = await ctx.store.getOAuthGrant(record.grantId);
   if (!grant || grant.revokedAt || !sameResource(grant.resource, resource)) throw invalidToken();
   if (!(await requireStillAllowed(ctx, grant))) throw invalidToken();
-  return { kind: 'oauth', accountId: grant.accountId, projectId: grant.projectId, env: grant.env, scopes: grant.scopes, clientId: grant.clientId, grantId: grant.id };
+  return {
+    kind: 'oauth',
+    accountId: grant.accountId,
+    projectId: grant.projectId,
+    env: grant.env,
+    scopes: grant.scopes,
+    clientId: grant.clientId,
+    grantId: grant.id,
+  };
 }

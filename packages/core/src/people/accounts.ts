@@ -5,7 +5,7 @@ import type { SessionClaims } from '../auth/jwt.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { requireOrgRole } from '../auth/roles.ts';
 import { hashSecret } from '../auth/secrets.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { AccountSessionRecord, SessionMethod } from '../ports/people-store.ts';
 import { parseInput } from '../schemas.ts';
@@ -27,7 +27,12 @@ export interface SessionView {
 }
 
 const sessionView = (s: AccountSessionRecord, currentId: string | null | undefined): SessionView => ({
-  id: s.id, method: s.method, userAgent: s.userAgent, createdAt: s.createdAt, expiresAt: s.expiresAt, current: s.id === currentId,
+  id: s.id,
+  method: s.method,
+  userAgent: s.userAgent,
+  createdAt: s.createdAt,
+  expiresAt: s.expiresAt,
+  current: s.id === currentId,
 });
 
 /** A reset link's secret and where it goes; the plaintext exists only in this value. */

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { requireOrgRole } from '../auth/roles.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import type { AuthService, SignInMeta, SignedIn } from '../auth/service.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Account } from '../domain/types.ts';
 import type { InvitationRecord, MemberRole } from '../ports/people-store.ts';
@@ -30,7 +30,13 @@ export interface InvitationView {
 }
 
 export const invitationView = (i: InvitationRecord): InvitationView => ({
-  id: i.id, orgId: i.orgId, email: i.email, role: i.role, invitedBy: i.invitedBy, createdAt: i.createdAt, expiresAt: i.expiresAt,
+  id: i.id,
+  orgId: i.orgId,
+  email: i.email,
+  role: i.role,
+  invitedBy: i.invitedBy,
+  createdAt: i.createdAt,
+  expiresAt: i.expiresAt,
 });
 
 /** A new link secret: 32 random bytes, base64url. */
@@ -47,7 +53,11 @@ const strongerRole = (a: MemberRole | null, b: MemberRole): MemberRole => (a ===
  * as a hash, expiring, revocable); opening it and setting a password (or giving the existing account's) makes the
  * person a member and signs them in.
  */
-export function invitationService(ctx: ContextPart<never, PeopleStore & AccountStore & TenancyStore>, auth: AuthService, settings: PeopleSettings): InvitationService {
+export function invitationService(
+  ctx: ContextPart<never, PeopleStore & AccountStore & TenancyStore>,
+  auth: AuthService,
+  settings: PeopleSettings,
+): InvitationService {
   async function pendingByToken(token: string): Promise<InvitationRecord> {
     const invitation = await ctx.store.findInvitationByTokenHash(hashSecret(token));
     if (!invitation || invitation.acceptedAt || invitation.revokedAt || invitation.expiresAt <= nowIso()) throw unusable();
@@ -58,7 +68,8 @@ export function invitationService(ctx: ContextPart<never, PeopleStore & AccountS
   async function accountFor(invitation: InvitationRecord, password: string): Promise<{ account: Account; created: boolean }> {
     const existing = await ctx.store.findAccountByEmail(invitation.email);
     if (existing) {
-      if (!(await verifyPassword(password, existing.passwordHash))) throw new DossierError('unauthorized', 'This e-mail already has an account: give its password to accept');
+      if (!(await verifyPassword(password, existing.passwordHash)))
+        throw new DossierError('unauthorized', 'This e-mail already has an account: give its password to accept');
       return { account: existing, created: false };
     }
     checkPasswordStrength(password, invitation.email);
@@ -78,8 +89,16 @@ export function invitationService(ctx: ContextPart<never, PeopleStore & AccountS
       }
       const token = newLinkToken();
       const record: InvitationRecord = {
-        id: newId(), orgId, email, role, tokenHash: hashSecret(token), invitedBy: claims.accountId, createdAt: now,
-        expiresAt: new Date(Date.parse(now) + settings.invitationTtlSeconds * 1000).toISOString(), acceptedAt: null, revokedAt: null,
+        id: newId(),
+        orgId,
+        email,
+        role,
+        tokenHash: hashSecret(token),
+        invitedBy: claims.accountId,
+        createdAt: now,
+        expiresAt: new Date(Date.parse(now) + settings.invitationTtlSeconds * 1000).toISOString(),
+        acceptedAt: null,
+        revokedAt: null,
       };
       await ctx.store.createInvitation(record);
       return { invitation: invitationView(record), token, sendEmail };
@@ -119,7 +138,11 @@ export function invitationService(ctx: ContextPart<never, PeopleStore & AccountS
       let accepted = 0;
       for (const invitation of await ctx.store.listPendingInvitationsForEmail(account.email, nowIso())) {
         if (!(await ctx.store.acceptInvitation(invitation.id, nowIso()))) continue;
-        await ctx.store.setMembership(invitation.orgId, account.id, strongerRole(await ctx.store.getMembershipRole(invitation.orgId, account.id), invitation.role));
+        await ctx.store.setMembership(
+          invitation.orgId,
+          account.id,
+          strongerRole(await ctx.store.getMembershipRole(invitation.orgId, account.id), invitation.role),
+        );
         accepted++;
       }
       return accepted;

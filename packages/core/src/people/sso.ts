@@ -107,8 +107,13 @@ export function ssoAccounts(store: PeopleStore & TenancyStore & AccountStore, au
       const code = newLinkToken();
       const createdAt = new Date();
       await store.createSsoLogin({
-        stateHash: hashSecret(code), providerId: HANDOFF, codeVerifier: challenge, nonce: '', context: JSON.stringify({ accountId: account.id }),
-        createdAt: createdAt.toISOString(), expiresAt: new Date(createdAt.getTime() + HANDOFF_TTL_MS).toISOString(),
+        stateHash: hashSecret(code),
+        providerId: HANDOFF,
+        codeVerifier: challenge,
+        nonce: '',
+        context: JSON.stringify({ accountId: account.id }),
+        createdAt: createdAt.toISOString(),
+        expiresAt: new Date(createdAt.getTime() + HANDOFF_TTL_MS).toISOString(),
       });
       return code;
     },
@@ -116,7 +121,8 @@ export function ssoAccounts(store: PeopleStore & TenancyStore & AccountStore, au
     async redeem(code: string, verifier: string, meta: SignInMeta = {}): Promise<SignedIn> {
       const record = code ? await store.takeSsoLogin(hashSecret(code), nowIso()) : null;
       if (!record || record.providerId !== HANDOFF) throw new DossierError('not_found', 'This sign-in code has expired or was already used: sign in again');
-      if (!sameText(s256(verifier), record.codeVerifier)) throw new DossierError('unauthorized', 'The code verifier does not match this sign-in: sign in again');
+      if (!sameText(s256(verifier), record.codeVerifier))
+        throw new DossierError('unauthorized', 'The code verifier does not match this sign-in: sign in again');
       const account = await store.getAccount((JSON.parse(record.context ?? '{}') as { accountId?: string }).accountId ?? '');
       if (!account) throw new DossierError('unauthorized', 'The account of this sign-in no longer exists');
       return auth.startSession(account, 'sso', meta);

@@ -1,11 +1,4 @@
-import type {
-  ClaimMapItem,
-  ClaimRecord,
-  ContradictionRecord,
-  ContradictionRunRecord,
-  ContradictionSeverity,
-  ContradictionStatus,
-} from '../domain/claims.ts';
+import type { ClaimMapItem, ClaimRecord, ContradictionRecord, ContradictionRunRecord, ContradictionSeverity, ContradictionStatus } from '../domain/claims.ts';
 import type { ServiceEvent } from '../events/catalogue.ts';
 
 /** Filter of a contradiction listing. */
@@ -49,7 +42,12 @@ export interface ClaimStore {
   /** Insert contradictions whose fingerprint the collection does not hold yet; returns how many were new. */
   insertContradictions(rows: ContradictionRecord[]): Promise<number>;
   /** Matching contradictions, newest first, at most `limit` after skipping `offset` (default 0), and how many match in all. */
-  listContradictions(collectionId: string, filter: ContradictionFilter, limit: number, offset?: number): Promise<{ total: number; items: ContradictionRecord[] }>;
+  listContradictions(
+    collectionId: string,
+    filter: ContradictionFilter,
+    limit: number,
+    offset?: number,
+  ): Promise<{ total: number; items: ContradictionRecord[] }>;
   /** A contradiction by id, or null. */
   getContradiction(id: string): Promise<ContradictionRecord | null>;
   /** Set a contradiction's status. */

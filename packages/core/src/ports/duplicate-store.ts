@@ -48,4 +48,3 @@ export interface DuplicateStore {
   /** The newest run of a collection, or null. */
   latestDuplicateRun(collectionId: string): Promise<DuplicateRunRecord | null>;
 }
-

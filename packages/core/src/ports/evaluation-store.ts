@@ -95,7 +95,10 @@ export interface EvaluationStore extends GoldenProposalStore {
   /** Delete every version of a set (its runs stay, naming the set id and version they scored). */
   deleteGoldenSet(id: string): Promise<void>;
   insertEvaluationRun(run: EvaluationRunRecord): Promise<void>;
-  updateEvaluationRun(id: string, patch: Partial<Pick<EvaluationRunRecord, 'status' | 'error' | 'metrics' | 'perQuery' | 'progress' | 'shadowIndex'>>): Promise<void>;
+  updateEvaluationRun(
+    id: string,
+    patch: Partial<Pick<EvaluationRunRecord, 'status' | 'error' | 'metrics' | 'perQuery' | 'progress' | 'shadowIndex'>>,
+  ): Promise<void>;
   getEvaluationRun(id: string): Promise<EvaluationRunRecord | null>;
   /** The newest `limit` runs of a collection, newest first. */
   listEvaluationRuns(collectionId: string, limit: number): Promise<EvaluationRunRecord[]>;

@@ -18,7 +18,10 @@ export interface IdempotencyStore {
    * Claim `key` for a request: insert it pending unless a record created after `staleBefore` holds it. Returns
    * null when claimed, else the record that holds it (older ones are replaced: expired, or a pending one abandoned).
    */
-  claimIdempotencyKey(record: Pick<IdempotencyRecord, 'scope' | 'key' | 'fingerprint' | 'createdAt'>, staleBefore: { done: string; pending: string }): Promise<IdempotencyRecord | null>;
+  claimIdempotencyKey(
+    record: Pick<IdempotencyRecord, 'scope' | 'key' | 'fingerprint' | 'createdAt'>,
+    staleBefore: { done: string; pending: string },
+  ): Promise<IdempotencyRecord | null>;
   /** Store the answer of a claimed key. */
   completeIdempotencyKey(scope: string, key: string, status: number, body: string): Promise<void>;
   /** Drop a claim whose request failed, so a retry runs again. */

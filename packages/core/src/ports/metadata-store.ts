@@ -28,8 +28,27 @@ export type { DocumentFilter, DocumentListQuery, DocumentPatch } from './documen
  * it takes; tenancy checks are the caller's policy.
  */
 export interface MetadataStore
-  extends AccountStore, KeyStore, TenancyStore, PeopleStore, CollectionStore, DocumentStore, SectionStore, ResearchStore, UsageStore, ProviderKeyStore, ImageStore, EnrichStore,
-    ClaimStore, DuplicateStore, AgentStore, WebhookStore, IdempotencyStore, OAuthStore, SourceDocumentStore, CollectionSourceStore, EvaluationStore {
+  extends AccountStore,
+    KeyStore,
+    TenancyStore,
+    PeopleStore,
+    CollectionStore,
+    DocumentStore,
+    SectionStore,
+    ResearchStore,
+    UsageStore,
+    ProviderKeyStore,
+    ImageStore,
+    EnrichStore,
+    ClaimStore,
+    DuplicateStore,
+    AgentStore,
+    WebhookStore,
+    IdempotencyStore,
+    OAuthStore,
+    SourceDocumentStore,
+    CollectionSourceStore,
+    EvaluationStore {
   /** Apply pending versioned migrations; safe to call on every start. */
   migrate(): Promise<void>;
   /** Release connections. */

@@ -7,9 +7,7 @@ export interface WebhookRequest {
 }
 
 /** What came back: a status and the start of the body, or why nothing came back. */
-export type WebhookResponse =
-  | { ok: true; status: number; body: string }
-  | { ok: false; error: string };
+export type WebhookResponse = { ok: true; status: number; body: string } | { ok: false; error: string };
 
 /**
  * Sends webhook POSTs. An implementation decides which addresses are reachable (SSRF policy), never

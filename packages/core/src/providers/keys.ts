@@ -1,7 +1,7 @@
 import type { ProviderKeyStore } from '../ports/provider-key-store.ts';
 import { type Access, requireAccess } from '../access.ts';
 import { previewSecret } from '../auth/secrets.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import type { ProviderKeyRecord } from '../domain/types.ts';
 import { type CreateProviderKeyInput, createProviderKeySchema, parseInput } from '../schemas.ts';

@@ -14,8 +14,7 @@ export { PROVIDER_SPELLINGS } from '../vocabulary.ts';
 export type ProviderSpelling = (typeof PROVIDER_SPELLINGS)[number];
 
 /** The internal provider name of either spelling. */
-export const keyedProvider = (p: ProviderSpelling): KeyedProvider =>
-  p === 'provider_a' ? 'anthropic' : p === 'provider_b' ? 'openai' : p;
+export const keyedProvider = (p: ProviderSpelling): KeyedProvider => (p === 'provider_a' ? 'anthropic' : p === 'provider_b' ? 'openai' : p);
 
 /** The spec's value of a provider, as responses show it. */
 export const specProvider = (p: KeyedProvider): SpecProvider => TO_SPEC[p];

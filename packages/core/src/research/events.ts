@@ -1,4 +1,3 @@
-
 import type { DossierErrorCode } from '../domain/errors.ts';
 import type { ResearchSource, RunUsage } from '../domain/types.ts';
 import type { z } from 'zod';

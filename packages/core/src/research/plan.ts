@@ -1,7 +1,7 @@
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { UsageStore } from '../ports/research-store.ts';
 import { type Access, requireAccess, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Collection } from '../domain/types.ts';
 import type { ResolvedModel } from '../models/types.ts';
 import { parseInput, type ResearchInput, researchSchema } from '../schemas.ts';
@@ -23,7 +23,12 @@ export interface ResearchPlan {
  * `model` uses the depth's tier default: the collection's llmModel is for summaries and captions only (spec:
  * Collection), so a deep run gets the best model even when the collection names a fast one.
  */
-export async function planResearch(ctx: ContextPart<'models' | 'plans', CollectionStore & UsageStore>, access: Access, collectionId: string, raw: ResearchInput): Promise<ResearchPlan> {
+export async function planResearch(
+  ctx: ContextPart<'models' | 'plans', CollectionStore & UsageStore>,
+  access: Access,
+  collectionId: string,
+  raw: ResearchInput,
+): Promise<ResearchPlan> {
   const collection = await requireCollection(ctx.store, access, collectionId, 'write');
   const owner = requireAccess(access);
   const input = parseInput(researchSchema, raw);

@@ -88,7 +88,10 @@ function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent |
       return { type: 'error', message: ev.message, code: ev.code };
     case 'model_call': {
       const attempt = ev.attempt > 1 ? `, attempt ${ev.attempt}` : '';
-      return { type: 'progress', message: `${ev.final ? 'writing the answer' : 'waiting for the model'} (turn ${ev.iteration} of ${ev.maxIterations}${attempt})` };
+      return {
+        type: 'progress',
+        message: `${ev.final ? 'writing the answer' : 'waiting for the model'} (turn ${ev.iteration} of ${ev.maxIterations}${attempt})`,
+      };
     }
     case 'warning':
       return { type: 'progress', message: ev.message };
@@ -104,12 +107,22 @@ function runEvent(ev: Exclude<AgentEvent, { type: 'done' }>): ResearchRunEvent |
  * dependency or a limit ended it (provider down, time limit), an error when Dossier itself failed.
  */
 function logFailure(ctx: ContextPart<'log'>, plan: ResearchPlan, ev: Extract<ResearchRunEvent, { type: 'error' }>): void {
-  ctx.log[ev.code === 'internal' ? 'error' : 'warn']('research run failed', { collectionId: plan.collection.id, depth: plan.input.depth, model: plan.model.modelId, code: ev.code, error: ev.message });
+  ctx.log[ev.code === 'internal' ? 'error' : 'warn']('research run failed', {
+    collectionId: plan.collection.id,
+    depth: plan.input.depth,
+    model: plan.model.modelId,
+    code: ev.code,
+    error: ev.message,
+  });
 }
 
 /** Save the session (sources copied, so later document changes never alter it) and make the `done` event. */
 async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: CheckedAnswer, usage: RunUsage): Promise<ResearchRunEvent> {
-  const flags = await contradictionFlags(ctx.store, plan.collection.id, checked.sources.map((source) => source.sectionId));
+  const flags = await contradictionFlags(
+    ctx.store,
+    plan.collection.id,
+    checked.sources.map((source) => source.sectionId),
+  );
   const session: ResearchSessionRecord = {
     id: newId(),
     collectionId: plan.collection.id,
@@ -124,7 +137,15 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
   };
   try {
     const { projectId, id: collectionId } = plan.collection;
-    const completed = [serviceEvent('research.completed', plan.collection, { sessionId: session.id, collectionId, projectId, depth: session.depth, sourceCount: session.sources.length })];
+    const completed = [
+      serviceEvent('research.completed', plan.collection, {
+        sessionId: session.id,
+        collectionId,
+        projectId,
+        depth: session.depth,
+        sourceCount: session.sources.length,
+      }),
+    ];
     await ctx.store.insertResearchSession(session, completed);
     eventsSaved(ctx, completed);
     // Credits are spent by runs that answer (spec: per research run); a failed or cancelled run costs none.
@@ -133,6 +154,13 @@ async function finishRun(ctx: DossierContext, plan: ResearchPlan, checked: Check
     ctx.log.error('research session not saved', { collectionId: plan.collection.id, error: String(err) });
     return { type: 'error', code: isDossierError(err) ? err.code : 'internal', message: 'The answer could not be saved' };
   }
-  ctx.log.info('research run finished', { collectionId: plan.collection.id, sessionId: session.id, depth: plan.input.depth, model: plan.model.modelId, usage, unresolvedCitations: checked.unresolved });
+  ctx.log.info('research run finished', {
+    collectionId: plan.collection.id,
+    sessionId: session.id,
+    depth: plan.input.depth,
+    model: plan.model.modelId,
+    usage,
+    unresolvedCitations: checked.unresolved,
+  });
   return { type: 'done', sessionId: session.id, sources: session.sources, answer: session.response, unresolvedCitations: checked.unresolved, usage };
 }

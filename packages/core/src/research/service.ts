@@ -19,7 +19,10 @@ export const RESEARCH_HISTORY_LIMIT = 50;
 /** A session as the API shows it, with its faithfulness heuristic (issue 38) from the answer and its cited sources. */
 const sessionView = ({ collectionId: _c, ...view }: ResearchSessionRecord): ResearchSession => ({
   ...view,
-  faithfulness: faithfulness(view.response, view.sources.flatMap((s) => (s.marker ? [{ marker: s.marker, content: s.content }] : []))),
+  faithfulness: faithfulness(
+    view.response,
+    view.sources.flatMap((s) => (s.marker ? [{ marker: s.marker, content: s.content }] : [])),
+  ),
 });
 
 /** Present only when there is something to report, so a run with honest citations has the spec's `done` shape. */

@@ -1,7 +1,7 @@
 import type { CollectionStore } from '../ports/collection-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Metadata } from '../domain/types.ts';
 import { documentView, normalizeTags } from '../documents/view.ts';
 import { type FilenameSearchInput, filenameSearchSchema, parseInput } from '../schemas.ts';
@@ -16,7 +16,9 @@ const foldName = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '
  */
 export function trigrams(s: string): Set<string> {
   const out = new Set<string>();
-  for (const word of foldName(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+  for (const word of foldName(s)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)) {
     const padded = `  ${word} `;
     for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
   }

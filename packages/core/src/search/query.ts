@@ -2,7 +2,7 @@ import type { CollectionStore } from '../ports/collection-store.ts';
 import type { SectionStore } from '../ports/section-store.ts';
 import type { DocumentStore } from '../ports/document-store.ts';
 import { type Access, markdownKey, requireCollection } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { notFound } from '../domain/errors.ts';
 import { answersSearch, type Collection, type Metadata } from '../domain/types.ts';
 import type { ChunkHitRow } from '../ports/chunk-index.ts';
@@ -72,7 +72,13 @@ async function lexicalHits(ctx: ContextPart<'index'>, c: Collection, q: string, 
 }
 
 /** Hybrid candidates fused by RRF, best first. */
-async function fusedCandidates(ctx: ContextPart<'embedders' | 'index'>, c: Collection, q: string, filter: ReturnType<typeof indexFilter>, s: RetrievalSettings) {
+async function fusedCandidates(
+  ctx: ContextPart<'embedders' | 'index'>,
+  c: Collection,
+  q: string,
+  filter: ReturnType<typeof indexFilter>,
+  s: RetrievalSettings,
+) {
   const opts = { limit: s.candidates, filter };
   const embedder = c.embeddingModel === 'none' ? null : await ctx.embedders.get(c.embeddingModel);
   const [text, vector] = await Promise.all([
@@ -100,7 +106,10 @@ async function fusedCandidates(ctx: ContextPart<'embedders' | 'index'>, c: Colle
 /** Re-score the top candidates when the collection asks for it and a reranker is configured. */
 async function rerank(ctx: ContextPart<'reranker'>, c: Collection, q: string, hits: Candidate[]) {
   if (!c.enableReranking || !ctx.reranker || hits.length === 0) return { hits, reranker: 'none' };
-  const scores = await ctx.reranker.rerank(q, hits.map((h) => ({ id: h.row.id, text: h.row.content })));
+  const scores = await ctx.reranker.rerank(
+    q,
+    hits.map((h) => ({ id: h.row.id, text: h.row.content })),
+  );
   const out = hits.map((h, i) => ({ ...h, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score);
   return { hits: out, reranker: ctx.reranker.name };
 }
@@ -136,14 +145,16 @@ async function withProvenance(store: SectionStore & DocumentStore, hits: Candida
     const level = row.sectionLevel ?? levelOf.get(row.sectionId);
     const d = docById.get(row.documentId);
     if (level === undefined || !d || !answersSearch(d)) return []; // deleted or being re-processed since indexing
-    return [{
-      score,
-      foundBy,
-      chunk: { id: row.id, content: row.content, position: row.position, tokenCount: row.tokenCount },
-      section: { id: row.sectionId, title: row.sectionTitle, level },
-      document: { id: d.id, filename: d.filename },
-      ...chunkLocation(row),
-    }];
+    return [
+      {
+        score,
+        foundBy,
+        chunk: { id: row.id, content: row.content, position: row.position, tokenCount: row.tokenCount },
+        section: { id: row.sectionId, title: row.sectionTitle, level },
+        document: { id: d.id, filename: d.filename },
+        ...chunkLocation(row),
+      },
+    ];
   });
 }
 
@@ -181,7 +192,10 @@ export async function queryCollection(
 }
 
 /** Hybrid search, section scan and section reads. */
-export function searchService(ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'reranker', CollectionStore & SectionStore & DocumentStore>, settings: RetrievalSettings = DEFAULT_RETRIEVAL): SearchService {
+export function searchService(
+  ctx: ContextPart<'blobs' | 'embedders' | 'index' | 'reranker', CollectionStore & SectionStore & DocumentStore>,
+  settings: RetrievalSettings = DEFAULT_RETRIEVAL,
+): SearchService {
   return {
     /** Hybrid query; `reranker` names the reranker that ran (`none` when none did). */
     async query(access: Access, collectionId: string, raw: QueryInput): Promise<{ results: QueryHit[]; reranker: string }> {
@@ -191,7 +205,12 @@ export function searchService(ctx: ContextPart<'blobs' | 'embedders' | 'index' |
     async scan(access: Access, collectionId: string, raw: ScanInput) {
       const c = await requireCollection(ctx.store, access, collectionId, 'read');
       const input = parseInput(scanSchema, raw);
-      const filter = indexFilter({ tags: input.tags, anyTags: input.anyTags, metadata: input.metadata as Metadata | undefined, documentIds: input.documentIds });
+      const filter = indexFilter({
+        tags: input.tags,
+        anyTags: input.anyTags,
+        metadata: input.metadata as Metadata | undefined,
+        documentIds: input.documentIds,
+      });
       const hits = await ctx.index.searchSections(c.id, input.query, { limit: input.top_k, filter });
       const [documents, sections] = await Promise.all([
         ctx.store.getDocuments([...new Set(hits.map((h) => h.row.documentId))]),

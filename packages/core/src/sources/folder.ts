@@ -12,7 +12,8 @@ const SKIPPED_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules']);
  * resolved so `..` cannot leave them. No roots configured: folder sources are refused.
  */
 export function allowedFolder(path: string, roots: readonly string[]): string {
-  if (roots.length === 0) throw new DossierError('invalid_input', 'Folder sources are not enabled on this server (the operator lists allowed folders in DOSSIER_SOURCE_FOLDERS)');
+  if (roots.length === 0)
+    throw new DossierError('invalid_input', 'Folder sources are not enabled on this server (the operator lists allowed folders in DOSSIER_SOURCE_FOLDERS)');
   if (!isAbsolute(path)) throw new DossierError('invalid_input', 'A folder source needs an absolute path on the server');
   const target = resolve(path);
   const inside = roots.some((root) => {

@@ -73,16 +73,36 @@ export function openSource(ctx: ContextPart<'secrets'>, settings: SourceSettings
  * The document an entry's bytes make: a small file through the direct upload path (read whole, one write); a file over
  * the 25 MB of a direct upload streamed into the store (issue 43), up to the server's upload limit.
  */
-function ingestEntry(uploads: UploadServiceWithInternals, c: Collection, reader: SourceReader, entry: SourceEntry, maxFileBytes: number): Promise<DocumentRecord | DocumentView> {
+function ingestEntry(
+  uploads: UploadServiceWithInternals,
+  c: Collection,
+  reader: SourceReader,
+  entry: SourceEntry,
+  maxFileBytes: number,
+): Promise<DocumentRecord | DocumentView> {
   const filename = entry.path.split('/').pop() ?? entry.path;
   if (entry.size > DIRECT_UPLOAD_MAX_BYTES) {
-    return uploads.ingestStreamed(c, { filename, sourcePath: entry.path, sourceStamp: entry.stamp, sizeBytes: entry.size, body: reader.stream(entry.path) }, maxFileBytes);
+    return uploads.ingestStreamed(
+      c,
+      { filename, sourcePath: entry.path, sourceStamp: entry.stamp, sizeBytes: entry.size, body: reader.stream(entry.path) },
+      maxFileBytes,
+    );
   }
-  return reader.read(entry.path).then((bytes) => uploads.upload({ projectId: c.projectId, env: c.env }, c.id, { filename, bytes, sourcePath: entry.path, sourceStamp: entry.stamp }));
+  return reader
+    .read(entry.path)
+    .then((bytes) => uploads.upload({ projectId: c.projectId, env: c.env }, c.id, { filename, bytes, sourcePath: entry.path, sourceStamp: entry.stamp }));
 }
 
 /** Take one entry: unchanged by its stamp, else its bytes go through the upload path (same hash: only the stamp is noted). */
-async function takeEntry(uploads: UploadServiceWithInternals, c: Collection, reader: SourceReader, entry: SourceEntry, known: ManifestEntry | undefined, n: Counters, maxFileBytes: number): Promise<void> {
+async function takeEntry(
+  uploads: UploadServiceWithInternals,
+  c: Collection,
+  reader: SourceReader,
+  entry: SourceEntry,
+  known: ManifestEntry | undefined,
+  n: Counters,
+  maxFileBytes: number,
+): Promise<void> {
   if (known && known.stamp === entry.stamp && known.status !== 'error') {
     n.unchanged++;
     return;
@@ -96,7 +116,9 @@ async function takeEntry(uploads: UploadServiceWithInternals, c: Collection, rea
 /** Soft-delete the documents whose files are gone, unless that is more than the source's share (then the run fails). */
 async function softDeleteMissing(store: DocumentStore, source: SourceRecord, gone: ManifestEntry[], total: number, force: boolean, n: Counters): Promise<void> {
   if (gone.length > 0 && !force && gone.length > source.maxDeleteShare * total) {
-    throw new Error(`refusing to delete ${gone.length} of the collection's ${total} synced documents (more than ${Math.round(source.maxDeleteShare * 100)} %); is the source complete? Run with force to delete them`);
+    throw new Error(
+      `refusing to delete ${gone.length} of the collection's ${total} synced documents (more than ${Math.round(source.maxDeleteShare * 100)} %); is the source complete? Run with force to delete them`,
+    );
   }
   const at = nowIso();
   for (const e of gone) {
@@ -107,7 +129,15 @@ async function softDeleteMissing(store: DocumentStore, source: SourceRecord, gon
 }
 
 /** Compare the source with the collection's manifest and apply the difference, counting what happened. */
-async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & DocumentStore>, uploads: UploadServiceWithInternals, reader: SourceReader, source: SourceRecord, c: Collection, run: { force: boolean; maxFileBytes: number }, n: Counters): Promise<void> {
+async function syncEntries(
+  ctx: ContextPart<never, SourceDocumentStore & DocumentStore>,
+  uploads: UploadServiceWithInternals,
+  reader: SourceReader,
+  source: SourceRecord,
+  c: Collection,
+  run: { force: boolean; maxFileBytes: number },
+  n: Counters,
+): Promise<void> {
   const { force, maxFileBytes } = run;
   const entries = await reader.list();
   const manifest = await fullManifest(ctx.store, c.id);
@@ -133,9 +163,20 @@ async function syncEntries(ctx: ContextPart<never, SourceDocumentStore & Documen
 /** A run row before the sync starts (counters at zero). */
 export function newRun(source: SourceRecord, trigger: SourceRunRecord['trigger']): SourceRunRecord {
   return {
-    id: newId(), sourceId: source.id, collectionId: source.collectionId, status: 'running', trigger,
-    added: 0, updated: 0, deleted: 0, unchanged: 0, failed: 0, details: { deletedPaths: [], failures: [], purgeAfter: null },
-    error: null, startedAt: nowIso(), finishedAt: null,
+    id: newId(),
+    sourceId: source.id,
+    collectionId: source.collectionId,
+    status: 'running',
+    trigger,
+    added: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    failed: 0,
+    details: { deletedPaths: [], failures: [], purgeAfter: null },
+    error: null,
+    startedAt: nowIso(),
+    finishedAt: null,
   };
 }
 
@@ -143,7 +184,14 @@ export function newRun(source: SourceRecord, trigger: SourceRunRecord['trigger']
  * Run a source's sync: into the run row made when it was asked for (`runId`), else a new scheduled one; the counters
  * are saved when it ends, with `source.run.completed`.
  */
-export async function runSource(ctx: DossierContext, uploads: UploadServiceWithInternals, settings: SourceSettings, source: SourceRecord, runId: string | null, force = false): Promise<SourceRunRecord> {
+export async function runSource(
+  ctx: DossierContext,
+  uploads: UploadServiceWithInternals,
+  settings: SourceSettings,
+  source: SourceRecord,
+  runId: string | null,
+  force = false,
+): Promise<SourceRunRecord> {
   const c = await ctx.store.getCollection(source.collectionId);
   const run = runId === null ? newRun(source, 'schedule') : newRun(source, 'manual');
   if (runId === null) await ctx.store.insertSourceRun(run);
@@ -163,14 +211,36 @@ export async function runSource(ctx: DossierContext, uploads: UploadServiceWithI
     error = err instanceof Error ? err.message : String(err);
   }
   const { added, updated, deleted, unchanged, failed, details } = run;
-  const done = await ctx.store.updateSourceRun(run.id, { added, updated, deleted, unchanged, failed, details, status: error ? 'failed' : 'completed', error, finishedAt: nowIso() });
+  const done = await ctx.store.updateSourceRun(run.id, {
+    added,
+    updated,
+    deleted,
+    unchanged,
+    failed,
+    details,
+    status: error ? 'failed' : 'completed',
+    error,
+    finishedAt: nowIso(),
+  });
   if (c) await recordCompletion(ctx, c, done);
   return done;
 }
 
 async function recordCompletion(ctx: ContextPart<'eventsRecorded', WebhookStore>, c: Collection, run: SourceRunRecord): Promise<void> {
   const { added, updated, deleted, unchanged, failed } = run;
-  const data = { runId: run.id, sourceId: run.sourceId, collectionId: c.id, projectId: c.projectId, status: run.status as 'completed' | 'failed', added, updated, deleted, unchanged, failed, error: run.error };
+  const data = {
+    runId: run.id,
+    sourceId: run.sourceId,
+    collectionId: c.id,
+    projectId: c.projectId,
+    status: run.status as 'completed' | 'failed',
+    added,
+    updated,
+    deleted,
+    unchanged,
+    failed,
+    error: run.error,
+  };
   await ctx.store.recordEvents([serviceEvent('source.run.completed', { projectId: c.projectId, env: c.env }, data)]);
   ctx.eventsRecorded();
 }

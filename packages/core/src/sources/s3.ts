@@ -29,7 +29,11 @@ export function s3SourceFields(secrets: SecretBox, input: S3SourceInput): Pick<S
 }
 
 /** New credentials of an S3 source, sealed, with the preview of the access key id in its settings (PATCH). */
-export function sealedCredentials(secrets: SecretBox, settings: Record<string, string>, input: { accessKeyId: string; secretAccessKey: string }): Pick<SourceRecord, 'settings' | 'credentialsEncrypted'> {
+export function sealedCredentials(
+  secrets: SecretBox,
+  settings: Record<string, string>,
+  input: { accessKeyId: string; secretAccessKey: string },
+): Pick<SourceRecord, 'settings' | 'credentialsEncrypted'> {
   const credentials = JSON.stringify({ accessKeyId: input.accessKeyId, secretAccessKey: input.secretAccessKey });
   return { settings: { ...settings, accessKeyPreview: previewSecret(input.accessKeyId) }, credentialsEncrypted: secrets.encrypt(credentials) };
 }

@@ -1,11 +1,21 @@
 import { z } from 'zod';
 
 const uuid = z.string().uuid({ message: 'must be a UUID' });
-const interval = z.number().int().min(5).max(7 * 24 * 60).nullable();
+const interval = z
+  .number()
+  .int()
+  .min(5)
+  .max(7 * 24 * 60)
+  .nullable();
 const maxDeletePercent = z.number().min(0).max(100);
 
 const common = { collectionId: uuid, intervalMinutes: interval.optional(), maxDeletePercent: maxDeletePercent.optional() };
-const httpUrl = z.string().trim().max(2048).url().refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' });
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), { message: 'must be an http(s) URL' });
 
 const accessKeyId = z.string().trim().min(1).max(256);
 const secretAccessKey = z.string().min(1).max(1024);
@@ -19,7 +29,12 @@ const s3SourceSchema = z.strictObject({
   kind: z.literal('s3'),
   endpoint: httpUrl.optional(),
   region: z.string().trim().min(1).max(64).optional(),
-  bucket: z.string().trim().min(3).max(63).regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'must be an S3 bucket name'),
+  bucket: z
+    .string()
+    .trim()
+    .min(3)
+    .max(63)
+    .regex(/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/, 'must be an S3 bucket name'),
   prefix: z.string().max(1024).optional(),
   forcePathStyle: z.boolean().optional(),
   accessKeyId,

@@ -29,7 +29,11 @@ export type SourceView = z.output<typeof responses.source>;
 const sourceView = ({ credentialsEncrypted: _c, ...s }: SourceRecord): SourceView => s;
 
 /** Queue a run: a manual one now (its run row made already), or the next scheduled one after the interval. */
-async function enqueueRun(ctx: ContextPart<'queue' | 'wakeWorkers'>, source: SourceRecord, run: { runId?: string; force?: boolean; delayMs?: number }): Promise<void> {
+async function enqueueRun(
+  ctx: ContextPart<'queue' | 'wakeWorkers'>,
+  source: SourceRecord,
+  run: { runId?: string; force?: boolean; delayMs?: number },
+): Promise<void> {
   const scheduled = run.runId === undefined;
   await ctx.queue.enqueue({
     type: SOURCE_SYNC_JOB,
@@ -84,7 +88,8 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings): So
     const { accessKeyId, secretAccessKey } = input;
     if (accessKeyId === undefined && secretAccessKey === undefined) return {};
     if (source.kind !== 's3') throw new DossierError('invalid_input', 'accessKeyId, secretAccessKey: only an S3 source has credentials');
-    if (accessKeyId === undefined || secretAccessKey === undefined) throw new DossierError('invalid_input', 'accessKeyId and secretAccessKey are changed together');
+    if (accessKeyId === undefined || secretAccessKey === undefined)
+      throw new DossierError('invalid_input', 'accessKeyId and secretAccessKey are changed together');
     return sealedCredentials(ctx.secrets, source.settings, { accessKeyId, secretAccessKey });
   }
 
@@ -97,13 +102,21 @@ export function sourceService(ctx: DossierContext, settings: SourceSettings): So
       const now = nowIso();
       if (input.kind === 's3' && !settings.s3) throw new DossierError('invalid_input', 'S3 sources are not available on this server');
       if (input.kind === 's3') await checkEndpoint(input.endpoint);
-      const where = input.kind === 'folder'
-        ? { location: allowedFolder(input.path, settings.folderRoots), settings: {}, credentialsEncrypted: null }
-        : s3SourceFields(ctx.secrets, input);
+      const where =
+        input.kind === 'folder'
+          ? { location: allowedFolder(input.path, settings.folderRoots), settings: {}, credentialsEncrypted: null }
+          : s3SourceFields(ctx.secrets, input);
       const source: SourceRecord = {
-        id: newId(), collectionId: c.id, kind: input.kind, ...where,
-        intervalMinutes: input.intervalMinutes ?? null, maxDeleteShare: (input.maxDeletePercent ?? DEFAULT_MAX_DELETE_SHARE * 100) / 100,
-        paused: false, nextRunAt: input.intervalMinutes ? now : null, createdAt: now, updatedAt: now,
+        id: newId(),
+        collectionId: c.id,
+        kind: input.kind,
+        ...where,
+        intervalMinutes: input.intervalMinutes ?? null,
+        maxDeleteShare: (input.maxDeletePercent ?? DEFAULT_MAX_DELETE_SHARE * 100) / 100,
+        paused: false,
+        nextRunAt: input.intervalMinutes ? now : null,
+        createdAt: now,
+        updatedAt: now,
       };
       await ctx.store.insertSource(source);
       if (source.intervalMinutes !== null) await enqueueRun(ctx, source, {});

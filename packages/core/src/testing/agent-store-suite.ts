@@ -12,9 +12,21 @@ const allTools = Object.fromEntries(AGENT_TOOLS.map((tool) => [tool, true])) as 
 const seedProject = (store: MetadataStore): Promise<string> => seedOne(store, at(0));
 
 const agent = (projectId: string, slug: string, second: number, over: Partial<AgentRecord> = {}): AgentRecord => ({
-  id: randomUUID(), projectId, slug, name: `Agent ${slug}`, description: null, systemPrompt: 'You answer.', model: 'scripted',
-  timeoutMs: 300_000, toolset: allTools, allowedCollectionIds: null, outputSchema: null, createdBy: randomUUID(),
-  createdAt: at(second), updatedAt: at(second), ...over,
+  id: randomUUID(),
+  projectId,
+  slug,
+  name: `Agent ${slug}`,
+  description: null,
+  systemPrompt: 'You answer.',
+  model: 'scripted',
+  timeoutMs: 300_000,
+  toolset: allTools,
+  allowedCollectionIds: null,
+  outputSchema: null,
+  createdBy: randomUUID(),
+  createdAt: at(second),
+  updatedAt: at(second),
+  ...over,
 });
 
 export function agentStoreTests(store: () => MetadataStore): void {
@@ -22,7 +34,9 @@ export function agentStoreTests(store: () => MetadataStore): void {
     it('stores an agent with its JSON fields and finds it by id and by slug', async () => {
       const projectId = await seedProject(store());
       const saved = agent(projectId, 'helper', 1, {
-        description: 'Finds things', toolset: { ...allTools, get_document: false }, allowedCollectionIds: [randomUUID()],
+        description: 'Finds things',
+        toolset: { ...allTools, get_document: false },
+        allowedCollectionIds: [randomUUID()],
         outputSchema: { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] },
       });
       await store().insertAgent(saved);
@@ -42,7 +56,7 @@ export function agentStoreTests(store: () => MetadataStore): void {
       await expect(store().updateAgent(other.id, { slug: 'dup' })).rejects.toMatchObject({ code: 'conflict' });
     });
 
-    it('lists a project\'s agents oldest first, a page at a time, saying whether more follow', async () => {
+    it("lists a project's agents oldest first, a page at a time, saying whether more follow", async () => {
       const projectId = await seedProject(store());
       for (const [index, slug] of ['c', 'a', 'b'].entries()) await store().insertAgent(agent(projectId, slug, 10 + index));
       await store().insertAgent(agent(await seedProject(store()), 'elsewhere', 1));
@@ -78,13 +92,34 @@ export function agentStoreTests(store: () => MetadataStore): void {
     const run = (saved: AgentRecord, second: number, over: Partial<AgentRunRecord> = {}): AgentRunRecord => {
       const { projectId: _p, ...snapshot } = saved;
       return {
-        id: randomUUID(), agentId: saved.id, projectId: saved.projectId, query: 'q', documentId: null, status: 'running', response: '', sources: [],
-        contradictionFlags: [], warnings: [], iterationsUsed: 0, error: null, usage: null, agentSnapshot: snapshot, createdBy: null,
-        createdAt: at(second), completedAt: null, ...over,
+        id: randomUUID(),
+        agentId: saved.id,
+        projectId: saved.projectId,
+        query: 'q',
+        documentId: null,
+        status: 'running',
+        response: '',
+        sources: [],
+        contradictionFlags: [],
+        warnings: [],
+        iterationsUsed: 0,
+        error: null,
+        usage: null,
+        agentSnapshot: snapshot,
+        createdBy: null,
+        createdAt: at(second),
+        completedAt: null,
+        ...over,
       };
     };
     const step = (runId: string, stepIndex: number, kind: AgentRunStepRecord['kind']): AgentRunStepRecord => ({
-      runId, stepIndex, kind, tool: kind === 'message' ? null : 'search_collection', collectionId: null, content: { n: stepIndex }, createdAt: at(stepIndex),
+      runId,
+      stepIndex,
+      kind,
+      tool: kind === 'message' ? null : 'search_collection',
+      collectionId: null,
+      content: { n: stepIndex },
+      createdAt: at(stepIndex),
     });
 
     it('ends a run with its steps and event in one go, lists runs newest first by status, pages steps, and deletes them', async () => {
@@ -96,8 +131,14 @@ export function agentStoreTests(store: () => MetadataStore): void {
       await store().insertAgentRun(first);
       await store().insertAgentRun(second);
       const ended: AgentRunRecord = {
-        ...first, status: 'succeeded', response: 'done [S1]', iterationsUsed: 2, warnings: ['w'], structuredOutput: { ok: [1, 2] },
-        usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, retries: 0 }, completedAt: at(12),
+        ...first,
+        status: 'succeeded',
+        response: 'done [S1]',
+        iterationsUsed: 2,
+        warnings: ['w'],
+        structuredOutput: { ok: [1, 2] },
+        usage: { inputTokens: 5, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 2, retries: 0 },
+        completedAt: at(12),
       };
       const steps = [step(first.id, 0, 'message'), step(first.id, 1, 'tool_call'), step(first.id, 2, 'tool_result'), step(first.id, 3, 'message')];
       await store().finishAgentRun(ended, steps);

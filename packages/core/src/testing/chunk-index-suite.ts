@@ -140,7 +140,10 @@ function lifecycleTests(c: Ctx): void {
   it('sizeBytes is positive for a collection and grows as rows are written', async () => {
     const col = await c.collection();
     const before = await c.index.sizeBytes(col);
-    await c.put(col, Array.from({ length: 20 }, (_, i) => chunkRow({ content: `bulk row number ${i} with some words` })));
+    await c.put(
+      col,
+      Array.from({ length: 20 }, (_, i) => chunkRow({ content: `bulk row number ${i} with some words` })),
+    );
     expect(await c.index.sizeBytes(col)).toBeGreaterThan(before);
   });
 }
@@ -175,7 +178,10 @@ function textSearchTests(c: Ctx): void {
 
   it('searchText returns at most limit hits', async () => {
     const col = await c.collection();
-    await c.put(col, Array.from({ length: 8 }, () => chunkRow({ content: 'repeated penguin text' })));
+    await c.put(
+      col,
+      Array.from({ length: 8 }, () => chunkRow({ content: 'repeated penguin text' })),
+    );
     expect(await c.index.searchText(col, 'penguin', { limit: 3 })).toHaveLength(3);
   });
 }
@@ -279,7 +285,11 @@ function upsertTests(c: Ctx): void {
       await c.index.upsertSections(col, [sectionRow({ documentId: doc })]);
       await c.index.refresh(col);
       await c.index.upsertChunks(col, rows.slice(0, 3));
-      await c.index.deleteDocumentChunksExcept(col, doc, rows.slice(0, 3).map((r) => r.id));
+      await c.index.deleteDocumentChunksExcept(
+        col,
+        doc,
+        rows.slice(0, 3).map((r) => r.id),
+      );
       await c.index.updateDocumentAttributes(col, doc, { tags: ['done'] });
       await c.index.refresh(col);
     };
@@ -297,7 +307,10 @@ function upsertTests(c: Ctx): void {
     await c.index.refresh(col);
     expect(await c.index.searchText(col, 'quokka', { limit: 10 })).toHaveLength(5);
     expect(await c.index.searchSections(col, 'quokka', { limit: 10 })).toHaveLength(1);
-    await c.index.upsertChunks(col, rows.map((r) => ({ ...r, content: `wallaby ${r.position}` })));
+    await c.index.upsertChunks(
+      col,
+      rows.map((r) => ({ ...r, content: `wallaby ${r.position}` })),
+    );
     await c.index.refresh(col);
     expect(await c.index.countChunks(col)).toBe(5);
     expect(await c.index.searchText(col, 'wallaby', { limit: 10 })).toHaveLength(4);
@@ -344,7 +357,16 @@ function vectorTests(c: Ctx): void {
     const col = await c.collection();
     const row = chunkRow({ content: 'the ibis wades', sectionTitle: 'Wading birds', sectionLevel: 3, position: 2, tokenCount: 4, vector: axisVector(0) });
     await c.put(col, [row]);
-    const expected = { id: row.id, documentId: row.documentId, sectionId: row.sectionId, position: 2, content: 'the ibis wades', tokenCount: 4, sectionTitle: 'Wading birds', sectionLevel: 3 };
+    const expected = {
+      id: row.id,
+      documentId: row.documentId,
+      sectionId: row.sectionId,
+      position: 2,
+      content: 'the ibis wades',
+      tokenCount: 4,
+      sectionTitle: 'Wading birds',
+      sectionLevel: 3,
+    };
     expect((await c.index.searchText(col, 'ibis', { limit: 1 }))[0]!.row).toMatchObject(expected);
     expect((await c.index.searchVector(col, axisVector(0), { limit: 1 }))[0]!.row).toMatchObject(expected);
   });
@@ -427,7 +449,10 @@ function readTests(c: Ctx): void {
     const b = chunkRow();
     await c.put(col, [a, b]);
     const got = await c.index.getChunks(col, [b.id, 'missing', a.id]);
-    expect(got).toEqual([{ ...b, vector: null }, { ...a, vector: null }]);
+    expect(got).toEqual([
+      { ...b, vector: null },
+      { ...a, vector: null },
+    ]);
     expect(await c.index.getChunks(col, [])).toEqual([]);
   });
 

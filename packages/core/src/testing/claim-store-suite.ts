@@ -15,18 +15,53 @@ const at = (second: number): string => new Date(Date.parse('2024-03-01T00:00:00.
 async function seed(store: MetadataStore, documentCount: number): Promise<{ collection: Collection; docs: DocumentRecord[] }> {
   const projectId = await seedProject(store, at(0));
   const collection: Collection = {
-    id: randomUUID(), projectId, env: 'live', name: 'Claims', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
-    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
-    enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
-    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt: at(1), deletedAt: null,
+    id: randomUUID(),
+    projectId,
+    env: 'live',
+    name: 'Claims',
+    visibility: 'private',
+    description: null,
+    chunkSize: 512,
+    chunkOverlap: 64,
+    embeddingModel: 'none',
+    embeddingDimension: 0,
+    enableSummarization: false,
+    enableCaptioning: false,
+    enableReranking: false,
+    enableDeduplication: false,
+    suppressContradictionsByMetadata: true,
+    suppressIntraDocumentContradictions: true,
+    llmModel: null,
+    instructions: null,
+    queryExpansion: null,
+    duplicateThreshold: null,
+    createdAt: at(1),
+    deletedAt: null,
   };
   await store.insertCollection(collection);
   const docs: DocumentRecord[] = [];
   for (let index = 0; index < documentCount; index++) {
     const doc: DocumentRecord = {
-      id: randomUUID(), collectionId: collection.id, filename: `doc-${index}.md`, contentType: 'text/markdown', status: 'ready',
-      fileSizeBytes: 10, sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, derivedBytes: null, errorMessage: null,
-      tags: [], metadata: {}, chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2 + index), updatedAt: at(2 + index),
+      id: randomUUID(),
+      collectionId: collection.id,
+      filename: `doc-${index}.md`,
+      contentType: 'text/markdown',
+      status: 'ready',
+      fileSizeBytes: 10,
+      sectionCount: 1,
+      chunkCount: 1,
+      contentHash: null,
+      storageKey: null,
+      markdownStorageKey: null,
+      derivedBytes: null,
+      errorMessage: null,
+      tags: [],
+      metadata: {},
+      chunkSize: 512,
+      chunkOverlap: 64,
+      canonical: true,
+      createdAt: at(2 + index),
+      updatedAt: at(2 + index),
     };
     await store.insertDocument(doc);
     docs.push(doc);
@@ -35,20 +70,46 @@ async function seed(store: MetadataStore, documentCount: number): Promise<{ coll
 }
 
 const claim = (doc: DocumentRecord, position: number, importance: number): ClaimRecord => ({
-  id: randomUUID(), collectionId: doc.collectionId, documentId: doc.id, sectionId: randomUUID(), sectionTitle: `Section ${position}`,
-  text: `Claim ${position} of ${doc.filename}`, sourceText: position === 0 ? null : `quote ${position}`, importance, position, createdAt: at(10),
+  id: randomUUID(),
+  collectionId: doc.collectionId,
+  documentId: doc.id,
+  sectionId: randomUUID(),
+  sectionTitle: `Section ${position}`,
+  text: `Claim ${position} of ${doc.filename}`,
+  sourceText: position === 0 ? null : `quote ${position}`,
+  importance,
+  position,
+  createdAt: at(10),
 });
 
 const contradiction = (claims: ClaimRecord[], second: number, over: Partial<ContradictionRecord> = {}): ContradictionRecord => ({
-  id: randomUUID(), collectionId: claims[0]!.collectionId, severity: 'high', status: 'active', explanation: 'They differ.',
-  clusterTopicSummary: 'Topic', suggestedInstruction: null,
-  claims: claims.map((entry) => ({ claimId: entry.id, text: entry.text, sourceText: entry.sourceText, documentId: entry.documentId, documentName: 'doc', sectionId: entry.sectionId, sectionTitle: entry.sectionTitle })),
-  fingerprint: claims.map((entry) => entry.id).sort().join(','), createdAt: at(second), ...over,
+  id: randomUUID(),
+  collectionId: claims[0]!.collectionId,
+  severity: 'high',
+  status: 'active',
+  explanation: 'They differ.',
+  clusterTopicSummary: 'Topic',
+  suggestedInstruction: null,
+  claims: claims.map((entry) => ({
+    claimId: entry.id,
+    text: entry.text,
+    sourceText: entry.sourceText,
+    documentId: entry.documentId,
+    documentName: 'doc',
+    sectionId: entry.sectionId,
+    sectionTitle: entry.sectionTitle,
+  })),
+  fingerprint: claims
+    .map((entry) => entry.id)
+    .sort()
+    .join(','),
+  createdAt: at(second),
+  ...over,
 });
 
 export function claimStoreTests(store: () => MetadataStore): void {
   describe('claims, the claim map and contradictions', () => {
-    it('replaces a document\'s claims, filters by importance, and counts extracted documents and claims', async () => {
+    it("replaces a document's claims, filters by importance, and counts extracted documents and claims", async () => {
       const { collection, docs } = await seed(store(), 2);
       const [first, second] = docs as [DocumentRecord, DocumentRecord];
       await store().replaceDocumentClaims(first.id, [claim(first, 0, 5), claim(first, 1, 2)]);
@@ -70,7 +131,18 @@ export function claimStoreTests(store: () => MetadataStore): void {
 
     it('keeps the claim map only for the claims version it was computed at', async () => {
       const { collection } = await seed(store(), 0);
-      const item = { id: 'c1', text: 't', sourceText: null, documentId: 'd', documentName: 'n', sectionId: 's', sectionTitle: 'S', importance: 3, x: 0.5, y: -1 };
+      const item = {
+        id: 'c1',
+        text: 't',
+        sourceText: null,
+        documentId: 'd',
+        documentName: 'n',
+        sectionId: 's',
+        sectionTitle: 'S',
+        importance: 3,
+        x: 0.5,
+        y: -1,
+      };
       await store().putClaimMap(collection.id, 'v1', [item]);
       expect(await store().getClaimMap(collection.id, 'v1')).toEqual([item]);
       expect(await store().getClaimMap(collection.id, 'v2')).toBeNull();
@@ -96,7 +168,9 @@ export function claimStoreTests(store: () => MetadataStore): void {
       expect([second.total, second.items.map((entry) => entry.id)]).toEqual([2, [older.id]]);
       expect((await store().listContradictions(collection.id, { status: 'active' }, 10, 2)).items).toEqual([]);
       expect((await store().listContradictions(collection.id, { status: 'active', severity: 'low' }, 10)).items.map((entry) => entry.id)).toEqual([newer.id]);
-      expect((await store().listContradictions(collection.id, { status: 'active', documentId: a.documentId }, 10)).items.map((entry) => entry.id)).toEqual([older.id]);
+      expect((await store().listContradictions(collection.id, { status: 'active', documentId: a.documentId }, 10)).items.map((entry) => entry.id)).toEqual([
+        older.id,
+      ]);
       await store().setContradictionStatus(older.id, 'dismissed');
       expect((await store().getContradiction(older.id))?.status).toBe('dismissed');
       expect((await store().listContradictions(collection.id, { status: 'dismissed' }, 10)).total).toBe(1);
@@ -107,13 +181,35 @@ export function claimStoreTests(store: () => MetadataStore): void {
       const { collection } = await seed(store(), 0);
       expect(await store().latestContradictionRun(collection.id)).toBeNull();
       const run: ContradictionRunRecord = {
-        id: randomUUID(), collectionId: collection.id, status: 'enqueued', claimsProcessed: null, clustersAnalyzed: null, contradictionsFound: null,
-        model: null, startedAt: null, completedAt: null, error: null, createdAt: at(30),
+        id: randomUUID(),
+        collectionId: collection.id,
+        status: 'enqueued',
+        claimsProcessed: null,
+        clustersAnalyzed: null,
+        contradictionsFound: null,
+        model: null,
+        startedAt: null,
+        completedAt: null,
+        error: null,
+        createdAt: at(30),
       };
       await store().insertContradictionRun(run);
       await store().insertContradictionRun({ ...run, id: randomUUID(), createdAt: at(29) });
-      await store().updateContradictionRun(run.id, { status: 'completed', claimsProcessed: 4, clustersAnalyzed: 1, contradictionsFound: 0, completedAt: at(31) });
-      expect(await store().latestContradictionRun(collection.id)).toEqual({ ...run, status: 'completed', claimsProcessed: 4, clustersAnalyzed: 1, contradictionsFound: 0, completedAt: at(31) });
+      await store().updateContradictionRun(run.id, {
+        status: 'completed',
+        claimsProcessed: 4,
+        clustersAnalyzed: 1,
+        contradictionsFound: 0,
+        completedAt: at(31),
+      });
+      expect(await store().latestContradictionRun(collection.id)).toEqual({
+        ...run,
+        status: 'completed',
+        claimsProcessed: 4,
+        clustersAnalyzed: 1,
+        contradictionsFound: 0,
+        completedAt: at(31),
+      });
     });
   });
 }

@@ -16,18 +16,53 @@ async function seed(store: MetadataStore, count: number): Promise<{ collection: 
   await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
   await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
   const collection: Collection = {
-    id: randomUUID(), projectId, env: 'live', name: 'Dups', visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
-    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
-    enableDeduplication: true, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
-    instructions: null, queryExpansion: null, duplicateThreshold: 0.9, createdAt: at(1), deletedAt: null,
+    id: randomUUID(),
+    projectId,
+    env: 'live',
+    name: 'Dups',
+    visibility: 'private',
+    description: null,
+    chunkSize: 512,
+    chunkOverlap: 64,
+    embeddingModel: 'none',
+    embeddingDimension: 0,
+    enableSummarization: false,
+    enableCaptioning: false,
+    enableReranking: false,
+    enableDeduplication: true,
+    suppressContradictionsByMetadata: true,
+    suppressIntraDocumentContradictions: true,
+    llmModel: null,
+    instructions: null,
+    queryExpansion: null,
+    duplicateThreshold: 0.9,
+    createdAt: at(1),
+    deletedAt: null,
   };
   await store.insertCollection(collection);
   const docs: DocumentRecord[] = [];
   for (let index = 0; index < count; index++) {
     const doc: DocumentRecord = {
-      id: randomUUID(), collectionId: collection.id, filename: `doc-${index}.md`, contentType: 'text/markdown', status: 'ready', fileSizeBytes: 10,
-      sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, derivedBytes: null, errorMessage: null, tags: [], metadata: {},
-      chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2 + index), updatedAt: at(2 + index),
+      id: randomUUID(),
+      collectionId: collection.id,
+      filename: `doc-${index}.md`,
+      contentType: 'text/markdown',
+      status: 'ready',
+      fileSizeBytes: 10,
+      sectionCount: 1,
+      chunkCount: 1,
+      contentHash: null,
+      storageKey: null,
+      markdownStorageKey: null,
+      derivedBytes: null,
+      errorMessage: null,
+      tags: [],
+      metadata: {},
+      chunkSize: 512,
+      chunkOverlap: 64,
+      canonical: true,
+      createdAt: at(2 + index),
+      updatedAt: at(2 + index),
     };
     await store.insertDocument(doc);
     docs.push(doc);
@@ -36,11 +71,23 @@ async function seed(store: MetadataStore, count: number): Promise<{ collection: 
 }
 
 const group = (collection: Collection, docs: DocumentRecord[], second: number): DuplicateGroupRecord => ({
-  id: randomUUID(), collectionId: collection.id, canonicalDocumentId: docs[0]!.id, detectedAt: at(second),
+  id: randomUUID(),
+  collectionId: collection.id,
+  canonicalDocumentId: docs[0]!.id,
+  detectedAt: at(second),
   members: docs.map((doc, index) => ({
-    documentId: doc.id, filename: doc.filename, relationship: index === 0 ? 'canonical' : 'near_duplicate',
-    coverageToCanonical: index === 0 ? null : 0.9, coverageFromCanonical: index === 0 ? null : 0.5,
-    ...(index === 0 ? {} : { sharedPassages: [{ member: { start: 3, end: 40, excerpt: 'a passage – “quoted”' }, canonical: { start: 120, end: 158, excerpt: 'a passage – “quoted”' } }] }),
+    documentId: doc.id,
+    filename: doc.filename,
+    relationship: index === 0 ? 'canonical' : 'near_duplicate',
+    coverageToCanonical: index === 0 ? null : 0.9,
+    coverageFromCanonical: index === 0 ? null : 0.5,
+    ...(index === 0
+      ? {}
+      : {
+          sharedPassages: [
+            { member: { start: 3, end: 40, excerpt: 'a passage – “quoted”' }, canonical: { start: 120, end: 158, excerpt: 'a passage – “quoted”' } },
+          ],
+        }),
   })),
 });
 
@@ -70,7 +117,7 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
       expect((await store().fingerprintedDocuments(collection.id)).sort()).toEqual([a.id, b.id].sort());
     });
 
-    it('stores groups with members, finds a document\'s group, replaces and deletes them, newest first', async () => {
+    it("stores groups with members, finds a document's group, replaces and deletes them, newest first", async () => {
       const { collection, docs } = await seed(store(), 4);
       const first = group(collection, docs.slice(0, 2), 10);
       const second = group(collection, docs.slice(2, 4), 11);
@@ -80,7 +127,14 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
       expect((await store().duplicateGroupOf(docs[1]!.id))?.id).toBe(first.id);
       const page = await store().listDuplicateGroups(collection.id, 1, 0);
       expect([page.total, page.items.map((item) => item.id)]).toEqual([2, [second.id]]);
-      const promoted = { ...first, canonicalDocumentId: docs[1]!.id, members: first.members.map((member) => ({ ...member, relationship: member.documentId === docs[1]!.id ? 'canonical' as const : 'near_duplicate' as const })) };
+      const promoted = {
+        ...first,
+        canonicalDocumentId: docs[1]!.id,
+        members: first.members.map((member) => ({
+          ...member,
+          relationship: member.documentId === docs[1]!.id ? ('canonical' as const) : ('near_duplicate' as const),
+        })),
+      };
       await store().replaceDuplicateGroup(promoted);
       expect((await store().getDuplicateGroup(first.id))?.canonicalDocumentId).toBe(docs[1]!.id);
       await store().deleteDuplicateGroup(first.id);
@@ -90,8 +144,14 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
 
     it('remembers disbanded pairs either way round', async () => {
       const { collection, docs } = await seed(store(), 3);
-      await store().dismissDuplicatePairs(collection.id, docs.map((doc) => doc.id));
-      await store().dismissDuplicatePairs(collection.id, docs.map((doc) => doc.id));
+      await store().dismissDuplicatePairs(
+        collection.id,
+        docs.map((doc) => doc.id),
+      );
+      await store().dismissDuplicatePairs(
+        collection.id,
+        docs.map((doc) => doc.id),
+      );
       expect(await store().isDismissedPair(docs[2]!.id, docs[0]!.id)).toBe(true);
       expect(await store().isDismissedPair(docs[0]!.id, randomUUID())).toBe(false);
     });
@@ -99,14 +159,30 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
     it('records runs, counts their jobs and returns the newest', async () => {
       const { collection } = await seed(store(), 0);
       const run: DuplicateRunRecord = {
-        id: randomUUID(), collectionId: collection.id, status: 'pending', jobsEnqueued: 3, jobsProcessed: 0, duplicatesDetected: null,
-        duplicateGroupsCreated: null, startedAt: null, completedAt: null, error: null, createdAt: at(20),
+        id: randomUUID(),
+        collectionId: collection.id,
+        status: 'pending',
+        jobsEnqueued: 3,
+        jobsProcessed: 0,
+        duplicatesDetected: null,
+        duplicateGroupsCreated: null,
+        startedAt: null,
+        completedAt: null,
+        error: null,
+        createdAt: at(20),
       };
       await store().insertDuplicateRun(run);
       expect((await store().countDuplicateJob(run.id)).jobsProcessed).toBe(1);
       expect((await store().countDuplicateJob(run.id)).jobsProcessed).toBe(2);
       await store().updateDuplicateRun(run.id, { status: 'completed', duplicatesDetected: 4, duplicateGroupsCreated: 2, completedAt: at(21) });
-      expect(await store().latestDuplicateRun(collection.id)).toEqual({ ...run, status: 'completed', jobsProcessed: 2, duplicatesDetected: 4, duplicateGroupsCreated: 2, completedAt: at(21) });
+      expect(await store().latestDuplicateRun(collection.id)).toEqual({
+        ...run,
+        status: 'completed',
+        jobsProcessed: 2,
+        duplicatesDetected: 4,
+        duplicateGroupsCreated: 2,
+        completedAt: at(21),
+      });
     });
   });
 }

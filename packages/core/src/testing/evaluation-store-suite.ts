@@ -11,15 +11,40 @@ const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.
 const evaluatedCollection = async (store: MetadataStore): Promise<string> => seedCollection(store, await seedProject(store, at(0)), 'Evaluated', at(1));
 
 const goldenSet = (collectionId: string, id: string, version: number, second: number): GoldenSetRecord => ({
-  id, version, collectionId, name: `set v${version}`, matchBy: 'filename', createdAt: at(second),
+  id,
+  version,
+  collectionId,
+  name: `set v${version}`,
+  matchBy: 'filename',
+  createdAt: at(second),
   queries: [{ id: 'q1', query: 'what tides do', relevant: [{ target: 'tides', grade: 2 }] }],
 });
 
 const run = (collectionId: string, setId: string, second: number): EvaluationRunRecord => ({
-  id: randomUUID(), collectionId, setId, setVersion: 1, trigger: 'manual', createdAt: at(second), status: 'completed', error: null, progress: null, shadowIndex: null,
+  id: randomUUID(),
+  collectionId,
+  setId,
+  setVersion: 1,
+  trigger: 'manual',
+  createdAt: at(second),
+  status: 'completed',
+  error: null,
+  progress: null,
+  shadowIndex: null,
   settings: { queryExpansion: 'rm3', enableReranking: false, limit: 10, lexicalWeight: 1, vectorWeight: 1, rrfK: 60 },
   metrics: { ndcg10: 0.625, recall: 0.5, mrr: 0.5, k: 10, queries: 1, latencyP50Ms: 1.5, latencyP95Ms: 2.25 },
-  perQuery: [{ id: 'q1', query: 'what tides do', ndcg10: 0.625, recall: 0.5, reciprocalRank: 0.5, latencyMs: 1.5, expected: [{ target: 'tides', grade: 2, rank: 2 }], returned: ['x', 'tides'] }],
+  perQuery: [
+    {
+      id: 'q1',
+      query: 'what tides do',
+      ndcg10: 0.625,
+      recall: 0.5,
+      reciprocalRank: 0.5,
+      latencyMs: 1.5,
+      expected: [{ target: 'tides', grade: 2, rank: 2 }],
+      returned: ['x', 'tides'],
+    },
+  ],
 });
 
 export function evaluationStoreTests(store: () => MetadataStore): void {
@@ -34,7 +59,10 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
       expect(await s.getGoldenSet(a)).toEqual(goldenSet(cid, a, 2, 3));
       expect(await s.getGoldenSet(a, 1)).toEqual(goldenSet(cid, a, 1, 2));
       expect(await s.getGoldenSet(a, 9)).toBeNull();
-      expect((await s.listGoldenSets(cid)).map((g) => [g.id, g.version])).toEqual([[a, 2], [b, 1]]);
+      expect((await s.listGoldenSets(cid)).map((g) => [g.id, g.version])).toEqual([
+        [a, 2],
+        [b, 1],
+      ]);
       await expect(s.insertGoldenSet(goldenSet(cid, a, 2, 5))).rejects.toThrow();
       await s.deleteGoldenSet(a);
       expect(await s.getGoldenSet(a)).toBeNull();
@@ -57,7 +85,14 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
       const s = store();
       const cid = await evaluatedCollection(s);
       const done = run(cid, 'set', 2);
-      const queued: EvaluationRunRecord = { ...done, status: 'running', metrics: null, perQuery: [], progress: { stage: 'indexing', done: 0, total: 3 }, shadowIndex: 'shadow-x' };
+      const queued: EvaluationRunRecord = {
+        ...done,
+        status: 'running',
+        metrics: null,
+        perQuery: [],
+        progress: { stage: 'indexing', done: 0, total: 3 },
+        shadowIndex: 'shadow-x',
+      };
       await s.insertEvaluationRun(queued);
       expect(await s.getEvaluationRun(queued.id)).toEqual(queued);
       await s.updateEvaluationRun(queued.id, { progress: { stage: 'searching', done: 1, total: 1 } });
@@ -83,8 +118,18 @@ export function evaluationStoreTests(store: () => MetadataStore): void {
       const s = store();
       const cid = await evaluatedCollection(s);
       const proposal = (second: number): GoldenProposalRecord => ({
-        id: randomUUID(), collectionId: cid, documentId: randomUUID(), sectionId: randomUUID(), sectionTitle: 'Tides', excerpt: 'Tides decide…',
-        question: 'When may ships enter?', status: 'proposed', setId: null, setVersion: null, createdAt: at(second), decidedAt: null,
+        id: randomUUID(),
+        collectionId: cid,
+        documentId: randomUUID(),
+        sectionId: randomUUID(),
+        sectionTitle: 'Tides',
+        excerpt: 'Tides decide…',
+        question: 'When may ships enter?',
+        status: 'proposed',
+        setId: null,
+        setVersion: null,
+        createdAt: at(second),
+        decidedAt: null,
       });
       const [first, second] = [proposal(2), proposal(3)];
       await s.insertGoldenProposals([second, first]);

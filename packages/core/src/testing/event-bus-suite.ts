@@ -114,7 +114,9 @@ function subscriptionTests(get: () => EventBus): void {
     const r = recorder(get(), 't');
     await get().close();
     // Publishing on a closed bus may reject; it must not deliver.
-    await get().publish('t', { n: 1 }).catch(() => {});
+    await get()
+      .publish('t', { n: 1 })
+      .catch(() => {});
     await new Promise((resolve) => setImmediate(resolve));
     expect(r.events).toEqual([]);
   });

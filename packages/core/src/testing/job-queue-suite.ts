@@ -105,9 +105,7 @@ function claimTests(q: () => JobQueue): void {
 
   it('never hands the same job to two owners claiming at once', async () => {
     const ids = await Promise.all(Array.from({ length: 20 }, (_, n) => q().enqueue({ type: 'a', payload: { n } })));
-    const claims = await Promise.all(
-      Array.from({ length: 30 }, (_, n) => q().claim(['a'], `w${n % 2}`, LEASE_MS)),
-    );
+    const claims = await Promise.all(Array.from({ length: 30 }, (_, n) => q().claim(['a'], `w${n % 2}`, LEASE_MS)));
     const claimed = claims.flatMap((job) => (job ? [job.id] : []));
     expect(claimed).toHaveLength(20);
     expect(new Set(claimed)).toEqual(new Set(ids));

@@ -18,7 +18,7 @@ export function rateLimiterSuite(name: string, factory: () => Promise<RateLimite
       await limiters.close();
     });
 
-    it('allows the window\'s points, then refuses with the time until the window resets', async () => {
+    it("allows the window's points, then refuses with the time until the window resets", async () => {
       const limiter = limiters.create(keyOf('window'), { points: 3, durationMs: 60_000, burst: 0 });
       const decisions = [];
       for (let i = 0; i < 5; i++) decisions.push(await limiter.consume('caller'));

@@ -173,11 +173,7 @@ const sortedIds = (records: { id: string }[]): string[] => ids(records).sort();
  * The conformance suite every MetadataStore adapter runs. `factory` returns a new, empty store (migrated or
  * not: the suite calls migrate()); each test closes the store it used.
  */
-export function metadataStoreSuite(
-  name: string,
-  factory: () => Promise<MetadataStore>,
-  opts: MetadataStoreSuiteOptions = {},
-): void {
+export function metadataStoreSuite(name: string, factory: () => Promise<MetadataStore>, opts: MetadataStoreSuiteOptions = {}): void {
   describe(`MetadataStore conformance (spec ${METADATA_STORE_SPEC_VERSION}): ${name}`, () => {
     const ctx = { store: undefined as unknown as MetadataStore };
     beforeEach(async () => {
@@ -302,7 +298,7 @@ function tenancyTests(ctx: SuiteContext): void {
       expect(await ctx.store.findApiKeyByHash(key.keyHash)).toBeNull();
     });
 
-    it('lists a project\'s keys newest first, revokes one for good and records last use', async () => {
+    it("lists a project's keys newest first, revokes one for good and records last use", async () => {
       const { project } = await seedProject(ctx.store);
       const older = makeApiKey(project.id, { name: 'ci' });
       const newer = makeApiKey(project.id, { env: 'test' });
@@ -360,7 +356,17 @@ function tenancyTests(ctx: SuiteContext): void {
     it('keeps org keys: found by hash until revoked, listed per org', async () => {
       const { org } = await seedProject(ctx.store);
       const { org: other } = await seedProject(ctx.store);
-      const key = { id: uid('ok'), orgId: org.id, name: 'backend', keyHash: randomUUID(), keyEncrypted: 'c', keyPreview: 'dsk_…abcd', createdAt: tick(), lastUsedAt: null, revokedAt: null };
+      const key = {
+        id: uid('ok'),
+        orgId: org.id,
+        name: 'backend',
+        keyHash: randomUUID(),
+        keyEncrypted: 'c',
+        keyPreview: 'dsk_…abcd',
+        createdAt: tick(),
+        lastUsedAt: null,
+        revokedAt: null,
+      };
       await ctx.store.createOrgApiKey(key);
       await ctx.store.createOrgApiKey({ ...key, id: uid('ok'), orgId: other.id, keyHash: randomUUID() });
       expect(await ctx.store.findOrgApiKeyByHash(key.keyHash)).toEqual(key);
@@ -549,10 +555,7 @@ function documentTests(ctx: SuiteContext): void {
 
     it('deletes a document together with its sections and nothing else', async () => {
       const collection = await seedCollection(ctx.store);
-      const [doomed, kept] = await insertDocuments(ctx.store, [
-        makeDocument(collection.id),
-        makeDocument(collection.id),
-      ]);
+      const [doomed, kept] = await insertDocuments(ctx.store, [makeDocument(collection.id), makeDocument(collection.id)]);
       const doomedSections = [makeSection(doomed, 0), makeSection(doomed, 1)];
       const keptSections = [makeSection(kept, 0)];
       await ctx.store.replaceSections(doomed.id, doomedSections);
@@ -598,8 +601,7 @@ function documentTests(ctx: SuiteContext): void {
 function documentFilterTests(ctx: SuiteContext): void {
   describe('document filters', () => {
     let collection: Collection;
-    const find = async (filter: Parameters<MetadataStore['findDocuments']>[1]) =>
-      sortedIds(await ctx.store.findDocuments(collection.id, filter));
+    const find = async (filter: Parameters<MetadataStore['findDocuments']>[1]) => sortedIds(await ctx.store.findDocuments(collection.id, filter));
     beforeEach(async () => {
       collection = await seedCollection(ctx.store);
     });
@@ -648,9 +650,7 @@ function documentFilterTests(ctx: SuiteContext): void {
         makeDocument(collection.id, { metadata: { owner: { name: 'Ada', tags: ['a', 'b'] } } }),
         makeDocument(collection.id, { metadata: { owner: { name: 'Ada', tags: ['a', 'b'], n: 1.5, x: 0 } } }),
       ]);
-      expect(await find({ metadata: { owner: { n: 1.5, tags: ['a', 'b'], name: 'Ada' } } })).toEqual(
-        sortedIds([match]),
-      );
+      expect(await find({ metadata: { owner: { n: 1.5, tags: ['a', 'b'], name: 'Ada' } } })).toEqual(sortedIds([match]));
     });
 
     it('keeps numbers, strings, booleans and null distinct in metadata filters', async () => {
@@ -675,9 +675,7 @@ function documentFilterTests(ctx: SuiteContext): void {
         makeDocument(collection.id, { tags: ['hr', 'us'], metadata: { year: 2024 } }),
         makeDocument(collection.id, { tags: ['eu'], metadata: { year: 2024 } }),
       ]);
-      expect(await find({ tags: ['hr'], anyTags: ['eu', 'uk'], metadata: { year: 2024 } })).toEqual(
-        sortedIds([match]),
-      );
+      expect(await find({ tags: ['hr'], anyTags: ['eu', 'uk'], metadata: { year: 2024 } })).toEqual(sortedIds([match]));
     });
   });
 }
@@ -705,9 +703,7 @@ function documentUpdateTests(ctx: SuiteContext): void {
       expect(updated).toMatchObject(patch);
       expect(await ctx.store.getDocument(doc.id)).toMatchObject(patch);
       expect(await ctx.store.findDocuments(collection.id, { tags: ['old'] })).toEqual([]);
-      expect(ids(await ctx.store.findDocuments(collection.id, { metadata: { b: { c: [1, 'two', false] } } }))).toEqual([
-        doc.id,
-      ]);
+      expect(ids(await ctx.store.findDocuments(collection.id, { metadata: { b: { c: [1, 'two', false] } } }))).toEqual([doc.id]);
     });
 
     it('clears a nullable document field patched to null', async () => {
@@ -780,9 +776,7 @@ function sectionTests(ctx: SuiteContext): void {
       await ctx.store.replaceSections(doc.id, [a, b, c]);
       const wanted = [c, a];
       const found = await ctx.store.getSections([...ids(wanted), 'missing']);
-      expect([...found].sort((x, y) => x.id.localeCompare(y.id))).toEqual(
-        [...wanted].sort((x, y) => x.id.localeCompare(y.id)),
-      );
+      expect([...found].sort((x, y) => x.id.localeCompare(y.id))).toEqual([...wanted].sort((x, y) => x.id.localeCompare(y.id)));
       expect(await ctx.store.getSections([])).toEqual([]);
     });
   });
@@ -896,7 +890,7 @@ function researchTests(ctx: SuiteContext): void {
       expect(await ctx.store.getResearchSession(uid('missing'))).toBeNull();
     });
 
-    it('lists a collection\'s sessions newest first, at most the limit, never another collection\'s', async () => {
+    it("lists a collection's sessions newest first, at most the limit, never another collection's", async () => {
       const collection = await seedCollection(ctx.store);
       const other = await seedCollection(ctx.store);
       const sessions = [1, 2, 3].map((n) => makeResearchSession(collection.id, { query: `q${n}`, sources: [], usage: null, unresolvedCitations: [] }));
@@ -960,7 +954,7 @@ function usageTests(ctx: SuiteContext): void {
       expect(byKey).toEqual({ '2026-11-01 queries': 2, '2026-11-01 credits': 0.5, '2026-11-03 credits': 0 });
     });
 
-    it('totals a sandbox\'s live collections, their documents and bytes, apart from the other environment', async () => {
+    it("totals a sandbox's live collections, their documents and bytes, apart from the other environment", async () => {
       const { project } = await seedProject(ctx.store);
       expect(await ctx.store.sandboxTotals(project.id, 'live')).toEqual({ collections: 0, documents: 0, storageBytes: 0 });
       const kept = makeCollection(project.id);
@@ -1053,8 +1047,15 @@ function imageTests(ctx: SuiteContext): void {
       await ctx.store.insertDocument(doc);
     });
     const image = (position: number, over: Partial<DocumentImageRecord> = {}): DocumentImageRecord => ({
-      id: randomUUID(), documentId: doc.id, sectionId: null, placeholder: `dossier://img-${position + 1}`, mimeType: 'image/png',
-      caption: null, position, byteSize: 10 + position, ...over,
+      id: randomUUID(),
+      documentId: doc.id,
+      sectionId: null,
+      placeholder: `dossier://img-${position + 1}`,
+      mimeType: 'image/png',
+      caption: null,
+      position,
+      byteSize: 10 + position,
+      ...over,
     });
 
     it('lists images by position and replaces them all on a re-run', async () => {
@@ -1068,7 +1069,13 @@ function imageTests(ctx: SuiteContext): void {
 
     it('lists table chunks by section position then chunk position, and replaces them on a re-run', async () => {
       const row = (sectionPosition: number, chunkPosition: number) => ({
-        chunkId: randomUUID(), documentId: doc.id, sectionId: randomUUID(), sectionPosition, chunkPosition, content: `| ${sectionPosition} | ${chunkPosition} |`, caption: null,
+        chunkId: randomUUID(),
+        documentId: doc.id,
+        sectionId: randomUUID(),
+        sectionPosition,
+        chunkPosition,
+        content: `| ${sectionPosition} | ${chunkPosition} |`,
+        caption: null,
       });
       const rows = [row(1, 0), row(0, 2), row(0, 1)];
       await ctx.store.replaceTableChunks(doc.id, rows);
@@ -1096,10 +1103,23 @@ function enrichTests(ctx: SuiteContext): void {
       await ctx.store.insertDocument(doc);
     });
     const image = (d: DocumentRecord, caption: string | null = null): DocumentImageRecord => ({
-      id: randomUUID(), documentId: d.id, sectionId: null, placeholder: 'dossier://img-1', mimeType: 'image/png', caption, position: 0, byteSize: 10,
+      id: randomUUID(),
+      documentId: d.id,
+      sectionId: null,
+      placeholder: 'dossier://img-1',
+      mimeType: 'image/png',
+      caption,
+      position: 0,
+      byteSize: 10,
     });
     const table = (d: DocumentRecord, caption: string | null = null) => ({
-      chunkId: randomUUID(), documentId: d.id, sectionId: randomUUID(), sectionPosition: 0, chunkPosition: 0, content: '| a | b |', caption,
+      chunkId: randomUUID(),
+      documentId: d.id,
+      sectionId: randomUUID(),
+      sectionPosition: 0,
+      chunkPosition: 0,
+      content: '| a | b |',
+      caption,
     });
     const byId = <T extends { id: string }>(rows: T[]): T[] => [...rows].sort((x, y) => x.id.localeCompare(y.id));
 
@@ -1112,7 +1132,9 @@ function enrichTests(ctx: SuiteContext): void {
       await ctx.store.setGeneratedSummary(a.id, 'AI one, again');
       await ctx.store.setGeneratedSummary(b.id, 'AI two');
       expect((await ctx.store.listSections(doc.id)).map((s) => [s.summary, s.summaryType])).toEqual([
-        ['AI one, again', 'generated'], ['AI two', 'generated'], ['Kept.', 'extractive'],
+        ['AI one, again', 'generated'],
+        ['AI two', 'generated'],
+        ['Kept.', 'extractive'],
       ]);
       const restored = await ctx.store.resetGeneratedSummaries(collection.id);
       expect(byId(restored)).toEqual(byId([a, b]));
@@ -1184,8 +1206,18 @@ function sourceLockTests(ctx: SuiteContext): void {
       const collection = await seedCollection(ctx.store);
       const now = new Date().toISOString();
       const source = {
-        id: randomUUID(), collectionId: collection.id, kind: 'folder' as const, location: '/srv/docs', settings: {}, credentialsEncrypted: null,
-        intervalMinutes: null, maxDeleteShare: 0.2, paused: false, nextRunAt: null, createdAt: now, updatedAt: now,
+        id: randomUUID(),
+        collectionId: collection.id,
+        kind: 'folder' as const,
+        location: '/srv/docs',
+        settings: {},
+        credentialsEncrypted: null,
+        intervalMinutes: null,
+        maxDeleteShare: 0.2,
+        paused: false,
+        nextRunAt: null,
+        createdAt: now,
+        updatedAt: now,
       };
       await ctx.store.insertSource(source);
       const later = (ms: number) => new Date(Date.now() + ms).toISOString();

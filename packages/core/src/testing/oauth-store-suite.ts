@@ -11,23 +11,45 @@ const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.
 async function seed(store: MetadataStore): Promise<{ accountId: string; projectId: string; client: OAuthClientRecord }> {
   const { accountId, projectId } = await seedTenant(store, at(0));
   const client: OAuthClientRecord = {
-    id: randomUUID(), name: 'Desktop app', redirectUris: ['http://127.0.0.1:33418/callback', 'cursor://anysphere/oauth'], authMethod: 'none',
-    secretHash: null, metadata: { client_name: 'Desktop app', grant_types: ['authorization_code', 'refresh_token'] }, createdAt: at(1),
+    id: randomUUID(),
+    name: 'Desktop app',
+    redirectUris: ['http://127.0.0.1:33418/callback', 'cursor://anysphere/oauth'],
+    authMethod: 'none',
+    secretHash: null,
+    metadata: { client_name: 'Desktop app', grant_types: ['authorization_code', 'refresh_token'] },
+    createdAt: at(1),
   };
   await store.createOAuthClient(client);
   return { accountId, projectId, client };
 }
 
 const terms = (s: { accountId: string; projectId: string; client: OAuthClientRecord }) => ({
-  clientId: s.client.id, accountId: s.accountId, projectId: s.projectId, env: 'live' as const, scopes: ['svc:read' as const], resource: 'https://dossier.example.com/mcp',
+  clientId: s.client.id,
+  accountId: s.accountId,
+  projectId: s.projectId,
+  env: 'live' as const,
+  scopes: ['svc:read' as const],
+  resource: 'https://dossier.example.com/mcp',
 });
 
 const grantOf = (s: Awaited<ReturnType<typeof seed>>, second: number, over: Partial<OAuthGrantRecord> = {}): OAuthGrantRecord => ({
-  ...terms(s), id: randomUUID(), createdAt: at(second), expiresAt: at(second + 1000), lastUsedAt: null, revokedAt: null, ...over,
+  ...terms(s),
+  id: randomUUID(),
+  createdAt: at(second),
+  expiresAt: at(second + 1000),
+  lastUsedAt: null,
+  revokedAt: null,
+  ...over,
 });
 
 const token = (grantId: string, kind: OAuthTokenRecord['kind'], second: number, expiresAt = at(second + 100)): OAuthTokenRecord => ({
-  tokenHash: randomUUID().replace(/-/g, ''), grantId, kind, expiresAt, createdAt: at(second), usedAt: null, revokedAt: null,
+  tokenHash: randomUUID().replace(/-/g, ''),
+  grantId,
+  kind,
+  expiresAt,
+  createdAt: at(second),
+  usedAt: null,
+  revokedAt: null,
 });
 
 export function oauthStoreTests(store: () => MetadataStore): void {
@@ -41,8 +63,15 @@ export function oauthStoreTests(store: () => MetadataStore): void {
     it('consumes a code once: the first call sees a first use, every later one sees it used', async () => {
       const s = await seed(store());
       const code: OAuthCodeRecord = {
-        ...terms(s), scopes: ['svc:full'], codeHash: 'c'.repeat(64), grantId: randomUUID(), redirectUri: s.client.redirectUris[0] as string,
-        codeChallenge: 'x'.repeat(43), expiresAt: at(300), usedAt: null, createdAt: at(2),
+        ...terms(s),
+        scopes: ['svc:full'],
+        codeHash: 'c'.repeat(64),
+        grantId: randomUUID(),
+        redirectUri: s.client.redirectUris[0] as string,
+        codeChallenge: 'x'.repeat(43),
+        expiresAt: at(300),
+        usedAt: null,
+        createdAt: at(2),
       };
       await store().createOAuthCode(code);
       expect(await store().consumeOAuthCode(code.codeHash, at(3))).toEqual({ code: { ...code, usedAt: at(3) }, firstUse: true });
@@ -53,8 +82,14 @@ export function oauthStoreTests(store: () => MetadataStore): void {
     it('lets only one of two racing consumers of a code see its first use', async () => {
       const s = await seed(store());
       const code: OAuthCodeRecord = {
-        ...terms(s), codeHash: 'd'.repeat(64), grantId: randomUUID(), redirectUri: 'http://127.0.0.1:33418/callback', codeChallenge: 'y'.repeat(43),
-        expiresAt: at(300), usedAt: null, createdAt: at(2),
+        ...terms(s),
+        codeHash: 'd'.repeat(64),
+        grantId: randomUUID(),
+        redirectUri: 'http://127.0.0.1:33418/callback',
+        codeChallenge: 'y'.repeat(43),
+        expiresAt: at(300),
+        usedAt: null,
+        createdAt: at(2),
       };
       await store().createOAuthCode(code);
       const results = await Promise.all([store().consumeOAuthCode(code.codeHash, at(3)), store().consumeOAuthCode(code.codeHash, at(3))]);
@@ -98,7 +133,7 @@ export function oauthStoreTests(store: () => MetadataStore): void {
       expect((await store().findOAuthToken(access.tokenHash))?.usedAt).toBeNull();
     });
 
-    it('lists a project\'s grants newest first without revoked or lapsed ones; a revoked grant keeps its first revocation time', async () => {
+    it("lists a project's grants newest first without revoked or lapsed ones; a revoked grant keeps its first revocation time", async () => {
       const s = await seed(store());
       const older = grantOf(s, 10);
       const newer = grantOf(s, 20);
@@ -112,7 +147,7 @@ export function oauthStoreTests(store: () => MetadataStore): void {
       expect(await store().listOAuthGrants(randomUUID(), at(100))).toEqual([]);
     });
 
-    it('revokes one token, records a grant\'s last use, and prunes only codes and tokens that expired', async () => {
+    it("revokes one token, records a grant's last use, and prunes only codes and tokens that expired", async () => {
       const s = await seed(store());
       const grant = grantOf(s, 10);
       const expired = token(grant.id, 'access', 10, at(20));
@@ -127,7 +162,7 @@ export function oauthStoreTests(store: () => MetadataStore): void {
       expect(await store().findOAuthToken(current.tokenHash)).not.toBeNull();
     });
 
-    it('deletes a project\'s grants and tokens with the project', async () => {
+    it("deletes a project's grants and tokens with the project", async () => {
       const s = await seed(store());
       const grant = grantOf(s, 10);
       const access = token(grant.id, 'access', 10);

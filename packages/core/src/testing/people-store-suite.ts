@@ -9,12 +9,27 @@ import { seedTenant } from './seed.ts';
 const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.000Z') + second * 1000).toISOString();
 
 const invitation = (orgId: string, second: number, over: Partial<InvitationRecord> = {}): InvitationRecord => ({
-  id: randomUUID(), orgId, email: 'Grace@Example.com', role: 'member', tokenHash: randomUUID().replace(/-/g, ''), invitedBy: null,
-  createdAt: at(second), expiresAt: at(second + 100), acceptedAt: null, revokedAt: null, ...over,
+  id: randomUUID(),
+  orgId,
+  email: 'Grace@Example.com',
+  role: 'member',
+  tokenHash: randomUUID().replace(/-/g, ''),
+  invitedBy: null,
+  createdAt: at(second),
+  expiresAt: at(second + 100),
+  acceptedAt: null,
+  revokedAt: null,
+  ...over,
 });
 
 const session = (accountId: string, second: number): AccountSessionRecord => ({
-  id: randomUUID(), accountId, method: 'password', userAgent: 'curl/8', createdAt: at(second), expiresAt: at(second + 100), revokedAt: null,
+  id: randomUUID(),
+  accountId,
+  method: 'password',
+  userAgent: 'curl/8',
+  createdAt: at(second),
+  expiresAt: at(second + 100),
+  revokedAt: null,
 });
 
 function invitationTests(store: () => MetadataStore): void {
@@ -39,7 +54,7 @@ function invitationTests(store: () => MetadataStore): void {
 }
 
 function sessionTests(store: () => MetadataStore): void {
-  it('lists live sessions newest first and revokes one (only its own account\'s) or all', async () => {
+  it("lists live sessions newest first and revokes one (only its own account's) or all", async () => {
     const { accountId } = await seedTenant(store(), at(0));
     const other = await seedTenant(store(), at(0));
     const [a, b] = [session(accountId, 1), session(accountId, 2)];

@@ -1,15 +1,6 @@
 import type { Access } from '../access.ts';
 import type { ModelResolver, ModelTier, ResolvedModel } from '../models/types.ts';
-import type {
-  ChatRequest,
-  ChatResult,
-  ChatStreamEvent,
-  ModelProvider,
-  ProviderName,
-  StopReason,
-  TokenUsage,
-  ToolCall,
-} from '../ports/model-provider.ts';
+import type { ChatRequest, ChatResult, ChatStreamEvent, ModelProvider, ProviderName, StopReason, TokenUsage, ToolCall } from '../ports/model-provider.ts';
 
 /** One answer of the scripted model: text deltas and/or tool calls, or a failure. */
 export interface ScriptedTurn {

@@ -21,10 +21,28 @@ export async function seedProject(store: MetadataStore, createdAt: string): Prom
 export async function seedCollection(store: MetadataStore, projectId: string, name: string, createdAt: string): Promise<string> {
   const collectionId = randomUUID();
   await store.insertCollection({
-    id: collectionId, projectId, env: 'live', name, visibility: 'private', description: null, chunkSize: 512, chunkOverlap: 64,
-    embeddingModel: 'none', embeddingDimension: 0, enableSummarization: false, enableCaptioning: false, enableReranking: false,
-    enableDeduplication: false, suppressContradictionsByMetadata: true, suppressIntraDocumentContradictions: true, llmModel: null,
-    instructions: null, queryExpansion: null, duplicateThreshold: null, createdAt, deletedAt: null,
+    id: collectionId,
+    projectId,
+    env: 'live',
+    name,
+    visibility: 'private',
+    description: null,
+    chunkSize: 512,
+    chunkOverlap: 64,
+    embeddingModel: 'none',
+    embeddingDimension: 0,
+    enableSummarization: false,
+    enableCaptioning: false,
+    enableReranking: false,
+    enableDeduplication: false,
+    suppressContradictionsByMetadata: true,
+    suppressIntraDocumentContradictions: true,
+    llmModel: null,
+    instructions: null,
+    queryExpansion: null,
+    duplicateThreshold: null,
+    createdAt,
+    deletedAt: null,
   });
   return collectionId;
 }

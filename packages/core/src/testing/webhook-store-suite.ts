@@ -14,17 +14,43 @@ async function seed(store: MetadataStore): Promise<{ projectId: string; doc: Doc
   const projectId = await seedProject(store, at(0));
   const collectionId = await seedCollection(store, projectId, 'Hooks', at(1));
   const doc: DocumentRecord = {
-    id: randomUUID(), collectionId, filename: 'doc.md', contentType: 'text/markdown', status: 'embedded', fileSizeBytes: 10,
-    sectionCount: 1, chunkCount: 1, contentHash: null, storageKey: null, markdownStorageKey: null, derivedBytes: null, errorMessage: null, tags: [],
-    metadata: {}, chunkSize: 512, chunkOverlap: 64, canonical: true, createdAt: at(2), updatedAt: at(2),
+    id: randomUUID(),
+    collectionId,
+    filename: 'doc.md',
+    contentType: 'text/markdown',
+    status: 'embedded',
+    fileSizeBytes: 10,
+    sectionCount: 1,
+    chunkCount: 1,
+    contentHash: null,
+    storageKey: null,
+    markdownStorageKey: null,
+    derivedBytes: null,
+    errorMessage: null,
+    tags: [],
+    metadata: {},
+    chunkSize: 512,
+    chunkOverlap: 64,
+    canonical: true,
+    createdAt: at(2),
+    updatedAt: at(2),
   };
   await store.insertDocument(doc);
   return { projectId, doc };
 }
 
 const endpoint = (projectId: string, second: number, over: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord => ({
-  id: randomUUID(), projectId, url: `https://hooks.example.com/${second}`, events: [], enabled: true, receiveTestEvents: false, description: null,
-  secretEncrypted: 'v1:iv:tag:data', createdAt: at(second), updatedAt: at(second), ...over,
+  id: randomUUID(),
+  projectId,
+  url: `https://hooks.example.com/${second}`,
+  events: [],
+  enabled: true,
+  receiveTestEvents: false,
+  description: null,
+  secretEncrypted: 'v1:iv:tag:data',
+  createdAt: at(second),
+  updatedAt: at(second),
+  ...over,
 });
 
 const readyEvent = (projectId: string, doc: DocumentRecord, env: Env = 'live') =>
@@ -66,7 +92,7 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       expect(await store().listDueWebhookDeliveries(FAR, at(0), 100)).toHaveLength(2);
     });
 
-    it('sends test-sandbox events only to endpoints that receive them, and keeps each delivery\'s sandbox', async () => {
+    it("sends test-sandbox events only to endpoints that receive them, and keeps each delivery's sandbox", async () => {
       const { projectId, doc } = await seed(store());
       const liveOnly = endpoint(projectId, 10);
       const both = endpoint(projectId, 11, { receiveTestEvents: true });
@@ -85,24 +111,75 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       const { projectId, doc } = await seed(store());
       await store().insertWebhookEndpoint(endpoint(projectId, 10));
       const collectionId = doc.collectionId;
-      const completed = (runId: string) => [serviceEvent('duplicates.completed', { projectId, env: 'live' }, {
-        runId, collectionId, projectId, status: 'completed', duplicatesDetected: 1, duplicateGroupsCreated: 1, error: null,
-      })];
+      const completed = (runId: string) => [
+        serviceEvent(
+          'duplicates.completed',
+          { projectId, env: 'live' },
+          {
+            runId,
+            collectionId,
+            projectId,
+            status: 'completed',
+            duplicatesDetected: 1,
+            duplicateGroupsCreated: 1,
+            error: null,
+          },
+        ),
+      ];
       const runId = randomUUID();
       const blank = { startedAt: null, completedAt: null, error: null, createdAt: at(3) };
-      await store().insertDuplicateRun({ ...blank, id: runId, collectionId, status: 'running', jobsEnqueued: 1, jobsProcessed: 0, duplicatesDetected: null, duplicateGroupsCreated: null });
+      await store().insertDuplicateRun({
+        ...blank,
+        id: runId,
+        collectionId,
+        status: 'running',
+        jobsEnqueued: 1,
+        jobsProcessed: 0,
+        duplicatesDetected: null,
+        duplicateGroupsCreated: null,
+      });
       await store().updateDuplicateRun(runId, { status: 'completed', completedAt: at(4) }, completed(runId));
       expect((await store().latestDuplicateRun(collectionId))?.status).toBe('completed');
       const contradictionRunId = randomUUID();
-      await store().insertContradictionRun({ ...blank, id: contradictionRunId, collectionId, status: 'running', claimsProcessed: null, clustersAnalyzed: null, contradictionsFound: null, model: null });
-      await store().updateContradictionRun(contradictionRunId, { status: 'failed', error: 'down' }, [serviceEvent('contradictions.completed', { projectId, env: 'live' }, {
-        runId: contradictionRunId, collectionId, projectId, status: 'failed', contradictionsFound: null, error: 'down',
-      })]);
+      await store().insertContradictionRun({
+        ...blank,
+        id: contradictionRunId,
+        collectionId,
+        status: 'running',
+        claimsProcessed: null,
+        clustersAnalyzed: null,
+        contradictionsFound: null,
+        model: null,
+      });
+      await store().updateContradictionRun(contradictionRunId, { status: 'failed', error: 'down' }, [
+        serviceEvent(
+          'contradictions.completed',
+          { projectId, env: 'live' },
+          {
+            runId: contradictionRunId,
+            collectionId,
+            projectId,
+            status: 'failed',
+            contradictionsFound: null,
+            error: 'down',
+          },
+        ),
+      ]);
       const session = {
-        id: randomUUID(), collectionId, query: 'q', response: 'a', depth: 'quick' as const, model: 'm', sources: [],
-        unresolvedCitations: [], usage: null, createdAt: at(5),
+        id: randomUUID(),
+        collectionId,
+        query: 'q',
+        response: 'a',
+        depth: 'quick' as const,
+        model: 'm',
+        sources: [],
+        unresolvedCitations: [],
+        usage: null,
+        createdAt: at(5),
       };
-      const researched = [serviceEvent('research.completed', { projectId, env: 'live' }, { sessionId: session.id, collectionId, projectId, depth: 'quick', sourceCount: 0 })];
+      const researched = [
+        serviceEvent('research.completed', { projectId, env: 'live' }, { sessionId: session.id, collectionId, projectId, depth: 'quick', sourceCount: 0 }),
+      ];
       await store().insertResearchSession(session, researched);
       const types = async () => (await store().listDueWebhookDeliveries(FAR, at(0), 100)).map((d) => d.eventType).sort();
       expect(await types()).toEqual(['contradictions.completed', 'duplicates.completed', 'research.completed']);
@@ -117,22 +194,50 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       await store().insertWebhookEndpoint(e);
       await store().recordEvents([readyEvent(projectId, doc), readyEvent(projectId, doc)]);
       const [one, two] = await store().listDueWebhookDeliveries(FAR, at(0), 100);
-      await store().markWebhookDeliveriesQueued([{ id: one!.id, attempt: 1 }, { id: two!.id, attempt: 1 }]);
+      await store().markWebhookDeliveriesQueued([
+        { id: one!.id, attempt: 1 },
+        { id: two!.id, attempt: 1 },
+      ]);
       expect(await store().listDueWebhookDeliveries(FAR, at(0), 100)).toEqual([]);
       expect((await store().listDueWebhookDeliveries(FAR, FAR, 100)).length).toBe(2);
       const outcome: WebhookAttemptOutcome = {
-        deliveryId: one!.id, attempt: 1, at: at(30), responseStatus: 500, responseBody: 'down', durationMs: 12, status: 'pending', nextAttemptAt: at(40),
+        deliveryId: one!.id,
+        attempt: 1,
+        at: at(30),
+        responseStatus: 500,
+        responseBody: 'down',
+        durationMs: 12,
+        status: 'pending',
+        nextAttemptAt: at(40),
       };
       expect(await store().recordWebhookAttempt(outcome)).toBe(true);
       expect(await store().recordWebhookAttempt(outcome)).toBe(false);
-      expect(await store().getWebhookDelivery(one!.id)).toMatchObject({ attempts: 1, status: 'pending', lastAttemptAt: at(30), responseStatus: 500, responseBody: 'down', nextAttemptAt: at(40) });
+      expect(await store().getWebhookDelivery(one!.id)).toMatchObject({
+        attempts: 1,
+        status: 'pending',
+        lastAttemptAt: at(30),
+        responseStatus: 500,
+        responseBody: 'down',
+        nextAttemptAt: at(40),
+      });
       expect((await store().listDueWebhookDeliveries(at(39), at(0), 100)).map((d) => d.id)).toEqual([]);
       expect((await store().listDueWebhookDeliveries(at(40), at(0), 100)).map((d) => d.id)).toEqual([one!.id]);
-      await store().recordWebhookAttempt({ ...outcome, attempt: 2, at: at(41), responseStatus: 200, responseBody: 'ok', status: 'success', nextAttemptAt: null });
+      await store().recordWebhookAttempt({
+        ...outcome,
+        attempt: 2,
+        at: at(41),
+        responseStatus: 200,
+        responseBody: 'ok',
+        status: 'success',
+        nextAttemptAt: null,
+      });
       const reset = await store().resetWebhookDelivery(one!.id, at(50));
       expect(reset).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: at(50) });
       const log = await store().listWebhookAttempts([one!.id, two!.id]);
-      expect(log.map((a) => [a.attempt, a.responseStatus])).toEqual([[1, 500], [2, 200]]);
+      expect(log.map((a) => [a.attempt, a.responseStatus])).toEqual([
+        [1, 500],
+        [2, 200],
+      ]);
       await store().failWebhookDelivery(two!.id, 'Skipped: the endpoint is disabled');
       expect(await store().getWebhookDelivery(two!.id)).toMatchObject({ status: 'failed', attempts: 0, responseBody: 'Skipped: the endpoint is disabled' });
       expect((await store().listWebhookDeliveries(e.id, 1)).length).toBe(1);
@@ -146,15 +251,33 @@ export function webhookStoreTests(store: () => MetadataStore): void {
       const e = endpoint(projectId, 60, { events: ['document.error'], enabled: false });
       await store().insertWebhookEndpoint(e);
       const delivery = {
-        id: randomUUID(), endpointId: e.id, projectId, eventType: 'webhook.test' as const, env: 'live' as const, created: 1_714_521_660,
-        data: { endpointId: e.id, projectId, message: 'test' }, status: 'pending' as const, attempts: 0, lastAttemptAt: null,
-        responseStatus: null, responseBody: null, nextAttemptAt: null, createdAt: at(60),
+        id: randomUUID(),
+        endpointId: e.id,
+        projectId,
+        eventType: 'webhook.test' as const,
+        env: 'live' as const,
+        created: 1_714_521_660,
+        data: { endpointId: e.id, projectId, message: 'test' },
+        status: 'pending' as const,
+        attempts: 0,
+        lastAttemptAt: null,
+        responseStatus: null,
+        responseBody: null,
+        nextAttemptAt: null,
+        createdAt: at(60),
       };
       await store().insertWebhookDelivery(delivery);
       expect(await store().getWebhookDelivery(delivery.id)).toEqual(delivery);
       expect((await store().listDueWebhookDeliveries(FAR, FAR, 100)).map((d) => d.id)).not.toContain(delivery.id);
       const applied = await store().recordWebhookAttempt({
-        deliveryId: delivery.id, attempt: 1, at: at(61), responseStatus: 204, responseBody: '', durationMs: 3, status: 'success', nextAttemptAt: null,
+        deliveryId: delivery.id,
+        attempt: 1,
+        at: at(61),
+        responseStatus: 204,
+        responseBody: '',
+        durationMs: 3,
+        status: 'success',
+        nextAttemptAt: null,
       });
       expect(applied).toBe(true);
       expect((await store().listWebhookDeliveries(e.id, 10)).map((d) => [d.eventType, d.status, d.attempts])).toEqual([['webhook.test', 'success', 1]]);

@@ -83,13 +83,17 @@ interface LoopState {
 export async function* runAgentLoop(opts: AgentLoopOptions): AsyncGenerator<AgentEvent, void, undefined> {
   const limit = deadline(opts.signal, opts.timeoutMs);
   const usage: RunUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 0, retries: 0 };
-  const window = new ContextWindow(opts.messages, opts.tools.map((t) => t.definition));
+  const window = new ContextWindow(
+    opts.messages,
+    opts.tools.map((t) => t.definition),
+  );
   const state: LoopState = { window, answer: '', usage, spent: 0, cacheKey: newId() };
   const max = Math.max(1, opts.maxIterations);
   try {
     for (let i = 1; i <= max; i++) {
       const final = planTurn(opts, state, i, max);
-      if (final && i < max) yield { type: 'warning', message: `The run's input token budget allows no more tool calls: answering after ${i - 1} of ${max - 1} tool turns` };
+      if (final && i < max)
+        yield { type: 'warning', message: `The run's input token budget allows no more tool calls: answering after ${i - 1} of ${max - 1} tool turns` };
       const turn = yield* modelTurnWithRetries(opts, state, final, limit, { iteration: i, maxIterations: max });
       if (final || turn.toolCalls.length === 0) {
         yield finish(state, i);
@@ -121,7 +125,11 @@ function planTurn(opts: AgentLoopOptions, state: LoopState, iteration: number, m
   const remaining = opts.inputTokenBudget * BUDGET_MARGIN - state.spent;
   if (iteration < max && state.window.fit(remaining / (max - iteration + 1))) return false;
   if (!state.window.fit(remaining, finalNote(opts))) {
-    opts.log?.warn('agent run over its input token budget', { budget: opts.inputTokenBudget, spent: state.spent, lastTurn: state.window.tokens(finalNote(opts)) });
+    opts.log?.warn('agent run over its input token budget', {
+      budget: opts.inputTokenBudget,
+      spent: state.spent,
+      lastTurn: state.window.tokens(finalNote(opts)),
+    });
   }
   return true;
 }
@@ -199,7 +207,13 @@ async function* emit(state: LoopState, content: string): AsyncGenerator<AgentEve
 }
 
 /** Announce a tool call, run it, and give the model its result (with its shorter forms, for the budget). */
-async function* toolStep(opts: AgentLoopOptions, state: LoopState, call: ToolCall, turn: number, signal: AbortSignal): AsyncGenerator<AgentEvent, void, undefined> {
+async function* toolStep(
+  opts: AgentLoopOptions,
+  state: LoopState,
+  call: ToolCall,
+  turn: number,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, void, undefined> {
   const tool = opts.tools.find((t) => t.definition.name === call.name);
   const shown = tool ? tool.describe(call.arguments) : { query: JSON.stringify(call.arguments ?? {}), tool: call.name };
   yield { type: 'tool_call', ...shown, call };

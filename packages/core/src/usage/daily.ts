@@ -1,5 +1,5 @@
 import type { UsageStore } from '../ports/research-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { UsageMeter } from '../domain/types.ts';
 import * as schemas from '../schemas.ts';

@@ -1,6 +1,6 @@
 import type { UsageStore } from '../ports/research-store.ts';
 import type { Access } from '../access.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { Env, UsageMeter } from '../domain/types.ts';
 import type { SearchService } from '../search/query.ts';
 import { nowIso } from '../util/ids.ts';

@@ -22,12 +22,23 @@ export interface Plan {
 }
 
 export const UNLIMITED_PLAN: Readonly<Plan> = Object.freeze({
-  name: 'unlimited', queries: null, credits: null, storageMb: null, documents: null, collections: null, concurrentRuns: null,
+  name: 'unlimited',
+  queries: null,
+  credits: null,
+  storageMb: null,
+  documents: null,
+  collections: null,
+  concurrentRuns: null,
 });
 
 const limit = z.number().nonnegative().nullable().optional();
 const planSchema = z.strictObject({
-  queries: limit, credits: limit, storageMb: limit, documents: limit, collections: limit, concurrentRuns: limit,
+  queries: limit,
+  credits: limit,
+  storageMb: limit,
+  documents: limit,
+  collections: limit,
+  concurrentRuns: limit,
 });
 
 /** The plans file: named plans, the default, and assignments of projects and orgs (by UUID) to plans. */
@@ -59,7 +70,8 @@ export const unlimitedPlans: PlanBook = { ofProject: () => UNLIMITED_PLAN, ofOrg
 /** A PlanBook from a parsed plans file; throws invalid_input naming what is wrong. */
 export function planBook(raw: unknown): PlanBook {
   const parsed = planFileSchema.safeParse(raw);
-  if (!parsed.success) throw new DossierError('invalid_input', `Invalid plans file: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new DossierError('invalid_input', `Invalid plans file: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'file'}: ${i.message}`).join('; ')}`);
   const file = parsed.data;
   const byName = (name: string | undefined): Plan => {
     const plan = name === undefined || name === 'unlimited' ? undefined : file.plans[name];

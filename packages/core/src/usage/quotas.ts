@@ -1,5 +1,5 @@
 import type { UsageStore } from '../ports/research-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError } from '../domain/errors.ts';
 import type { Env } from '../domain/types.ts';
 import type { Plan } from './plans.ts';
@@ -50,7 +50,10 @@ export async function requireMeterRoom(ctx: ContextPart<'plans', UsageStore>, sa
   const period = billingPeriod();
   const used = (await ctx.store.usageTotals(sandbox.projectId, sandbox.env, period.start))[meter];
   if (used + amount <= cap) return;
-  const what = meter === 'queries' ? `query limit (${cap} per month)` : `research credit limit (${cap} per month; this run needs ${amount}, ${Math.max(0, cap - used)} left)`;
+  const what =
+    meter === 'queries'
+      ? `query limit (${cap} per month)`
+      : `research credit limit (${cap} per month; this run needs ${amount}, ${Math.max(0, cap - used)} left)`;
   throw new DossierError('rate_limited', `The plan's ${what} is reached; it resets at the start of next month (UTC)`, { retryAfterMs: period.resetsInMs });
 }
 

@@ -1,5 +1,5 @@
 import type { WebhookStore } from '../ports/webhook-store.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import type { EventData, WebhookBody } from '../events/catalogue.ts';
 import type { Job } from '../ports/job-queue.ts';
 import type { WebhookAttemptOutcome, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
@@ -24,7 +24,10 @@ export interface WebhookSettings extends WebhookSchedule {
 }
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
-  ...DEFAULT_WEBHOOK_SCHEDULE, sweepMs: 30_000, staleMs: 10 * 60_000, concurrency: 8,
+  ...DEFAULT_WEBHOOK_SCHEDULE,
+  sweepMs: 30_000,
+  staleMs: 10 * 60_000,
+  concurrency: 8,
 };
 
 /** Sender used when none is configured: every attempt fails and says so. */
@@ -88,7 +91,12 @@ export function truncateUtf8(text: string, bytes: number): string {
  * One delivery attempt (job `webhooks.deliver`, payload {deliveryId, attempt}). Idempotent: a job whose
  * attempt was already made, or whose delivery is no longer pending, does nothing.
  */
-export async function runDeliveryJob(ctx: ContextPart<'queue' | 'secrets', WebhookStore>, sender: WebhookSender, schedule: WebhookSchedule, job: Job): Promise<void> {
+export async function runDeliveryJob(
+  ctx: ContextPart<'queue' | 'secrets', WebhookStore>,
+  sender: WebhookSender,
+  schedule: WebhookSchedule,
+  job: Job,
+): Promise<void> {
   const delivery = await ctx.store.getWebhookDelivery(String(job.payload.deliveryId));
   if (delivery?.status !== 'pending' || delivery.attempts + 1 !== job.payload.attempt) return;
   const endpoint = await ctx.store.getWebhookEndpoint(delivery.endpointId);
@@ -112,12 +120,29 @@ export async function runDeliveryJob(ctx: ContextPart<'queue' | 'secrets', Webho
  * a receiver can be checked before it is turned on), from the live sandbox, once: a failure is final, not retried
  * (a manual retry sends it again on the normal schedule). Returns the delivery as recorded.
  */
-export async function sendTestEvent(ctx: ContextPart<'secrets', WebhookStore>, sender: WebhookSender, endpoint: WebhookEndpointRecord, message: string): Promise<WebhookDeliveryRecord> {
+export async function sendTestEvent(
+  ctx: ContextPart<'secrets', WebhookStore>,
+  sender: WebhookSender,
+  endpoint: WebhookEndpointRecord,
+  message: string,
+): Promise<WebhookDeliveryRecord> {
   const now = new Date();
   const data: EventData['webhook.test'] = { endpointId: endpoint.id, projectId: endpoint.projectId, message };
   const delivery: WebhookDeliveryRecord = {
-    id: newId(), endpointId: endpoint.id, projectId: endpoint.projectId, eventType: 'webhook.test', env: 'live', created: Math.floor(now.getTime() / 1000),
-    data, status: 'pending', attempts: 0, lastAttemptAt: null, responseStatus: null, responseBody: null, nextAttemptAt: null, createdAt: now.toISOString(),
+    id: newId(),
+    endpointId: endpoint.id,
+    projectId: endpoint.projectId,
+    eventType: 'webhook.test',
+    env: 'live',
+    created: Math.floor(now.getTime() / 1000),
+    data,
+    status: 'pending',
+    attempts: 0,
+    lastAttemptAt: null,
+    responseStatus: null,
+    responseBody: null,
+    nextAttemptAt: null,
+    createdAt: now.toISOString(),
   };
   await ctx.store.insertWebhookDelivery(delivery);
   const startedAt = Date.now();

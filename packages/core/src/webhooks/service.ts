@@ -3,7 +3,7 @@ import type { WebhookStore } from '../ports/webhook-store.ts';
 import type { Access } from '../access.ts';
 import type { SessionClaims } from '../auth/jwt.ts';
 import type { OrgRole } from '../auth/roles.ts';
-import type { ContextPart, } from '../context.ts';
+import type { ContextPart } from '../context.ts';
 import { DossierError, notFound } from '../domain/errors.ts';
 import type { Project } from '../domain/types.ts';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../ports/webhook-store.ts';
@@ -34,14 +34,24 @@ export const DEFAULT_DELIVERY_LIMIT = 50;
 export const TEST_EVENT_MESSAGE = 'A test event sent on request from Dossier; nothing changed in the project.';
 
 const endpointView = (e: WebhookEndpointRecord): WebhookEndpointView => ({
-  id: e.id, url: e.url, events: e.events, enabled: e.enabled, receiveTestEvents: e.receiveTestEvents,
+  id: e.id,
+  url: e.url,
+  events: e.events,
+  enabled: e.enabled,
+  receiveTestEvents: e.receiveTestEvents,
   ...(e.description !== null ? { description: e.description } : {}),
-  createdAt: e.createdAt, updatedAt: e.updatedAt,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
 });
 
 function deliveryView(d: WebhookDeliveryRecord, log: WebhookAttemptRecord[]): WebhookDeliveryView {
   return {
-    id: d.id, endpointId: d.endpointId, eventType: d.eventType, payload: webhookBody(d), status: d.status, attempts: d.attempts,
+    id: d.id,
+    endpointId: d.endpointId,
+    eventType: d.eventType,
+    payload: webhookBody(d),
+    status: d.status,
+    attempts: d.attempts,
     ...(d.lastAttemptAt !== null ? { lastAttemptAt: d.lastAttemptAt } : {}),
     ...(d.responseStatus !== null ? { responseStatus: d.responseStatus } : {}),
     ...(d.responseBody !== null ? { responseBody: d.responseBody } : {}),
@@ -63,13 +73,19 @@ export function checkWebhookUrl(raw: string, allowHttpLoopback: boolean): string
   const loopbackHost = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol === 'https:' || (url.protocol === 'http:' && allowHttpLoopback && loopbackHost)) return url.toString();
   if (url.protocol === 'http:' && loopbackHost) {
-    throw new DossierError('invalid_input', 'url: must be an HTTPS URL (a plain-HTTP receiver on loopback is allowed for local development when the server runs with DOSSIER_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true, --webhooks-allow-http-loopback)');
+    throw new DossierError(
+      'invalid_input',
+      'url: must be an HTTPS URL (a plain-HTTP receiver on loopback is allowed for local development when the server runs with DOSSIER_WEBHOOKS_ALLOW_HTTP_LOOPBACK=true, --webhooks-allow-http-loopback)',
+    );
   }
   throw new DossierError('invalid_input', 'url: must be an HTTPS URL');
 }
 
 /** Webhook endpoint management and the delivery log (spec: Events and webhooks). */
-export function webhookService(ctx: ContextPart<'secrets', AccountStore & WebhookStore>, opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender }): WebhookService {
+export function webhookService(
+  ctx: ContextPart<'secrets', AccountStore & WebhookStore>,
+  opts: { allowHttpLoopback: boolean; kick: () => Promise<void>; sender: WebhookSender },
+): WebhookService {
   /** The URL when a receiver may have it and the delivery policy could ever reach it (400 otherwise). */
   async function deliverableUrl(raw: string): Promise<string> {
     const url = checkWebhookUrl(raw, opts.allowHttpLoopback);
@@ -86,11 +102,10 @@ export function webhookService(ctx: ContextPart<'secrets', AccountStore & Webhoo
     const project = isUuid(projectId) && isUuid(orgId) ? await ctx.store.getProject(projectId) : null;
     if (!project || project.orgId !== orgId) throw notFound('Project');
     const role = 'session' in caller ? await ctx.store.getMembershipRole(orgId, caller.session.accountId) : null;
-    const allowed = 'session' in caller
-      ? role !== null
-      : caller.access.projectId === project.id && caller.access.env === 'live'; // endpoints get live events: a test key cannot manage them
+    const allowed = 'session' in caller ? role !== null : caller.access.projectId === project.id && caller.access.env === 'live'; // endpoints get live events: a test key cannot manage them
     if (!allowed) throw notFound('Project');
-    if (role === 'member' && needed === 'admin') throw new DossierError('forbidden', 'Managing webhook endpoints needs the admin role in the org (members list endpoints and deliveries)');
+    if (role === 'member' && needed === 'admin')
+      throw new DossierError('forbidden', 'Managing webhook endpoints needs the admin role in the org (members list endpoints and deliveries)');
     return project;
   }
 
@@ -114,8 +129,16 @@ export function webhookService(ctx: ContextPart<'secrets', AccountStore & Webhoo
       const secret = newSigningSecret();
       const now = nowIso();
       const endpoint: WebhookEndpointRecord = {
-        id: newId(), projectId: project.id, url, events: [...new Set(input.events ?? [])],
-        enabled: true, receiveTestEvents: input.receiveTestEvents ?? false, description: input.description ?? null, secretEncrypted: ctx.secrets.encrypt(secret), createdAt: now, updatedAt: now,
+        id: newId(),
+        projectId: project.id,
+        url,
+        events: [...new Set(input.events ?? [])],
+        enabled: true,
+        receiveTestEvents: input.receiveTestEvents ?? false,
+        description: input.description ?? null,
+        secretEncrypted: ctx.secrets.encrypt(secret),
+        createdAt: now,
+        updatedAt: now,
       };
       await ctx.store.insertWebhookEndpoint(endpoint);
       return { ...endpointView(endpoint), secret };

@@ -4,8 +4,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const newSigningSecret = (): string => randomBytes(32).toString('hex');
 
 /** The X-Service-Signature value of a raw body: `sha256=<hex HMAC-SHA256 keyed with the secret>`. */
-export const signBody = (secret: string, body: string | Uint8Array): string =>
-  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+export const signBody = (secret: string, body: string | Uint8Array): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /** True when `signature` is the signature of `body` under `secret` (constant-time comparison). */
 export function verifySignature(secret: string, body: string | Uint8Array, signature: string): boolean {

@@ -48,7 +48,9 @@ const verdict = (claims: number[]): ScriptedTurn => ({
       name: 'report_contradictions',
       arguments: {
         topicSummary: 'Lyon plant headcount',
-        contradictions: [{ claims, severity: 'high', explanation: 'The headcounts differ.', suggestedInstruction: 'Prefer the 2024 site report for headcounts.' }],
+        contradictions: [
+          { claims, severity: 'high', explanation: 'The headcounts differ.', suggestedInstruction: 'Prefer the 2024 site report for headcounts.' },
+        ],
       },
     },
   ],
@@ -84,14 +86,25 @@ describe('claims and contradictions, end to end on the embedded Dossier', () => 
     expect(started.status).toBe('enqueued');
     await f.dossier.idle();
     const run = await f.local.claims.latestContradictionRun(cid);
-    expect(run).toMatchObject({ id: started.runId, status: 'completed', claimsProcessed: 4, clustersAnalyzed: 1, contradictionsFound: 1, model: 'scripted-fast' });
+    expect(run).toMatchObject({
+      id: started.runId,
+      status: 'completed',
+      claimsProcessed: 4,
+      clustersAnalyzed: 1,
+      contradictionsFound: 1,
+      model: 'scripted-fast',
+    });
     expect(judged).toHaveLength(1);
     expect(judged[0]).toContain('1,200 people');
     expect(judged[0]).toContain('800 people');
 
     const { total, items } = await f.local.claims.listContradictions(cid, { status: 'active', limit: 20 });
     expect(total).toBe(1);
-    expect(items[0]).toMatchObject({ severity: 'high', clusterTopicSummary: 'Lyon plant headcount', suggestedInstruction: 'Prefer the 2024 site report for headcounts.' });
+    expect(items[0]).toMatchObject({
+      severity: 'high',
+      clusterTopicSummary: 'Lyon plant headcount',
+      suggestedInstruction: 'Prefer the 2024 site report for headcounts.',
+    });
     expect(items[0]!.claims.map((claim) => claim.documentName).sort()).toEqual(['lyon-2023.md', 'lyon-2024.md']);
     expect((await f.local.claims.listContradictions(cid, { status: 'active', documentId: second, limit: 20 })).total).toBe(1);
     expect((await f.local.claims.contradictionFiles(cid, { status: 'active' })).files.map((file) => [file.filename, file.contradictionCount])).toEqual([
@@ -100,11 +113,15 @@ describe('claims and contradictions, end to end on the embedded Dossier', () => 
     ]);
 
     // A research answer citing a section in an active contradiction says so on its source.
-    f.useModels(scriptedResolver(new ScriptedModel((request) =>
-      request.messages.some((message) => message.role === 'tool')
-        ? { text: 'The plant employs 800 people [S1].' }
-        : { toolCalls: [{ name: 'search', arguments: { query: 'Lyon plant employs people' } }] },
-    )));
+    f.useModels(
+      scriptedResolver(
+        new ScriptedModel((request) =>
+          request.messages.some((message) => message.role === 'tool')
+            ? { text: 'The plant employs 800 people [S1].' }
+            : { toolCalls: [{ name: 'search', arguments: { query: 'Lyon plant employs people' } }] },
+        ),
+      ),
+    );
     const answer = await f.local.research.runSync(cid, { q: 'How many people work at the Lyon plant?', depth: 'quick' }, new AbortController().signal);
     const cited = answer.sources.find((source) => source.marker === 'S1');
     expect(cited?.contradictions).toEqual([{ contradictionId: items[0]!.id, severity: 'high' }]);

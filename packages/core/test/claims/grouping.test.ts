@@ -33,7 +33,10 @@ describe('groupClaims', () => {
   });
 
   it('makes each claim a member of at most one group (judge calls stay below the number of claims)', async () => {
-    const many = Array.from({ length: 200 }, (_, index) => ({ text: `Site ${index % 20} produces ${index} tonnes of steel a year.`, documentId: `d${index % 7}` }));
+    const many = Array.from({ length: 200 }, (_, index) => ({
+      text: `Site ${index % 20} produces ${index} tonnes of steel a year.`,
+      documentId: `d${index % 7}`,
+    }));
     const groups = await groupClaims(many);
     const members = groups.flat();
     expect(new Set(members).size).toBe(members.length);
@@ -42,12 +45,24 @@ describe('groupClaims', () => {
 });
 
 const claim = (documentId: string): ClaimRecord => ({
-  id: documentId, collectionId: 'c', documentId, sectionId: 's', sectionTitle: 'S', text: 't', sourceText: null, importance: 3, position: 0, createdAt: '',
+  id: documentId,
+  collectionId: 'c',
+  documentId,
+  sectionId: 's',
+  sectionTitle: 'S',
+  text: 't',
+  sourceText: null,
+  importance: 3,
+  position: 0,
+  createdAt: '',
 });
 
 describe('suppression rules', () => {
   it('drops conflicts within one document when suppressIntraDocument is on', () => {
-    const entries = [{ claim: claim('a'), documentName: 'a', metadata: {} }, { claim: { ...claim('a'), id: 'a2' }, documentName: 'a', metadata: {} }];
+    const entries = [
+      { claim: claim('a'), documentName: 'a', metadata: {} },
+      { claim: { ...claim('a'), id: 'a2' }, documentName: 'a', metadata: {} },
+    ];
     expect(survives(entries, { suppressIntraDocument: true, suppressByMetadata: false })).toBe(false);
     expect(survives(entries, { suppressIntraDocument: false, suppressByMetadata: false })).toBe(true);
   });

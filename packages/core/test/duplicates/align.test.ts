@@ -57,7 +57,7 @@ describe('near-duplicate alignment catches what people do when they paste', () =
     expect(alignment.passages.length).toBeGreaterThanOrEqual(5); // each moved run of sentences is its own passage
   });
 
-  it('a passage mixed into the writer\'s own text (containment of the smaller document)', () => {
+  it("a passage mixed into the writer's own text (containment of the smaller document)", () => {
     const answer = `${OWN} ${edit(SENTENCES.slice(0, 6).join(' '), 9)} That is all I have to say about it.`;
     const scored = coverage(answer, SOURCE);
     expect(scored.candidate).toBe(true);
@@ -70,17 +70,19 @@ describe('near-duplicate alignment catches what people do when they paste', () =
     const html = `<html><body><nav><a href="/">Home</a></nav><h1>Inheritance</h1>${SENTENCES.map((s) => `<p>${s}</p>`).join('')}<footer>© School</footer></body></html>`;
     const converted = (await new ConverterRegistry(defaultConverters()).convert(new TextEncoder().encode(html), 'page.html')).markdown;
     const markdown = `## Inheritance\n\n> notes\n\n${SENTENCES.map((s, i) => (i % 2 ? `- **${s}**` : `[${s.slice(0, 20)}](https://x.test)${s.slice(20)}`)).join('\n')}\n`;
-    const printout = SENTENCES.join(' ').replace(/inheritance/gi, 'inheri-\ntance').replace(/\. /g, '.\nCourse notes - week 3\nPage 7\n');
+    const printout = SENTENCES.join(' ')
+      .replace(/inheritance/gi, 'inheri-\ntance')
+      .replace(/\. /g, '.\nCourse notes - week 3\nPage 7\n');
     for (const copy of [converted, markdown, printout]) expect(coverage(copy, SOURCE).coverage).toBeGreaterThan(0.9);
   });
 
-  it('keeps apart a text on the same topic and the source\'s words shuffled', () => {
+  it("keeps apart a text on the same topic and the source's words shuffled", () => {
     expect(coverage(SAME_TOPIC, SOURCE).coverage).toBeLessThan(0.2);
     const shuffled = SENTENCES.map((s) => s.replace(/[.,;]/g, '').split(' ').reverse().join(' ')).join('. ');
     expect(found(shuffled, SOURCE)).toBe(false);
   });
 
-  it('returns the shared passages as spans of each document\'s Markdown, with excerpts', () => {
+  it("returns the shared passages as spans of each document's Markdown, with excerpts", () => {
     const answer = `${OWN} ${SENTENCES[4]} ${SENTENCES[5]} Thanks.`;
     const [left, right] = [duplicateProfile(answer), duplicateProfile(SOURCE)];
     const passages = sharedPassages(alignProfiles(left, right).passages, { profile: left, markdown: answer }, { profile: right, markdown: SOURCE });

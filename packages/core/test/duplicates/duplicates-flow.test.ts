@@ -19,7 +19,8 @@ const PARAGRAPHS = [
 const REPORT = `# Harbour works\n\n${PARAGRAPHS.join('\n\n')}\n`;
 const REFORMATTED = `HARBOUR WORKS\n\n${PARAGRAPHS.map((p) => p.replace(/, /g, ' , ')).join(' ')}\n\nPrinted from the intranet.`;
 const EXCERPT = `# Budget note\n\n${PARAGRAPHS[3]}\n\n${PARAGRAPHS[4]}\n`;
-const UNRELATED = '# Harbour festival\n\nThe harbour festival returns in July with boat races, a fish market and concerts on the southern quay every evening.\n';
+const UNRELATED =
+  '# Harbour festival\n\nThe harbour festival returns in July with boat races, a fish market and concerts on the southern quay every evening.\n';
 
 const search = (cid: string, q: string) => f.local.search.query(cid, { q, limit: 10 });
 
@@ -64,7 +65,11 @@ describe('near-duplicate documents, end to end on the embedded Dossier', () => {
     expect(await f.local.duplicates.promote(cid, group!.id, copy)).toEqual({ success: true, changed: true });
     expect(await f.local.duplicates.promote(cid, group!.id, copy)).toEqual({ success: true, changed: false });
     [group] = (await f.local.duplicates.list(cid, { limit: 50, offset: 0 })).items;
-    expect(group!.members.find((member) => member.documentId === report)).toMatchObject({ relationship: 'near_duplicate', coverageToCanonical: null, coverageFromCanonical: null });
+    expect(group!.members.find((member) => member.documentId === report)).toMatchObject({
+      relationship: 'near_duplicate',
+      coverageToCanonical: null,
+      coverageFromCanonical: null,
+    });
 
     await f.local.documents.remove(copy);
     [group] = (await f.local.duplicates.list(cid, { limit: 50, offset: 0 })).items;
@@ -94,7 +99,15 @@ describe('near-duplicate documents, end to end on the embedded Dossier', () => {
     await expect(f.local.duplicates.detect(cid)).rejects.toMatchObject({ code: 'conflict' });
     await f.dossier.idle();
     const run = await f.local.duplicates.latestRun(cid);
-    expect(run).toMatchObject({ id: started.runId, status: 'completed', jobsEnqueued: 2, jobsProcessed: 2, duplicatesDetected: 1, duplicateGroupsCreated: 1, error: null });
+    expect(run).toMatchObject({
+      id: started.runId,
+      status: 'completed',
+      jobsEnqueued: 2,
+      jobsProcessed: 2,
+      duplicatesDetected: 1,
+      duplicateGroupsCreated: 1,
+      error: null,
+    });
     const [group] = (await f.local.duplicates.list(cid, { limit: 50, offset: 0 })).items;
     expect(group!.canonicalDocumentId).toBe(report);
     expect(group!.members).toHaveLength(2);

@@ -48,14 +48,21 @@ describe('AI section summaries (enrich.summaries)', () => {
     release();
     await f.dossier.idle();
     const [overview, good] = await sectionsOf(docId);
-    expect(overview).toMatchObject({ title: 'Overview', summaryType: 'generated', summary: 'Describes the quokka ledger migration that merged three billing systems.' });
+    expect(overview).toMatchObject({
+      title: 'Overview',
+      summaryType: 'generated',
+      summary: 'Describes the quokka ledger migration that merged three billing systems.',
+    });
     expect(good).toMatchObject({ summaryType: 'extractive', summary: 'Invoices are matched against bank statements every quarter by the finance team.' });
     expect(enrichCalls(model)).toHaveLength(1);
     const user = call.request.messages.find((m) => m.role === 'user')!.content as string;
     expect(user).toContain('zephyr programme replaced three legacy billing systems');
     expect(user).not.toContain('Invoices are matched');
     // One resolution per post-ready job: the summary and the claim extraction.
-    expect(resolver.requests).toEqual([{ access: f.local.access, modelId: null, tier: 'fast' }, { access: f.local.access, modelId: null, tier: 'fast' }]);
+    expect(resolver.requests).toEqual([
+      { access: f.local.access, modelId: null, tier: 'fast' },
+      { access: f.local.access, modelId: null, tier: 'fast' },
+    ]);
     expect(call.request.model).toBe('scripted-fast');
 
     const scan = await f.local.search.scan(cid, { query: 'quokka' });
@@ -71,7 +78,10 @@ describe('AI section summaries (enrich.summaries)', () => {
     const cid = await f.collection({ llmModel: 'claude-haiku-4-5', enableCaptioning: false });
     await f.ingest(cid, 'ledger.md', LEDGER);
     await f.dossier.idle();
-    expect(resolver.requests.map((r) => [r.modelId, r.tier])).toEqual([['claude-haiku-4-5', 'fast'], ['claude-haiku-4-5', 'fast']]);
+    expect(resolver.requests.map((r) => [r.modelId, r.tier])).toEqual([
+      ['claude-haiku-4-5', 'fast'],
+      ['claude-haiku-4-5', 'fast'],
+    ]);
     expect(model.calls.map((c) => c.request.model)).toEqual(['claude-haiku-4-5', 'claude-haiku-4-5']);
   });
 

@@ -41,7 +41,9 @@ export async function enrichFixture(): Promise<EnrichFixture> {
   const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false, models, log, workers: { concurrency: 2, pollMs: 20 } });
   const local = await dossier.local();
   return {
-    dossier, local, warnings,
+    dossier,
+    local,
+    warnings,
     useModels: (r) => {
       current = r;
     },

@@ -7,11 +7,27 @@ describe('isGenericTitle', () => {
   });
 
   it('treats titles of at most three words, or under twelve characters, as short', () => {
-    for (const t of ['Revenue', 'Costs and risks', 'Q3 results', '1.2 Revenue by region', 'IV. The big one', 'A b c d']) expect(isGenericTitle(t), t).toBe(true);
+    for (const t of ['Revenue', 'Costs and risks', 'Q3 results', '1.2 Revenue by region', 'IV. The big one', 'A b c d'])
+      expect(isGenericTitle(t), t).toBe(true);
   });
 
   it('treats generic words and numbered placeholders as generic, whatever their case and numbering', () => {
-    for (const t of ['Introduction', 'OVERVIEW', '3. Summary', 'Background:', 'Details', 'Notes', 'Misc', 'Untitled', 'Section', 'Part 2', 'Slide 12', 'Sheet1', 'Page 7', 'Appendix B']) {
+    for (const t of [
+      'Introduction',
+      'OVERVIEW',
+      '3. Summary',
+      'Background:',
+      'Details',
+      'Notes',
+      'Misc',
+      'Untitled',
+      'Section',
+      'Part 2',
+      'Slide 12',
+      'Sheet1',
+      'Page 7',
+      'Appendix B',
+    ]) {
       expect(isGenericTitle(t), t).toBe(true);
     }
   });
@@ -24,7 +40,12 @@ describe('isGenericTitle', () => {
   });
 
   it('keeps descriptive titles of four words or more', () => {
-    for (const t of ['How the quarterly billing reconciliation works', '2.1 Revenue growth in European markets', 'Slide 12: revenue by region and quarter', 'Introduction to the zephyr billing ledger']) {
+    for (const t of [
+      'How the quarterly billing reconciliation works',
+      '2.1 Revenue growth in European markets',
+      'Slide 12: revenue by region and quarter',
+      'Introduction to the zephyr billing ledger',
+    ]) {
       expect(isGenericTitle(t, 'deck.pptx'), t).toBe(false);
     }
   });

@@ -6,7 +6,16 @@ const judged = (pairs: [string, number][]) => new Map(pairs);
 
 describe('evaluation metrics (known values)', () => {
   it('nDCG@10 of a perfect ranking is 1 and of a miss is 0', () => {
-    expect(ndcgAt(['a', 'b'], judged([['a', 1], ['b', 1]]), 10)).toBe(1);
+    expect(
+      ndcgAt(
+        ['a', 'b'],
+        judged([
+          ['a', 1],
+          ['b', 1],
+        ]),
+        10,
+      ),
+    ).toBe(1);
     expect(ndcgAt(['x', 'y'], judged([['a', 1]]), 10)).toBe(0);
   });
 
@@ -17,17 +26,49 @@ describe('evaluation metrics (known values)', () => {
   it('graded nDCG uses the grades as gains and the ideal order of the judgments', () => {
     // ranking b(1), a(2): DCG = 1 + 2/log2(3); ideal a(2), b(1): 2 + 1/log2(3)
     const expected = (1 + 2 / Math.log2(3)) / (2 + 1 / Math.log2(3));
-    expect(ndcgAt(['b', 'a'], judged([['a', 2], ['b', 1]]), 10)).toBeCloseTo(expected, 12);
+    expect(
+      ndcgAt(
+        ['b', 'a'],
+        judged([
+          ['a', 2],
+          ['b', 1],
+        ]),
+        10,
+      ),
+    ).toBeCloseTo(expected, 12);
   });
 
   it('nDCG@10 ignores hits past rank 10 and judgments of grade 0', () => {
     const ranking = [...'abcdefghij'].map((c) => `x${c}`).concat('a');
-    expect(ndcgAt(ranking, judged([['a', 1], ['z', 0]]), 10)).toBe(0);
-    expect(ndcgAt(['a'], judged([['a', 1], ['z', 0]]), 10)).toBe(1);
+    expect(
+      ndcgAt(
+        ranking,
+        judged([
+          ['a', 1],
+          ['z', 0],
+        ]),
+        10,
+      ),
+    ).toBe(0);
+    expect(
+      ndcgAt(
+        ['a'],
+        judged([
+          ['a', 1],
+          ['z', 0],
+        ]),
+        10,
+      ),
+    ).toBe(1);
   });
 
   it('recall@k and the reciprocal rank', () => {
-    const j = judged([['a', 1], ['b', 1], ['c', 1], ['d', 1]]);
+    const j = judged([
+      ['a', 1],
+      ['b', 1],
+      ['c', 1],
+      ['d', 1],
+    ]);
     expect(recallAt(['a', 'x', 'b', 'c'], j, 3)).toBe(0.5);
     expect(reciprocalRankAt(['x', 'y', 'b'], j, 10)).toBeCloseTo(1 / 3, 12);
     expect(reciprocalRankAt(['x', 'y', 'b'], j, 2)).toBe(0);
@@ -35,7 +76,14 @@ describe('evaluation metrics (known values)', () => {
   });
 
   it('ranks keys by their best hit, ties in first-seen order', () => {
-    expect(rankKeys([{ key: 'd1', score: 0.2 }, { key: 'd2', score: 0.5 }, { key: 'd1', score: 0.9 }, { key: 'd3', score: 0.5 }])).toEqual(['d1', 'd2', 'd3']);
+    expect(
+      rankKeys([
+        { key: 'd1', score: 0.2 },
+        { key: 'd2', score: 0.5 },
+        { key: 'd1', score: 0.9 },
+        { key: 'd3', score: 0.5 },
+      ]),
+    ).toEqual(['d1', 'd2', 'd3']);
   });
 
   it('percentiles by nearest rank and a summary of a run', () => {
@@ -80,6 +128,11 @@ describe('faithfulness heuristic', () => {
 
   it('reports null shares when there is nothing to measure, and ignores markers without a passage', () => {
     expect(faithfulness('', [])).toMatchObject({ citedSentenceShare: null, supportedCitationShare: null });
-    expect(faithfulness('Glucose metabolism changes during fasting [S9].', [])).toMatchObject({ sentences: 1, citedSentences: 0, citations: 0, supportedCitationShare: null });
+    expect(faithfulness('Glucose metabolism changes during fasting [S9].', [])).toMatchObject({
+      sentences: 1,
+      citedSentences: 0,
+      citations: 0,
+      supportedCitationShare: null,
+    });
   });
 });

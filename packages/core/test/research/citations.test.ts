@@ -29,7 +29,10 @@ describe('citations', () => {
   it('keeps exactly the cited sources that a tool returned, in marker order, and none when none is cited', () => {
     const r = new SourceRegistry();
     for (const n of [1, 2, 3]) r.add(source(n));
-    expect(checkCitations('X [S3] and [S1].', r).sources.map((s) => [s.marker, s.chunkId])).toEqual([['S1', 'chunk-1'], ['S3', 'chunk-3']]);
+    expect(checkCitations('X [S3] and [S1].', r).sources.map((s) => [s.marker, s.chunkId])).toEqual([
+      ['S1', 'chunk-1'],
+      ['S3', 'chunk-3'],
+    ]);
     expect(checkCitations('Nothing cited.', r)).toEqual({ answer: 'Nothing cited.', sources: [], unresolved: [] });
   });
 

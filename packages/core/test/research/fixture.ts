@@ -54,7 +54,14 @@ export async function researchFixture(research: Partial<ResearchSettings> = {}):
     resolve: (access, modelId, tier) => (current ?? failing()).resolve(access, modelId, tier),
     hasProvider: async (access) => (current ? current.hasProvider(access) : false),
   };
-  const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false, models, research, workers: { concurrency: 2, pollMs: 20 } });
+  const dossier = await createDossier({
+    dataDir,
+    embeddingModel: 'none',
+    allowModelDownload: false,
+    models,
+    research,
+    workers: { concurrency: 2, pollMs: 20 },
+  });
   const local = await dossier.local();
   const collection = await local.collections.create({ name: 'Company' });
   const docIds = {} as Record<keyof typeof DOCS, string>;
@@ -68,7 +75,11 @@ export async function researchFixture(research: Partial<ResearchSettings> = {}):
     if (doc.status !== 'ready') throw new Error(`${doc.filename} did not become ready: ${doc.status} ${doc.errorMessage}`);
   }
   return {
-    dossier, local, access: local.access, collectionId: collection.id, docIds,
+    dossier,
+    local,
+    access: local.access,
+    collectionId: collection.id,
+    docIds,
     useModels: (r) => {
       current = r;
     },

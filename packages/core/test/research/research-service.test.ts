@@ -83,9 +83,17 @@ describe('research loop over a real collection', () => {
   });
 
   it('catches an invented citation: [S99] is removed from the saved answer, reported on done and recorded on the session (issue 12)', async () => {
-    script([{ toolCalls: [{ name: 'search', arguments: { query: 'revenue growth 2024', limit: 1 } }] }, { text: ['Revenue grew 12 percent [S1, S99]', ' and will double [S99].'] }]);
+    script([
+      { toolCalls: [{ name: 'search', arguments: { query: 'revenue growth 2024', limit: 1 } }] },
+      { text: ['Revenue grew 12 percent [S1, S99]', ' and will double [S99].'] },
+    ]);
     const events = await collect(await f.dossier.research.run(f.access, f.collectionId, { q: 'Revenue?' }));
-    expect(events.filter((e) => e.type === 'chunk').map((e) => (e as { content: string }).content).join('')).toBe('Revenue grew 12 percent [S1, S99] and will double [S99].');
+    expect(
+      events
+        .filter((e) => e.type === 'chunk')
+        .map((e) => (e as { content: string }).content)
+        .join(''),
+    ).toBe('Revenue grew 12 percent [S1, S99] and will double [S99].');
     const done = events.at(-1) as Extract<ResearchEvent, { type: 'done' }>;
     expect(done).toMatchObject({ type: 'done', unresolvedCitations: ['S99'] });
     expect(done.sources.map((s) => s.marker)).toEqual(['S1']);
@@ -97,7 +105,7 @@ describe('research loop over a real collection', () => {
     expect(sync).toMatchObject({ answer: 'Made up.', sources: [], unresolvedCitations: ['S7'] });
   });
 
-  it('sends a chunk\'s text to the model once per run; a later hit refers to its marker', async () => {
+  it("sends a chunk's text to the model once per run; a later hit refers to its marker", async () => {
     const { model } = script([
       { toolCalls: [{ name: 'search', arguments: { query: 'revenue growth 2024' } }] },
       { toolCalls: [{ name: 'search', arguments: { query: 'revenue growth 2024' } }] },
@@ -110,7 +118,7 @@ describe('research loop over a real collection', () => {
     expect(second).toMatch(/\[S1\] report\.md › Revenue .*\n\(Text shown earlier in this conversation; cite it as \[S1\]\.\)/);
   });
 
-  it('records the run\'s token usage, prompt-cache reads and writes included, on the session', async () => {
+  it("records the run's token usage, prompt-cache reads and writes included, on the session", async () => {
     script([
       { toolCalls: [{ name: 'search', arguments: { query: 'revenue' } }], usage: { inputTokens: 1000, outputTokens: 20, cacheWriteTokens: 800 } },
       { text: 'Grew [S1].', usage: { inputTokens: 1400, outputTokens: 30, cacheReadTokens: 800, cacheWriteTokens: 500 } },
@@ -185,7 +193,9 @@ describe('research loop over a real collection', () => {
   });
 
   it('ends with an answer when the iteration cap is reached: the last turn may call no tools and is told to answer', async () => {
-    const { model } = script((req) => (req.toolChoice !== 'none' ? { toolCalls: [{ name: 'search', arguments: { query: 'zephyr' } }] } : { text: 'Final answer [S1].' }));
+    const { model } = script((req) =>
+      req.toolChoice !== 'none' ? { toolCalls: [{ name: 'search', arguments: { query: 'zephyr' } }] } : { text: 'Final answer [S1].' },
+    );
     const events = await collect(await f.dossier.research.run(f.access, f.collectionId, { q: 'Loop?', depth: 'quick' }));
     expect(model.calls).toHaveLength(5);
     expect(model.calls.slice(0, 4).every((c) => c.request.tools?.length === 1 && c.request.toolChoice === undefined)).toBe(true);
@@ -220,7 +230,7 @@ describe('research loop over a real collection', () => {
     expect(await f.dossier.research.list(f.access, f.collectionId)).toEqual(before);
   });
 
-  it('applies the time limit of the run\'s depth (issue 12)', async () => {
+  it("applies the time limit of the run's depth (issue 12)", async () => {
     script([{ text: ['Thinking'], hangAfterDeltas: 1 }]);
     const started = Date.now();
     const events = await collect(await f.dossier.research.run(f.access, f.collectionId, { q: 'Slow?', depth: 'quick' }));
@@ -238,7 +248,8 @@ describe('research loop over a real collection', () => {
       {
         type: 'error',
         code: 'provider_error',
-        message: 'The model provider is overloaded; the model failed after part of the answer was streamed, so the run was not retried (the partial answer is not saved)',
+        message:
+          'The model provider is overloaded; the model failed after part of the answer was streamed, so the run was not retried (the partial answer is not saved)',
       },
     ]);
     expect(await f.dossier.research.list(f.access, f.collectionId)).toEqual(before);
@@ -365,7 +376,10 @@ describe('research sessions and metering', () => {
 
   it('validates the request strictly and defaults to balanced depth with the fast tier', async () => {
     const { resolver } = script([{ text: 'Ok.' }]);
-    await expect(f.dossier.research.run(f.access, f.collectionId, { q: 'x', depht: 'deep' } as never)).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/unknown field 'depht'/) });
+    await expect(f.dossier.research.run(f.access, f.collectionId, { q: 'x', depht: 'deep' } as never)).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/unknown field 'depht'/),
+    });
     await expect(f.dossier.research.run(f.access, f.collectionId, { q: '' })).rejects.toMatchObject({ code: 'invalid_input' });
     await expect(f.dossier.research.run(f.access, f.collectionId, { q: 'x', depth: 'ultra' as never })).rejects.toMatchObject({ code: 'invalid_input' });
     const answer = await f.dossier.research.runSync(f.access, f.collectionId, { q: 'Default depth?' });

@@ -38,12 +38,21 @@ describe('RM3 term selection', () => {
   });
 
   it('keeps the query unchanged without feedback and returns nothing for a query without terms', () => {
-    expect([...rm3Weights('diabetes insulin', [])]).toEqual([['diabetes', 0.5], ['insulin', 0.5]]);
+    expect([...rm3Weights('diabetes insulin', [])]).toEqual([
+      ['diabetes', 0.5],
+      ['insulin', 0.5],
+    ]);
     expect(rm3Weights('the of and', feedback).size).toBe(0);
   });
 
   it('writes weights as repetitions, the heaviest term 20 times and every term at least once', () => {
-    const text = weightedQueryText(new Map([['a1', 0.5], ['b2', 0.25], ['c3', 0.001]]));
+    const text = weightedQueryText(
+      new Map([
+        ['a1', 0.5],
+        ['b2', 0.25],
+        ['c3', 0.001],
+      ]),
+    );
     const counts = new Map<string, number>();
     for (const t of text.split(' ')) counts.set(t, (counts.get(t) ?? 0) + 1);
     expect(Object.fromEntries(counts)).toEqual({ a1: 20, b2: 10, c3: 1 });

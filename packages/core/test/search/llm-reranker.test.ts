@@ -3,7 +3,11 @@ import { createLlmReranker, parseRanking } from '../../src/search/llm-reranker.t
 import { ScriptedModel } from '../../src/testing/scripted-model.ts';
 
 const candidates = ['alpha', 'beta', 'gamma', 'delta'].map((t, i) => ({ id: `c${i}`, text: `${t} passage` }));
-const orderOf = (scores: number[]) => scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s).map((x) => candidates[x.i]!.id);
+const orderOf = (scores: number[]) =>
+  scores
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => b.s - a.s)
+    .map((x) => candidates[x.i]!.id);
 
 describe('listwise ranking parser', () => {
   it('reads a JSON array, arrows or prose, ignores out-of-range and repeated numbers, appends the unnamed', () => {

@@ -36,7 +36,15 @@ async function all(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   return out;
 }
 
-const usage = (over: Partial<RunUsage> = {}): RunUsage => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, modelCalls: 1, retries: 0, ...over });
+const usage = (over: Partial<RunUsage> = {}): RunUsage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  modelCalls: 1,
+  retries: 0,
+  ...over,
+});
 
 const kinds = (events: AgentEvent[]) => events.map((e) => e.type);
 
@@ -132,7 +140,10 @@ describe('the tool loop', () => {
 });
 
 const overloaded = (retryAfterMs?: number) =>
-  new DossierError('provider_error', 'Anthropic request failed (HTTP 529: Overloaded)', { retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  new DossierError('provider_error', 'Anthropic request failed (HTTP 529: Overloaded)', {
+    retryable: true,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
 const FAST_RETRY = { maxRetries: 4, baseDelayMs: 5, maxDelayMs: 20 };
 
 describe('the tool loop retries (issue 12)', () => {
@@ -168,7 +179,9 @@ describe('the tool loop retries (issue 12)', () => {
   });
 
   it('reports a failure after answer text was streamed instead of retrying and sending the text twice', async () => {
-    const { model, events } = loop([{ text: ['Revenue grew'], errorAfterDeltas: 1, error: overloaded(0) }, { text: 'Revenue grew 12 percent.' }], { retry: FAST_RETRY });
+    const { model, events } = loop([{ text: ['Revenue grew'], errorAfterDeltas: 1, error: overloaded(0) }, { text: 'Revenue grew 12 percent.' }], {
+      retry: FAST_RETRY,
+    });
     const out = await all(events);
     expect(out.map((e) => e.type)).toEqual(['chunk', 'error']);
     expect(out[1]).toMatchObject({ code: 'provider_error', message: expect.stringMatching(/after part of the answer was streamed/) });
@@ -194,13 +207,32 @@ describe('the tool loop context budget (issue 12)', () => {
     const budget = 12_000;
     const model = new ScriptedModel(keepCalling);
     const out = await all(
-      runAgentLoop({ provider: model, model: 'm', messages: [{ role: 'user', content: 'question' }], tools: [bulkyTool(400)], maxIterations: 8, timeoutMs: 10_000, inputTokenBudget: budget, finalTurnNote: 'Answer now.' }),
+      runAgentLoop({
+        provider: model,
+        model: 'm',
+        messages: [{ role: 'user', content: 'question' }],
+        tools: [bulkyTool(400)],
+        maxIterations: 8,
+        timeoutMs: 10_000,
+        inputTokenBudget: budget,
+        finalTurnNote: 'Answer now.',
+      }),
     );
     expect(out.at(-1)).toMatchObject({ type: 'done', answer: 'Final answer.' });
     const perCall = sent(model);
     expect(perCall.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(budget);
     const unbounded = new ScriptedModel(keepCalling);
-    await all(runAgentLoop({ provider: unbounded, model: 'm', messages: [{ role: 'user', content: 'question' }], tools: [bulkyTool(400)], maxIterations: 8, timeoutMs: 10_000, finalTurnNote: 'Answer now.' }));
+    await all(
+      runAgentLoop({
+        provider: unbounded,
+        model: 'm',
+        messages: [{ role: 'user', content: 'question' }],
+        tools: [bulkyTool(400)],
+        maxIterations: 8,
+        timeoutMs: 10_000,
+        finalTurnNote: 'Answer now.',
+      }),
+    );
     expect(sent(unbounded).reduce((a, b) => a + b, 0)).toBeGreaterThan(budget * 1.5);
     // The last turn keeps the tools (a cacheable prefix) but may not call them, and the oldest result is condensed.
     const last = model.calls.at(-1)!.request;
@@ -215,7 +247,15 @@ describe('the tool loop context budget (issue 12)', () => {
   it('answers early when the budget cannot hold another tool turn', async () => {
     const model = new ScriptedModel(keepCalling);
     const out = await all(
-      runAgentLoop({ provider: model, model: 'm', messages: [{ role: 'user', content: 'question' }], tools: [bulkyTool(1500)], maxIterations: 20, timeoutMs: 10_000, inputTokenBudget: 6000 }),
+      runAgentLoop({
+        provider: model,
+        model: 'm',
+        messages: [{ role: 'user', content: 'question' }],
+        tools: [bulkyTool(1500)],
+        maxIterations: 20,
+        timeoutMs: 10_000,
+        inputTokenBudget: 6000,
+      }),
     );
     expect(out.at(-1)).toMatchObject({ type: 'done', answer: 'Final answer.' });
     expect(model.calls.length).toBeLessThan(20);
@@ -228,7 +268,15 @@ describe('the tool loop context budget (issue 12)', () => {
   it('asks for prompt caching with one key per run, and says when each model call starts', async () => {
     const model = new ScriptedModel([{ toolCalls: [{ name: 'lookup', arguments: { query: 'a' } }] }, { text: 'Done.' }]);
     const events: AgentEvent[] = [];
-    for await (const ev of runAgentLoop({ provider: model, model: 'm', messages: [{ role: 'user', content: 'q' }], tools: [echoTool()], maxIterations: 3, timeoutMs: 5000 })) events.push(ev);
+    for await (const ev of runAgentLoop({
+      provider: model,
+      model: 'm',
+      messages: [{ role: 'user', content: 'q' }],
+      tools: [echoTool()],
+      maxIterations: 3,
+      timeoutMs: 5000,
+    }))
+      events.push(ev);
     const [first, second] = model.calls.map((c) => c.request.promptCache?.key);
     expect(first).toEqual(expect.any(String));
     expect(second).toBe(first);

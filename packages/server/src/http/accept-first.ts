@@ -69,20 +69,24 @@ export function acceptBeforeServing(http: Server): void {
     if (later) setTimeout(release, 1);
     else setImmediate(release);
   };
-  const serveByHttp = takeConnections(http, (socket) => {
-    acceptedSinceRelease++;
-    const now = Date.now();
-    const address = socket.remoteAddress ?? '';
-    const earlier = opened.get(address);
-    const seen = earlier && now - earlier.since <= 1_000 ? earlier : { count: 0, since: now };
-    opened.set(address, seen);
-    seen.count++;
-    if (seen.count <= SERVED_AT_ONCE_PER_SECOND) return serve(socket);
-    if (waiting.length >= MOST_WAITING) return void socket.destroy();
-    socket.on('error', dropOnError);
-    waiting.push({ socket, since: now });
-    schedule();
-  }, () => waiting.splice(0).map((next) => next.socket));
+  const serveByHttp = takeConnections(
+    http,
+    (socket) => {
+      acceptedSinceRelease++;
+      const now = Date.now();
+      const address = socket.remoteAddress ?? '';
+      const earlier = opened.get(address);
+      const seen = earlier && now - earlier.since <= 1_000 ? earlier : { count: 0, since: now };
+      opened.set(address, seen);
+      seen.count++;
+      if (seen.count <= SERVED_AT_ONCE_PER_SECOND) return serve(socket);
+      if (waiting.length >= MOST_WAITING) return void socket.destroy();
+      socket.on('error', dropOnError);
+      waiting.push({ socket, since: now });
+      schedule();
+    },
+    () => waiting.splice(0).map((next) => next.socket),
+  );
   // Forget the counts of addresses quiet for a while, so the map does not grow forever.
   const forget = setInterval(() => {
     for (const [address, seen] of opened) if (Date.now() - seen.since > 10_000) opened.delete(address);

@@ -20,7 +20,8 @@ export function textDepth(text: Buffer, cap: number): number {
   for (let i = 0; i < text.length; i++) {
     const byte = text[i] as number;
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: skip the escaped character
+      if (byte === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (OPEN.has(byte) && ++depth > cap) return depth;
@@ -42,7 +43,8 @@ export async function readJson(ctx: Context, maxBytes = DEFAULT_JSON_BYTES): Pro
   if (bytes.length === 0) return {};
   const type = ctx.get('content-type');
   if (type && !/json/i.test(type)) throw new DossierError('invalid_input', `Expected a JSON body (Content-Type: application/json), got ${type}`);
-  if (textDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new DossierError('invalid_input', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (textDepth(bytes, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw new DossierError('invalid_input', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch {
@@ -72,7 +74,8 @@ export const FORM_BYTES = 64 * 1024;
  */
 export async function readForm(ctx: Context, maxBytes = FORM_BYTES): Promise<Record<string, string>> {
   const type = ctx.get('content-type');
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new DossierError('invalid_input', `Expected a form body (Content-Type: application/x-www-form-urlencoded), got ${type || 'none'}`);
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+    throw new DossierError('invalid_input', `Expected a form body (Content-Type: application/x-www-form-urlencoded), got ${type || 'none'}`);
   const form: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams((await readBytes(ctx, maxBytes)).toString('utf8'))) {
     if (Object.hasOwn(form, name)) throw new DossierError('invalid_input', `The field ${name} is sent more than once`);
@@ -100,5 +103,9 @@ export const queryInput = (ctx: Context, lists: ReadonlySet<string>): Record<str
 /** The fields of a query schema that take a list, i.e. a repeated parameter (their JSON Schema type is array). */
 export function listKeys(schema: z.ZodType): ReadonlySet<string> {
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: unknown }> };
-  return new Set(Object.entries(js.properties ?? {}).filter(([, field]) => field.type === 'array').map(([name]) => name));
+  return new Set(
+    Object.entries(js.properties ?? {})
+      .filter(([, field]) => field.type === 'array')
+      .map(([name]) => name),
+  );
 }

@@ -33,24 +33,28 @@ export function capConnectionsPerAddress(http: Server, perAddress: number, log?:
   const note = refusalTally((reason, count) => log?.warn('connections refused', { status: 429, reason, count }));
   // A refused connection lingering for its request must not hold up close().
   const refused = new Set<Socket>();
-  const serve = takeConnections(http, (socket) => {
-    const address = socket.remoteAddress ?? '';
-    const count = open.get(address) ?? 0;
-    if (count >= perAddress) {
-      note('connections per address');
-      refused.add(socket);
-      socket.once('close', () => refused.delete(socket));
-      refuse(socket, answer);
-      return;
-    }
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
-    serve(socket);
-  }, () => refused);
+  const serve = takeConnections(
+    http,
+    (socket) => {
+      const address = socket.remoteAddress ?? '';
+      const count = open.get(address) ?? 0;
+      if (count >= perAddress) {
+        note('connections per address');
+        refused.add(socket);
+        socket.once('close', () => refused.delete(socket));
+        refuse(socket, answer);
+        return;
+      }
+      open.set(address, count + 1);
+      socket.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1;
+        if (left > 0) open.set(address, left);
+        else open.delete(address);
+      });
+      serve(socket);
+    },
+    () => refused,
+  );
 }
 
 /**

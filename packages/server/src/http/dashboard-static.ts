@@ -14,21 +14,36 @@ import type { Context, Middleware, Next } from 'koa';
  * The dashboard's build: dist/web inside the published package (copied there before packing, see
  * scripts/bundle-dashboard.mjs), else packages/web/dist of the workspace (not committed: the start script builds it).
  */
-export const DEFAULT_DASHBOARD_DIR = [new URL('../web', import.meta.url), new URL('../../../web/dist', import.meta.url)]
-  .map((url) => fileURLToPath(url))
-  .find((dir) => existsSync(join(dir, 'index.html'))) ?? fileURLToPath(new URL('../../../web/dist', import.meta.url));
+export const DEFAULT_DASHBOARD_DIR =
+  [new URL('../web', import.meta.url), new URL('../../../web/dist', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((dir) => existsSync(join(dir, 'index.html'))) ?? fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 /** Path prefixes of the API and the server-rendered pages: never the dashboard's. */
 const API_PREFIXES = ['/v1', '/mcp', '/oauth', '/.well-known', '/auth', '/orgs', '/health', '/invite', '/reset-password'];
 
 export const DASHBOARD_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",
-  "font-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
 };
 
 const isApiPath = (path: string): boolean => API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));

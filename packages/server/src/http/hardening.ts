@@ -92,4 +92,3 @@ export async function withRequestTimeout(ctx: Context, ms: number, run: () => Pr
     clearTimeout(timer);
   }
 }
-

@@ -46,7 +46,11 @@ function rawCredential(authorization: string | undefined, url: string, cookie: s
 
 /** The client's address as Koa's `ctx.ip` gives it (the first X-Forwarded-For entry behind a trusted proxy). */
 function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+  const forwarded = trustProxy
+    ? String(req.headers['x-forwarded-for'] ?? '')
+        .split(',')[0]
+        ?.trim()
+    : '';
   return forwarded || req.socket.remoteAddress || '';
 }
 
@@ -152,7 +156,8 @@ export function requestLimits(factory: RateLimiterFactory, config: Readonly<Serv
    */
   async function mailRequest(address: string, email: string): Promise<void> {
     const [forAccount, forAddress] = await Promise.all([
-      failuresPerAccount?.consume(`mail:${email.trim().toLowerCase()}`), failuresPerAddress?.consume(address),
+      failuresPerAccount?.consume(`mail:${email.trim().toLowerCase()}`),
+      failuresPerAddress?.consume(address),
     ]);
     if (forAccount && !forAccount.allowed) throw limited(forAccount, 'requests for this e-mail');
     if (forAddress && !forAddress.allowed) throw limited(forAddress, 'requests from this address');

@@ -51,7 +51,8 @@ function parseJsonField<T>(name: string, raw: string, check: (v: unknown) => boo
 
 function applyField(form: MultipartForm, name: string, value: string, limits: MultipartLimits): void {
   if (limits.textFields) {
-    if (!limits.textFields.includes(name)) throw new DossierError('invalid_input', `Unknown form field '${name}'; expected ${limits.textFields.join(', ')} and the files`);
+    if (!limits.textFields.includes(name))
+      throw new DossierError('invalid_input', `Unknown form field '${name}'; expected ${limits.textFields.join(', ')} and the files`);
     form.fields[name] = value;
   } else if (name === 'tags') {
     form.tags = parseJsonField(name, value, (v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'array of strings');
@@ -142,9 +143,17 @@ function parser(ctx: Context, form: MultipartForm, limits: MultipartLimits, fail
       parts.push(d);
       hash.update(d);
     });
-    stream.on('limit', () => fail(new DossierError('payload_too_large', `File '${info.filename}' exceeds the 25 MB limit of direct upload; use upload-url for larger files`)));
+    stream.on('limit', () =>
+      fail(new DossierError('payload_too_large', `File '${info.filename}' exceeds the 25 MB limit of direct upload; use upload-url for larger files`)),
+    );
     stream.on('end', () => {
-      form.files.push({ filename: info.filename ?? 'unnamed', contentType: info.mimeType, bytes: Buffer.concat(parts), contentHash: `sha256:${hash.digest('hex')}`, field: name });
+      form.files.push({
+        filename: info.filename ?? 'unnamed',
+        contentType: info.mimeType,
+        bytes: Buffer.concat(parts),
+        contentHash: `sha256:${hash.digest('hex')}`,
+        field: name,
+      });
     });
   });
   bb.on('field', (name, value) => {

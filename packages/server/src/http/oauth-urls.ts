@@ -1,7 +1,6 @@
 import type { OAuthEndpoint } from '@dossier/core';
 import { MCP_PATH } from '../mcp/endpoint-path.ts';
 
-
 /** The authorization server's issuer and the MCP resource, from the address clients reach the server at. */
 export type OAuthUrls = OAuthEndpoint;
 

@@ -22,7 +22,12 @@ export function openSse(ctx: Context, pingMs = SSE_PING_MS): SseStream {
   const abort = new AbortController();
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
-  ctx.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  ctx.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
   ctx.status = 200;
   ctx.body = stream;
   const ping = setInterval(() => stream.write(': ping\n\n'), pingMs);

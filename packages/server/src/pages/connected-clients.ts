@@ -14,11 +14,14 @@ export interface ProjectConnections {
 
 /** Sign in to see connected clients (GET /oauth/connected-clients, and again after a failed sign-in). */
 export function connectionsLoginPage(error?: string, choices: SignInChoices = { providers: [], passwordSignIn: true }): Html {
-  return page('Connected clients', html`<h1>Connected clients</h1>
+  return page(
+    'Connected clients',
+    html`<h1>Connected clients</h1>
 <p>MCP clients (desktop chat apps, IDE agents) you or others connected to your projects. Org admins can see and disconnect them here.</p>
 ${errorMessage('login-error', error)}
 ${ssoButtons(choices.providers, 'then=connected-clients')}
-${choices.passwordSignIn ? passwordForm(error) : ''}`);
+${choices.passwordSignIn ? passwordForm(error) : ''}`,
+  );
 }
 
 function passwordForm(error: string | undefined): Html {
@@ -56,12 +59,16 @@ ${project.clients.map((client) => clientRow(project, client, session))}
 
 /** The list: every project the account administers, each with its clients and a disconnect button per client. */
 export function connectionsPage(view: { email: string; session: string; projects: ProjectConnections[]; notice?: string; error?: string }): Html {
-  const body = view.projects.length > 0
-    ? html`${view.projects.map((project) => projectSection(project, view.session))}`
-    : html`<p>You are not an admin of any org, so there are no connections for you to manage.</p>`;
-  return page('Connected clients', html`<h1>Connected clients</h1>
+  const body =
+    view.projects.length > 0
+      ? html`${view.projects.map((project) => projectSection(project, view.session))}`
+      : html`<p>You are not an admin of any org, so there are no connections for you to manage.</p>`;
+  return page(
+    'Connected clients',
+    html`<h1>Connected clients</h1>
 <p>Signed in as <strong>${view.email}</strong>. Disconnecting a client ends its access at once; it has to ask for access again.</p>
 ${view.notice ? html`<p class="status" role="status">${view.notice}</p>` : ''}
 ${errorMessage('page-error', view.error)}
-${body}`);
+${body}`,
+  );
 }

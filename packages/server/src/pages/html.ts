@@ -77,7 +77,9 @@ ${body}
 
 /** Hidden fields carrying values from one form to the next. */
 export const hiddenFields = (fields: Record<string, string | undefined>): Html =>
-  html`${Object.entries(fields).filter(([, v]) => v !== undefined).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}`;
+  html`${Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}`;
 
 /** An error announced to screen readers as soon as the page loads. */
 export const errorMessage = (id: string, message: string | undefined): Html =>

@@ -33,43 +33,63 @@ export function invitationPage(view: InvitationPageView): Html {
   const form = view.passwordSignIn
     ? html`<form method="post" action="/invite">
 ${hiddenFields({ token: view.token })}
-${view.hasAccount
-  ? passwordField('password', 'Password of your account', 'current-password', `${view.email} already has an account here: its password accepts the invitation.`, Boolean(view.error))
-  : passwordField('password', 'Choose a password', 'new-password', '12 characters or more; not a common password; not your e-mail.', Boolean(view.error))}
+${
+  view.hasAccount
+    ? passwordField(
+        'password',
+        'Password of your account',
+        'current-password',
+        `${view.email} already has an account here: its password accepts the invitation.`,
+        Boolean(view.error),
+      )
+    : passwordField('password', 'Choose a password', 'new-password', '12 characters or more; not a common password; not your e-mail.', Boolean(view.error))
+}
 <button type="submit" class="primary">Accept the invitation</button>
 </form>`
     : html``;
-  return page('Accept the invitation', html`<h1>Join ${view.orgName} on Dossier</h1>
+  return page(
+    'Accept the invitation',
+    html`<h1>Join ${view.orgName} on Dossier</h1>
 <p>This invitation is for <strong>${view.email}</strong>, as <strong>${view.role}</strong>.</p>
 ${errorMessage('form-error', view.error)}
 ${form}
 ${ssoButtons(view.providers, view.ssoQuery)}
-${view.providers.length > 0 ? html`<p class="hint">Signing in with single sign-on as ${view.email} accepts the invitation too.</p>` : ''}`);
+${view.providers.length > 0 ? html`<p class="hint">Signing in with single sign-on as ${view.email} accepts the invitation too.</p>` : ''}`,
+  );
 }
 
 /** GET /reset-password: choose a new password with a reset link. */
 export function resetPage(token: string, error?: string): Html {
-  return page('Choose a new password', html`<h1>Choose a new password</h1>
+  return page(
+    'Choose a new password',
+    html`<h1>Choose a new password</h1>
 ${errorMessage('form-error', error)}
 <form method="post" action="/reset-password">
 ${hiddenFields({ token })}
 ${passwordField('newPassword', 'New password', 'new-password', '12 characters or more; not a common password. Every session of your account ends.', Boolean(error))}
 <button type="submit" class="primary">Set the password</button>
-</form>`);
+</form>`,
+  );
 }
 
 /** A link that cannot be used (or an outcome): a heading, a message and maybe a link onwards. */
 export function messagePage(title: string, message: string, kind: 'error' | 'status' = 'status', onwards?: { href: string; label: string }): Html {
-  return page(title, html`<h1>${title}</h1>
+  return page(
+    title,
+    html`<h1>${title}</h1>
 <p class="${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>
-${onwards ? html`<p><a href="${onwards.href}">${onwards.label}</a></p>` : ''}`);
+${onwards ? html`<p><a href="${onwards.href}">${onwards.label}</a></p>` : ''}`,
+  );
 }
 
 /** After single sign-on without a consent flow to resume: a management token for the API and the CLI. */
 export function signedInPage(email: string, token: string): Html {
-  return page('Signed in', html`<h1>Signed in as ${email}</h1>
+  return page(
+    'Signed in',
+    html`<h1>Signed in as ${email}</h1>
 <p class="status" role="status">You are signed in. This management token works for one hour, until you sign out everywhere:</p>
 <label for="token">Token</label>
 <input id="token" type="password" readonly value="${token}" aria-describedby="token-hint">
-<span id="token-hint" class="hint">Use it with the CLI (<code>--token</code> or <code>SERVICE_TOKEN</code>) or as <code>Authorization: Bearer</code> on the API.</span>`);
+<span id="token-hint" class="hint">Use it with the CLI (<code>--token</code> or <code>SERVICE_TOKEN</code>) or as <code>Authorization: Bearer</code> on the API.</span>`,
+  );
 }

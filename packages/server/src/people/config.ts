@@ -42,7 +42,14 @@ const providerSchema = z.strictObject({
   issuer: z.url(),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
-  allowedDomains: z.array(z.string().min(1).transform((d) => d.toLowerCase().replace(/^@/, ''))).default([]),
+  allowedDomains: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .transform((d) => d.toLowerCase().replace(/^@/, '')),
+    )
+    .default([]),
   groupsClaim: z.string().min(1).default('groups'),
   groupRoles: z.array(z.strictObject({ group: z.string().min(1), orgId: z.uuid(), role: z.enum(ORG_ROLES) })).default([]),
   allowInsecureHttp: z.boolean().default(false),
@@ -69,7 +76,8 @@ export function parseSsoProviders(raw: string | undefined): SsoProviderConfig[] 
 
 /** How people sign in, from the server's settings (DOSSIER_PASSWORD_SIGNIN, DOSSIER_OIDC_PROVIDERS, DOSSIER_SMTP_URL, DOSSIER_MAIL_FROM). */
 export function loadPeopleOptions(config: Pick<ServerConfig, 'passwordSignIn' | 'oidcProviders' | 'smtpUrl' | 'mailFrom'>, log: Logger): PeopleOptions {
-  if (!config.passwordSignIn && config.oidcProviders.length === 0) throw new DossierError('invalid_input', 'DOSSIER_PASSWORD_SIGNIN=off needs DOSSIER_OIDC_PROVIDERS: nobody could sign in');
+  if (!config.passwordSignIn && config.oidcProviders.length === 0)
+    throw new DossierError('invalid_input', 'DOSSIER_PASSWORD_SIGNIN=off needs DOSSIER_OIDC_PROVIDERS: nobody could sign in');
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom, log) : null;
   return { passwordSignIn: config.passwordSignIn, mailer, ssoProviders: [...config.oidcProviders] };
 }

@@ -39,7 +39,11 @@ export function oidcClients(providers: SsoProviderConfig[]) {
   }
 
   /** The identity the provider vouches for: ID token claims, completed from userinfo when it left the e-mail out. */
-  async function identityOf(config: client.Configuration, provider: SsoProviderConfig, tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers): Promise<SsoIdentity> {
+  async function identityOf(
+    config: client.Configuration,
+    provider: SsoProviderConfig,
+    tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
+  ): Promise<SsoIdentity> {
     const claims = tokens.claims();
     if (!claims) throw new SsoProviderError('The identity provider sent no ID token');
     let profile: Record<string, unknown> = claims;
@@ -48,8 +52,11 @@ export function oidcClients(providers: SsoProviderConfig[]) {
     }
     const groups = profile[provider.groupsClaim];
     return {
-      issuer: claims.iss, subject: claims.sub, email: typeof profile.email === 'string' ? profile.email : null,
-      emailVerified: profile.email_verified === true || profile.email_verified === 'true', groups: Array.isArray(groups) ? groups.filter((g) => typeof g === 'string') : [],
+      issuer: claims.iss,
+      subject: claims.sub,
+      email: typeof profile.email === 'string' ? profile.email : null,
+      emailVerified: profile.email_verified === true || profile.email_verified === 'true',
+      groups: Array.isArray(groups) ? groups.filter((g) => typeof g === 'string') : [],
     };
   }
 
@@ -60,7 +67,12 @@ export function oidcClients(providers: SsoProviderConfig[]) {
       const config = await configOf(provider);
       const challenge = await client.calculatePKCECodeChallenge(checks.codeVerifier);
       return client.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri, scope: 'openid email profile', state: checks.state, nonce: checks.nonce, code_challenge: challenge, code_challenge_method: 'S256',
+        redirect_uri: redirectUri,
+        scope: 'openid email profile',
+        state: checks.state,
+        nonce: checks.nonce,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
       }).href;
     },
     /** Exchange the callback's code and verify what comes back; SsoProviderError when anything does not check out. */
@@ -68,7 +80,10 @@ export function oidcClients(providers: SsoProviderConfig[]) {
       const config = await configOf(provider);
       try {
         const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
-          pkceCodeVerifier: checks.codeVerifier, expectedState: checks.state, expectedNonce: checks.nonce, idTokenExpected: true,
+          pkceCodeVerifier: checks.codeVerifier,
+          expectedState: checks.state,
+          expectedNonce: checks.nonce,
+          idTokenExpected: true,
         });
         return await identityOf(config, provider, tokens);
       } catch (err) {

@@ -36,9 +36,20 @@ export function dashboardRoutes(deps: RouteDeps): RouteDef[] {
   const { dossier, limits } = deps;
   return [
     route({
-      method: 'post', path: '/v1/dashboard/session', operationId: 'startDashboardSession', tag: 'auth', auth: 'none', body: schemas.loginSchema,
+      method: 'post',
+      path: '/v1/dashboard/session',
+      operationId: 'startDashboardSession',
+      tag: 'auth',
+      auth: 'none',
+      body: schemas.loginSchema,
       summary: 'Sign in to the dashboard: sets the httpOnly session cookie (1 hour, renewed while in use) and returns the CSRF token for writes',
-      responses: { 200: { description: 'Signed in', schema: dashboardSession }, 400: 'Invalid input', 401: 'Invalid credentials', 403: 'Sent from another origin, or password sign-in is off (single sign-on only)', 429: 'Too many failed logins' },
+      responses: {
+        200: { description: 'Signed in', schema: dashboardSession },
+        400: 'Invalid input',
+        401: 'Invalid credentials',
+        403: 'Sent from another origin, or password sign-in is off (single sign-on only)',
+        429: 'Too many failed logins',
+      },
       handle: async (ctx, { body, reply }) => {
         refuseOtherOrigins(ctx);
         requirePasswordSignIn(deps);
@@ -47,7 +58,12 @@ export function dashboardRoutes(deps: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'get', path: '/v1/dashboard/session', operationId: 'getDashboardSession', tag: 'auth', auth: 'jwt', role: 'account',
+      method: 'get',
+      path: '/v1/dashboard/session',
+      operationId: 'getDashboardSession',
+      tag: 'auth',
+      auth: 'jwt',
+      role: 'account',
       summary: 'The signed-in person and the CSRF token of the session cookie (after a reload)',
       responses: { 200: { description: 'The session', schema: dashboardSession }, 401: 'Not signed in, or the session expired' },
       handle: async (ctx, { caller: session, reply }) => {
@@ -55,7 +71,11 @@ export function dashboardRoutes(deps: RouteDeps): RouteDef[] {
       },
     }),
     route({
-      method: 'delete', path: '/v1/dashboard/session', operationId: 'endDashboardSession', tag: 'auth', auth: 'none',
+      method: 'delete',
+      path: '/v1/dashboard/session',
+      operationId: 'endDashboardSession',
+      tag: 'auth',
+      auth: 'none',
       summary: 'Sign out of the dashboard in this browser (the cookies expire); POST /v1/auth/logout-all ends every session',
       responses: { 204: 'Signed out' },
       handle: async (ctx) => {

@@ -9,9 +9,23 @@ export const STREAM_KEY_CHECK_MS = 5_000;
 export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
     route({
-      method: 'get', path: '/v1/collections/:id/documents/events', operationId: 'streamDocumentEvents', tag: 'events', auth: 'key-or-public', queryKey: true, longRunning: true,
+      method: 'get',
+      path: '/v1/collections/:id/documents/events',
+      operationId: 'streamDocumentEvents',
+      tag: 'events',
+      auth: 'key-or-public',
+      queryKey: true,
+      longRunning: true,
       summary: 'Server-Sent Events of document status changes (DocumentEvent per message, ping every 20 s); closes within 5 s of its key being revoked',
-      responses: { 200: { description: 'DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection\'s sandbox, live or test)', contentType: 'text/event-stream' }, 401: 'Invalid key', 404: 'Not found', 503: 'Live events unavailable: the event bus did not accept the subscription (the stream is not opened)' },
+      responses: {
+        200: {
+          description: "DocumentEvent {documentId, collectionId, status, sectionCount?, env} per message (env: the collection's sandbox, live or test)",
+          contentType: 'text/event-stream',
+        },
+        401: 'Invalid key',
+        404: 'Not found',
+        503: 'Live events unavailable: the event bus did not accept the subscription (the stream is not opened)',
+      },
       handle: async (ctx, { caller: access }) => {
         const watched = keyToWatch(ctx);
         let stream: ReturnType<typeof openSse> | null = null;
@@ -20,7 +34,10 @@ export function eventRoutes({ dossier }: RouteDeps): RouteDef[] {
         const opened = stream;
         const check = watched
           ? setInterval(() => {
-              dossier.auth.isKeyActive(watched).then((active) => active || opened.close(), () => {});
+              dossier.auth.isKeyActive(watched).then(
+                (active) => active || opened.close(),
+                () => {},
+              );
             }, STREAM_KEY_CHECK_MS)
           : null;
         opened.signal.addEventListener('abort', () => {

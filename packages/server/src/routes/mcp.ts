@@ -5,7 +5,7 @@ import { type RouteDef, route } from './define.ts';
 
 const REFUSALS = {
   401: 'A project API key or an OAuth access token is required',
-  403: 'insufficient_scope (the token lacks the tool\'s scope; WWW-Authenticate names it), or a foreign Origin/Host',
+  403: "insufficient_scope (the token lacks the tool's scope; WWW-Authenticate names it), or a foreign Origin/Host",
   404: 'Session not found (start a new one with initialize)',
 };
 
@@ -20,19 +20,39 @@ export function mcpRoutes(endpoint: () => McpEndpoint): RouteDef[] {
   const common = { path: MCP_PATH, tag: 'mcp', auth: 'key-or-oauth', longRunning: true } as const;
   return [
     route({
-      ...common, method: 'post', operationId: 'mcpPost',
+      ...common,
+      method: 'post',
+      operationId: 'mcpPost',
       summary: 'JSON-RPC messages of the Model Context Protocol (initialize opens a session: Mcp-Session-Id); answers JSON or a text/event-stream',
-      responses: { 200: { description: 'JSON-RPC response, or (Accept: text/event-stream) a stream of JSON-RPC messages: progress notifications, then the result', schema: jsonRpcMessage }, 202: 'Notifications and responses accepted', 400: 'Malformed JSON-RPC, or no Mcp-Session-Id', ...REFUSALS },
+      responses: {
+        200: {
+          description: 'JSON-RPC response, or (Accept: text/event-stream) a stream of JSON-RPC messages: progress notifications, then the result',
+          schema: jsonRpcMessage,
+        },
+        202: 'Notifications and responses accepted',
+        400: 'Malformed JSON-RPC, or no Mcp-Session-Id',
+        ...REFUSALS,
+      },
       handle: (ctx, { caller }) => endpoint().post(ctx, caller),
     }),
     route({
-      ...common, method: 'get', operationId: 'mcpStream',
-      summary: 'The session\'s server-to-client SSE stream; with Last-Event-ID, the missed messages of a dropped stream first',
-      responses: { 200: { description: 'JSON-RPC messages of the session', contentType: 'text/event-stream' }, 400: 'No Mcp-Session-Id', 405: 'The client does not accept text/event-stream', ...REFUSALS },
+      ...common,
+      method: 'get',
+      operationId: 'mcpStream',
+      summary: "The session's server-to-client SSE stream; with Last-Event-ID, the missed messages of a dropped stream first",
+      responses: {
+        200: { description: 'JSON-RPC messages of the session', contentType: 'text/event-stream' },
+        400: 'No Mcp-Session-Id',
+        405: 'The client does not accept text/event-stream',
+        ...REFUSALS,
+      },
       handle: (ctx, { caller }) => endpoint().get(ctx, caller),
     }),
     route({
-      ...common, method: 'delete', operationId: 'mcpEndSession', summary: 'End the MCP session',
+      ...common,
+      method: 'delete',
+      operationId: 'mcpEndSession',
+      summary: 'End the MCP session',
       responses: { 200: 'Session ended', 400: 'No Mcp-Session-Id', ...REFUSALS },
       handle: (ctx, { caller }) => endpoint().delete(ctx, caller),
     }),

@@ -5,14 +5,23 @@ import { type RouteDef, type RouteDeps, route } from './define.ts';
 export function metaRoutes({ dossier }: RouteDeps, openapi: () => Record<string, unknown>): RouteDef[] {
   const health = (path: string) =>
     route({
-      method: 'get', path, operationId: path === '/health' ? 'getHealthUnversioned' : 'getHealth', tag: 'meta', auth: 'none',
+      method: 'get',
+      path,
+      operationId: path === '/health' ? 'getHealthUnversioned' : 'getHealth',
+      tag: 'meta',
+      auth: 'none',
       summary: 'Liveness, and the embedding model of new collections',
       responses: { 200: { description: 'The server is up', schema: responses.health } },
       handle: async (_ctx, { reply }) => reply(200, { status: 'ok', defaultEmbeddingModel: dossier.defaultEmbeddingModel }),
     });
   return [
     route({
-      method: 'get', path: '/v1/openapi.json', operationId: 'getOpenApiDocument', tag: 'meta', auth: 'none', summary: 'This OpenAPI 3.1 document',
+      method: 'get',
+      path: '/v1/openapi.json',
+      operationId: 'getOpenApiDocument',
+      tag: 'meta',
+      auth: 'none',
+      summary: 'This OpenAPI 3.1 document',
       responses: { 200: { description: 'The OpenAPI document', schema: responses.openApiDocument } },
       handle: async (_ctx, { reply }) => reply(200, openapi()),
     }),

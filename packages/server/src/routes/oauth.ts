@@ -63,10 +63,35 @@ function clientCredentials(ctx: Context): ClientCredentials {
 }
 
 /** Response schemas, for the OpenAPI document. */
-const SERVER_METADATA = z.looseObject({ issuer: z.string(), authorization_endpoint: z.string(), token_endpoint: z.string(), registration_endpoint: z.string(), revocation_endpoint: z.string(), scopes_supported: z.array(z.string()), code_challenge_methods_supported: z.array(z.string()) });
-const RESOURCE_METADATA = z.looseObject({ resource: z.string(), authorization_servers: z.array(z.string()), scopes_supported: z.array(z.string()), bearer_methods_supported: z.array(z.string()), resource_name: z.string() });
-const CLIENT_INFORMATION = z.looseObject({ client_id: z.string(), client_id_issued_at: z.number(), client_secret: z.string().optional(), redirect_uris: z.array(z.string()) });
-const TOKEN_RESPONSE = z.object({ access_token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number(), refresh_token: z.string(), scope: z.string() });
+const SERVER_METADATA = z.looseObject({
+  issuer: z.string(),
+  authorization_endpoint: z.string(),
+  token_endpoint: z.string(),
+  registration_endpoint: z.string(),
+  revocation_endpoint: z.string(),
+  scopes_supported: z.array(z.string()),
+  code_challenge_methods_supported: z.array(z.string()),
+});
+const RESOURCE_METADATA = z.looseObject({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+  scopes_supported: z.array(z.string()),
+  bearer_methods_supported: z.array(z.string()),
+  resource_name: z.string(),
+});
+const CLIENT_INFORMATION = z.looseObject({
+  client_id: z.string(),
+  client_id_issued_at: z.number(),
+  client_secret: z.string().optional(),
+  redirect_uris: z.array(z.string()),
+});
+const TOKEN_RESPONSE = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number(),
+  refresh_token: z.string(),
+  scope: z.string(),
+});
 
 /** Authorization server metadata (RFC 8414 §2). */
 export function authorizationServerMetadata(urls: OAuthUrls) {
@@ -130,7 +155,13 @@ const signInFailure = (err: unknown): { status: number; message: string } | null
 const SIGN_IN_FAILURE_STATUS = { rate_limited: 429, invalid_input: 400, forbidden: 403 } as const;
 
 /** Sign in with the page's form, throttled like POST /auth/login; null after answering with the failure. */
-export async function signInFromForm(deps: RouteDeps, ctx: Context, form: Record<string, string>, purpose: PagePurpose, onFailure: (status: number, message: string) => void) {
+export async function signInFromForm(
+  deps: RouteDeps,
+  ctx: Context,
+  form: Record<string, string>,
+  purpose: PagePurpose,
+  onFailure: (status: number, message: string) => void,
+) {
   const credentials = { email: form.email ?? '', password: form.password ?? '' };
   try {
     requirePasswordSignIn(deps);
@@ -169,31 +200,58 @@ async function decide(deps: RouteDeps, ctx: Context, request: CheckedAuthorizati
   } catch (err) {
     if (!isDossierError(err, 'invalid_input') && !isDossierError(err, 'forbidden')) throw err;
     const view = { request, email: claims.email, session: form.session ?? '', sandboxes: await oauth.sandboxes(claims.accountId) };
-    sendPage(ctx, err.code === 'forbidden' ? 403 : 400, consentPage({ ...view, error: err.message, choice: { sandbox: form.sandbox, scope: form.granted_scope as OAuthScope } }));
+    sendPage(
+      ctx,
+      err.code === 'forbidden' ? 403 : 400,
+      consentPage({ ...view, error: err.message, choice: { sandbox: form.sandbox, scope: form.granted_scope as OAuthScope } }),
+    );
   }
 }
 
-const formSchema = (fields: Record<string, string>) => z.object(Object.fromEntries(Object.entries(fields).map(([name, about]) => [name, z.string().optional().describe(about)])));
+const formSchema = (fields: Record<string, string>) =>
+  z.object(Object.fromEntries(Object.entries(fields).map(([name, about]) => [name, z.string().optional().describe(about)])));
 
 const AUTHORIZE_FIELDS = {
-  response_type: 'code', client_id: 'The registered client', redirect_uri: 'One of the registered redirect URIs', code_challenge: 'base64url(sha256(code_verifier))',
-  code_challenge_method: 'S256 (required)', scope: 'svc:read or svc:full', state: 'Returned as sent', resource: 'The MCP endpoint (RFC 8707)',
+  response_type: 'code',
+  client_id: 'The registered client',
+  redirect_uri: 'One of the registered redirect URIs',
+  code_challenge: 'base64url(sha256(code_verifier))',
+  code_challenge_method: 'S256 (required)',
+  scope: 'svc:read or svc:full',
+  state: 'Returned as sent',
+  resource: 'The MCP endpoint (RFC 8707)',
 };
 const TOKEN_FIELDS = {
-  grant_type: 'authorization_code or refresh_token', code: 'authorization_code: the code', redirect_uri: 'authorization_code: as in the authorization request',
-  code_verifier: 'authorization_code: the PKCE verifier', refresh_token: 'refresh_token: the latest refresh token', scope: 'refresh_token: a subset of the granted scope',
-  resource: 'The MCP endpoint (RFC 8707)', client_id: 'Public and client_secret_post clients', client_secret: 'client_secret_post clients',
+  grant_type: 'authorization_code or refresh_token',
+  code: 'authorization_code: the code',
+  redirect_uri: 'authorization_code: as in the authorization request',
+  code_verifier: 'authorization_code: the PKCE verifier',
+  refresh_token: 'refresh_token: the latest refresh token',
+  scope: 'refresh_token: a subset of the granted scope',
+  resource: 'The MCP endpoint (RFC 8707)',
+  client_id: 'Public and client_secret_post clients',
+  client_secret: 'client_secret_post clients',
 };
 
 function metadataRoutes(deps: RouteDeps): RouteDef[] {
   const resourceMetadata = (path: string, operationId: string): RouteDef => ({
-    method: 'get', path, operationId, tag: 'oauth', auth: 'none', summary: 'Protected resource metadata of the MCP endpoint (RFC 9728): its authorization server and scopes',
+    method: 'get',
+    path,
+    operationId,
+    tag: 'oauth',
+    auth: 'none',
+    summary: 'Protected resource metadata of the MCP endpoint (RFC 9728): its authorization server and scopes',
     responses: { 200: { description: 'The MCP resource and its authorization server', schema: RESOURCE_METADATA } },
     handle: async (ctx) => send(ctx, 200, protectedResourceMetadata(oauthUrls(deps.publicUrl()))),
   });
   return [
     {
-      method: 'get', path: '/.well-known/oauth-authorization-server', operationId: 'oauthAuthorizationServerMetadata', tag: 'oauth', auth: 'none', summary: 'Authorization server metadata (RFC 8414)',
+      method: 'get',
+      path: '/.well-known/oauth-authorization-server',
+      operationId: 'oauthAuthorizationServerMetadata',
+      tag: 'oauth',
+      auth: 'none',
+      summary: 'Authorization server metadata (RFC 8414)',
       responses: { 200: { description: 'issuer, endpoints, scopes, S256 only', schema: SERVER_METADATA } },
       handle: async (ctx) => send(ctx, 200, authorizationServerMetadata(oauthUrls(deps.publicUrl()))),
     },
@@ -207,35 +265,81 @@ function authorizeRoutes(deps: RouteDeps): RouteDef[] {
   const oauth = deps.dossier.oauth;
   return [
     {
-      method: 'get', path: '/oauth/authorize', operationId: 'oauthAuthorize', tag: 'oauth', auth: 'none', produces: 'text/html', query: formSchema(AUTHORIZE_FIELDS),
+      method: 'get',
+      path: '/oauth/authorize',
+      operationId: 'oauthAuthorize',
+      tag: 'oauth',
+      auth: 'none',
+      produces: 'text/html',
+      query: formSchema(AUTHORIZE_FIELDS),
       summary: 'Authorization endpoint: the sign-in page of the consent flow (PKCE S256 required; resource must be the MCP endpoint)',
-      responses: { 200: 'Sign-in page', 302: 'Back to the client with error (invalid scope, plain PKCE, wrong resource…)', 400: 'Error page (unknown client or redirect URI)' },
+      responses: {
+        200: 'Sign-in page',
+        302: 'Back to the client with error (invalid scope, plain PKCE, wrong resource…)',
+        400: 'Error page (unknown client or redirect URI)',
+      },
       handle: async (ctx) => {
         const request = await checkedRequest(deps, ctx, queryObject(ctx));
         if (request) sendPage(ctx, 200, loginPage(request, undefined, signInChoices(deps)));
       },
     },
     {
-      method: 'post', path: '/oauth/authorize', operationId: 'oauthSignIn', tag: 'oauth', auth: 'none', produces: 'text/html',
-      rawBody: { type: 'application/x-www-form-urlencoded', schema: formSchema({ ...AUTHORIZE_FIELDS, email: 'Account e-mail', password: 'Account password' }) },
+      method: 'post',
+      path: '/oauth/authorize',
+      operationId: 'oauthSignIn',
+      tag: 'oauth',
+      auth: 'none',
+      produces: 'text/html',
+      rawBody: {
+        type: 'application/x-www-form-urlencoded',
+        schema: formSchema({ ...AUTHORIZE_FIELDS, email: 'Account e-mail', password: 'Account password' }),
+      },
       summary: 'Sign in on the consent flow: shows the consent page (project and scope)',
-      responses: { 200: 'Consent page', 302: 'Back to the client with error', 400: 'Error page', 401: 'Sign-in page again (wrong e-mail or password)', 429: 'Sign-in page again (too many failed sign-ins)' },
+      responses: {
+        200: 'Consent page',
+        302: 'Back to the client with error',
+        400: 'Error page',
+        401: 'Sign-in page again (wrong e-mail or password)',
+        429: 'Sign-in page again (too many failed sign-ins)',
+      },
       handle: async (ctx) => {
         const form = await readForm(ctx);
         const request = await checkedRequest(deps, ctx, form);
         if (!request) return;
         const purpose = { page: 'consent', clientId: request.client.id } as const;
-        const signedIn = await signInFromForm(deps, ctx, form, purpose, (status, message) => sendPage(ctx, status, loginPage(request, message, signInChoices(deps))));
+        const signedIn = await signInFromForm(deps, ctx, form, purpose, (status, message) =>
+          sendPage(ctx, status, loginPage(request, message, signInChoices(deps))),
+        );
         if (!signedIn) return;
         const sandboxes = await oauth.sandboxes(signedIn.claims.accountId);
         sendPage(ctx, 200, consentPage({ request, email: signedIn.claims.email, session: signedIn.session, sandboxes }));
       },
     },
     {
-      method: 'post', path: '/oauth/authorize/consent', operationId: 'oauthConsent', tag: 'oauth', auth: 'none', produces: 'text/html',
-      rawBody: { type: 'application/x-www-form-urlencoded', schema: formSchema({ ...AUTHORIZE_FIELDS, session: 'The sign-in page session', sandbox: '<projectId>:<live|test>', granted_scope: 'svc:read or svc:full (the choice; scope is the request\'s)', decision: 'allow or deny' }) },
+      method: 'post',
+      path: '/oauth/authorize/consent',
+      operationId: 'oauthConsent',
+      tag: 'oauth',
+      auth: 'none',
+      produces: 'text/html',
+      rawBody: {
+        type: 'application/x-www-form-urlencoded',
+        schema: formSchema({
+          ...AUTHORIZE_FIELDS,
+          session: 'The sign-in page session',
+          sandbox: '<projectId>:<live|test>',
+          granted_scope: "svc:read or svc:full (the choice; scope is the request's)",
+          decision: 'allow or deny',
+        }),
+      },
       summary: 'The consent decision: redirects to the client with a code (allow) or access_denied (deny)',
-      responses: { 303: 'Back to the client with code, state and iss', 302: 'Back to the client with access_denied', 400: 'Consent page again (no project chosen)', 401: 'Sign-in page again (sign-in expired)', 403: 'Consent page again (svc:full needs the admin role)' },
+      responses: {
+        303: 'Back to the client with code, state and iss',
+        302: 'Back to the client with access_denied',
+        400: 'Consent page again (no project chosen)',
+        401: 'Sign-in page again (sign-in expired)',
+        403: 'Consent page again (svc:full needs the admin role)',
+      },
       handle: async (ctx) => {
         const form = await readForm(ctx);
         const request = await checkedRequest(deps, ctx, form);
@@ -247,34 +351,74 @@ function authorizeRoutes(deps: RouteDeps): RouteDef[] {
 
 function tokenRoutes(deps: RouteDeps): RouteDef[] {
   const oauth = deps.dossier.oauth;
-  const refusals = { 400: '{error: invalid_request | invalid_grant | invalid_scope | invalid_target | unsupported_grant_type, error_description}', 401: '{error: invalid_client, error_description}' };
+  const refusals = {
+    400: '{error: invalid_request | invalid_grant | invalid_scope | invalid_target | unsupported_grant_type, error_description}',
+    401: '{error: invalid_client, error_description}',
+  };
   return [
     {
-      method: 'post', path: '/oauth/register', operationId: 'oauthRegister', tag: 'oauth', auth: 'none', rawBody: { type: 'application/json', schema: z.looseObject({ redirect_uris: z.array(z.string()), token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS).optional(), client_name: z.string().optional() }) },
+      method: 'post',
+      path: '/oauth/register',
+      operationId: 'oauthRegister',
+      tag: 'oauth',
+      auth: 'none',
+      rawBody: {
+        type: 'application/json',
+        schema: z.looseObject({
+          redirect_uris: z.array(z.string()),
+          token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS).optional(),
+          client_name: z.string().optional(),
+        }),
+      },
       summary: 'Dynamic client registration (RFC 7591): public clients (token_endpoint_auth_method none) get no secret',
-      responses: { 201: { description: 'The client information: client_id, client_id_issued_at, the metadata as registered, and client_secret for confidential clients', schema: CLIENT_INFORMATION }, 400: '{error: invalid_client_metadata | invalid_redirect_uri, error_description}' },
+      responses: {
+        201: {
+          description: 'The client information: client_id, client_id_issued_at, the metadata as registered, and client_secret for confidential clients',
+          schema: CLIENT_INFORMATION,
+        },
+        400: '{error: invalid_client_metadata | invalid_redirect_uri, error_description}',
+      },
       handle: (ctx) => withOAuthErrors(ctx, async () => send(ctx, 201, await oauth.register(await readJson(ctx)))),
     },
     {
-      method: 'post', path: '/oauth/token', operationId: 'oauthToken', tag: 'oauth', auth: 'none', rawBody: { type: 'application/x-www-form-urlencoded', schema: formSchema(TOKEN_FIELDS) },
+      method: 'post',
+      path: '/oauth/token',
+      operationId: 'oauthToken',
+      tag: 'oauth',
+      auth: 'none',
+      rawBody: { type: 'application/x-www-form-urlencoded', schema: formSchema(TOKEN_FIELDS) },
       summary: 'Token endpoint: exchange a code (with its PKCE verifier) or a refresh token (rotated: each is good once) for tokens',
       responses: { 200: { description: 'The tokens', schema: TOKEN_RESPONSE }, ...refusals },
-      handle: (ctx) => withOAuthErrors(ctx, async () => {
-        const credentials = clientCredentials(ctx);
-        send(ctx, 200, await oauth.token(await readForm(ctx), credentials));
-        ctx.set('Pragma', 'no-cache');
-      }),
+      handle: (ctx) =>
+        withOAuthErrors(ctx, async () => {
+          const credentials = clientCredentials(ctx);
+          send(ctx, 200, await oauth.token(await readForm(ctx), credentials));
+          ctx.set('Pragma', 'no-cache');
+        }),
     },
     {
-      method: 'post', path: '/oauth/revoke', operationId: 'oauthRevoke', tag: 'oauth', auth: 'none',
-      rawBody: { type: 'application/x-www-form-urlencoded', schema: formSchema({ token: 'An access or refresh token', token_type_hint: 'access_token or refresh_token (not needed)', client_id: 'Public clients', client_secret: 'client_secret_post clients' }) },
+      method: 'post',
+      path: '/oauth/revoke',
+      operationId: 'oauthRevoke',
+      tag: 'oauth',
+      auth: 'none',
+      rawBody: {
+        type: 'application/x-www-form-urlencoded',
+        schema: formSchema({
+          token: 'An access or refresh token',
+          token_type_hint: 'access_token or refresh_token (not needed)',
+          client_id: 'Public clients',
+          client_secret: 'client_secret_post clients',
+        }),
+      },
       summary: 'Revocation (RFC 7009): a refresh token ends its whole connection, an access token itself; unknown tokens answer the same',
       responses: { 200: { description: 'Revoked (or nothing to revoke)', schema: z.object({}) }, ...refusals },
-      handle: (ctx) => withOAuthErrors(ctx, async () => {
-        const credentials = clientCredentials(ctx);
-        await oauth.revoke(await readForm(ctx), credentials);
-        send(ctx, 200, {});
-      }),
+      handle: (ctx) =>
+        withOAuthErrors(ctx, async () => {
+          const credentials = clientCredentials(ctx);
+          await oauth.revoke(await readForm(ctx), credentials);
+          send(ctx, 200, {});
+        }),
     },
   ];
 }
@@ -283,4 +427,3 @@ function tokenRoutes(deps: RouteDeps): RouteDef[] {
 export function oauthRoutes(deps: RouteDeps): RouteDef[] {
   return [...metadataRoutes(deps), ...authorizeRoutes(deps), ...tokenRoutes(deps)];
 }
-

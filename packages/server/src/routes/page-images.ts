@@ -8,7 +8,11 @@ const pageNumber = (raw: string | undefined): number => (raw && /^\d{1,6}$/.test
 export function pageImageRoutes({ dossier }: RouteDeps): RouteDef[] {
   return [
     route({
-      method: 'get', path: '/v1/documents/:id/pages/:page/image', operationId: 'getDocumentPageImage', tag: 'documents', auth: 'key-or-public',
+      method: 'get',
+      path: '/v1/documents/:id/pages/:page/image',
+      operationId: 'getDocumentPageImage',
+      tag: 'documents',
+      auth: 'key-or-public',
       query: schemas.pageImageQuerySchema,
       summary: "A page of a PDF's original as PNG, to draw a result's `regions` on (drawn once per width, then cached; private collections need the API key)",
       responses: {

@@ -26,7 +26,14 @@ const UNUSABLE_INVITE = 'This invitation link is not valid: it was used, revoked
 async function showInvitation(deps: RouteDeps, ctx: Context, token: string, failure?: { status: number; message: string }): Promise<void> {
   try {
     const preview = await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.invitations.preview(token));
-    const view = { token, ...preview, passwordSignIn: peopleOptions(deps).passwordSignIn, providers: providersOf(deps), ssoQuery: deps.dashboard ? 'then=dashboard' : '', error: failure?.message };
+    const view = {
+      token,
+      ...preview,
+      passwordSignIn: peopleOptions(deps).passwordSignIn,
+      providers: providersOf(deps),
+      ssoQuery: deps.dashboard ? 'then=dashboard' : '',
+      error: failure?.message,
+    };
     sendPage(ctx, failure?.status ?? 200, invitationPage(view));
   } catch (err) {
     const refused = refusal(err);
@@ -40,8 +47,19 @@ async function acceptFromForm(deps: RouteDeps, ctx: Context): Promise<void> {
   const token = form.token ?? '';
   try {
     if (!peopleOptions(deps).passwordSignIn) return void (await showInvitation(deps, ctx, token));
-    const accepted = await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.invitations.accept({ token, password: form.password ?? '' }, { userAgent: ctx.get('user-agent') || null }));
-    sendPage(ctx, 200, messagePage('Welcome', `You are a member now, signed in as ${accepted.user.email}. Sign in with your e-mail and password in the dashboard, the CLI (dossier login), the API, or an MCP client.`, 'status', { href: '/', label: 'Open the dashboard' }));
+    const accepted = await deps.limits.linkAttempt(ctx.ip, () =>
+      deps.dossier.people.invitations.accept({ token, password: form.password ?? '' }, { userAgent: ctx.get('user-agent') || null }),
+    );
+    sendPage(
+      ctx,
+      200,
+      messagePage(
+        'Welcome',
+        `You are a member now, signed in as ${accepted.user.email}. Sign in with your e-mail and password in the dashboard, the CLI (dossier login), the API, or an MCP client.`,
+        'status',
+        { href: '/', label: 'Open the dashboard' },
+      ),
+    );
   } catch (err) {
     const refused = refusal(err);
     if (!refused) throw err;
@@ -53,9 +71,17 @@ async function resetFromForm(deps: RouteDeps, ctx: Context): Promise<void> {
   const form = await readForm(ctx);
   const token = form.token ?? '';
   try {
-    if (!peopleOptions(deps).passwordSignIn) return sendPage(ctx, 403, messagePage('Password', 'Password sign-in is turned off on this server: sign in with single sign-on.', 'error'));
+    if (!peopleOptions(deps).passwordSignIn)
+      return sendPage(ctx, 403, messagePage('Password', 'Password sign-in is turned off on this server: sign in with single sign-on.', 'error'));
     await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.accounts.completeReset({ token, newPassword: form.newPassword ?? '' }));
-    sendPage(ctx, 200, messagePage('Password changed', 'Your password is changed and every session of your account has ended. Sign in with the new password.', 'status', { href: '/', label: 'Open the dashboard' }));
+    sendPage(
+      ctx,
+      200,
+      messagePage('Password changed', 'Your password is changed and every session of your account has ended. Sign in with the new password.', 'status', {
+        href: '/',
+        label: 'Open the dashboard',
+      }),
+    );
   } catch (err) {
     const refused = refusal(err);
     if (!refused) throw err;
@@ -68,26 +94,66 @@ export function peoplePageRoutes(deps: RouteDeps): RouteDef[] {
   const field = (about: string) => z.string().optional().describe(about);
   return [
     {
-      method: 'get', path: '/invite', operationId: 'invitationPage', tag: 'auth', auth: 'none', produces: 'text/html', query: tokenQuery,
+      method: 'get',
+      path: '/invite',
+      operationId: 'invitationPage',
+      tag: 'auth',
+      auth: 'none',
+      produces: 'text/html',
+      query: tokenQuery,
       summary: 'The page an invitation link opens: choose a password (or sign in with SSO) to join the org',
       responses: { 200: 'The invitation page', 404: 'The link was used, revoked or has expired', 429: 'Too many failed attempts from the address' },
       handle: (ctx) => showInvitation(deps, ctx, typeof ctx.query.token === 'string' ? ctx.query.token : ''),
     },
     {
-      method: 'post', path: '/invite', operationId: 'acceptInvitationPage', tag: 'auth', auth: 'none', produces: 'text/html',
-      rawBody: { type: 'application/x-www-form-urlencoded', schema: z.object({ token: field('The link secret'), password: field('A new password, or the existing account\'s') }) },
-      summary: 'Accept an invitation from its page', responses: { 200: 'Welcome page', 400: 'The page again (weak password)', 401: 'The page again (wrong password)', 404: 'The link cannot be used', 429: 'Too many failed attempts' },
+      method: 'post',
+      path: '/invite',
+      operationId: 'acceptInvitationPage',
+      tag: 'auth',
+      auth: 'none',
+      produces: 'text/html',
+      rawBody: {
+        type: 'application/x-www-form-urlencoded',
+        schema: z.object({ token: field('The link secret'), password: field("A new password, or the existing account's") }),
+      },
+      summary: 'Accept an invitation from its page',
+      responses: {
+        200: 'Welcome page',
+        400: 'The page again (weak password)',
+        401: 'The page again (wrong password)',
+        404: 'The link cannot be used',
+        429: 'Too many failed attempts',
+      },
       handle: (ctx) => acceptFromForm(deps, ctx),
     },
     {
-      method: 'get', path: '/reset-password', operationId: 'resetPasswordPage', tag: 'auth', auth: 'none', produces: 'text/html', query: tokenQuery,
-      summary: 'The page a password reset link opens: choose a new password', responses: { 200: 'The form' },
+      method: 'get',
+      path: '/reset-password',
+      operationId: 'resetPasswordPage',
+      tag: 'auth',
+      auth: 'none',
+      produces: 'text/html',
+      query: tokenQuery,
+      summary: 'The page a password reset link opens: choose a new password',
+      responses: { 200: 'The form' },
       handle: async (ctx) => sendPage(ctx, 200, resetPage(typeof ctx.query.token === 'string' ? ctx.query.token : '')),
     },
     {
-      method: 'post', path: '/reset-password', operationId: 'resetPasswordFromPage', tag: 'auth', auth: 'none', produces: 'text/html',
+      method: 'post',
+      path: '/reset-password',
+      operationId: 'resetPasswordFromPage',
+      tag: 'auth',
+      auth: 'none',
+      produces: 'text/html',
       rawBody: { type: 'application/x-www-form-urlencoded', schema: z.object({ token: field('The link secret'), newPassword: field('The new password') }) },
-      summary: 'Set a new password from the reset page', responses: { 200: 'Done', 400: 'The form again (weak password)', 403: 'Password sign-in is off', 404: 'The link was used or has expired', 429: 'Too many failed attempts' },
+      summary: 'Set a new password from the reset page',
+      responses: {
+        200: 'Done',
+        400: 'The form again (weak password)',
+        403: 'Password sign-in is off',
+        404: 'The link was used or has expired',
+        429: 'Too many failed attempts',
+      },
       handle: (ctx) => resetFromForm(deps, ctx),
     },
   ];

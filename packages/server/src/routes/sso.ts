@@ -44,8 +44,10 @@ function providerOf(clients: OidcClients, ctx: Context): SsoProviderConfig | nul
 /** The CLI's loopback listener: a port of 127.0.0.1 and the S256 challenge of the verifier the CLI keeps. */
 function cliResume(params: Record<string, string>): Record<string, string> {
   const port = Number(params.port);
-  if (!Number.isInteger(port) || port < 1024 || port > 65535) throw new DossierError('invalid_input', 'then=cli needs port: the port (1024–65535) of the CLI\'s listener on 127.0.0.1');
-  if (!/^[A-Za-z0-9_-]{43}$/.test(params.challenge ?? '')) throw new DossierError('invalid_input', 'then=cli needs challenge: the base64url S256 challenge of the CLI\'s verifier (43 characters)');
+  if (!Number.isInteger(port) || port < 1024 || port > 65535)
+    throw new DossierError('invalid_input', "then=cli needs port: the port (1024–65535) of the CLI's listener on 127.0.0.1");
+  if (!/^[A-Za-z0-9_-]{43}$/.test(params.challenge ?? ''))
+    throw new DossierError('invalid_input', "then=cli needs challenge: the base64url S256 challenge of the CLI's verifier (43 characters)");
   return { target: 'cli', port: String(port), challenge: params.challenge! };
 }
 
@@ -65,7 +67,14 @@ async function resumeOf(deps: RouteDeps, ctx: Context, params: Record<string, st
     case 'dashboard': {
       const binding = randomBytes(24).toString('base64url');
       // Lax: the provider's redirect back is a top-level GET from another site, which must carry it.
-      ctx.cookies.set(BINDING_COOKIE, binding, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: '/auth/sso', maxAge: ATTEMPT_TTL_MS, overwrite: true });
+      ctx.cookies.set(BINDING_COOKIE, binding, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: ctx.secure,
+        path: '/auth/sso',
+        maxAge: ATTEMPT_TTL_MS,
+        overwrite: true,
+      });
       return { target: 'dashboard', binding: hashSecret(binding) };
     }
     default:
@@ -83,8 +92,13 @@ async function start(deps: RouteDeps, clients: OidcClients, ctx: Context): Promi
   const url = await clients.authorizationUrl(provider, callbackUrl(deps, provider), checks);
   const createdAt = new Date();
   await deps.dossier.people.sso.remember({
-    stateHash: hashSecret(checks.state), providerId: provider.id, codeVerifier: checks.codeVerifier, nonce: checks.nonce,
-    context: resume ? JSON.stringify(resume) : null, createdAt: createdAt.toISOString(), expiresAt: new Date(createdAt.getTime() + ATTEMPT_TTL_MS).toISOString(),
+    stateHash: hashSecret(checks.state),
+    providerId: provider.id,
+    codeVerifier: checks.codeVerifier,
+    nonce: checks.nonce,
+    context: resume ? JSON.stringify(resume) : null,
+    createdAt: createdAt.toISOString(),
+    expiresAt: new Date(createdAt.getTime() + ATTEMPT_TTL_MS).toISOString(),
   });
   ctx.redirect(url);
 }
@@ -101,7 +115,8 @@ interface Answer {
 
 /** The account the provider's answer signs in (checked by openid-client, then by the provider's policy). */
 async function admitted(ctx: Context, answer: Answer): Promise<Account> {
-  if (typeof ctx.query.error === 'string') throw new DossierError('forbidden', `The identity provider did not sign you in: ${ctx.query.error_description ?? ctx.query.error}`);
+  if (typeof ctx.query.error === 'string')
+    throw new DossierError('forbidden', `The identity provider did not sign you in: ${ctx.query.error_description ?? ctx.query.error}`);
   // The registered redirect URI with the answer's parameters (behind a proxy, the request's own URL may differ).
   const url = new URL(`${callbackUrl(answer.deps, answer.provider)}?${ctx.querystring}`);
   const identity = await answer.clients.identity(answer.provider, url, { ...answer.attempt, state: answer.state });
@@ -190,34 +205,76 @@ const PROVIDERS = z.object({
 export function ssoRoutes(deps: RouteDeps): RouteDef[] {
   const options = peopleOptions(deps);
   const clients = oidcClients(options.ssoProviders);
-  const pass = z.looseObject({}).describe('An MCP client\'s authorization request to resume after sign-in (the parameters of /oauth/authorize), or nothing');
+  const pass = z.looseObject({}).describe("An MCP client's authorization request to resume after sign-in (the parameters of /oauth/authorize), or nothing");
   return [
     route({
-      method: 'post', path: '/v1/auth/sso/token', operationId: 'redeemSsoCode', tag: 'auth', auth: 'none', body: REDEEM,
-      summary: 'Redeem the one-time code single sign-on sent to the CLI\'s loopback listener (with its PKCE verifier) for a JWT (1 hour)',
-      responses: { 200: { description: 'A JWT and the account', schema: responses.login }, 400: 'Invalid input', 401: 'The verifier does not match', 404: 'The code expired or was already used', 429: 'Too many failed attempts from the address' },
+      method: 'post',
+      path: '/v1/auth/sso/token',
+      operationId: 'redeemSsoCode',
+      tag: 'auth',
+      auth: 'none',
+      body: REDEEM,
+      summary: "Redeem the one-time code single sign-on sent to the CLI's loopback listener (with its PKCE verifier) for a JWT (1 hour)",
+      responses: {
+        200: { description: 'A JWT and the account', schema: responses.login },
+        400: 'Invalid input',
+        401: 'The verifier does not match',
+        404: 'The code expired or was already used',
+        429: 'Too many failed attempts from the address',
+      },
       handle: async (ctx, { body, reply }) => {
-        reply(200, await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.sso.redeem(body.code, body.verifier, { userAgent: ctx.get('user-agent') || null })));
+        reply(
+          200,
+          await deps.limits.linkAttempt(ctx.ip, () => deps.dossier.people.sso.redeem(body.code, body.verifier, { userAgent: ctx.get('user-agent') || null })),
+        );
       },
     }),
     route({
-      method: 'get', path: '/v1/auth/sso/providers', operationId: 'listSsoProviders', tag: 'auth', auth: 'none', summary: 'The identity providers people can sign in with, and whether passwords work too',
+      method: 'get',
+      path: '/v1/auth/sso/providers',
+      operationId: 'listSsoProviders',
+      tag: 'auth',
+      auth: 'none',
+      summary: 'The identity providers people can sign in with, and whether passwords work too',
       responses: { 200: { description: 'The providers', schema: PROVIDERS } },
-      handle: async (_ctx, { reply }) => reply(200, {
-        passwordSignIn: options.passwordSignIn,
-        providers: options.ssoProviders.map((p) => ({ id: p.id, name: p.name, startUrl: `${deps.publicUrl().replace(/\/+$/, '')}/auth/sso/${p.id}/start` })),
-      }),
+      handle: async (_ctx, { reply }) =>
+        reply(200, {
+          passwordSignIn: options.passwordSignIn,
+          providers: options.ssoProviders.map((p) => ({ id: p.id, name: p.name, startUrl: `${deps.publicUrl().replace(/\/+$/, '')}/auth/sso/${p.id}/start` })),
+        }),
     }),
     {
-      method: 'get', path: '/auth/sso/:providerId/start', operationId: 'ssoStart', tag: 'auth', auth: 'none', produces: 'text/html', query: pass,
+      method: 'get',
+      path: '/auth/sso/:providerId/start',
+      operationId: 'ssoStart',
+      tag: 'auth',
+      auth: 'none',
+      produces: 'text/html',
+      query: pass,
       summary: 'Start single sign-on: redirects to the identity provider (authorization code, PKCE S256)',
-      responses: { 302: 'To the identity provider', 400: 'Error page (a bad authorization request)', 404: 'No such provider', 502: 'The provider cannot be reached' },
+      responses: {
+        302: 'To the identity provider',
+        400: 'Error page (a bad authorization request)',
+        404: 'No such provider',
+        502: 'The provider cannot be reached',
+      },
       handle: (ctx) => withSsoPages(ctx, () => start(deps, clients, ctx)),
     },
     {
-      method: 'get', path: '/auth/sso/:providerId/callback', operationId: 'ssoCallback', tag: 'auth', auth: 'none', produces: 'text/html', query: pass,
+      method: 'get',
+      path: '/auth/sso/:providerId/callback',
+      operationId: 'ssoCallback',
+      tag: 'auth',
+      auth: 'none',
+      produces: 'text/html',
+      query: pass,
       summary: "The identity provider's answer: signs in, then shows the consent page (MCP client) or a management token",
-      responses: { 200: 'Consent page, or the signed-in page', 400: 'Expired or replayed sign-in', 403: 'E-mail not verified or its domain not allowed', 502: "The provider's answer was refused (wrong issuer, bad code…)" },
+      responses: {
+        200: 'Consent page, or the signed-in page',
+        400: 'Expired or replayed sign-in',
+        403: 'E-mail not verified or its domain not allowed',
+        502: "The provider's answer was refused (wrong issuer, bad code…)",
+      },
       handle: (ctx) => withSsoPages(ctx, () => callback(deps, clients, ctx)),
     },
   ];

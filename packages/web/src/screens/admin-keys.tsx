@@ -85,7 +85,11 @@ export function ApiKeysSection({ orgId, projectId }: { orgId: string; projectId:
         <label>
           Key sandbox
           <select name="env" defaultValue="test">
-            {ENVS.map((env) => <option key={env} value={env}>{env}</option>)}
+            {ENVS.map((env) => (
+              <option key={env} value={env}>
+                {env}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit" disabled={create.isPending}>
@@ -103,8 +107,8 @@ export function ApiKeysSection({ orgId, projectId }: { orgId: string; projectId:
           onConfirm={() => act.mutate(pending)}
         >
           <p>
-            The key {pending.key.name ?? ''} ending in …{pending.key.lastFour} ({pending.key.env}) stops working at once: every
-            program using it will be refused.
+            The key {pending.key.name ?? ''} ending in …{pending.key.lastFour} ({pending.key.env}) stops working at once: every program using it will be
+            refused.
             {pending.kind === 'rotate' ? ' A new key replaces it, shown once.' : ' This cannot be undone.'}
           </p>
         </ConfirmDialog>

@@ -13,10 +13,14 @@ export function ProviderKeysSection({ projectId }: { projectId: string }) {
   const { sandbox } = useSession();
   const queries = useQueryClient();
   const key = ['provider-keys', projectId, sandbox?.env];
-  const keys = useQuery({ queryKey: key, queryFn: async () => unwrap(await api.GET('/v1/projects/{id}/provider-keys', { params: { path: { id: projectId } } })) });
+  const keys = useQuery({
+    queryKey: key,
+    queryFn: async () => unwrap(await api.GET('/v1/projects/{id}/provider-keys', { params: { path: { id: projectId } } })),
+  });
   const [removing, setRemoving] = useState<ProviderKey | null>(null);
   const add = useMutation({
-    mutationFn: async (body: { provider: Provider; name: string; key: string }) => unwrap(await api.POST('/v1/projects/{id}/provider-keys', { params: { path: { id: projectId } }, body })),
+    mutationFn: async (body: { provider: Provider; name: string; key: string }) =>
+      unwrap(await api.POST('/v1/projects/{id}/provider-keys', { params: { path: { id: projectId } }, body })),
     onSuccess: () => queries.invalidateQueries({ queryKey: key }),
   });
   const remove = useMutation({
@@ -68,8 +72,15 @@ export function ProviderKeysSection({ projectId }: { projectId: string }) {
         ))}
       </ul>
       {removing && (
-        <ConfirmDialog title="Delete this provider key?" confirmLabel="Delete provider key" onCancel={() => setRemoving(null)} onConfirm={() => remove.mutate(removing)}>
-          <p>{removing.name} ({removing.provider}) is deleted from this sandbox: its model calls stop using it at once. This cannot be undone.</p>
+        <ConfirmDialog
+          title="Delete this provider key?"
+          confirmLabel="Delete provider key"
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => remove.mutate(removing)}
+        >
+          <p>
+            {removing.name} ({removing.provider}) is deleted from this sandbox: its model calls stop using it at once. This cannot be undone.
+          </p>
         </ConfirmDialog>
       )}
     </section>

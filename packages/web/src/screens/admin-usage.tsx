@@ -71,7 +71,9 @@ function UsageChart({ label, month, meter }: { label: string; month: string; met
       <details>
         <summary>{label} day by day (table)</summary>
         <table className="grid">
-          <caption className="visually-hidden">{label} used each day of {month}</caption>
+          <caption className="visually-hidden">
+            {label} used each day of {month}
+          </caption>
           <thead>
             <tr>
               <th scope="col">Day</th>

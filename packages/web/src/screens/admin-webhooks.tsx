@@ -7,8 +7,14 @@ type Endpoint = Schemas['WebhookEndpoint'];
 type Delivery = Schemas['WebhookDelivery'];
 /** The event types an endpoint may subscribe to (`webhook.test` is sent on request only, whatever it subscribes to). */
 const EVENTS = [
-  'document.ready', 'document.error', 'document.updated', 'research.completed', 'duplicates.completed', 'contradictions.completed',
-  'agent.run.completed', 'source.run.completed',
+  'document.ready',
+  'document.error',
+  'document.updated',
+  'research.completed',
+  'duplicates.completed',
+  'contradictions.completed',
+  'agent.run.completed',
+  'source.run.completed',
 ] as const;
 
 /** Webhook endpoints of the project, each with its delivery log; admins create, delete and retry. */
@@ -23,8 +29,7 @@ export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; 
   const [removing, setRemoving] = useState<Endpoint | null>(null);
   const refresh = () => queries.invalidateQueries({ queryKey: ['webhooks', projectId] });
   const create = useMutation({
-    mutationFn: async (body: NewWebhook) =>
-      unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks', { params: { path }, body })),
+    mutationFn: async (body: NewWebhook) => unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks', { params: { path }, body })),
     onSuccess: (created) => {
       setSecret(created.secret ?? null);
       void refresh();
@@ -129,7 +134,9 @@ function TestEventButton({ orgId, projectId, endpoint }: { orgId: string; projec
   const queries = useQueryClient();
   const send = useMutation({
     mutationFn: async () =>
-      unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/test', { params: { path: { orgId, projectId, endpointId: endpoint.id } } })),
+      unwrap(
+        await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/test', { params: { path: { orgId, projectId, endpointId: endpoint.id } } }),
+      ),
     onSuccess: () => queries.invalidateQueries({ queryKey: ['deliveries', endpoint.id] }),
   });
   return (
@@ -154,11 +161,14 @@ function Deliveries({ orgId, projectId, endpoint, isAdmin }: { orgId: string; pr
   const key = ['deliveries', endpoint.id];
   const deliveries = useQuery({
     queryKey: key,
-    queryFn: async () => unwrap(await api.GET('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/deliveries', { params: { path, query: { limit: 50 } } })),
+    queryFn: async () =>
+      unwrap(await api.GET('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/deliveries', { params: { path, query: { limit: 50 } } })),
   });
   const retry = useMutation({
     mutationFn: async (delivery: Delivery) =>
-      unwrap(await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/deliveries/{id}/retry', { params: { path: { ...path, id: delivery.id } } })),
+      unwrap(
+        await api.POST('/v1/orgs/{orgId}/projects/{projectId}/webhooks/{endpointId}/deliveries/{id}/retry', { params: { path: { ...path, id: delivery.id } } }),
+      ),
     onSuccess: () => queries.invalidateQueries({ queryKey: key }),
   });
   return (

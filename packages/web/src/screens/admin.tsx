@@ -72,8 +72,16 @@ function MembersSection({ orgId, isAdmin }: { orgId: string; isAdmin: boolean })
               <td>{m.email}</td>
               <td>
                 {isAdmin ? (
-                  <select aria-label={`Role of ${m.email}`} value={m.role} onChange={(e) => setRole.mutate({ email: m.email, role: oneOf(ORG_ROLES, e.target.value, m.role) })}>
-                    {ORG_ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                  <select
+                    aria-label={`Role of ${m.email}`}
+                    value={m.role}
+                    onChange={(e) => setRole.mutate({ email: m.email, role: oneOf(ORG_ROLES, e.target.value, m.role) })}
+                  >
+                    {ORG_ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
                   </select>
                 ) : (
                   m.role
@@ -163,7 +171,15 @@ function InvitationsPanel({ orgId }: { orgId: string }) {
   );
 }
 
-type McpClient = { id: string; clientName: string | null; clientId: string; env: string; scopes: string[]; account: { email: string | null }; lastUsedAt: string | null };
+type McpClient = {
+  id: string;
+  clientName: string | null;
+  clientId: string;
+  env: string;
+  scopes: string[];
+  account: { email: string | null };
+  lastUsedAt: string | null;
+};
 
 /** MCP clients connected to the project through OAuth; revoking one ends its access at once. */
 function McpClientsSection({ orgId, projectId }: { orgId: string; projectId: string }) {
@@ -176,7 +192,9 @@ function McpClientsSection({ orgId, projectId }: { orgId: string; projectId: str
   const [revoking, setRevoking] = useState<McpClient | null>(null);
   const revoke = useMutation({
     mutationFn: async (client: McpClient) => {
-      const res = await api.DELETE('/v1/orgs/{orgId}/projects/{projectId}/mcp-clients/{connectionId}', { params: { path: { ...path, connectionId: client.id } } });
+      const res = await api.DELETE('/v1/orgs/{orgId}/projects/{projectId}/mcp-clients/{connectionId}', {
+        params: { path: { ...path, connectionId: client.id } },
+      });
       if (!res.response.ok) unwrap(res);
     },
     onSuccess: () => {
@@ -200,8 +218,16 @@ function McpClientsSection({ orgId, projectId }: { orgId: string; projectId: str
         ))}
       </ul>
       {revoking && (
-        <ConfirmDialog title="Revoke this connection?" confirmLabel="Revoke connection" onCancel={() => setRevoking(null)} onConfirm={() => revoke.mutate(revoking)}>
-          <p>{revoking.clientName ?? revoking.clientId} loses access to this project at once; its tokens stop working. The assistant must be connected again to use Dossier.</p>
+        <ConfirmDialog
+          title="Revoke this connection?"
+          confirmLabel="Revoke connection"
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => revoke.mutate(revoking)}
+        >
+          <p>
+            {revoking.clientName ?? revoking.clientId} loses access to this project at once; its tokens stop working. The assistant must be connected again to
+            use Dossier.
+          </p>
         </ConfirmDialog>
       )}
     </section>

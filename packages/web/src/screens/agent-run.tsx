@@ -87,7 +87,11 @@ export function RunsPanel({ orgId, projectId, agentSlug }: { orgId: string; proj
   const runs = useQuery({
     queryKey: ['agent-runs', agentSlug, status],
     queryFn: async () =>
-      unwrap(await api.GET('/v1/orgs/{orgId}/projects/{projectId}/agents/{agentSlug}/runs', { params: { path, query: { limit: 50, ...(status ? { status } : {}) } } })),
+      unwrap(
+        await api.GET('/v1/orgs/{orgId}/projects/{projectId}/agents/{agentSlug}/runs', {
+          params: { path, query: { limit: 50, ...(status ? { status } : {}) } },
+        }),
+      ),
   });
   return (
     <section aria-label="Runs">

@@ -79,7 +79,9 @@ function AgentEditor({ orgId, projectId, agent, onSaved }: { orgId: string; proj
   const [schemaText, setSchemaText] = useState(agent?.outputSchema ? JSON.stringify(agent.outputSchema, null, 2) : '');
   const [prompt, setPrompt] = useState(agent?.systemPrompt ?? '');
   const [model, setModel] = useState(agent?.model ?? '');
-  const [tools, setTools] = useState<Toolset>(agent?.toolset ?? { search_collection: true, scan_sections: true, list_documents: true, get_document: true, get_section_chunks: true });
+  const [tools, setTools] = useState<Toolset>(
+    agent?.toolset ?? { search_collection: true, scan_sections: true, list_documents: true, get_document: true, get_section_chunks: true },
+  );
   const [allowed, setAllowed] = useState<string[] | null>(agent?.allowedCollectionIds ?? null);
   const [deleting, setDeleting] = useState(false);
   const schema = parseOutputSchema(schemaText);
@@ -148,11 +150,16 @@ function AgentEditor({ orgId, projectId, agent, onSaved }: { orgId: string; proj
       <RunPanel
         label="Preview draft"
         url={`/v1/orgs/${encodeURIComponent(orgId)}/projects/${encodeURIComponent(projectId)}/agents/${encodeURIComponent(previewSlug)}/preview`}
-        body={(query) => ({ query, draft: { systemPrompt: prompt, model, toolset: tools, allowedCollectionIds: allowed, ...(schema.value ? { outputSchema: schema.value } : {}) } })}
+        body={(query) => ({
+          query,
+          draft: { systemPrompt: prompt, model, toolset: tools, allowedCollectionIds: allowed, ...(schema.value ? { outputSchema: schema.value } : {}) },
+        })}
       />
       {deleting && agent && (
         <ConfirmDialog title="Delete this agent?" confirmLabel="Delete agent" onCancel={() => setDeleting(false)} onConfirm={() => remove.mutate(agent)}>
-          <p>{agent.name} ({agent.slug}) is deleted with its runs and their steps; programs invoking it get 404.</p>
+          <p>
+            {agent.name} ({agent.slug}) is deleted with its runs and their steps; programs invoking it get 404.
+          </p>
         </ConfirmDialog>
       )}
     </div>
@@ -171,7 +178,12 @@ function CollectionsField({ allowed, onChange }: { allowed: string[] | null; onC
       {allowed !== null &&
         collections.data?.map((c) => (
           <label key={c.id} className="check">
-            <input type="checkbox" checked={allowed.includes(c.id)} onChange={(e) => onChange(e.target.checked ? [...allowed, c.id] : allowed.filter((x) => x !== c.id))} /> {c.name}
+            <input
+              type="checkbox"
+              checked={allowed.includes(c.id)}
+              onChange={(e) => onChange(e.target.checked ? [...allowed, c.id] : allowed.filter((x) => x !== c.id))}
+            />{' '}
+            {c.name}
           </label>
         ))}
     </fieldset>

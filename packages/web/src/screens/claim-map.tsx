@@ -202,7 +202,12 @@ function ClaimCanvas({ claims, by }: { claims: MapClaim[]; by: ColourBy }) {
   }, []);
   const open = (index: number | null) => {
     const claim = index === null ? undefined : claims[index];
-    if (claim) void navigate({ to: '/documents/$documentId', params: { documentId: claim.documentId }, search: { section: claim.sectionId, ...(claim.sourceText ? { highlight: claim.sourceText } : {}) } });
+    if (claim)
+      void navigate({
+        to: '/documents/$documentId',
+        params: { documentId: claim.documentId },
+        search: { section: claim.sectionId, ...(claim.sourceText ? { highlight: claim.sourceText } : {}) },
+      });
   };
   const at = (e: PointerEvent<HTMLCanvasElement> | WheelEvent<HTMLCanvasElement>) => {
     const box = e.currentTarget.getBoundingClientRect();

@@ -22,7 +22,11 @@ export function CollectionSettingsPage() {
         </Link>
       </p>
       <h1>Settings{collection.data ? ` of ${collection.data.name}` : ''}</h1>
-      {collection.error && <p role="alert" className="error">{collection.error.message}</p>}
+      {collection.error && (
+        <p role="alert" className="error">
+          {collection.error.message}
+        </p>
+      )}
       {collection.data && 'chunkSize' in collection.data && <SettingsForm collection={collection.data} />}
     </>
   );
@@ -31,8 +35,7 @@ export function CollectionSettingsPage() {
 function SettingsForm({ collection }: { collection: Collection }) {
   const queries = useQueryClient();
   const save = useMutation({
-    mutationFn: async (body: Record<string, unknown>) =>
-      unwrap(await api.PATCH('/v1/collections/{id}', { params: { path: { id: collection.id } }, body })),
+    mutationFn: async (body: Record<string, unknown>) => unwrap(await api.PATCH('/v1/collections/{id}', { params: { path: { id: collection.id } }, body })),
     onSuccess: (saved) => queries.setQueryData(['collection', collection.id], saved),
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -54,7 +57,11 @@ function SettingsForm({ collection }: { collection: Collection }) {
       <label>
         Visibility
         <select name="visibility" defaultValue={collection.visibility}>
-          {VISIBILITIES.map((v) => <option key={v} value={v}>{VISIBILITY_LABELS[v]}</option>)}
+          {VISIBILITIES.map((v) => (
+            <option key={v} value={v}>
+              {VISIBILITY_LABELS[v]}
+            </option>
+          ))}
         </select>
       </label>
       <label>
@@ -68,7 +75,11 @@ function SettingsForm({ collection }: { collection: Collection }) {
       <label>
         Query expansion
         <select name="queryExpansion" defaultValue={collection.queryExpansion ?? 'none'}>
-          {QUERY_EXPANSIONS.map((x) => <option key={x} value={x}>{EXPANSION_LABELS[x]}</option>)}
+          {QUERY_EXPANSIONS.map((x) => (
+            <option key={x} value={x}>
+              {EXPANSION_LABELS[x]}
+            </option>
+          ))}
         </select>
       </label>
       <label className="check">
@@ -85,7 +96,11 @@ function SettingsForm({ collection }: { collection: Collection }) {
         Save settings
       </button>
       {save.isSuccess && <p role="status">Saved.</p>}
-      {save.error && <p role="alert" className="error">{save.error.message}</p>}
+      {save.error && (
+        <p role="alert" className="error">
+          {save.error.message}
+        </p>
+      )}
     </form>
   );
 }

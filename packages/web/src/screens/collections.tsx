@@ -13,7 +13,11 @@ export function CollectionsPage() {
     <>
       <h1>Collections</h1>
       <CreateCollection />
-      {list.error && <p role="alert" className="error">{list.error.message}</p>}
+      {list.error && (
+        <p role="alert" className="error">
+          {list.error.message}
+        </p>
+      )}
       {list.data?.length === 0 && <p>No collection yet in this sandbox.</p>}
       <ul className="cards">
         {list.data?.map((c) => (
@@ -50,13 +54,21 @@ function CreateCollection() {
       <label>
         Visibility
         <select name="visibility" defaultValue="private">
-          {VISIBILITIES.map((v) => <option key={v} value={v}>{v}</option>)}
+          {VISIBILITIES.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
         </select>
       </label>
       <button type="submit" disabled={create.isPending}>
         Create collection
       </button>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
     </form>
   );
 }
@@ -85,7 +97,8 @@ function CollectionCard({ collection }: { collection: Collection }) {
       </p>
       {s && (
         <p>
-          {s.docCount} documents · {s.statusCounts.ready ?? 0} ready · {s.statusCounts.error ?? 0} in error · {s.totalSections} sections · {s.totalChunks} chunks
+          {s.docCount} documents · {s.statusCounts.ready ?? 0} ready · {s.statusCounts.error ?? 0} in error · {s.totalSections} sections · {s.totalChunks}{' '}
+          chunks
         </p>
       )}
       <nav className="actions" aria-label={`${collection.name} actions`}>
@@ -113,7 +126,11 @@ function CollectionCard({ collection }: { collection: Collection }) {
           </button>
         )}
       </nav>
-      {remove.error && <p role="alert" className="error">{remove.error.message}</p>}
+      {remove.error && (
+        <p role="alert" className="error">
+          {remove.error.message}
+        </p>
+      )}
     </li>
   );
 }

@@ -28,13 +28,7 @@ export function useOrgRole(): { role: OrgRole | null; isAdmin: boolean; orgId: s
  * A modal confirmation for a destructive action: it says what will be removed, focuses Cancel first, and closes
  * on Escape (the native dialog's behaviour).
  */
-export function ConfirmDialog(props: {
-  title: string;
-  children: ReactNode;
-  confirmLabel: string;
-  onConfirm(): void;
-  onCancel(): void;
-}) {
+export function ConfirmDialog(props: { title: string; children: ReactNode; confirmLabel: string; onConfirm(): void; onCancel(): void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

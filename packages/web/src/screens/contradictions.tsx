@@ -29,7 +29,11 @@ export function ContradictionsPage() {
   const list = useQuery({
     queryKey: ['contradictions', collectionId, severity, status, offset],
     queryFn: async () =>
-      unwrap(await api.GET('/v1/collections/{id}/contradictions', { params: { path: { id: collectionId }, query: { status, limit: PAGE, offset, ...(severity ? { severity } : {}) } } })),
+      unwrap(
+        await api.GET('/v1/collections/{id}/contradictions', {
+          params: { path: { id: collectionId }, query: { status, limit: PAGE, offset, ...(severity ? { severity } : {}) } },
+        }),
+      ),
   });
   const opened = list.data?.items.find((c) => c.id === open) ?? null;
   const total = list.data?.total ?? 0;
@@ -46,7 +50,10 @@ export function ContradictionsPage() {
       <ContradictionRun collectionId={collectionId} />
       <div className="inline">
         <label htmlFor={ids.severity}>Severity</label>
-        <select id={ids.severity} value={severity} onChange={(e) => {
+        <select
+          id={ids.severity}
+          value={severity}
+          onChange={(e) => {
             setSeverity(e.target.value as Severity | '');
             setOffset(0);
           }}
@@ -57,7 +64,10 @@ export function ContradictionsPage() {
           <option value="low">low</option>
         </select>
         <label htmlFor={ids.status}>Status</label>
-        <select id={ids.status} value={status} onChange={(e) => {
+        <select
+          id={ids.status}
+          value={status}
+          onChange={(e) => {
             setStatus(e.target.value as Status);
             setOffset(0);
           }}
@@ -76,7 +86,8 @@ export function ContradictionsPage() {
         {list.data?.items.map((c) => (
           <li key={c.id}>
             <button type="button" className="link" aria-expanded={open === c.id} onClick={() => setOpen(open === c.id ? null : c.id)}>
-              <span className={`severity ${c.severity}`}>{c.severity}</span> {c.clusterTopicSummary ?? 'Contradiction'}: {c.claims.map((claim) => claim.documentName).join(' vs ')}
+              <span className={`severity ${c.severity}`}>{c.severity}</span> {c.clusterTopicSummary ?? 'Contradiction'}:{' '}
+              {c.claims.map((claim) => claim.documentName).join(' vs ')}
             </button>
           </li>
         ))}
@@ -127,7 +138,11 @@ function ClaimPane({ claim }: { claim: Claim }) {
   return (
     <section aria-label={`Claim in ${claim.documentName}`}>
       <h3>
-        <Link to="/documents/$documentId" search={{ section: claim.sectionId, ...(quote ? { highlight: quote } : {}) }} params={{ documentId: claim.documentId }}>
+        <Link
+          to="/documents/$documentId"
+          search={{ section: claim.sectionId, ...(quote ? { highlight: quote } : {}) }}
+          params={{ documentId: claim.documentId }}
+        >
           {claim.documentName}
         </Link>{' '}
         · {claim.sectionTitle}
@@ -156,13 +171,17 @@ function ContradictionDetail({ collectionId, contradiction, onDone }: { collecti
   };
   const apply = useMutation({
     mutationFn: async () => {
-      const res = await api.POST('/v1/collections/{id}/contradictions/{contradictionId}/apply-instruction', { params: { path }, body: { instruction: instruction.trim() } });
+      const res = await api.POST('/v1/collections/{id}/contradictions/{contradictionId}/apply-instruction', {
+        params: { path },
+        body: { instruction: instruction.trim() },
+      });
       if (!res.response.ok) unwrap(res);
     },
     onSuccess: finish,
   });
   const dismiss = useMutation({
-    mutationFn: async () => unwrap(await api.PATCH('/v1/collections/{id}/contradictions/{contradictionId}', { params: { path }, body: { status: 'dismissed' } })),
+    mutationFn: async () =>
+      unwrap(await api.PATCH('/v1/collections/{id}/contradictions/{contradictionId}', { params: { path }, body: { status: 'dismissed' } })),
     onSuccess: finish,
   });
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -173,7 +192,8 @@ function ContradictionDetail({ collectionId, contradiction, onDone }: { collecti
   return (
     <section aria-label="Contradiction" className="detail">
       <h2>
-        <span className={`severity ${contradiction.severity}`}>{contradiction.severity}</span> {contradiction.clusterTopicSummary ?? 'Contradiction'} ({contradiction.status})
+        <span className={`severity ${contradiction.severity}`}>{contradiction.severity}</span> {contradiction.clusterTopicSummary ?? 'Contradiction'} (
+        {contradiction.status})
       </h2>
       <p>{contradiction.explanation}</p>
       <div className="side-by-side">

@@ -41,7 +41,11 @@ export function useDetectionRun<R extends Run>(options: DetectionRunOptions<R>) 
 }
 
 /** The run button and the latest run's state line (`describe` words the run's progress and result). */
-export function DetectionRun<R extends Run>({ label, describe, ...options }: DetectionRunOptions<R> & { label: string; describe(run: R, finished: boolean): string }) {
+export function DetectionRun<R extends Run>({
+  label,
+  describe,
+  ...options
+}: DetectionRunOptions<R> & { label: string; describe(run: R, finished: boolean): string }) {
   const { run, finished, detect, error, busy } = useDetectionRun(options);
   return (
     <div className="actions">

@@ -32,7 +32,11 @@ export function DocumentClaims({ documentId }: { documentId: string }) {
               <td>{claim.text}</td>
               <td>{claim.sourceText ? <q>{claim.sourceText}</q> : '—'}</td>
               <td>
-                <Link to="/documents/$documentId" params={{ documentId }} search={{ section: claim.sectionId, ...(claim.sourceText ? { highlight: claim.sourceText } : {}) }}>
+                <Link
+                  to="/documents/$documentId"
+                  params={{ documentId }}
+                  search={{ section: claim.sectionId, ...(claim.sourceText ? { highlight: claim.sourceText } : {}) }}
+                >
                   {claim.sectionTitle}
                 </Link>
               </td>

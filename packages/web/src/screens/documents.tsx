@@ -44,27 +44,61 @@ export function DocumentsPage() {
         <div className="inline">
           <label>
             Status
-            <select value={status} onChange={(e) => { setStatus(e.target.value as Status | ''); setPage(0); }}>
+            <select
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value as Status | '');
+                setPage(0);
+              }}
+            >
               <option value="">any</option>
-              {DOCUMENT_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              {DOCUMENT_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
             </select>
           </label>
-          <TagFilter collectionId={collectionId} value={tag} onChange={(t) => { setTag(t); setPage(0); }} />
+          <TagFilter
+            collectionId={collectionId}
+            value={tag}
+            onChange={(t) => {
+              setTag(t);
+              setPage(0);
+            }}
+          />
           <label>
             File name
-            <input type="search" value={name} onChange={(e) => { setName(e.target.value); setPage(0); }} />
+            <input
+              type="search"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                setPage(0);
+              }}
+            />
           </label>
           <button type="button" onClick={() => retryAll.mutate()} disabled={retryAll.isPending}>
             Retry all failed
           </button>
         </div>
-        {docs.error && <p role="alert" className="error">{docs.error.message}</p>}
+        {docs.error && (
+          <p role="alert" className="error">
+            {docs.error.message}
+          </p>
+        )}
         <DocumentTable collectionId={collectionId} documents={docs.data?.documents ?? []} />
         {total > PAGE_SIZE && !name && (
           <nav className="inline" aria-label="Pages">
-            <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>Previous page</button>
-            <span>Page {page + 1} of {Math.ceil(total / PAGE_SIZE)}</span>
-            <button type="button" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>Next page</button>
+            <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>
+              Previous page
+            </button>
+            <span>
+              Page {page + 1} of {Math.ceil(total / PAGE_SIZE)}
+            </span>
+            <button type="button" disabled={(page + 1) * PAGE_SIZE >= total} onClick={() => setPage(page + 1)}>
+              Next page
+            </button>
           </nav>
         )}
       </section>
@@ -111,7 +145,11 @@ function TagFilter({ collectionId, value, onChange }: { collectionId: string; va
       Tag
       <select value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">any</option>
-        {(tags.data?.tags ?? []).map((t) => <option key={t.name} value={t.name}>{t.name} ({t.count})</option>)}
+        {(tags.data?.tags ?? []).map((t) => (
+          <option key={t.name} value={t.name}>
+            {t.name} ({t.count})
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -161,14 +199,30 @@ export function CollectionHeader({ collectionId }: { collectionId: string }) {
     <>
       <h1>{collection.data?.name ?? 'Collection'}</h1>
       <nav className="tabs" aria-label="Collection">
-        <Link to="/collections/$collectionId" params={{ collectionId }} activeOptions={{ exact: true }}>Documents</Link>
-        <Link to="/collections/$collectionId/search" params={{ collectionId }}>Search</Link>
-        <Link to="/collections/$collectionId/research" params={{ collectionId }}>Research</Link>
-        <Link to="/collections/$collectionId/duplicates" params={{ collectionId }}>Duplicates</Link>
-        <Link to="/collections/$collectionId/contradictions" params={{ collectionId }}>Contradictions</Link>
-        <Link to="/collections/$collectionId/claims" params={{ collectionId }}>Claim map</Link>
-        <Link to="/collections/$collectionId/evaluation" params={{ collectionId }}>Evaluation</Link>
-        <Link to="/collections/$collectionId/settings" params={{ collectionId }}>Settings</Link>
+        <Link to="/collections/$collectionId" params={{ collectionId }} activeOptions={{ exact: true }}>
+          Documents
+        </Link>
+        <Link to="/collections/$collectionId/search" params={{ collectionId }}>
+          Search
+        </Link>
+        <Link to="/collections/$collectionId/research" params={{ collectionId }}>
+          Research
+        </Link>
+        <Link to="/collections/$collectionId/duplicates" params={{ collectionId }}>
+          Duplicates
+        </Link>
+        <Link to="/collections/$collectionId/contradictions" params={{ collectionId }}>
+          Contradictions
+        </Link>
+        <Link to="/collections/$collectionId/claims" params={{ collectionId }}>
+          Claim map
+        </Link>
+        <Link to="/collections/$collectionId/evaluation" params={{ collectionId }}>
+          Evaluation
+        </Link>
+        <Link to="/collections/$collectionId/settings" params={{ collectionId }}>
+          Settings
+        </Link>
       </nav>
     </>
   );
@@ -186,7 +240,13 @@ function DocumentTable({ collectionId, documents }: { collectionId: string; docu
     <section ref={scroller} className="table-scroll" aria-label="Documents table" tabIndex={0}>
       <table className="documents">
         <thead>
-          <tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Tags</th><th scope="col">Sections</th><th scope="col">Actions</th></tr>
+          <tr>
+            <th scope="col">File</th>
+            <th scope="col">Status</th>
+            <th scope="col">Tags</th>
+            <th scope="col">Sections</th>
+            <th scope="col">Actions</th>
+          </tr>
         </thead>
         <tbody>
           {before > 0 && <tr className="spacer" style={{ height: before }} />}
@@ -205,17 +265,36 @@ function DocumentTable({ collectionId, documents }: { collectionId: string; docu
 function DocumentRow({ collectionId, doc }: { collectionId: string; doc: Doc }) {
   const queries = useQueryClient();
   const refresh = () => queries.invalidateQueries({ queryKey: ['documents', collectionId] });
-  const retry = useMutation({ mutationFn: async () => unwrap(await api.POST('/v1/documents/{id}/retry', { params: { path: { id: doc.id } } })), onSettled: refresh });
-  const remove = useMutation({ mutationFn: async () => unwrap(await api.DELETE('/v1/documents/{id}', { params: { path: { id: doc.id } } })), onSettled: refresh });
+  const retry = useMutation({
+    mutationFn: async () => unwrap(await api.POST('/v1/documents/{id}/retry', { params: { path: { id: doc.id } } })),
+    onSettled: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async () => unwrap(await api.DELETE('/v1/documents/{id}', { params: { path: { id: doc.id } } })),
+    onSettled: refresh,
+  });
   return (
     <tr data-status={doc.status} style={{ height: ROW_HEIGHT }}>
-      <td><Link to="/documents/$documentId" params={{ documentId: doc.id }}>{doc.filename}</Link></td>
-      <td><span className={`status ${doc.status}`}>{doc.status}</span>{doc.status === 'error' && doc.errorMessage && <span className="muted"> — {doc.errorMessage}</span>}</td>
+      <td>
+        <Link to="/documents/$documentId" params={{ documentId: doc.id }}>
+          {doc.filename}
+        </Link>
+      </td>
+      <td>
+        <span className={`status ${doc.status}`}>{doc.status}</span>
+        {doc.status === 'error' && doc.errorMessage && <span className="muted"> — {doc.errorMessage}</span>}
+      </td>
       <td>{doc.tags.join(', ')}</td>
       <td>{doc.sectionCount ?? ''}</td>
       <td className="actions">
-        {doc.status === 'error' && <button type="button" onClick={() => retry.mutate()}>Retry<span className="visually-hidden"> {doc.filename}</span></button>}
-        <button type="button" onClick={() => remove.mutate()}>Delete<span className="visually-hidden"> {doc.filename}</span></button>
+        {doc.status === 'error' && (
+          <button type="button" onClick={() => retry.mutate()}>
+            Retry<span className="visually-hidden"> {doc.filename}</span>
+          </button>
+        )}
+        <button type="button" onClick={() => remove.mutate()}>
+          Delete<span className="visually-hidden"> {doc.filename}</span>
+        </button>
       </td>
     </tr>
   );

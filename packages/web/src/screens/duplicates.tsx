@@ -89,11 +89,17 @@ function GroupCard({ collectionId, group }: { collectionId: string; group: Group
   const refresh = () => queries.invalidateQueries({ queryKey: ['duplicates', collectionId] });
   const promote = useMutation({
     mutationFn: async (documentId: string) =>
-      unwrap(await api.PATCH('/v1/collections/{id}/duplicates/{groupId}', { params: { path: { id: collectionId, groupId: group.id } }, body: { canonicalDocumentId: documentId } })),
+      unwrap(
+        await api.PATCH('/v1/collections/{id}/duplicates/{groupId}', {
+          params: { path: { id: collectionId, groupId: group.id } },
+          body: { canonicalDocumentId: documentId },
+        }),
+      ),
     onSuccess: refresh,
   });
   const disband = useMutation({
-    mutationFn: async () => unwrap(await api.DELETE('/v1/collections/{id}/duplicates/{groupId}', { params: { path: { id: collectionId, groupId: group.id } } })),
+    mutationFn: async () =>
+      unwrap(await api.DELETE('/v1/collections/{id}/duplicates/{groupId}', { params: { path: { id: collectionId, groupId: group.id } } })),
     onSuccess: () => {
       setDisbanding(false);
       void refresh();
@@ -118,8 +124,8 @@ function GroupCard({ collectionId, group }: { collectionId: string; group: Group
       {disbanding && (
         <ConfirmDialog title="Disband this group?" confirmLabel="Disband group" onCancel={() => setDisbanding(false)} onConfirm={() => disband.mutate()}>
           <p>
-            The {group.members.length} documents stop being marked as duplicates of {canonical?.filename}. No document is deleted; a later detection
-            run may group them again.
+            The {group.members.length} documents stop being marked as duplicates of {canonical?.filename}. No document is deleted; a later detection run may
+            group them again.
           </p>
         </ConfirmDialog>
       )}
@@ -253,7 +259,9 @@ function Compare({ collectionId, group, left, right, onClose }: { collectionId: 
     <section aria-label={`${left.filename} compared with ${right.filename}`} className="compare">
       <div className="actions">
         <h3>
-          {pair.data ? `${passages.length} shared passage${passages.length === 1 ? '' : 's'}; ${percent(pair.data.leftCoverage)} of ${left.filename} and ${percent(pair.data.rightCoverage)} of ${right.filename} shared` : 'Comparing…'}
+          {pair.data
+            ? `${passages.length} shared passage${passages.length === 1 ? '' : 's'}; ${percent(pair.data.leftCoverage)} of ${left.filename} and ${percent(pair.data.rightCoverage)} of ${right.filename} shared`
+            : 'Comparing…'}
         </h3>
         <button type="button" onClick={onClose}>
           Close comparison

@@ -48,13 +48,17 @@ export function ResearchPage() {
       setRun(current);
     };
     try {
-      await readSse(`/v1/collections/${encodeURIComponent(collectionId)}/research`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: question, depth }) }, (data) => {
-        const ev = data as ResearchEvent;
-        if (ev.type === 'tool_call') apply({ steps: [...current.steps, `${ev.tool ?? 'search'}: ${ev.query}`] });
-        else if (ev.type === 'chunk') apply({ answer: current.answer + ev.content });
-        else if (ev.type === 'done') apply({ sources: ev.sources, done: true });
-        else if (ev.type === 'error') apply({ error: ev.error ?? ev.message ?? ev.code ?? 'The research failed', done: true });
-      });
+      await readSse(
+        `/v1/collections/${encodeURIComponent(collectionId)}/research`,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: question, depth }) },
+        (data) => {
+          const ev = data as ResearchEvent;
+          if (ev.type === 'tool_call') apply({ steps: [...current.steps, `${ev.tool ?? 'search'}: ${ev.query}`] });
+          else if (ev.type === 'chunk') apply({ answer: current.answer + ev.content });
+          else if (ev.type === 'done') apply({ sources: ev.sources, done: true });
+          else if (ev.type === 'error') apply({ error: ev.error ?? ev.message ?? ev.code ?? 'The research failed', done: true });
+        },
+      );
       apply({ done: true });
     } catch (err) {
       apply({ error: (err as Error).message, done: true });
@@ -65,12 +69,23 @@ export function ResearchPage() {
     <>
       <CollectionHeader collectionId={collectionId} />
       <form className="stack" onSubmit={ask}>
-        <label>Question<textarea name="q" rows={2} required /></label>
+        <label>
+          Question
+          <textarea name="q" rows={2} required />
+        </label>
         <label>
           Depth
-          <select name="depth" defaultValue="balanced">{RESEARCH_DEPTH_NAMES.map((d) => <option key={d} value={d}>{d}</option>)}</select>
+          <select name="depth" defaultValue="balanced">
+            {RESEARCH_DEPTH_NAMES.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
         </label>
-        <button type="submit" disabled={run !== null && !run.done}>Ask</button>
+        <button type="submit" disabled={run !== null && !run.done}>
+          Ask
+        </button>
       </form>
       {session ? <SavedSession collectionId={collectionId} sessionId={session} /> : run && <RunView run={run} />}
       <PastSessions collectionId={collectionId} />
@@ -85,11 +100,19 @@ function RunView({ run }: { run: Run }) {
       {run.steps.length > 0 && (
         <details open={!run.done}>
           <summary>{run.steps.length} tool steps</summary>
-          {/* biome-ignore lint/suspicious/noArrayIndexKey: steps only ever append, and the same query may run twice */}
-          <ol className="steps">{run.steps.map((s, i) => <li key={`${i}-${s}`}>{s}</li>)}</ol>
+          <ol className="steps">
+            {run.steps.map((s, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: steps only ever append, and the same query may run twice
+              <li key={`${i}-${s}`}>{s}</li>
+            ))}
+          </ol>
         </details>
       )}
-      {run.error && <p role="alert" className="error">{run.error}</p>}
+      {run.error && (
+        <p role="alert" className="error">
+          {run.error}
+        </p>
+      )}
       <Answer text={run.answer} sources={run.sources} />
       {!run.done && <p role="status">Researching…</p>}
     </section>
@@ -106,19 +129,28 @@ function Answer({ text, sources }: { text: string; sources: ResearchSource[] }) 
     const markers = (m[1] ?? '').split(/[,;]/).map((p) => `S${Number(p.trim().replace(/^s/i, ''))}`);
     parts.push(
       <span key={m.index} className="cite">
-        [{markers.map((marker, i) => {
+        [
+        {markers.map((marker, i) => {
           const source = byMarker.get(marker);
           return (
             <span key={marker}>
               {i > 0 && ', '}
               {source ? (
-                <Link to="/documents/$documentId" params={{ documentId: source.documentId }} search={{ section: source.sectionId, highlight: passageKey(source.content), ...citationSearch(source) }} title={`${source.filename} › ${source.sectionTitle}`}>
+                <Link
+                  to="/documents/$documentId"
+                  params={{ documentId: source.documentId }}
+                  search={{ section: source.sectionId, highlight: passageKey(source.content), ...citationSearch(source) }}
+                  title={`${source.filename} › ${source.sectionTitle}`}
+                >
                   {marker}
                 </Link>
-              ) : marker}
+              ) : (
+                marker
+              )}
             </span>
           );
-        })}]
+        })}
+        ]
       </span>,
     );
     at = (m.index ?? 0) + m[0].length;
@@ -132,7 +164,11 @@ function Answer({ text, sources }: { text: string; sources: ResearchSource[] }) 
           {sources.map((s) => (
             <li key={`${s.marker}-${s.chunkId}`}>
               [{s.marker}]{' '}
-              <Link to="/documents/$documentId" params={{ documentId: s.documentId }} search={{ section: s.sectionId, highlight: passageKey(s.content), ...citationSearch(s) }}>
+              <Link
+                to="/documents/$documentId"
+                params={{ documentId: s.documentId }}
+                search={{ section: s.sectionId, highlight: passageKey(s.content), ...citationSearch(s) }}
+              >
                 {s.filename} › {s.sectionTitle}
               </Link>
               {whereLabel(s) && <span className="muted"> ({whereLabel(s)})</span>}
@@ -149,7 +185,12 @@ function SavedSession({ collectionId, sessionId }: { collectionId: string; sessi
     queryKey: ['research', collectionId, sessionId],
     queryFn: async () => unwrap(await api.GET('/v1/collections/{id}/research/{sessionId}', { params: { path: { id: collectionId, sessionId } } })),
   });
-  if (saved.error) return <p role="alert" className="error">{saved.error.message}</p>;
+  if (saved.error)
+    return (
+      <p role="alert" className="error">
+        {saved.error.message}
+      </p>
+    );
   if (!saved.data) return <p>Loading…</p>;
   return <RunView run={{ question: saved.data.query, steps: [], answer: saved.data.response, sources: saved.data.sources as ResearchSource[], done: true }} />;
 }
@@ -166,8 +207,12 @@ function PastSessions({ collectionId }: { collectionId: string }) {
       <ul>
         {list.data.map((s) => (
           <li key={s.id}>
-            <Link to="/collections/$collectionId/research" params={{ collectionId }} search={{ session: s.id }}>{s.query}</Link>{' '}
-            <span className="muted">{s.depth} · {new Date(s.createdAt).toLocaleString()}</span>
+            <Link to="/collections/$collectionId/research" params={{ collectionId }} search={{ session: s.id }}>
+              {s.query}
+            </Link>{' '}
+            <span className="muted">
+              {s.depth} · {new Date(s.createdAt).toLocaleString()}
+            </span>
           </li>
         ))}
       </ul>

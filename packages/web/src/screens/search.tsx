@@ -17,7 +17,10 @@ export function SearchPage() {
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const tags = String(f.get('tags') ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+    const tags = String(f.get('tags') ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     search.mutate({ q: String(f.get('q') ?? ''), limit: Number(f.get('limit') || 10), ...(tags.length ? { tags } : {}) });
   };
   const q = search.variables?.q ?? '';
@@ -26,12 +29,27 @@ export function SearchPage() {
     <>
       <CollectionHeader collectionId={collectionId} />
       <form className="inline" onSubmit={submit} aria-label="Search the collection">
-        <label>Query<input name="q" type="search" /></label>
-        <label>Tags (all of)<input name="tags" placeholder="e.g. finance, 2024" /></label>
-        <label>Results<input name="limit" type="number" min={1} max={50} defaultValue={10} /></label>
-        <button type="submit" disabled={search.isPending}>Search</button>
+        <label>
+          Query
+          <input name="q" type="search" />
+        </label>
+        <label>
+          Tags (all of)
+          <input name="tags" placeholder="e.g. finance, 2024" />
+        </label>
+        <label>
+          Results
+          <input name="limit" type="number" min={1} max={50} defaultValue={10} />
+        </label>
+        <button type="submit" disabled={search.isPending}>
+          Search
+        </button>
       </form>
-      {search.error && <p role="alert" className="error">{search.error.message}</p>}
+      {search.error && (
+        <p role="alert" className="error">
+          {search.error.message}
+        </p>
+      )}
       {search.data && (
         <section aria-labelledby="results-title">
           <h2 id="results-title">{search.data.length} results</h2>
@@ -39,13 +57,22 @@ export function SearchPage() {
             {search.data.map((hit) => (
               <li key={hit.chunk.id} className="hit">
                 <p className="provenance">
-                  <Link to="/documents/$documentId" params={{ documentId: hit.document.id }} search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content), ...citationSearch(hit) }}>
+                  <Link
+                    to="/documents/$documentId"
+                    params={{ documentId: hit.document.id }}
+                    search={{ section: hit.section.id, highlight: passageKey(hit.chunk.content), ...citationSearch(hit) }}
+                  >
                     {hit.document.filename} › {(paths.get(hit.section.id) ?? [untitled(hit.section.title)]).join(' › ')}
                   </Link>{' '}
-                  <span className="muted">score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}{whereLabel(hit) && ` · ${whereLabel(hit)}`}</span>{' '}
+                  <span className="muted">
+                    score {hit.score.toFixed(3)} · chunk {hit.chunk.position + 1}
+                    {whereLabel(hit) && ` · ${whereLabel(hit)}`}
+                  </span>{' '}
                   <FoundByBadges foundBy={hit.foundBy} />
                 </p>
-                <blockquote><QueryTerms text={hit.chunk.content} query={q} /></blockquote>
+                <blockquote>
+                  <QueryTerms text={hit.chunk.content} query={q} />
+                </blockquote>
               </li>
             ))}
           </ol>
@@ -63,7 +90,9 @@ function FoundByBadges({ foundBy }: { foundBy: QueryHit['foundBy'] }) {
     <span className="found-by" data-testid="found-by">
       <span className="visually-hidden">Found by: </span>
       {lists.map(({ list, rank }) => (
-        <span key={list} className={`badge ${list}`} title={`Rank ${rank} in the ${list} list before fusion`}>{list} #{rank}</span>
+        <span key={list} className={`badge ${list}`} title={`Rank ${rank} in the ${list} list before fusion`}>
+          {list} #{rank}
+        </span>
       ))}
     </span>
   );
@@ -92,7 +121,10 @@ function sectionPaths(sections: Section[]): Map<string, string[]> {
   for (const section of [...sections].sort((a, b) => a.position - b.position)) {
     while (open.length > 0 && (open[open.length - 1]?.level ?? 0) >= section.level) open.pop();
     open.push(section);
-    paths.set(section.id, open.map((s) => untitled(s.title)));
+    paths.set(
+      section.id,
+      open.map((s) => untitled(s.title)),
+    );
   }
   return paths;
 }

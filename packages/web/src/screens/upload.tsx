@@ -73,7 +73,16 @@ export function UploadZone({ collectionId }: { collectionId: string }) {
   const chosen = (list: FileList | null) => start([...(list ?? [])].map((file) => ({ file, name: file.webkitRelativePath || file.name })));
 
   return (
-    <section aria-labelledby="upload-title" className={`upload ${over ? 'over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop}>
+    <section
+      aria-labelledby="upload-title"
+      className={`upload ${over ? 'over' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
       <h2 id="upload-title">Upload</h2>
       <p>Drop files or folders here, or choose them:</p>
       <label className="button">
@@ -82,7 +91,16 @@ export function UploadZone({ collectionId }: { collectionId: string }) {
       </label>
       <label className="button">
         Choose a folder
-        <input ref={(el) => { folderInput.current = el; el?.setAttribute('webkitdirectory', ''); }} type="file" multiple className="visually-hidden" onChange={(e) => void chosen(e.target.files)} />
+        <input
+          ref={(el) => {
+            folderInput.current = el;
+            el?.setAttribute('webkitdirectory', '');
+          }}
+          type="file"
+          multiple
+          className="visually-hidden"
+          onChange={(e) => void chosen(e.target.files)}
+        />
       </label>
       {items.length > 0 && (
         <ul className="uploads" aria-label="Uploads">

@@ -21,16 +21,56 @@ export const codeConverter: Converter = {
 
 /** File extension → fence language. */
 export const LANGUAGE_BY_EXT: Readonly<Record<string, string>> = {
-  ts: 'typescript', tsx: 'tsx', mts: 'typescript', cts: 'typescript', js: 'javascript', jsx: 'jsx', mjs: 'javascript', cjs: 'javascript',
-  py: 'python', go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', scala: 'scala', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp',
-  cxx: 'cpp', hpp: 'cpp', cs: 'csharp', rb: 'ruby', php: 'php', swift: 'swift', sh: 'bash', bash: 'bash', zsh: 'bash',
-  sql: 'sql', r: 'r', lua: 'lua', pl: 'perl', dart: 'dart', ex: 'elixir', exs: 'elixir', hs: 'haskell', ml: 'ocaml',
-  css: 'css', scss: 'scss', vue: 'vue', svelte: 'svelte', toml: 'toml', ini: 'ini', ps1: 'powershell', m: 'objectivec',
+  ts: 'typescript',
+  tsx: 'tsx',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  jsx: 'jsx',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  kt: 'kotlin',
+  scala: 'scala',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  cs: 'csharp',
+  rb: 'ruby',
+  php: 'php',
+  swift: 'swift',
+  sh: 'bash',
+  bash: 'bash',
+  zsh: 'bash',
+  sql: 'sql',
+  r: 'r',
+  lua: 'lua',
+  pl: 'perl',
+  dart: 'dart',
+  ex: 'elixir',
+  exs: 'elixir',
+  hs: 'haskell',
+  ml: 'ocaml',
+  css: 'css',
+  scss: 'scss',
+  vue: 'vue',
+  svelte: 'svelte',
+  toml: 'toml',
+  ini: 'ini',
+  ps1: 'powershell',
+  m: 'objectivec',
 };
 
 /** Top-level declaration patterns per language; group `name` is the declared name. */
 const DECLARATION: Record<string, RegExp> = {
-  typescript: /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|namespace|const|let)\s+(?<name>[\w$]+)/,
+  typescript:
+    /^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|enum|namespace|const|let)\s+(?<name>[\w$]+)/,
   python: /^(?:async\s+)?(?:def|class)\s+(?<name>\w+)/,
   go: /^(?:func\s+(?:\([^)]*\)\s*)?|type\s+)(?<name>\w+)/,
   rust: /^(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?(?:fn|struct|enum|trait|mod|type|impl(?:<[^>]*>)?)\s+(?<name>[\w:<>, ]+?)\s*[({<;:=]/,
@@ -40,7 +80,15 @@ const DECLARATION: Record<string, RegExp> = {
   sql: /^(?:create|alter)\s+(?:or\s+replace\s+)?(?:table|view|function|procedure|index|trigger|type)\s+(?:if\s+not\s+exists\s+)?(?<name>[\w."]+)/i,
   php: /^(?:(?:abstract|final)\s+)?(?:function|class|interface|trait)\s+(?<name>\w+)/,
 };
-const FAMILY: Record<string, string> = { tsx: 'typescript', javascript: 'typescript', jsx: 'typescript', kotlin: 'java', csharp: 'java', scala: 'java', swift: 'java' };
+const FAMILY: Record<string, string> = {
+  tsx: 'typescript',
+  javascript: 'typescript',
+  jsx: 'typescript',
+  kotlin: 'java',
+  csharp: 'java',
+  scala: 'java',
+  swift: 'java',
+};
 
 /** Lines that belong to the declaration below them (comments, decorators, attributes). */
 const LEADING = /^(\s*(\/\/|#|\/\*|\*|@|--|;|\[)|\s*$)/;

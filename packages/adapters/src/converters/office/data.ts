@@ -75,13 +75,16 @@ type YamlNode = import('yaml').Document.Parsed['contents'];
 /** One document's source split at its top-level keys; scalar entries grouped, composite ones titled. */
 function yamlDocument(YAML: YamlModule, contents: YamlNode, text: string, start: number, end: number, level: string): string[] {
   const source = (from: number, to: number): string =>
-    text.slice(from, to).replace(/^(---|\.\.\.)[^\n]*\n?/gm, '').replace(/^\s*\n|\s+$/g, '');
+    text
+      .slice(from, to)
+      .replace(/^(---|\.\.\.)[^\n]*\n?/gm, '')
+      .replace(/^\s*\n|\s+$/g, '');
   if (!YAML.isMap(contents) || contents.items.length === 0) return [fence(source(start, end), 'yaml')].filter((b) => b.length > 10);
   const items = contents.items;
   const scalars: string[] = [];
   const sections: string[] = [];
   for (const [k, pair] of items.entries()) {
-    const from = k === 0 ? start : (pair.key as { range?: number[] } | null)?.range?.[0] ?? start;
+    const from = k === 0 ? start : ((pair.key as { range?: number[] } | null)?.range?.[0] ?? start);
     const to = (items[k + 1]?.key as { range?: number[] } | null)?.range?.[0] ?? end;
     if (!(YAML.isMap(pair.value) || YAML.isSeq(pair.value))) scalars.push(source(from, to));
     else sections.push(`${level} ${headingText(String(YAML.isScalar(pair.key) ? pair.key.value : pair.key)) || '(key)'}\n\n${fence(source(from, to), 'yaml')}`);

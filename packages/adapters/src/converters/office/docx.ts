@@ -83,9 +83,7 @@ function mathAsText(xml: string, part: string): string {
   };
   const para = new RegExp(`<${prefix}:oMathPara\\b[\\s\\S]*?</${prefix}:oMathPara>`, 'g');
   const inline = new RegExp(`<${prefix}:oMath\\b[\\s\\S]*?</${prefix}:oMath>`, 'g');
-  return xml
-    .replace(para, (m) => run(`$$${[...m.matchAll(inline)].map((x) => latex(x[0])).join(' \\\\ ')}$$`))
-    .replace(inline, (m) => run(`$${latex(m)}$`));
+  return xml.replace(para, (m) => run(`$$${[...m.matchAll(inline)].map((x) => latex(x[0])).join(' \\\\ ')}$$`)).replace(inline, (m) => run(`$${latex(m)}$`));
 }
 
 /** Comments are kept (mammoth drops them by default); Title/Subtitle become headings. */

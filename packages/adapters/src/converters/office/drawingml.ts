@@ -17,7 +17,11 @@ export function paragraphText(p: XmlElement): string {
 
 /** Paragraph texts of a text body, empty ones dropped. */
 export const bodyParagraphs = (txBody: XmlElement | undefined): { text: string; p: XmlElement }[] =>
-  txBody ? elements(txBody, 'p').map((p) => ({ text: paragraphText(p), p })).filter((x) => x.text.trim() !== '') : [];
+  txBody
+    ? elements(txBody, 'p')
+        .map((p) => ({ text: paragraphText(p), p }))
+        .filter((x) => x.text.trim() !== '')
+    : [];
 
 /** A text body as Markdown: bullet paragraphs become (nested) list items, others plain paragraphs. */
 export function bodyMarkdown(txBody: XmlElement | undefined, bulletsByDefault: boolean): string {
@@ -38,7 +42,13 @@ export function bodyMarkdown(txBody: XmlElement | undefined, bulletsByDefault: b
 /** A DrawingML table (`a:tbl`) as GFM, first row as header; merged-away cells left empty. */
 export function tableMarkdown(tbl: XmlElement): string {
   const rows = elements(tbl, 'tr').map((tr) =>
-    elements(tr, 'tc').map((tc) => (tc.attrs.hMerge || tc.attrs.vMerge ? '' : bodyParagraphs(child(tc, 'txBody')).map((x) => x.text).join('\n'))),
+    elements(tr, 'tc').map((tc) =>
+      tc.attrs.hMerge || tc.attrs.vMerge
+        ? ''
+        : bodyParagraphs(child(tc, 'txBody'))
+            .map((x) => x.text)
+            .join('\n'),
+    ),
   );
   const [header, ...rest] = rows;
   return header ? splitTable(header, rest).join('\n\n') : '';
@@ -54,7 +64,10 @@ function points(el: XmlElement | undefined): string[] {
 /** A chart part as a heading (its title) plus a table of categories × series from the cached values. */
 export function chartMarkdown(chartSpace: XmlElement): string {
   const chart = child(chartSpace, 'chart');
-  const title = descendants(child(chart, 'title') ?? { name: '', attrs: {}, children: [] }, 't').map(textOf).join('').trim();
+  const title = descendants(child(chart, 'title') ?? { name: '', attrs: {}, children: [] }, 't')
+    .map(textOf)
+    .join('')
+    .trim();
   const series = descendants(path(chart, 'plotArea') ?? chartSpace, 'ser').map((ser) => ({
     name: points(child(ser, 'tx')).join(' ') || `Series ${Number(child(ser, 'idx')?.attrs.val ?? 0) + 1}`,
     cats: points(child(ser, 'cat') ?? child(ser, 'xVal')),

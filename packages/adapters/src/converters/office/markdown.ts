@@ -5,7 +5,12 @@ export const TABLE_ROWS_PER_PART = 200;
 
 /** A table cell: pipes escaped, line breaks kept as `<br>`, surrounding space trimmed. */
 export const cell = (s: string): string =>
-  s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r\n?|\n/g, '<br>').replace(/\s+/g, ' ').trim();
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n?|\n/g, '<br>')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A GFM table; rows are padded to the widest row. An empty header cell becomes a column letter-free blank. */
 export function table(header: string[], rows: string[][]): string {
@@ -55,7 +60,14 @@ export const blocks = (parts: (string | undefined)[]): string =>
 export function compactGrid(rows: string[][]): string[][] {
   const kept = rows.filter((r) => r.some((c) => c.trim() !== ''));
   // A loop, not Math.max(...rows): spreading a million rows into arguments overflows the call stack.
-  const width = kept.reduce((widest, r) => Math.max(widest, r.reduce((w, c, i) => (c.trim() !== '' ? i + 1 : w), 0)), 0);
+  const width = kept.reduce(
+    (widest, r) =>
+      Math.max(
+        widest,
+        r.reduce((w, c, i) => (c.trim() !== '' ? i + 1 : w), 0),
+      ),
+    0,
+  );
   return kept.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
 }
 

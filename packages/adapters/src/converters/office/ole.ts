@@ -21,8 +21,14 @@ export const oleConverter: Converter = {
   types: ['application/x-ole-storage'],
   async convert({ bytes }) {
     if (contains(bytes, ENCRYPTION_INFO)) {
-      throw new DossierError('unsupported_format', 'This Office file is encrypted (password-protected); encrypted or legacy binary Office format not supported — remove the password and upload it again');
+      throw new DossierError(
+        'unsupported_format',
+        'This Office file is encrypted (password-protected); encrypted or legacy binary Office format not supported — remove the password and upload it again',
+      );
     }
-    throw new DossierError('unsupported_format', 'Encrypted or legacy binary Office format not supported (.doc, .xls, .ppt, .msg); save it as .docx, .xlsx or .pptx and upload it again');
+    throw new DossierError(
+      'unsupported_format',
+      'Encrypted or legacy binary Office format not supported (.doc, .xls, .ppt, .msg); save it as .docx, .xlsx or .pptx and upload it again',
+    );
   },
 };

@@ -6,26 +6,74 @@ import { type XmlElement, child, elements, isElement, textOf } from './xml.ts';
  * anything else falls back to its plain text so no symbol is lost.
  */
 
-const NARY: Record<string, string> = { '∑': '\\sum', '∏': '\\prod', '∐': '\\coprod', '∫': '\\int', '∬': '\\iint', '∭': '\\iiint', '∮': '\\oint', '⋃': '\\bigcup', '⋂': '\\bigcap' };
-const ACCENT: Record<string, string> = { '̂': '\\hat', '̃': '\\tilde', '̄': '\\bar', '⃗': '\\vec', '̇': '\\dot', '̈': '\\ddot', '́': '\\acute', '̀': '\\grave', '̆': '\\breve' };
+const NARY: Record<string, string> = {
+  '∑': '\\sum',
+  '∏': '\\prod',
+  '∐': '\\coprod',
+  '∫': '\\int',
+  '∬': '\\iint',
+  '∭': '\\iiint',
+  '∮': '\\oint',
+  '⋃': '\\bigcup',
+  '⋂': '\\bigcap',
+};
+const ACCENT: Record<string, string> = {
+  '̂': '\\hat',
+  '̃': '\\tilde',
+  '̄': '\\bar',
+  '⃗': '\\vec',
+  '̇': '\\dot',
+  '̈': '\\ddot',
+  '́': '\\acute',
+  '̀': '\\grave',
+  '̆': '\\breve',
+};
 const SYMBOL: Record<string, string> = {
-  α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ε: '\\epsilon', θ: '\\theta', λ: '\\lambda', μ: '\\mu',
-  π: '\\pi', ρ: '\\rho', σ: '\\sigma', τ: '\\tau', φ: '\\phi', ω: '\\omega', Δ: '\\Delta', Σ: '\\Sigma', Ω: '\\Omega',
-  '×': '\\times', '÷': '\\div', '±': '\\pm', '≤': '\\leq', '≥': '\\geq', '≠': '\\neq', '≈': '\\approx', '∞': '\\infty',
-  '→': '\\rightarrow', '⋅': '\\cdot', '∂': '\\partial', '∇': '\\nabla', '∈': '\\in',
+  α: '\\alpha',
+  β: '\\beta',
+  γ: '\\gamma',
+  δ: '\\delta',
+  ε: '\\epsilon',
+  θ: '\\theta',
+  λ: '\\lambda',
+  μ: '\\mu',
+  π: '\\pi',
+  ρ: '\\rho',
+  σ: '\\sigma',
+  τ: '\\tau',
+  φ: '\\phi',
+  ω: '\\omega',
+  Δ: '\\Delta',
+  Σ: '\\Sigma',
+  Ω: '\\Omega',
+  '×': '\\times',
+  '÷': '\\div',
+  '±': '\\pm',
+  '≤': '\\leq',
+  '≥': '\\geq',
+  '≠': '\\neq',
+  '≈': '\\approx',
+  '∞': '\\infty',
+  '→': '\\rightarrow',
+  '⋅': '\\cdot',
+  '∂': '\\partial',
+  '∇': '\\nabla',
+  '∈': '\\in',
 };
 
 const val = (el: XmlElement | undefined, name: string): string | undefined => child(el, name)?.attrs.val;
 
 /** Text of a math run with symbols spelled as LaTeX commands (a space keeps `\theta x` apart). */
 function runText(r: XmlElement): string {
-  const t = elements(r, 't').map(textOf).join('').replace(/\u2061/g, '');
+  const t = elements(r, 't')
+    .map(textOf)
+    .join('')
+    .replace(/\u2061/g, '');
   return [...t].map((ch) => (SYMBOL[ch] ? `${SYMBOL[ch]} ` : ch)).join('');
 }
 
 /** LaTeX for the children of an element, skipping property elements (`*Pr`). */
-const kids = (el: XmlElement | undefined): string =>
-  el ? el.children.filter(isElement).map(toLatex).join('').replace(/ +$/, '') : '';
+const kids = (el: XmlElement | undefined): string => (el ? el.children.filter(isElement).map(toLatex).join('').replace(/ +$/, '') : '');
 
 const arg = (el: XmlElement, name: string): string => kids(child(el, name));
 
@@ -60,7 +108,10 @@ const HANDLERS: Record<string, (el: XmlElement) => string> = {
   limLow: (el) => `${funcName(arg(el, 'e'))}_{${arg(el, 'lim')}}`,
   limUpp: (el) => `{${arg(el, 'e')}}^{${arg(el, 'lim')}}`,
   groupChr: (el) => `\\underbrace{${arg(el, 'e')}}`,
-  m: (el) => `\\begin{matrix}${elements(el, 'mr').map((row) => elements(row, 'e').map(kids).join(' & ')).join(' \\\\ ')}\\end{matrix}`,
+  m: (el) =>
+    `\\begin{matrix}${elements(el, 'mr')
+      .map((row) => elements(row, 'e').map(kids).join(' & '))
+      .join(' \\\\ ')}\\end{matrix}`,
   eqArr: (el) => `\\begin{aligned}${elements(el, 'e').map(kids).join(' \\\\ ')}\\end{aligned}`,
 };
 

@@ -107,7 +107,14 @@ function readShape(el: XmlElement, ctx: SlideContext): Shape | undefined {
   if (el.name === 'sp') {
     const txBody = child(el, 'txBody');
     if (ph && TITLE_TYPES.has(ph.attrs.type ?? '')) {
-      return { pos, markdown: '', title: true, text: bodyParagraphs(txBody).map((p) => p.text).join(' ') };
+      return {
+        pos,
+        markdown: '',
+        title: true,
+        text: bodyParagraphs(txBody)
+          .map((p) => p.text)
+          .join(' '),
+      };
     }
     return { pos, markdown: bodyMarkdown(txBody, ph !== undefined && BULLET_TYPES.has(ph.attrs.type)) };
   }
@@ -160,6 +167,9 @@ function notesMarkdown(ctx: SlideContext): string | undefined {
   if (!notes || !ctx.zip.has(notes)) return undefined;
   const tree = path(parseXml(ctx.zip.text(notes), notes), 'cSld', 'spTree');
   const bodies = (tree ? descendants(tree, 'sp') : []).filter((sp) => descendants(sp, 'ph')[0]?.attrs.type === 'body');
-  const text = bodies.map((sp) => bodyMarkdown(child(sp, 'txBody'), false)).filter(Boolean).join('\n\n');
+  const text = bodies
+    .map((sp) => bodyMarkdown(child(sp, 'txBody'), false))
+    .filter(Boolean)
+    .join('\n\n');
   return text ? `### Notes\n\n${text}` : undefined;
 }

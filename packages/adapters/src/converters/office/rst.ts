@@ -30,7 +30,15 @@ const MAX_NESTING = 10;
 
 /** Convert a whole document (or a nested block, at `depth`). */
 export function rstToMarkdown(source: string, depth = 0): string {
-  if (depth > MAX_NESTING) return blocks([plain(source.split('\n').map((l) => l.trim()).join('\n'))]);
+  if (depth > MAX_NESTING)
+    return blocks([
+      plain(
+        source
+          .split('\n')
+          .map((l) => l.trim())
+          .join('\n'),
+      ),
+    ]);
   return new RstReader(source.replace(/\t/g, '        ').split('\n'), depth).read();
 }
 
@@ -100,7 +108,9 @@ class RstReader {
   }
 
   private paragraph(): void {
-    const text = this.takeParagraph().map((l) => l.trim()).join('\n');
+    const text = this.takeParagraph()
+      .map((l) => l.trim())
+      .join('\n');
     this.emitWithLiteral(text);
   }
 
@@ -116,7 +126,12 @@ class RstReader {
 
   private quote(): void {
     const body = rstToMarkdown(this.takeIndented().join('\n'), this.depth + 1).trim();
-    this.out.push(body.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'));
+    this.out.push(
+      body
+        .split('\n')
+        .map((l) => (l ? `> ${l}` : '>'))
+        .join('\n'),
+    );
   }
 
   private field(): void {
@@ -150,7 +165,10 @@ class RstReader {
     if (!m) return; // a comment or a hyperlink target: no content to keep
     const [, name = '', arg = ''] = m;
     const options = new Map(body.filter((l) => /^:[\w-]+:/.test(l)).map((l) => [l.match(/^:([\w-]+):/)?.[1] ?? '', l.replace(/^:[\w-]+:\s*/, '')]));
-    const content = body.filter((l) => !/^:[\w-]+:/.test(l)).join('\n').replace(/^\n+/, '');
+    const content = body
+      .filter((l) => !/^:[\w-]+:/.test(l))
+      .join('\n')
+      .replace(/^\n+/, '');
     this.out.push(directive(name.toLowerCase(), arg.trim(), options, content, this.depth + 1));
   }
 
@@ -166,7 +184,10 @@ class RstReader {
         if (l.includes('=')) headerRows = rows.length;
         continue;
       }
-      const cells = l.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+      const cells = l
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim());
       current = current ? current.map((c, k) => `${c} ${cells[k] ?? ''}`.trim()) : cells;
     }
     this.emitTable(rows, headerRows);
@@ -203,9 +224,16 @@ class RstReader {
 function itemBody(body: string, indent: string, depth: number): string {
   const [first = '', ...rest] = body.split('\n');
   const nestedAt = rest.findIndex((l) => BULLET.test(l) || ENUM.test(l));
-  const text = [first, ...(nestedAt < 0 ? rest : rest.slice(0, nestedAt))].map((l) => l.trim()).filter(Boolean).join(' ');
+  const text = [first, ...(nestedAt < 0 ? rest : rest.slice(0, nestedAt))]
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
   if (nestedAt < 0) return inline(text);
-  const nested = rstToMarkdown(rest.slice(nestedAt).join('\n'), depth).trim().split('\n').map((l) => `${indent}${l}`).join('\n');
+  const nested = rstToMarkdown(rest.slice(nestedAt).join('\n'), depth)
+    .trim()
+    .split('\n')
+    .map((l) => `${indent}${l}`)
+    .join('\n');
   return `${inline(text)}\n${nested}`;
 }
 
@@ -214,7 +242,8 @@ const ADMONITIONS = new Set(['note', 'warning', 'tip', 'important', 'caution', '
 
 function directive(name: string, arg: string, options: Map<string, string>, content: string, depth: number): string {
   if (CODE_DIRECTIVES.has(name)) return fence(content, arg.split(/\s+/)[0] ?? '');
-  if (name === 'image' || name === 'figure') return blocks([`![${options.get('alt') ?? ''}](${arg})`, content ? rstToMarkdown(content, depth) : undefined]).trim();
+  if (name === 'image' || name === 'figure')
+    return blocks([`![${options.get('alt') ?? ''}](${arg})`, content ? rstToMarkdown(content, depth) : undefined]).trim();
   if (ADMONITIONS.has(name)) {
     const label = name === 'admonition' ? arg : `${name[0]?.toUpperCase()}${name.slice(1)}`;
     const body = rstToMarkdown([name === 'admonition' ? '' : arg, content].join('\n'), depth).trim();

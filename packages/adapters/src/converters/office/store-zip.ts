@@ -13,14 +13,35 @@ export function storeZip(files: { name: string; data: Uint8Array }[]): Uint8Arra
   for (const f of files) {
     const name = new TextEncoder().encode(f.name);
     const crc = crc32(f.data);
-    const local = header(30, SIG_LOCAL, name, [[4, 20], [6, 0x0800], [14, crc, 4], [18, f.data.length, 4], [22, f.data.length, 4], [26, name.length]]);
-    const central = header(46, SIG_CENTRAL, name, [[4, 20], [6, 20], [8, 0x0800], [16, crc, 4], [20, f.data.length, 4], [24, f.data.length, 4], [28, name.length], [42, offset, 4]]);
+    const local = header(30, SIG_LOCAL, name, [
+      [4, 20],
+      [6, 0x0800],
+      [14, crc, 4],
+      [18, f.data.length, 4],
+      [22, f.data.length, 4],
+      [26, name.length],
+    ]);
+    const central = header(46, SIG_CENTRAL, name, [
+      [4, 20],
+      [6, 20],
+      [8, 0x0800],
+      [16, crc, 4],
+      [20, f.data.length, 4],
+      [24, f.data.length, 4],
+      [28, name.length],
+      [42, offset, 4],
+    ]);
     locals.push(local, f.data);
     centrals.push(central);
     offset += local.length + f.data.length;
   }
   const dirSize = centrals.reduce((n, c) => n + c.length, 0);
-  const eocd = header(22, SIG_EOCD, new Uint8Array(), [[8, files.length], [10, files.length], [12, dirSize, 4], [16, offset, 4]]);
+  const eocd = header(22, SIG_EOCD, new Uint8Array(), [
+    [8, files.length],
+    [10, files.length],
+    [12, dirSize, 4],
+    [16, offset, 4],
+  ]);
   return Buffer.concat([...locals, ...centrals, eocd]);
 }
 

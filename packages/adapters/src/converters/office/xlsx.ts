@@ -45,7 +45,14 @@ function convertXlsx(bytes: Uint8Array): ConvertResult {
     return { name, rows, markdown: gridSection(name, rows) };
   });
   const markdown = blocks(sheets.map((sheet) => sheet.markdown));
-  return { markdown, images: [], cells: cellRegions(markdown, sheets.map((sheet) => sheetLayout(sheet.name, sheet.rows))) };
+  return {
+    markdown,
+    images: [],
+    cells: cellRegions(
+      markdown,
+      sheets.map((sheet) => sheetLayout(sheet.name, sheet.rows)),
+    ),
+  };
 }
 
 /** Where a sheet's Markdown table rows come from: the sheet row of each row kept (empty ones are dropped) and its columns. */
@@ -104,8 +111,7 @@ function cellRegions(markdown: string, layouts: SheetLayout[]): CellRegion[] {
   return out;
 }
 
-const partOf = (rels: Map<string, Relationship>, type: string): string | undefined =>
-  [...rels.values()].find((r) => r.type === type)?.target;
+const partOf = (rels: Map<string, Relationship>, type: string): string | undefined => [...rels.values()].find((r) => r.type === type)?.target;
 
 /** Shared strings; rich runs joined, phonetic guides (`rPh`) left out. */
 function sharedStrings(zip: ZipArchive, rels: Map<string, Relationship>): string[] {
@@ -117,7 +123,9 @@ function sharedStrings(zip: ZipArchive, rels: Map<string, Relationship>): string
 }
 
 /** Built-in number formats that show dates or times (ECMA-376 Part 1 §18.8.30, plus the CJK date ids). */
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** Indexes of cell styles (`cellXfs`) whose number format is a date or time. */
 function dateStyles(zip: ZipArchive, rels: Map<string, Relationship>): Set<number> {
@@ -134,8 +142,7 @@ function dateStyles(zip: ZipArchive, rels: Map<string, Relationship>): Set<numbe
 }
 
 /** A custom format shows a date when it has d/m/y/h/s codes outside quotes, escapes and [colour] brackets. */
-const isDateFormat = (code: string | undefined): boolean =>
-  code !== undefined && /[dmyhs]/i.test(code.replace(/"[^"]*"|\\.|\[[^\]]*\]|General/gi, ''));
+const isDateFormat = (code: string | undefined): boolean => code !== undefined && /[dmyhs]/i.test(code.replace(/"[^"]*"|\\.|\[[^\]]*\]|General/gi, ''));
 
 /** The cells of a sheet as rows of strings, placed by their `r` references. */
 function readSheet(xml: string, part: string, book: Book): string[][] {

@@ -54,8 +54,7 @@ const SIG_CENTRAL = 0x02014b50;
 const SIG_LOCAL = 0x04034b50;
 const MIB = 1024 * 1024;
 
-const fail = (what: string, cause?: unknown): DossierError =>
-  new DossierError('conversion_failed', what, cause === undefined ? {} : { cause });
+const fail = (what: string, cause?: unknown): DossierError => new DossierError('conversion_failed', what, cause === undefined ? {} : { cause });
 
 const corrupt = (what: string): DossierError => fail(`The archive is truncated or corrupt: ${what}`);
 
@@ -177,8 +176,7 @@ function checkDeclared(entries: ZipEntry[], limits: ZipLimits): void {
 const size = (n: number): string => (n >= MIB ? `${Math.round(n / MIB)} MiB` : `${Math.round(n / 1024)} KiB`);
 const tooLarge = (name: string, cap: number): DossierError =>
   fail(`Archive entry ${JSON.stringify(name)} expands to more than ${size(cap)} (limit per entry); refusing a possible zip bomb`);
-const tooLargeTotal = (cap: number): DossierError =>
-  fail(`The archive expands to more than ${size(cap)} in total; refusing a possible zip bomb`);
+const tooLargeTotal = (cap: number): DossierError => fail(`The archive expands to more than ${size(cap)} in total; refusing a possible zip bomb`);
 const tooDense = (name: string, ratio: number): DossierError =>
   fail(`Archive entry ${JSON.stringify(name)} has a compression ratio above ${ratio}:1; refusing a possible zip bomb`);
 

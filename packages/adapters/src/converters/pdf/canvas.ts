@@ -1,6 +1,9 @@
 /** The part of @napi-rs/canvas Dossier uses: a raster canvas that takes raw RGBA and encodes PNG. */
 export interface CanvasLib {
-  createCanvas(width: number, height: number): {
+  createCanvas(
+    width: number,
+    height: number,
+  ): {
     getContext(type: '2d'): { putImageData(data: unknown, x: number, y: number): void };
     encode(format: 'png'): Promise<Buffer>;
   };

@@ -18,9 +18,7 @@ function segmentsOf(lines: Line[]): { segs: Segment[]; left: number; right: numb
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
   const minWidth = (right - left) * PROSE_WIDTH_SHARE;
-  const segs = lines.flatMap((l) =>
-    l.cells.map((c) => ({ x0: c.x0, x1: c.x1, prose: c.x1 - c.x0 >= minWidth && c.text.length >= PROSE_MIN_CHARS })),
-  );
+  const segs = lines.flatMap((l) => l.cells.map((c) => ({ x0: c.x0, x1: c.x1, prose: c.x1 - c.x0 >= minWidth && c.text.length >= PROSE_MIN_CHARS })));
   return { segs, left, right };
 }
 

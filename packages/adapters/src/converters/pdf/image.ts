@@ -29,7 +29,8 @@ function jpegSize(b: Uint8Array): [number, number] | undefined {
 
 /** Pixel size from the file header, read before anything is decoded (a decompression bomb stops here). */
 export function headerSize(bytes: Uint8Array, type: string): [number, number] | undefined {
-  if (type === 'image/png') return bytes.length >= 24 && Buffer.from(bytes.subarray(12, 16)).toString('latin1') === 'IHDR' ? [u32be(bytes, 16), u32be(bytes, 20)] : undefined;
+  if (type === 'image/png')
+    return bytes.length >= 24 && Buffer.from(bytes.subarray(12, 16)).toString('latin1') === 'IHDR' ? [u32be(bytes, 16), u32be(bytes, 20)] : undefined;
   if (type === 'image/gif') return bytes.length >= 10 ? [u16le(bytes, 6), u16le(bytes, 8)] : undefined;
   if (type === 'image/jpeg') return jpegSize(bytes);
   return undefined;

@@ -40,8 +40,7 @@ function toRgba(img: PdfImageData): Uint8ClampedArray | undefined {
   return undefined;
 }
 
-const asImage = (data: unknown): PdfImageData | undefined =>
-  data && typeof (data as PdfImageData).width === 'number' ? (data as PdfImageData) : undefined;
+const asImage = (data: unknown): PdfImageData | undefined => (data && typeof (data as PdfImageData).width === 'number' ? (data as PdfImageData) : undefined);
 
 /** How long a page waits in all for pdf.js to finish decoding the images its operator list names. */
 export const IMAGE_RESOLVE_MS = 5000;
@@ -86,7 +85,16 @@ export class ImageCollector {
     const deadline = Date.now() + IMAGE_RESOLVE_MS;
     for (const p of painted) {
       const placeholder = p.objId ? await this.extract(page, p.objId, deadline) : undefined;
-      if (placeholder) figures.push({ kind: 'figure', placeholder, alt: `Image ${placeholder.replace(/^dossier:\/\/img-/, '')}`, x0: p.x0, x1: p.x1, top: p.top, bottom: p.bottom });
+      if (placeholder)
+        figures.push({
+          kind: 'figure',
+          placeholder,
+          alt: `Image ${placeholder.replace(/^dossier:\/\/img-/, '')}`,
+          x0: p.x0,
+          x1: p.x1,
+          top: p.top,
+          bottom: p.bottom,
+        });
     }
     return figures;
   }

@@ -44,7 +44,10 @@ function continues(last: Block | undefined, first: Block | undefined): boolean {
 
 /** The start of a line's text in a block's Markdown, searched from `from`: its first words, else its first word. */
 function findLine(rendered: string, text: string, from: number): number | undefined {
-  const words = text.replace(/\u00AD/g, '').trim().split(/\s+/);
+  const words = text
+    .replace(/\u00AD/g, '')
+    .trim()
+    .split(/\s+/);
   for (const key of [words.slice(0, 3).join(' '), words[0] ?? '']) {
     if (!key) continue;
     const at = rendered.indexOf(key, from);

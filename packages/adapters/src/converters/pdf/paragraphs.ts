@@ -5,11 +5,7 @@ import { type Line, type PageLayout, type Sourced, lineText, pageBox, sourceLine
 
 /** A page's content before headings are decided: groups of lines, tables and figures in reading order. */
 export type Proto = Sourced &
-  (
-    | { kind: 'group'; lines: Line[]; ocr: boolean }
-    | { kind: 'table'; rows: string[][] }
-    | { kind: 'figure'; placeholder: string; alt: string }
-  );
+  ({ kind: 'group'; lines: Line[]; ocr: boolean } | { kind: 'table'; rows: string[][] } | { kind: 'figure'; placeholder: string; alt: string });
 
 /** Start of a list item: a bullet glyph, a dash followed by a space, `1.`, `2)`, `(3)`, `a)`, `(b)`, `(iv)`. */
 export const LIST_START = /^(?:[•◦▪▫■□●○‣⁃∙·∗]\s*|[*–—-]\s+|\(?\d{1,3}[.)]\s+|[a-z][.)]\s+|\([a-zA-Z]\)\s+|\([ivx]{1,5}\)\s+)/;

@@ -64,11 +64,19 @@ async function pageLayout(job: Job, n: number): Promise<PageLayout> {
     const content = await readPage(page, pdfjs);
     const size = { width: content.width, height: content.height };
     if (!needsOcr(content)) {
-      const figures = await job.images.collect(page, content.images.filter((im) => !isPageImage(im, content)));
+      const figures = await job.images.collect(
+        page,
+        content.images.filter((im) => !isPageImage(im, content)),
+      );
       return layoutPage(content.runs, figures, size, false);
     }
     if (job.ocrPages >= job.opts.maxOcrPages) {
-      return { ...size, items: [], ocr: true, note: `Page ${n} is a scanned page and was not OCR'd: the limit of ${job.opts.maxOcrPages} OCR pages per document was reached` };
+      return {
+        ...size,
+        items: [],
+        ocr: true,
+        note: `Page ${n} is a scanned page and was not OCR'd: the limit of ${job.opts.maxOcrPages} OCR pages per document was reached`,
+      };
     }
     job.ocrPages += 1;
     const { png, scale } = await renderPage(job.doc, page, await ocrDpi(page, content, job.opts.ocrDpi));
@@ -94,7 +102,10 @@ function renumberImages(pages: Block[][], images: ImageCollector): ConvertResult
 function toMarkdown(layouts: PageLayout[], images: ImageCollector): ConvertResult {
   const pages = dropFurniture(layouts);
   const stats = docStats(pages);
-  const blocks = toBlocks(pages.map((p) => pageProtos(p, stats)), stats);
+  const blocks = toBlocks(
+    pages.map((p) => pageProtos(p, stats)),
+    stats,
+  );
   pages.forEach((p, i) => {
     if (p.note) blocks[i]?.unshift({ kind: 'note', text: p.note });
   });
@@ -124,4 +135,3 @@ export async function convertPdf(input: ConvertInput, opts: ResolvedPdfOptions):
     await doc.destroy();
   }
 }
-

@@ -34,8 +34,7 @@ function isLanguageList(n: Node): boolean {
 }
 
 const isChrome = (n: Node): boolean =>
-  n.type === 'comment' ||
-  (isElement(n) && (CHROME.has(n.tagName ?? '') || n.properties?.role === 'navigation' || isLanguageList(n)));
+  n.type === 'comment' || (isElement(n) && (CHROME.has(n.tagName ?? '') || n.properties?.role === 'navigation' || isLanguageList(n)));
 
 /** A link with nothing to show (heading anchors like `<a href="#setup">#</a>` once emptied). */
 const isEmptyLink = (n: Node): boolean => isElement(n, 'a') && elements(n).length === 0 && textLength(n) === 0;

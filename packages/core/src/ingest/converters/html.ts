@@ -9,26 +9,23 @@ import { rehypeClean, remarkFlatCells } from './html-clean.ts';
  */
 let processor: Promise<{ process(html: string): Promise<unknown> }> | undefined;
 const htmlProcessor = () =>
-  (processor ??= Promise.all([
-    import('rehype-parse'),
-    import('rehype-remark'),
-    import('remark-gfm'),
-    import('remark-stringify'),
-    import('unified'),
-  ]).then(([parse, toMarkdown, gfm, stringify, { unified }]) =>
-    unified()
-      .use(parse.default)
-      .use(rehypeClean)
-      .use(toMarkdown.default)
-      .use(remarkFlatCells)
-      .use(gfm.default)
-      .use(stringify.default, { bullet: '-', fences: true, rule: '-' }),
+  (processor ??= Promise.all([import('rehype-parse'), import('rehype-remark'), import('remark-gfm'), import('remark-stringify'), import('unified')]).then(
+    ([parse, toMarkdown, gfm, stringify, { unified }]) =>
+      unified()
+        .use(parse.default)
+        .use(rehypeClean)
+        .use(toMarkdown.default)
+        .use(remarkFlatCells)
+        .use(gfm.default)
+        .use(stringify.default, { bullet: '-', fences: true, rule: '-' }),
   ));
 
 /** HTML text to normalised Markdown; also used by the adapters' DOCX and e-mail converters. */
 export async function htmlToMarkdown(html: string): Promise<string> {
   const file = await (await htmlProcessor()).process(html);
-  return `${String(file).replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${String(file)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 /**

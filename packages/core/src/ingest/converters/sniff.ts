@@ -21,8 +21,7 @@ const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingm
 const PPTX_TYPE = 'application/vnd.openxmlformats-officedocument.presentationml.presentation';
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-const startsWith = (b: Uint8Array, sig: number[], offset = 0): boolean =>
-  b.length >= offset + sig.length && sig.every((x, i) => b[offset + i] === x);
+const startsWith = (b: Uint8Array, sig: number[], offset = 0): boolean => b.length >= offset + sig.length && sig.every((x, i) => b[offset + i] === x);
 
 /** True when the sample decodes as UTF-8 (or UTF-16 with a BOM) text with no NUL or control garbage. */
 export function looksLikeText(bytes: Uint8Array): boolean {
@@ -92,7 +91,9 @@ function zipType(bytes: Uint8Array, filename: string): string {
 // ---------------------------------------------------------------- text formats
 
 const SOURCE_EXTENSIONS = new Set(
-  'ts tsx mts cts js jsx mjs cjs py go rs java kt scala c h cc cpp cxx hpp cs rb php swift sh bash zsh sql r lua pl dart ex exs hs ml css scss vue svelte toml ini ps1'.split(' '),
+  'ts tsx mts cts js jsx mjs cjs py go rs java kt scala c h cc cpp cxx hpp cs rb php swift sh bash zsh sql r lua pl dart ex exs hs ml css scss vue svelte toml ini ps1'.split(
+    ' ',
+  ),
 );
 
 /** RFC 5322 header names that mark a message (one of them must appear). */

@@ -12,7 +12,18 @@ export const textConverter: Converter = {
   async convert({ bytes }) {
     const lines = decodeText(bytes)
       .split('\n')
-      .map((line) => line.replace(/\s+$/, '').replace(LEADING_MARKUP, (_m, ws: string, mark: string) => `${ws}\\${mark}`).replace(ORDERED_ITEM, '$1\\$2'));
-    return { markdown: `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`, images: [] };
+      .map((line) =>
+        line
+          .replace(/\s+$/, '')
+          .replace(LEADING_MARKUP, (_m, ws: string, mark: string) => `${ws}\\${mark}`)
+          .replace(ORDERED_ITEM, '$1\\$2'),
+      );
+    return {
+      markdown: `${lines
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()}\n`,
+      images: [],
+    };
   },
 };
