@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimRecord, ContradictionRecord, ContradictionRunRecord } from '../domain/claims.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
-import { seedProject } from './seed.ts';
+import { collectionRecord, documentRecord, seedProject } from './seed.ts';
 
 /**
  * Conformance tests of the ClaimStore part of a MetadataStore (run by metadataStoreSuite). `store()` is the
@@ -14,55 +14,11 @@ const at = (second: number): string => new Date(Date.parse('2024-03-01T00:00:00.
 
 async function seed(store: MetadataStore, documentCount: number): Promise<{ collection: Collection; docs: DocumentRecord[] }> {
   const projectId = await seedProject(store, at(0));
-  const collection: Collection = {
-    id: randomUUID(),
-    projectId,
-    env: 'live',
-    name: 'Claims',
-    visibility: 'private',
-    description: null,
-    chunkSize: 512,
-    chunkOverlap: 64,
-    embeddingModel: 'none',
-    embeddingDimension: 0,
-    enableSummarization: false,
-    enableCaptioning: false,
-    enableReranking: false,
-    enableDeduplication: false,
-    suppressContradictionsByMetadata: true,
-    suppressIntraDocumentContradictions: true,
-    llmModel: null,
-    instructions: null,
-    queryExpansion: null,
-    duplicateThreshold: null,
-    createdAt: at(1),
-    deletedAt: null,
-  };
+  const collection = collectionRecord(projectId, 'Claims', at(1));
   await store.insertCollection(collection);
   const docs: DocumentRecord[] = [];
   for (let index = 0; index < documentCount; index++) {
-    const doc: DocumentRecord = {
-      id: randomUUID(),
-      collectionId: collection.id,
-      filename: `doc-${index}.md`,
-      contentType: 'text/markdown',
-      status: 'ready',
-      fileSizeBytes: 10,
-      sectionCount: 1,
-      chunkCount: 1,
-      contentHash: null,
-      storageKey: null,
-      markdownStorageKey: null,
-      derivedBytes: null,
-      errorMessage: null,
-      tags: [],
-      metadata: {},
-      chunkSize: 512,
-      chunkOverlap: 64,
-      canonical: true,
-      createdAt: at(2 + index),
-      updatedAt: at(2 + index),
-    };
+    const doc = documentRecord(collection.id, `doc-${index}.md`, at(2 + index));
     await store.insertDocument(doc);
     docs.push(doc);
   }

@@ -3,67 +3,19 @@ import { describe, expect, it } from 'vitest';
 import type { DuplicateGroupRecord, DuplicateRunRecord } from '../domain/duplicates.ts';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { collectionRecord, documentRecord, seedProject } from './seed.ts';
 
 /** Conformance tests of the DuplicateStore part of a MetadataStore (run by metadataStoreSuite). */
 
 const at = (second: number): string => new Date(Date.parse('2024-04-01T00:00:00.000Z') + second * 1000).toISOString();
 
 async function seed(store: MetadataStore, count: number): Promise<{ collection: Collection; docs: DocumentRecord[] }> {
-  const accountId = randomUUID();
-  const orgId = randomUUID();
-  const projectId = randomUUID();
-  await store.createAccount({ id: accountId, email: `${accountId}@example.com`, passwordHash: 'hash', createdAt: at(0) });
-  await store.createOrg({ id: orgId, name: 'Org', createdAt: at(0) }, accountId, 'admin');
-  await store.createProject({ id: projectId, orgId, name: 'Project', createdAt: at(0) });
-  const collection: Collection = {
-    id: randomUUID(),
-    projectId,
-    env: 'live',
-    name: 'Dups',
-    visibility: 'private',
-    description: null,
-    chunkSize: 512,
-    chunkOverlap: 64,
-    embeddingModel: 'none',
-    embeddingDimension: 0,
-    enableSummarization: false,
-    enableCaptioning: false,
-    enableReranking: false,
-    enableDeduplication: true,
-    suppressContradictionsByMetadata: true,
-    suppressIntraDocumentContradictions: true,
-    llmModel: null,
-    instructions: null,
-    queryExpansion: null,
-    duplicateThreshold: 0.9,
-    createdAt: at(1),
-    deletedAt: null,
-  };
+  const projectId = await seedProject(store, at(0));
+  const collection = collectionRecord(projectId, 'Dups', at(1), { enableDeduplication: true, duplicateThreshold: 0.9 });
   await store.insertCollection(collection);
   const docs: DocumentRecord[] = [];
   for (let index = 0; index < count; index++) {
-    const doc: DocumentRecord = {
-      id: randomUUID(),
-      collectionId: collection.id,
-      filename: `doc-${index}.md`,
-      contentType: 'text/markdown',
-      status: 'ready',
-      fileSizeBytes: 10,
-      sectionCount: 1,
-      chunkCount: 1,
-      contentHash: null,
-      storageKey: null,
-      markdownStorageKey: null,
-      derivedBytes: null,
-      errorMessage: null,
-      tags: [],
-      metadata: {},
-      chunkSize: 512,
-      chunkOverlap: 64,
-      canonical: true,
-      createdAt: at(2 + index),
-      updatedAt: at(2 + index),
-    };
+    const doc = documentRecord(collection.id, `doc-${index}.md`, at(2 + index));
     await store.insertDocument(doc);
     docs.push(doc);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 
 /** An account that is admin of a new org with one new project, all created at `createdAt`; returns their ids. */
@@ -17,11 +18,10 @@ export async function seedProject(store: MetadataStore, createdAt: string): Prom
   return (await seedTenant(store, createdAt)).projectId;
 }
 
-/** A private `live` collection of the project (embedding model `none`, defaults elsewhere), created at `createdAt`; returns its id. */
-export async function seedCollection(store: MetadataStore, projectId: string, name: string, createdAt: string): Promise<string> {
-  const collectionId = randomUUID();
-  await store.insertCollection({
-    id: collectionId,
+/** A private `live` collection record of the project (embedding model `none`, defaults elsewhere) created at `createdAt`; `over` changes any field. */
+export function collectionRecord(projectId: string, name: string, createdAt: string, over: Partial<Collection> = {}): Collection {
+  return {
+    id: randomUUID(),
     projectId,
     env: 'live',
     name,
@@ -43,6 +43,40 @@ export async function seedCollection(store: MetadataStore, projectId: string, na
     duplicateThreshold: null,
     createdAt,
     deletedAt: null,
-  });
-  return collectionId;
+    ...over,
+  };
+}
+
+/** A private `live` collection of the project (see collectionRecord), inserted; returns its id. */
+export async function seedCollection(store: MetadataStore, projectId: string, name: string, createdAt: string): Promise<string> {
+  const collection = collectionRecord(projectId, name, createdAt);
+  await store.insertCollection(collection);
+  return collection.id;
+}
+
+/** A `ready` Markdown document record of one section and one chunk in the collection, created at `createdAt`; `over` changes any field. */
+export function documentRecord(collectionId: string, filename: string, createdAt: string, over: Partial<DocumentRecord> = {}): DocumentRecord {
+  return {
+    id: randomUUID(),
+    collectionId,
+    filename,
+    contentType: 'text/markdown',
+    status: 'ready',
+    fileSizeBytes: 10,
+    sectionCount: 1,
+    chunkCount: 1,
+    contentHash: null,
+    storageKey: null,
+    markdownStorageKey: null,
+    derivedBytes: null,
+    errorMessage: null,
+    tags: [],
+    metadata: {},
+    chunkSize: 512,
+    chunkOverlap: 64,
+    canonical: true,
+    createdAt,
+    updatedAt: createdAt,
+    ...over,
+  };
 }

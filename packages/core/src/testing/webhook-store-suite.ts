@@ -4,7 +4,7 @@ import type { DocumentRecord, Env } from '../domain/types.ts';
 import { serviceEvent } from '../events/catalogue.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
 import type { WebhookAttemptOutcome, WebhookEndpointRecord } from '../ports/webhook-store.ts';
-import { seedCollection, seedProject } from './seed.ts';
+import { documentRecord, seedCollection, seedProject } from './seed.ts';
 
 /** Conformance tests of the WebhookStore part of a MetadataStore (run by metadataStoreSuite). */
 
@@ -13,28 +13,7 @@ const at = (second: number): string => new Date(Date.parse('2024-05-01T00:00:00.
 async function seed(store: MetadataStore): Promise<{ projectId: string; doc: DocumentRecord }> {
   const projectId = await seedProject(store, at(0));
   const collectionId = await seedCollection(store, projectId, 'Hooks', at(1));
-  const doc: DocumentRecord = {
-    id: randomUUID(),
-    collectionId,
-    filename: 'doc.md',
-    contentType: 'text/markdown',
-    status: 'embedded',
-    fileSizeBytes: 10,
-    sectionCount: 1,
-    chunkCount: 1,
-    contentHash: null,
-    storageKey: null,
-    markdownStorageKey: null,
-    derivedBytes: null,
-    errorMessage: null,
-    tags: [],
-    metadata: {},
-    chunkSize: 512,
-    chunkOverlap: 64,
-    canonical: true,
-    createdAt: at(2),
-    updatedAt: at(2),
-  };
+  const doc = documentRecord(collectionId, 'doc.md', at(2), { status: 'embedded' });
   await store.insertDocument(doc);
   return { projectId, doc };
 }
