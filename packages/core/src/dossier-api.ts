@@ -36,24 +36,6 @@ import type { CreateCollectionInput } from './schemas.ts';
 import type { UsageDaily } from './usage/daily.ts';
 import type { Sandbox, UsageMeters } from './usage/quotas.ts';
 
-export type { AgentRunService, AgentService, AgentsApi } from './api/agents.ts';
-export type { AuthService } from './api/auth.ts';
-export type { ClaimService } from './api/claims.ts';
-export type { CollectionService, CollectionsApi, RecomputeService } from './api/collections.ts';
-export type { DocumentImageService, DocumentService, DocumentsApi, UploadService } from './api/documents.ts';
-export type { DuplicateService } from './api/duplicates.ts';
-export type { EvaluationGuardView, EvaluationService, GoldenSetApi } from './api/evaluations.ts';
-export type { IdempotencyService } from './api/idempotency.ts';
-export type { KeyService } from './api/keys.ts';
-export type { AdminProjectConnections, OAuthConnections, OAuthService } from './api/oauth.ts';
-export type { OrgService } from './api/orgs.ts';
-export type { AccountService, InvitationPreview, InvitationService, PeopleService, SsoAccounts } from './api/people.ts';
-export type { ProviderKeyService } from './api/provider-keys.ts';
-export type { ResearchService } from './api/research.ts';
-export type { ChunkView, ScanResults, SearchService, SectionWithContent } from './api/search.ts';
-export type { SourceService } from './api/sources.ts';
-export type { WebhookService } from './api/webhooks.ts';
-
 /** `dossier.events`: a collection's live document events (the SSE stream's source). */
 export interface EventsApi {
   /**
