@@ -53,3 +53,17 @@ export const OAUTH_SCOPES = ['svc:read', 'svc:full'] as const;
 export const GOLDEN_MATCHES = ['document', 'filename', 'section'] as const;
 export const EVALUATION_TRIGGERS = ['manual', 'guard-before', 'guard-after'] as const;
 export const EVALUATION_STAGES = ['indexing', 'searching'] as const;
+
+/** Types of the service events (the event catalogue, events/catalogue.ts, documents each one's data). */
+export const EVENT_TYPES = [
+  'document.ready',
+  'document.error',
+  'document.updated',
+  'research.completed',
+  'duplicates.completed',
+  'contradictions.completed',
+  'agent.run.completed',
+  'source.run.completed',
+  'evaluation.completed',
+  'webhook.test',
+] as const;

@@ -2,23 +2,13 @@ import type { DocumentEvent, DocumentRecord, DocumentStatus, Env } from '../doma
 import type { Sandbox } from '../usage/quotas.ts';
 import type { z } from 'zod';
 import type * as responses from '../responses.ts';
+import { EVENT_TYPES } from '../vocabulary.ts';
 
 /**
  * The one catalogue of service events. Webhooks deliver these types; the SSE document stream publishes the
  * DocumentEvent built here for every status change. Each type's `data` is documented in docs/webhooks.md.
  */
-export const EVENT_TYPES = [
-  'document.ready',
-  'document.error',
-  'document.updated',
-  'research.completed',
-  'duplicates.completed',
-  'contradictions.completed',
-  'agent.run.completed',
-  'source.run.completed',
-  'evaluation.completed',
-  'webhook.test',
-] as const;
+export { EVENT_TYPES };
 
 export type EventType = (typeof EVENT_TYPES)[number];
 

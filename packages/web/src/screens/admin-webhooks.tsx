@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '@dossier/core/vocabulary';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, type Schemas, unwrap } from '../api.ts';
@@ -6,16 +7,7 @@ import { ConfirmDialog, ErrorLine, when } from './common.tsx';
 type Endpoint = Schemas['WebhookEndpoint'];
 type Delivery = Schemas['WebhookDelivery'];
 /** The event types an endpoint may subscribe to (`webhook.test` is sent on request only, whatever it subscribes to). */
-const EVENTS = [
-  'document.ready',
-  'document.error',
-  'document.updated',
-  'research.completed',
-  'duplicates.completed',
-  'contradictions.completed',
-  'agent.run.completed',
-  'source.run.completed',
-] as const;
+const EVENTS = EVENT_TYPES.filter((type) => type !== 'webhook.test');
 
 /** Webhook endpoints of the project, each with its delivery log; admins create, delete and retry. */
 export function WebhooksSection({ orgId, projectId, isAdmin }: { orgId: string; projectId: string; isAdmin: boolean }) {
