@@ -34,10 +34,19 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'dossier-readme-'));
   server = await startServer(join(work, 'data'));
 }, 60_000);
-afterAll(() => {
-  server?.proc.kill('SIGTERM');
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(async () => {
+  // The server's close() on SIGTERM still folds the index into the data directory: wait for the process to end before
+  // removing it (removing at once raced that write: ENOTEMPTY in CI).
+  const proc = server?.proc;
+  if (proc && proc.exitCode === null && proc.signalCode === null) {
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    proc.kill('SIGTERM');
+    const gaveUp = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(gaveUp);
+  }
+  rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+}, 60_000);
 
 describe('the README, run as written', () => {
   it.skipIf(!shellTools)('runs the first session (curl and jq) against a real server: collection, upload, wait, query, scan, Markdown, events, webhook', () => {
