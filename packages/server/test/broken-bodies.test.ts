@@ -262,7 +262,7 @@ describe('broken multipart bodies (a real server process)', () => {
   }, 40_000);
   afterAll(() => {
     if (exited === undefined) child.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   });
 
   it('keeps running through every broken body on every multipart route, and answers /health', async () => {
