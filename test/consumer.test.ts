@@ -9,15 +9,25 @@ import { describe, expect, it } from 'vitest';
  * `dossier --help` and `dossier serve`. In the suite it runs warm (the previous passing run's node_modules seeds
  * the app, so npm changes only what differs); `npx pnpm@10 run test:consumer` runs it cold, and with
  * DOSSIER_CONSUMER_NODES="22 24" on those Node majors too.
+ *
+ * Issue 41: the suite runs on Node 22.16+ (scripts/supported-node.mjs fetches Node 24 where the machine's Node is older);
+ * the packed packages are installed on that Node, on the other supported major, and on the machine's own Node when
+ * it is older (Node 20 keeps working with better-sqlite3, the optional peer: that one install is what keeping it costs).
  */
 
 /** The longest the script may take: a cold first run on a loaded machine installs ~500 MB of dependencies. */
 const LIMIT_MS = 15 * 60_000;
 
+/** The Nodes beside the one running the suite: the other supported major, and the machine's own older Node if any. */
+function consumerNodes(): string {
+  const otherMajor = Number(process.versions.node.split('.')[0]) >= 24 ? '22' : '24';
+  return [otherMajor, process.env.DOSSIER_MACHINE_NODE].filter(Boolean).join(' ');
+}
+
 function runScript(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [join(import.meta.dirname, '..', 'scripts', 'consumer-test.sh')], {
-      env: { ...process.env, DOSSIER_CONSUMER_WARM: '1' },
+      env: { ...process.env, DOSSIER_CONSUMER_WARM: '1', DOSSIER_CONSUMER_NODES: process.env.DOSSIER_CONSUMER_NODES ?? consumerNodes() },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: LIMIT_MS,
       killSignal: 'SIGTERM',
