@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dossier, S3SourceOpener, SourceRecord, SourceRunRecord } from '@dossier/core';
-import { dossierContext, waitFor } from '@dossier/core/testing';
+import type { Dossier, S3SourceOpener } from '@dossier/core';
+import { dossierContext, sourceRecord, sourceRunRecord, waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 import { databaseForTests } from './fixtures/postgres-database.ts';
@@ -70,42 +70,19 @@ describe('source runs on two nodes sharing one database', () => {
     const ctxA = dossierContext(a);
     const ctxB = dossierContext(b);
     const now = new Date().toISOString();
-    const source: SourceRecord = {
-      id: crypto.randomUUID(),
-      collectionId: collection.id,
+    const source = sourceRecord(collection.id, now, {
       kind: 's3',
       location: 'bucket/',
       credentialsEncrypted: ctxA.secrets.encrypt(JSON.stringify({ accessKeyId: 'k', secretAccessKey: 's' })),
       settings: { bucket: 'bucket', prefix: '', region: 'us-east-1', forcePathStyle: 'true' },
-      intervalMinutes: null,
-      maxDeleteShare: 0.2,
-      paused: false,
-      nextRunAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    });
     await ctxA.store.insertSource(source);
     // Six manual runs asked at once, half through each node's queue handle (one queue: either node may take any).
     const runIds: string[] = [];
     await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {
         const ctx = i % 2 === 0 ? ctxA : ctxB;
-        const run: SourceRunRecord = {
-          id: crypto.randomUUID(),
-          sourceId: source.id,
-          collectionId: collection.id,
-          status: 'running',
-          trigger: 'manual',
-          added: 0,
-          updated: 0,
-          deleted: 0,
-          unchanged: 0,
-          failed: 0,
-          details: { deletedPaths: [], failures: [], purgeAfter: null },
-          error: null,
-          startedAt: now,
-          finishedAt: null,
-        };
+        const run = sourceRunRecord(source, now);
         runIds.push(run.id);
         await ctx.store.insertSourceRun(run);
         await ctx.queue.enqueue({ type: 'source.sync', payload: { sourceId: source.id, runId: run.id, force: false }, dedupeKey: `source.sync:${run.id}` });

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Dossier, S3SourceOpener, SourceEntry, SourceRecord, SourceRunRecord } from '@dossier/core';
-import { dossierContext } from '@dossier/core/testing';
+import type { Dossier, S3SourceOpener, SourceEntry, SourceRunRecord } from '@dossier/core';
+import { dossierContext, sourceRecord, sourceRunRecord } from '@dossier/core/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 
@@ -89,38 +89,16 @@ async function runOnce(node: Dossier): Promise<{ run: SourceRunRecord; collectio
   const collection = await (await node.local()).collections.create({ name: 'mirrored' });
   const ctx = dossierContext(node);
   const now = new Date().toISOString();
-  const source: SourceRecord = {
-    id: crypto.randomUUID(),
-    collectionId: collection.id,
+  const source = sourceRecord(collection.id, now, {
     kind: 's3',
     location: 'bucket/',
     credentialsEncrypted: ctx.secrets.encrypt(JSON.stringify({ accessKeyId: 'k', secretAccessKey: 's' })),
     settings: { bucket: 'bucket', prefix: '', region: 'us-east-1', forcePathStyle: 'true' },
-    intervalMinutes: null,
-    maxDeleteShare: 0.2,
-    paused: false,
-    nextRunAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-  await ctx.store.insertSource(source);
-  const runId = crypto.randomUUID();
-  await ctx.store.insertSourceRun({
-    id: runId,
-    sourceId: source.id,
-    collectionId: collection.id,
-    status: 'running',
-    trigger: 'manual',
-    added: 0,
-    updated: 0,
-    deleted: 0,
-    unchanged: 0,
-    failed: 0,
-    details: { deletedPaths: [], failures: [], purgeAfter: null },
-    error: null,
-    startedAt: now,
-    finishedAt: null,
   });
+  await ctx.store.insertSource(source);
+  const asked = sourceRunRecord(source, now);
+  await ctx.store.insertSourceRun(asked);
+  const runId = asked.id;
   await ctx.queue.enqueue({ type: 'source.sync', payload: { sourceId: source.id, runId, force: false }, dedupeKey: `source.sync:${runId}` });
   ctx.wakeWorkers();
   const run = await vi.waitFor(

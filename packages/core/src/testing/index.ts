@@ -19,4 +19,6 @@ export * from './embedder-suite.ts';
 export * from './scripted-model.ts';
 export * from './claim-calls.ts';
 export { waitFor } from './wait-for.ts';
+/** Records with every field filled in, for tests of a store or of what reads it. */
+export { collectionRecord, documentRecord, sourceRecord, sourceRunRecord } from './seed.ts';
 export { dossierContext } from '../dossier.ts';

@@ -22,6 +22,7 @@ import { peopleStoreTests } from './people-store-suite.ts';
 import { webhookStoreTests } from './webhook-store-suite.ts';
 import { evaluationStoreTests } from './evaluation-store-suite.ts';
 import { idempotencyStoreTests } from './idempotency-store-suite.ts';
+import { sourceRecord } from './seed.ts';
 
 export interface MetadataStoreSuiteOptions {
   /**
@@ -1204,21 +1205,7 @@ function sourceLockTests(ctx: SuiteContext): void {
   describe('source run locks', () => {
     it('lets one owner hold a source at a time until it unlocks or its lease ends', async () => {
       const collection = await seedCollection(ctx.store);
-      const now = new Date().toISOString();
-      const source = {
-        id: randomUUID(),
-        collectionId: collection.id,
-        kind: 'folder' as const,
-        location: '/srv/docs',
-        settings: {},
-        credentialsEncrypted: null,
-        intervalMinutes: null,
-        maxDeleteShare: 0.2,
-        paused: false,
-        nextRunAt: null,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const source = sourceRecord(collection.id, new Date().toISOString());
       await ctx.store.insertSource(source);
       const later = (ms: number) => new Date(Date.now() + ms).toISOString();
       expect(await ctx.store.lockSource(source.id, 'node-a', later(60_000))).toBe(true);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import type { SourceRecord, SourceRunRecord } from '../sources/types.ts';
 
 /** An account that is admin of a new org with one new project, all created at `createdAt`; returns their ids. */
 export async function seedTenant(store: MetadataStore, createdAt: string): Promise<{ accountId: string; orgId: string; projectId: string }> {
@@ -77,6 +78,46 @@ export function documentRecord(collectionId: string, filename: string, createdAt
     canonical: true,
     createdAt,
     updatedAt: createdAt,
+    ...over,
+  };
+}
+
+/** A folder source of the collection, run only on demand, created at `createdAt`; `over` changes any field (an S3 source: kind, location, settings, credentials). */
+export function sourceRecord(collectionId: string, createdAt: string, over: Partial<SourceRecord> = {}): SourceRecord {
+  return {
+    id: randomUUID(),
+    collectionId,
+    kind: 'folder',
+    location: '/srv/docs',
+    settings: {},
+    credentialsEncrypted: null,
+    intervalMinutes: null,
+    maxDeleteShare: 0.2,
+    paused: false,
+    nextRunAt: null,
+    createdAt,
+    updatedAt: createdAt,
+    ...over,
+  };
+}
+
+/** A manual run of the source that started at `startedAt` and is still running, nothing counted yet; `over` changes any field. */
+export function sourceRunRecord(source: Pick<SourceRecord, 'id' | 'collectionId'>, startedAt: string, over: Partial<SourceRunRecord> = {}): SourceRunRecord {
+  return {
+    id: randomUUID(),
+    sourceId: source.id,
+    collectionId: source.collectionId,
+    status: 'running',
+    trigger: 'manual',
+    added: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    failed: 0,
+    details: { deletedPaths: [], failures: [], purgeAfter: null },
+    error: null,
+    startedAt,
+    finishedAt: null,
     ...over,
   };
 }
