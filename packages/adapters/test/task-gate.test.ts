@@ -86,3 +86,42 @@ describe('TaskGate: kept threads, and a spare one only beside a slow task', () =
     expect(admitted).toEqual(['slow', 'behind']);
   });
 });
+
+describe('TaskGate: a pool with no thread up (issue 41)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('gives no spare thread while the first task waits for a thread to start, and times tasks from the moment one is up', async () => {
+    const gate = new TaskGate(1, 2, 50);
+    gate.chill(); // as a pool starts: no thread yet
+    const admitted: string[] = [];
+    const first = await ask(gate, admitted, 'first');
+    const behind = ask(gate, admitted, 'behind');
+    await elapse(500); // the thread is still loading its libraries: the first task is waiting, not slow
+    expect(admitted).toEqual(['first']);
+    gate.warm();
+    await elapse(20);
+    expect(admitted).toEqual(['first']); // 20 ms since the thread came up
+    await elapse(40);
+    expect(admitted).toEqual(['first', 'behind']); // now the first task is slow: the spare thread is due
+    gate.leave(first);
+    gate.leave(await behind);
+  });
+
+  it('after its threads stopped (idle), holds the queue to the kept threads again until one is up', async () => {
+    const gate = new TaskGate(1, 2, 10);
+    gate.chill();
+    const admitted: string[] = [];
+    const first = await ask(gate, admitted, 'first');
+    const behind = ask(gate, admitted, 'behind');
+    await elapse(100);
+    expect(admitted).toEqual(['first']);
+    gate.leave(first);
+    gate.leave(await behind);
+    expect(admitted).toEqual(['first', 'behind']);
+  });
+});

@@ -8,7 +8,7 @@ export type ChunkingPoolOptions = TaskPoolOptions;
  * A ChunkingRunner backed by its own piscina pool, apart from conversion, so tokenizing one document never waits
  * behind a slow conversion. The Markdown bytes are moved to the thread, not copied.
  */
-export async function createChunkingPool(opts: ChunkingPoolOptions = {}): Promise<{ run: ChunkingRunner; close(): Promise<void> }> {
+export async function createChunkingPool(opts: ChunkingPoolOptions = {}): Promise<{ run: ChunkingRunner; threads(): number; close(): Promise<void> }> {
   const pool = await createTaskPool<ChunkInput, { chunks: DraftChunkRow[] }>(
     { worker: 'chunk-worker', callerUrl: import.meta.url, label: 'Chunking' },
     { timeoutMs: 120_000, ...opts },
@@ -19,6 +19,7 @@ export async function createChunkingPool(opts: ChunkingPoolOptions = {}): Promis
       const markdown = input.markdown.slice();
       return (await pool.run({ ...input, markdown }, [markdown.buffer as ArrayBuffer])).chunks;
     },
+    threads: pool.threads,
     close: pool.close,
   };
 }

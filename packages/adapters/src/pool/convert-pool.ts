@@ -11,7 +11,7 @@ export type ConversionPoolOptions = TaskPoolOptions;
  */
 export async function createConversionPool(
   opts: ConversionPoolOptions = {},
-): Promise<{ run: ConversionRunner; renderPage: PageRenderer; close(): Promise<void> }> {
+): Promise<{ run: ConversionRunner; renderPage: PageRenderer; threads(): number; close(): Promise<void> }> {
   type Rendered = Awaited<ReturnType<PageRenderer>>;
   const pool = await createTaskPool<PrepareInput | { renderPage: Parameters<PageRenderer>[0] }, PreparedDocument | Rendered>(
     { worker: 'convert-worker', callerUrl: import.meta.url, label: 'Conversion' },
@@ -21,6 +21,7 @@ export async function createConversionPool(
     run: async (input) => (await pool.run(input)) as PreparedDocument,
     // Page images share the conversion threads: drawing a page is as heavy as converting one, and never blocks the API.
     renderPage: async (input) => (await pool.run({ renderPage: input })) as Rendered,
+    threads: pool.threads,
     close: pool.close,
   };
 }

@@ -34,6 +34,13 @@ export const DEFAULT_RM3: Rm3Options = { feedbackDocs: 10, feedbackTerms: 30, or
 /** Repetitions of the heaviest term; lighter terms get proportionally fewer, at least one. */
 const RESOLUTION = 20;
 
+/**
+ * A token made of digits only. One constant, not a literal inside the filter: V8 compiled the literal's Unicode class
+ * afresh for each token, 13 ms over the ~400 tokens of the first query's feedback passages (18–100 ms of a cold
+ * process's first query, CPU-profiled, issue 41), against 0.2 ms for the constant.
+ */
+const DIGITS_ONLY = /^\p{N}+$/u;
+
 /** Lowercased, accent-folded word tokens without stop words, pure numbers or one-letter tokens. */
 export function queryTerms(text: string): string[] {
   return text
@@ -41,7 +48,7 @@ export function queryTerms(text: string): string[] {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 1 && t.length <= 40 && !STOP_WORDS.has(t) && !/^\p{N}+$/u.test(t));
+    .filter((t) => t.length > 1 && t.length <= 40 && !STOP_WORDS.has(t) && !DIGITS_ONLY.test(t));
 }
 
 /** Term weights of the relevance model P(w|R): Σ over feedback passages of P(w|D)·P(D|q), summing to 1. */
