@@ -22,6 +22,10 @@ export interface Rm3Options {
   feedbackTerms: number;
   /** Share of the query weight kept by the original terms (0..1). */
   originalWeight: number;
+  /** Repetitions of the heaviest term in the expanded query text; lighter terms get proportionally fewer. */
+  resolution: number;
+  /** Whether a term lighter than half a repetition is dropped (true) or written once (false). */
+  dropLightTerms: boolean;
 }
 
 /**
@@ -29,10 +33,7 @@ export interface Rm3Options {
  * 10/10/0.5 0.6827, 10/20/0.5 0.6870, 10/10/0.7 0.6939, 10/30/0.6 0.6962, 10/50/0.6 0.6972, 10/30/0.7 0.6973,
  * 20/30/0.6 0.6956, 5/30/0.6 0.6953. Ten passages and many lightly weighted terms are the stable region.
  */
-export const DEFAULT_RM3: Rm3Options = { feedbackDocs: 10, feedbackTerms: 30, originalWeight: 0.6 };
-
-/** Repetitions of the heaviest term; lighter terms get proportionally fewer, at least one. */
-const RESOLUTION = 20;
+export const DEFAULT_RM3: Rm3Options = { feedbackDocs: 10, feedbackTerms: 30, originalWeight: 0.6, resolution: 20, dropLightTerms: false };
 
 /** Lowercased, accent-folded word tokens without stop words, pure numbers or one-letter tokens. */
 export function queryTerms(text: string): string[] {
@@ -73,9 +74,10 @@ export function rm3Weights(query: string, feedback: { text: string; score: numbe
   return out;
 }
 
-/** Weights as a bag of words: each term repeated in proportion to its weight (the heaviest RESOLUTION times). */
-export function weightedQueryText(weights: Map<string, number>): string {
+/** Weights as a bag of words: each term repeated in proportion to its weight (the heaviest `resolution` times). */
+export function weightedQueryText(weights: Map<string, number>, o: Pick<Rm3Options, 'resolution' | 'dropLightTerms'> = DEFAULT_RM3): string {
   const max = Math.max(0, ...weights.values());
   if (max === 0) return '';
-  return [...weights].flatMap(([t, w]) => Array<string>(Math.max(1, Math.round((RESOLUTION * w) / max))).fill(t)).join(' ');
+  const floor = o.dropLightTerms ? 0 : 1;
+  return [...weights].flatMap(([t, w]) => Array<string>(Math.max(floor, Math.round((o.resolution * w) / max))).fill(t)).join(' ');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryTerms, relevanceModel, rm3Weights, weightedQueryText } from '../../src/search/expansion.ts';
+import { DEFAULT_RM3, queryTerms, relevanceModel, rm3Weights, weightedQueryText } from '../../src/search/expansion.ts';
 
 describe('query terms', () => {
   it('lowercases, folds accents, splits on punctuation and drops stop words, numbers and single letters', () => {
@@ -28,7 +28,7 @@ describe('RM3 term selection', () => {
   });
 
   it('keeps originalWeight on the query terms and spreads the rest over the best feedback terms', () => {
-    const w = rm3Weights('diabetes insulin', feedback, { feedbackDocs: 10, feedbackTerms: 3, originalWeight: 0.6 });
+    const w = rm3Weights('diabetes insulin', feedback, { ...DEFAULT_RM3, feedbackTerms: 3, originalWeight: 0.6 });
     const total = [...w.values()].reduce((a, b) => a + b, 0);
     expect(total).toBeCloseTo(1, 10);
     expect(w.get('diabetes')).toBeCloseTo(0.3, 10);
