@@ -4,7 +4,7 @@
  * test queries, or the 809 train queries as a held-out check of a choice made on test). With --speed, every variant
  * opens its own Dossier in this process and the queries run interleaved (query 1 on every variant, then query 2...),
  * so that a shared machine's load weighs on all variants alike: CPU time per query at limit 10 (after a warm-up
- * pass), wall p50/p95, LanceDB searches per query, tokens per searched text and the CPU time inside searchText.
+ * pass, none with --cold: the index as a reopened process finds it), wall p50/p95, LanceDB searches per query, tokens per searched text and the CPU time inside searchText.
  * Usage: node --import tsx bench/compare/rm3-sweep.ts <dir> <collection id> [--split test|train] [--speed] [--rounds N] [none|variant JSON...]
  */
 import { resolve } from 'node:path';
@@ -18,13 +18,22 @@ import { evaluate, percentile, rankDocuments } from '../beir/metrics.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { split: { type: 'string', default: 'test' }, speed: { type: 'boolean' }, rounds: { type: 'string', default: '1' }, dataset: { type: 'string' } },
+  options: {
+    split: { type: 'string', default: 'test' },
+    speed: { type: 'boolean' },
+    rounds: { type: 'string', default: '1' },
+    cold: { type: 'boolean' },
+    'warm-split': { type: 'string' },
+    shallow: { type: 'boolean' },
+    dataset: { type: 'string' },
+  },
 });
 const [dir, collectionId, ...variants] = positionals;
 if (!dir || !collectionId) throw new Error('usage: rm3-sweep.ts <dir> <collection id> [--split test|train] [--speed] [none|variant JSON...]');
 const dataset = resolve(values.dataset ?? DEFAULT_DATASET);
 const [texts, qrels] = await Promise.all([readQueries(dataset), readQrels(dataset, values.split)]);
-const queries = [...qrels.keys()].flatMap((id) => (texts.has(id) ? [{ id, text: texts.get(id)! }] : []));
+const queriesOf = async (split: string) => [...(await readQrels(dataset, split)).keys()].flatMap((id) => (texts.has(id) ? [{ id, text: texts.get(id)! }] : []));
+const queries = await queriesOf(values.split!);
 type Query = (typeof queries)[number];
 
 const settingsOf = (v: string): RetrievalSettings =>
@@ -71,9 +80,9 @@ async function counted(retrieval: RetrievalSettings) {
 
 const toHit = (h: { document: { filename: string }; score: number }) => ({ docId: h.document.filename.replace(/\.md$/, ''), score: h.score });
 
-/** nDCG@10 and recall@100 (100 results per query), and the tokens per searched text. */
+/** nDCG@10 and recall@100 (100 results per query; with --shallow the 10 a user asks for), and the tokens per searched text. */
 async function quality(retrieval: RetrievalSettings) {
-  const { dossier, counts, run } = await counted({ ...retrieval, resultLimit: 100 });
+  const { dossier, counts, run } = await counted(values.shallow ? retrieval : { ...retrieval, resultLimit: 100 });
   const rankings = new Map<string, string[]>();
   for (const q of queries) rankings.set(q.id, await run(q));
   await dossier.close();
@@ -86,7 +95,8 @@ if (!values.speed) {
   for (const v of names) process.stdout.write(`${values.split} ${v} ${JSON.stringify(await quality(settingsOf(v)))}\n`);
 } else {
   const runners = await Promise.all(names.map((v) => counted(settingsOf(v))));
-  for (const q of queries) for (const r of runners) await r.run(q); // warm-up
+  const warmQueries = values['warm-split'] ? await queriesOf(values['warm-split']) : queries;
+  if (!values.cold) for (const q of warmQueries) for (const r of runners) await r.run(q); // warm-up
   for (const r of runners) Object.assign(r.counts, { searches: 0, tokens: 0, searchCpuMs: 0 });
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const q of queries) {
