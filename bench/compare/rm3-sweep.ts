@@ -4,8 +4,11 @@
  * test queries, or the 809 train queries as a held-out check of a choice made on test). With --speed, every variant
  * opens its own Dossier in this process and the queries run interleaved (query 1 on every variant, then query 2...),
  * so that a shared machine's load weighs on all variants alike: CPU time per query at limit 10 (after a warm-up
- * pass, none with --cold: the index as a reopened process finds it), wall p50/p95, LanceDB searches per query, tokens per searched text and the CPU time inside searchText.
- * Usage: node --import tsx bench/compare/rm3-sweep.ts <dir> <collection id> [--split test|train] [--speed] [--rounds N] [none|variant JSON...]
+ * pass over the same queries, or those of --warm-split, or none with --cold), wall p50/p95, LanceDB searches per
+ * query, tokens per searched text and the CPU time inside the index's searches. `{"plainFeedback":true}` reads the
+ * feedback passages through searchText, as before searchPassageTexts. --shallow: quality at limit 10 (the headline).
+ * Usage: node --import tsx bench/compare/rm3-sweep.ts <dir> <collection id> [--split test|train] [--speed] [--rounds N]
+ *   [--cold | --warm-split train] [--shallow] [none | variant JSON ...]
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
