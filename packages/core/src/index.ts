@@ -232,6 +232,7 @@ export {
   type DocumentAttributes,
   type IndexHit,
   type IndexSearchOptions,
+  type PassageText,
   type SectionRow,
   type UpsertOptions,
 } from './ports/chunk-index.ts';

@@ -7,6 +7,7 @@ import {
   chunkSchema,
   fromChunkRecord,
   fromHitRecord,
+  fromPassageRecord,
   HIT_COLUMNS,
   fromSectionRecord,
   recordsOf,
@@ -146,6 +147,7 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       const h = await chunks(collectionId);
       return searchText(tables, h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
     },
+    searchPassageTexts: async (collectionId, query, o) => searchText(tables, await chunks(collectionId), query, o, ['id', TEXT], fromPassageRecord),
     searchSections: async (collectionId, query, o) => searchText(tables, await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
     searchVector: async (collectionId, vector, o) => searchVector(collectionId, await chunks(collectionId), vector, o),
     chunksOfSection: async (collectionId, sectionId) => {

@@ -1,4 +1,4 @@
-import type { ChunkHitRow, ChunkRow, SectionRow } from '@dossier/core';
+import type { ChunkHitRow, ChunkRow, PassageText, SectionRow } from '@dossier/core';
 import type { Field, List, Schema } from 'apache-arrow';
 import type { ArrowModule, ArrowSchemaLike, ArrowTableLike, LanceRecord } from './sdk.ts';
 
@@ -159,6 +159,9 @@ export function fromHitRecord(r: LanceRecord): ChunkHitRow {
     positions: r[POSITIONS] === undefined || r[POSITIONS] === null ? null : String(r[POSITIONS]),
   };
 }
+
+/** A feedback passage: its id and indexed text (section title, newline, content). */
+export const fromPassageRecord = (r: LanceRecord): PassageText => ({ id: String(r.id), text: String(r[TEXT]) });
 
 const nullableNumber = (v: unknown): number | null => (v === undefined || v === null ? null : Number(v));
 

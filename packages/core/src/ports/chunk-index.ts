@@ -32,6 +32,12 @@ export interface ChunkRow {
  */
 export type ChunkHitRow = Omit<ChunkRow, 'vector' | 'tags' | 'metadataPairs' | 'canonical'>;
 
+/** A chunk as a feedback search returns it: its id and the text the full-text index holds (section title, newline, content). */
+export interface PassageText {
+  id: string;
+  text: string;
+}
+
 /** A section row in the section-text index used by scan. */
 export interface SectionRow {
   id: string;
@@ -102,6 +108,13 @@ export interface ChunkIndex {
   updateDocumentAttributes(collectionId: string, documentId: string | readonly string[], attrs: DocumentAttributes): Promise<void>;
   /** BM25 full-text search over chunk content and section title. Throws missing_index for an unknown collection. */
   searchText(collectionId: string, query: string, opts: IndexSearchOptions): Promise<IndexHit<ChunkHitRow>[]>;
+  /**
+   * Optional: the same search as searchText (same hits, scores and order), returning only each hit's indexed text,
+   * which is all query expansion reads of its feedback passages; without it, expansion reads searchText's rows.
+   * Reading two columns instead of a hit's eleven is a third of a small search's CPU time on LanceDB (measured on
+   * SciFact, 300 queries: 3.8 ms against 5.9 ms per search).
+   */
+  searchPassageTexts?(collectionId: string, query: string, opts: IndexSearchOptions): Promise<IndexHit<PassageText>[]>;
   /** Nearest-neighbour search; score is a similarity (higher is better). Throws dimension_mismatch. */
   searchVector(collectionId: string, vector: Float32Array, opts: IndexSearchOptions): Promise<IndexHit<ChunkHitRow>[]>;
   /** Full-text search over section titles and summaries. */
@@ -124,5 +137,6 @@ export interface ChunkIndex {
  * Version of the ChunkIndex contract that `chunkIndexSuite` checks (major: every adapter must change; minor: a change
  * adapters already meet, such as more checks). 1.1: search hits are ChunkHitRow (an adapter may still return more).
  * 1.2: rows carry their character span and page positions (charStart, charEnd, positions), read back as written.
+ * 1.3: optional searchPassageTexts (feedback passages for query expansion), checked against searchText when present.
  */
-export const CHUNK_INDEX_SPEC_VERSION = '1.2.0';
+export const CHUNK_INDEX_SPEC_VERSION = '1.3.0';

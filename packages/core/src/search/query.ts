@@ -10,7 +10,7 @@ import { type PageSpan, pageOffsetsOf, pageSpan } from '../documents/pages.ts';
 import { chunkLocation, sectionLocations } from '../documents/regions.ts';
 import { parseInput, type QueryInput, querySchema, type ScanInput, scanSchema } from '../schemas.ts';
 import { isUuid } from '../util/ids.ts';
-import { DEFAULT_RM3, rm3Weights, weightedQueryText } from './expansion.ts';
+import { DEFAULT_RM3, type Rm3Options, rm3Weights, weightedQueryText } from './expansion.ts';
 import { indexFilter } from './filters.ts';
 import { reciprocalRankFusion } from './rrf.ts';
 import type { z } from 'zod';
@@ -48,6 +48,8 @@ export interface RetrievalSettings {
    * public API caps at 50; recall@100 needs more). Unset: the query's `limit`.
    */
   resultLimit?: number;
+  /** Internal, for benchmarks: RM3 parameters other than DEFAULT_RM3. */
+  rm3?: Partial<Rm3Options>;
 }
 
 /**
@@ -62,13 +64,30 @@ type IndexOptions = { limit: number; filter: ReturnType<typeof indexFilter> };
 /** A candidate of the query: its index row, its score so far, and the lists that found it. */
 type Candidate = { row: ChunkHitRow; score: number; foundBy: FoundBy };
 
-/** The BM25 list: one search, or with `rm3` a feedback search and a second search with the expanded query. */
+/**
+ * The BM25 list: one search, or with `rm3` a feedback search and a second search with the expanded query. The feedback
+ * search reads only the passages' text when the index offers it (two columns instead of a hit's eleven); a query
+ * without expandable terms (numbers, single letters) is searched as is.
+ */
 async function lexicalHits(ctx: ContextPart<'index'>, c: Collection, q: string, opts: IndexOptions, s: RetrievalSettings) {
   if ((s.queryExpansion ?? 'none') === 'none') return ctx.index.searchText(c.id, q, opts);
-  const feedback = await ctx.index.searchText(c.id, q, { ...opts, limit: Math.max(opts.limit, DEFAULT_RM3.feedbackDocs) });
-  const top = feedback.slice(0, DEFAULT_RM3.feedbackDocs).map((h) => ({ text: `${h.row.sectionTitle}\n${h.row.content}`, score: h.score }));
-  const expanded = weightedQueryText(rm3Weights(q, top));
-  return expanded ? ctx.index.searchText(c.id, expanded, opts) : feedback.slice(0, opts.limit);
+  const rm3 = { ...DEFAULT_RM3, ...s.rm3 };
+  const feedbackOpts = { ...opts, limit: rm3.feedbackDocs };
+  const feedback = ctx.index.searchPassageTexts
+    ? await ctx.index.searchPassageTexts(c.id, q, feedbackOpts)
+    : (await ctx.index.searchText(c.id, q, feedbackOpts)).map((h) => ({
+        row: { id: h.row.id, text: `${h.row.sectionTitle}\n${h.row.content}` },
+        score: h.score,
+      }));
+  const expanded = weightedQueryText(
+    rm3Weights(
+      q,
+      feedback.map((h) => ({ text: h.row.text, score: h.score })),
+      rm3,
+    ),
+    rm3,
+  );
+  return ctx.index.searchText(c.id, expanded || q, opts);
 }
 
 /** Hybrid candidates fused by RRF, best first. */

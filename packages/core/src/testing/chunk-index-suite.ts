@@ -184,6 +184,26 @@ function textSearchTests(c: Ctx): void {
     );
     expect(await c.index.searchText(col, 'penguin', { limit: 3 })).toHaveLength(3);
   });
+
+  it('searchPassageTexts, when offered, returns the hits of searchText in its order with their title and content', async () => {
+    if (!c.index.searchPassageTexts) return;
+    const col = await c.collection();
+    const rows = [
+      chunkRow({ sectionTitle: 'Lynx', content: 'the lynx hunts hares in deep snow, lynx tracks' }),
+      chunkRow({ sectionTitle: 'Snow', content: 'snow falls on the taiga' }),
+      chunkRow({ sectionTitle: 'Hares', content: 'hares turn white in winter', tags: ['hidden'] }),
+      chunkRow({ content: 'nothing related here' }),
+    ];
+    await c.put(col, rows);
+    for (const filter of [undefined, { tags: ['hidden'] }]) {
+      const full = await c.index.searchText(col, 'lynx snow hares', { limit: 3, filter });
+      const texts = await c.index.searchPassageTexts(col, 'lynx snow hares', { limit: 3, filter });
+      expect(texts.map((h) => h.row.id)).toEqual(ids(full));
+      expect(texts.map((h) => h.score)).toEqual(full.map((h) => h.score));
+      expect(texts.map((h) => h.row.text)).toEqual(full.map((h) => `${h.row.sectionTitle}\n${h.row.content}`));
+    }
+    expect(await c.index.searchPassageTexts(col, 'lynx', { limit: 0 })).toEqual([]);
+  });
 }
 
 function filterTests(c: Ctx): void {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { queryTerms, relevanceModel, rm3Weights, weightedQueryText } from '../../src/search/expansion.ts';
+import { DEFAULT_RM3, heaviest, queryTerms, relevanceModel, rm3Weights, weightedQueryText } from '../../src/search/expansion.ts';
 
 describe('query terms', () => {
   it('lowercases, folds accents, splits on punctuation and drops stop words, numbers and single letters', () => {
     expect(queryTerms('The Café-au-lait spots (NF1) are 2 x common in it!')).toEqual(['cafe', 'au', 'lait', 'spots', 'nf1', 'common']);
+  });
+
+  it('splits plain ASCII text on everything but a-z and 0-9, as the Unicode split does', () => {
+    expect(queryTerms('IL-6 and TNF_alpha: 2x of 42 cells/mm3')).toEqual(['il', 'tnf', 'alpha', '2x', 'cells', 'mm3']);
+    expect(queryTerms('IL-6 ½ ３４ İl')).toEqual(['il', 'il']); // non-ASCII: folded, and fraction and full-width digits are numbers
   });
 
   it('gives nothing for a stop-word-only query', () => {
@@ -28,7 +33,7 @@ describe('RM3 term selection', () => {
   });
 
   it('keeps originalWeight on the query terms and spreads the rest over the best feedback terms', () => {
-    const w = rm3Weights('diabetes insulin', feedback, { feedbackDocs: 10, feedbackTerms: 3, originalWeight: 0.6 });
+    const w = rm3Weights('diabetes insulin', feedback, { ...DEFAULT_RM3, feedbackTerms: 3, originalWeight: 0.6 });
     const total = [...w.values()].reduce((a, b) => a + b, 0);
     expect(total).toBeCloseTo(1, 10);
     expect(w.get('diabetes')).toBeCloseTo(0.3, 10);
@@ -43,6 +48,34 @@ describe('RM3 term selection', () => {
       ['insulin', 0.5],
     ]);
     expect(rm3Weights('the of and', feedback).size).toBe(0);
+  });
+
+  it("picks the heaviest terms in a full sort's order, ties by term", () => {
+    const weights = new Map([
+      ['delta', 0.1],
+      ['alpha', 0.3],
+      ['echo', 0.2],
+      ['bravo', 0.2],
+      ['charlie', 0.2],
+    ]);
+    expect(heaviest(weights, 3)).toEqual([
+      ['alpha', 0.3],
+      ['bravo', 0.2],
+      ['charlie', 0.2],
+    ]);
+    expect(heaviest(weights, 9).map(([t]) => t)).toEqual(['alpha', 'bravo', 'charlie', 'echo', 'delta']);
+    expect(heaviest(weights, 0)).toEqual([]);
+  });
+
+  it('writes the heaviest term `resolution` times', () => {
+    const text = weightedQueryText(
+      new Map([
+        ['a1', 0.5],
+        ['b2', 0.25],
+      ]),
+      { resolution: 4 },
+    );
+    expect(text).toBe('a1 a1 a1 a1 b2 b2');
   });
 
   it('writes weights as repetitions, the heaviest term 20 times and every term at least once', () => {
