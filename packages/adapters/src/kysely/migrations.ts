@@ -557,6 +557,12 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
     // The passages a group member shares with its canonical (JSON), so a group shows why it was formed.
     await db.schema.alterTable('duplicate_members').addColumn('shared_passages', 'text').execute();
   },
+  '0070_duplicate_fingerprint_lists': async (db) => {
+    // Issue 40: a document's fingerprints as one JSON array beside its counts. A detection run's fingerprint jobs
+    // write only these rows; its group job then rebuilds the collection's posting rows from them in one sorted
+    // insert (NULL: a row from before, whose posting rows that rebuild leaves alone).
+    await db.schema.alterTable('duplicate_documents').addColumn('fingerprints', 'text').execute();
+  },
   '0043_sources': async (db, t) => {
     await addDocumentSourceColumns(db, t);
     await createSourceTables(db, t);
