@@ -16,9 +16,23 @@ import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
 
 const INSERT_BATCH = 400;
 
-export async function deleteFingerprints({ db }: StoreContext, documentId: string): Promise<void> {
+/**
+ * Delete the posting rows of these documents, found from their fingerprint lists: the postings are keyed by
+ * (collection, fingerprint, document) alone (migration 0071), so each is a probe of that key. Runs before a
+ * document's row goes (documents are deleted through here: the postings have no foreign key to cascade).
+ */
+export async function deleteDocumentPostings({ db, dialect }: StoreContext, documentIds: string[]): Promise<void> {
+  if (documentIds.length === 0) return;
+  const ids = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(documentIds.map((id) => [id, 0]))));
+  await sql`
+    delete from duplicate_fingerprints where (collection_id, fingerprint, document_id) in (
+      select d.collection_id, cast(f.value as bigint), d.document_id
+      from ${ids} i join duplicate_documents d on d.document_id = i.key, ${dialect.jsonArrayElements(sql`d.fingerprints`)} f)`.execute(db);
+}
+
+export async function deleteFingerprints({ db, dialect }: StoreContext, documentId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('duplicate_fingerprints').where('document_id', '=', documentId).execute();
+    await deleteDocumentPostings({ db: trx, dialect }, [documentId]);
     await trx.deleteFrom('duplicate_documents').where('document_id', '=', documentId).execute();
   });
 }
@@ -69,7 +83,10 @@ export async function putFingerprints({ db, dialect }: StoreContext, entries: Du
     for (const { collectionId, batch } of fingerprintBatches(entries)) {
       await dialect.lockForTransaction(trx, postingsLock(collectionId));
       const prints = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, entry.fingerprints]))));
-      await sql`delete from duplicate_fingerprints where document_id in (select d.key from ${prints} d)`.execute(trx);
+      await deleteDocumentPostings(
+        { db: trx, dialect },
+        batch.map((entry) => entry.documentId),
+      );
       await upsertDocumentRows({ db: trx, dialect }, collectionId, batch);
       await sql`
         insert into duplicate_fingerprints (collection_id, fingerprint, document_id)
