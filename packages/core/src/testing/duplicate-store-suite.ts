@@ -97,6 +97,11 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
       );
       await store().rebuildFingerprintPostings(collection.id); // again: the same postings, none twice
       expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3], 10)).toEqual([{ documentId: c.id, shared: 3, fingerprintCount: 4 }]);
+      await store().deleteDocument(c.id); // its postings go with it (they have no foreign key to cascade)
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3], 10)).toEqual([]);
+      expect((await store().fingerprintPairs(collection.id, 1, 10)).map((pair) => [pair.left.documentId, pair.right.documentId].sort())).toEqual([
+        [b.id, d.id].sort(),
+      ]);
     });
 
     it("stores groups with members, finds a document's group, replaces and deletes them, newest first", async () => {
