@@ -4,9 +4,13 @@
  * are written straight into the stores of an embedded Dossier (no conversion or embedding), then a full detection
  * run is timed with the peak RSS, and the incremental check of new documents (p50 / p99 over 200).
  *
- *   node --import tsx bench/duplicates/scale.ts [--docs 100000]
+ *   node --import tsx bench/duplicates/scale.ts [--docs 100000] [--seeded DIR]
+ *
+ * --seeded DIR keeps the seeded stores in DIR (made on the first run) and times every later run with as many
+ * documents on a fresh copy of it, so iterating on detection does not pay the seeding again. The texts are
+ * generated again either way (the same seed), since the incremental checks copy some of them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,7 +20,7 @@ import { checkDuplicateDocument, newId } from '@dossier/core/internal';
 import { random } from './variants.ts';
 import { dossierContext } from '@dossier/core/testing';
 
-const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({ options: { docs: { type: 'string', default: '100000' }, seeded: { type: 'string' } } });
 const total = Number(values.docs);
 const rand = random(7);
 const STOP =
@@ -27,12 +31,17 @@ const vocabulary = [...STOP, ...Array.from({ length: 20_000 }, (_, index) => `w$
 const zipfWord = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(rand() * Math.log(vocabulary.length))) - 1)]!;
 const text = (words: number) => Array.from({ length: words }, zipfWord).join(' ');
 
-const dataDir = mkdtempSync(join(tmpdir(), 'dossier-dup-scale-'));
-const dossier = await createDossier({ dataDir, embeddingModel: 'none', allowModelDownload: false, workers: { concurrency: 2 } });
-const local = await dossier.local();
-const collection = await local.collections.create({ name: 'scale' });
-const ctx = dossierContext(dossier);
-const stored = await ctx.store.getCollection(collection.id);
+const DOSSIER_OPTIONS = { embeddingModel: 'none', allowModelDownload: false, workers: { concurrency: 2 } } as const;
+const marker = values.seeded ? join(values.seeded, 'scale-seed.json') : null;
+const reuse = marker !== null && existsSync(marker) && JSON.parse(readFileSync(marker, 'utf8')).docs === total;
+if (values.seeded && !reuse) rmSync(values.seeded, { recursive: true, force: true });
+let dataDir = values.seeded && !reuse ? values.seeded : mkdtempSync(join(tmpdir(), 'dossier-dup-scale-'));
+if (reuse) cpSync(values.seeded!, dataDir, { recursive: true });
+let dossier = await createDossier({ dataDir, ...DOSSIER_OPTIONS });
+let local = await dossier.local();
+const collection = reuse ? { id: JSON.parse(readFileSync(marker!, 'utf8')).collectionId as string } : await local.collections.create({ name: 'scale' });
+let ctx = dossierContext(dossier);
+let stored = await ctx.store.getCollection(collection.id);
 
 let rssPeak = 0;
 const sampler = setInterval(() => {
@@ -83,11 +92,22 @@ for (let index = 0; index < total; index++) {
       .join(' ');
   const body = copyOf ? (roll < 0.33 ? copyOf : roll < 0.66 ? copyOf.split(' ').slice(50, 150).join(' ') : edited(copyOf)) : text(200);
   if (texts.length < 5_000) texts.push(body);
-  pending.push(seed(index, `# Document ${index}\n\n${body}\n`));
+  if (!reuse) pending.push(seed(index, `# Document ${index}\n\n${body}\n`));
   if (pending.length >= 32) await Promise.all(pending.splice(0));
 }
 await Promise.all(pending);
-console.log(`seeded ${total} documents in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+console.log(`${reuse ? 'reused' : 'seeded'} ${total} documents in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+if (values.seeded && !reuse) {
+  // Keep the seeded stores as they are now, and time this run on a copy like every later one.
+  await dossier.close();
+  writeFileSync(marker!, JSON.stringify({ docs: total, collectionId: collection.id }));
+  dataDir = mkdtempSync(join(tmpdir(), 'dossier-dup-scale-'));
+  cpSync(values.seeded, dataDir, { recursive: true });
+  dossier = await createDossier({ dataDir, ...DOSSIER_OPTIONS });
+  local = await dossier.local();
+  ctx = dossierContext(dossier);
+  stored = await ctx.store.getCollection(collection.id);
+}
 
 const detectStarted = performance.now();
 const detectCpu = process.cpuUsage();

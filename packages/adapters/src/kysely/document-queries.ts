@@ -3,6 +3,7 @@ import { notFound } from '@dossier/core';
 import type { Expression, SqlBool } from 'kysely';
 import { batches } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
+import { deleteDocumentPostings } from './duplicate-queries.ts';
 import { documentFromRow, documentPatchToRow, documentToRow } from './rows.ts';
 
 /** Documents: CRUD, paging, tag and metadata filters. */
@@ -81,8 +82,9 @@ export async function updateDocument(ctx: StoreContext, id: string, patch: Docum
   return documentFromRow(updated);
 }
 
-export async function deleteDocument({ db }: StoreContext, id: string): Promise<void> {
+export async function deleteDocument({ db, dialect }: StoreContext, id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await deleteDocumentPostings({ db: trx, dialect }, [id]); // its other duplicate rows cascade
     await trx.deleteFrom('sections').where('document_id', '=', id).execute();
     await trx.deleteFrom('documents').where('id', '=', id).execute();
   });

@@ -16,9 +16,23 @@ import type { DuplicateRunsTable, MetadataDatabase } from './schema.ts';
 
 const INSERT_BATCH = 400;
 
-export async function deleteFingerprints({ db }: StoreContext, documentId: string): Promise<void> {
+/**
+ * Delete the posting rows of these documents, found from their fingerprint lists: the postings are keyed by
+ * (collection, fingerprint, document) alone (migration 0071), so each is a probe of that key. Runs before a
+ * document's row goes (documents are deleted through here: the postings have no foreign key to cascade).
+ */
+export async function deleteDocumentPostings({ db, dialect }: StoreContext, documentIds: string[]): Promise<void> {
+  if (documentIds.length === 0) return;
+  const ids = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(documentIds.map((id) => [id, 0]))));
+  await sql`
+    delete from duplicate_fingerprints where (collection_id, fingerprint, document_id) in (
+      select d.collection_id, cast(f.value as bigint), d.document_id
+      from ${ids} i join duplicate_documents d on d.document_id = i.key, ${dialect.jsonArrayElements(sql`d.fingerprints`)} f)`.execute(db);
+}
+
+export async function deleteFingerprints({ db, dialect }: StoreContext, documentId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('duplicate_fingerprints').where('document_id', '=', documentId).execute();
+    await deleteDocumentPostings({ db: trx, dialect }, [documentId]);
     await trx.deleteFrom('duplicate_documents').where('document_id', '=', documentId).execute();
   });
 }
@@ -43,27 +57,84 @@ function fingerprintBatches(entries: DuplicateFingerprints[]): { collectionId: s
 }
 
 /**
- * Replace the fingerprints of the entries' documents. A batch travels as two JSON objects keyed by document id,
- * `{id: [fingerprint…]}` and `{id: [shingleCount, fingerprintCount]}`, unpacked in SQL: a multi-row VALUES list
- * would compile and prepare a statement with thousands of parameters per batch.
+ * Upsert the documents' rows of one collection: counts and the fingerprint list. The batch travels as one JSON
+ * object keyed by document id, `{id: [shingleCount, fingerprintCount, [fingerprint…]]}`, unpacked in SQL: a
+ * multi-row VALUES list would compile and prepare a statement with thousands of parameters per batch.
  */
+async function upsertDocumentRows({ db, dialect }: StoreContext, collectionId: string, batch: DuplicateFingerprints[]): Promise<void> {
+  const rows = dialect.jsonObjectEntries(
+    JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, [entry.shingleCount, entry.fingerprints.length, entry.fingerprints]]))),
+  );
+  // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
+  await sql`
+    insert into duplicate_documents (document_id, collection_id, shingle_count, fingerprint_count, fingerprints)
+    select d.key, ${collectionId}, cast(d.value ->> 0 as bigint), cast(d.value ->> 1 as bigint), d.value ->> 2 from ${rows} d where true
+    on conflict (document_id) do update
+    set shingle_count = excluded.shingle_count, fingerprint_count = excluded.fingerprint_count, fingerprints = excluded.fingerprints`.execute(db);
+}
+
+/** The posting rows of a collection are written by one caller at a time (Postgres; SQLite has one connection). */
+const postingsLock = (collectionId: string): string => `duplicate-fingerprints:${collectionId}`;
+
+/** Replace the fingerprints of the entries' documents: their rows and their posting rows. */
 export async function putFingerprints({ db, dialect }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
   if (entries.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (const { collectionId, batch } of fingerprintBatches(entries)) {
+      await dialect.lockForTransaction(trx, postingsLock(collectionId));
       const prints = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, entry.fingerprints]))));
-      const counts = dialect.jsonObjectEntries(
-        JSON.stringify(Object.fromEntries(batch.map((entry) => [entry.documentId, [entry.shingleCount, entry.fingerprints.length]]))),
+      await deleteDocumentPostings(
+        { db: trx, dialect },
+        batch.map((entry) => entry.documentId),
       );
-      await sql`delete from duplicate_fingerprints where document_id in (select d.key from ${counts} d)`.execute(trx);
-      // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT's join.
-      await sql`
-        insert into duplicate_documents (document_id, collection_id, shingle_count, fingerprint_count)
-        select d.key, ${collectionId}, cast(d.value ->> 0 as bigint), cast(d.value ->> 1 as bigint) from ${counts} d where true
-        on conflict (document_id) do update set shingle_count = excluded.shingle_count, fingerprint_count = excluded.fingerprint_count`.execute(trx);
+      await upsertDocumentRows({ db: trx, dialect }, collectionId, batch);
       await sql`
         insert into duplicate_fingerprints (collection_id, fingerprint, document_id)
         select ${collectionId}, cast(f.value as bigint), d.key from ${prints} d, ${dialect.jsonArrayElements(sql`d.value`)} f`.execute(trx);
+    }
+  });
+}
+
+/**
+ * Record the documents' fingerprints without touching the posting rows (a detection run's fingerprint jobs):
+ * rebuildFingerprintPostings then writes the collection's postings at once, in index order. Posting rows inserted
+ * batch by batch land all over the (collection, fingerprint, document) index, so each batch rewrote most of its
+ * pages: at 100,000 documents that write was most of a run.
+ */
+export async function putDocumentFingerprints({ db, dialect }: StoreContext, entries: DuplicateFingerprints[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const { collectionId, batch } of fingerprintBatches(entries)) await upsertDocumentRows({ db: trx, dialect }, collectionId, batch);
+  });
+}
+
+/** Documents whose posting rows go in one sorted insert of rebuildFingerprintPostings (bounds the sort and each statement). */
+const REBUILD_BATCH = 10_000;
+
+/**
+ * Write the collection's posting rows again from its documents' fingerprint lists (rows from before migration
+ * 0070, without a list, keep theirs), one transaction, each batch of documents inserted in index order.
+ */
+export async function rebuildFingerprintPostings({ db, dialect }: StoreContext, collectionId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await dialect.lockForTransaction(trx, postingsLock(collectionId));
+    await sql`
+      delete from duplicate_fingerprints where collection_id = ${collectionId} and document_id not in (
+        select document_id from duplicate_documents where collection_id = ${collectionId} and fingerprints is null)`.execute(trx);
+    const listed = await trx
+      .selectFrom('duplicate_documents')
+      .select('document_id')
+      .where('collection_id', '=', collectionId)
+      .where('fingerprints', 'is not', null)
+      .orderBy('document_id')
+      .execute();
+    for (let start = 0; start < listed.length; start += REBUILD_BATCH) {
+      const ids = dialect.jsonObjectEntries(JSON.stringify(Object.fromEntries(listed.slice(start, start + REBUILD_BATCH).map((row) => [row.document_id, 0]))));
+      await sql`
+        insert into duplicate_fingerprints (collection_id, fingerprint, document_id)
+        select ${collectionId}, cast(f.value as bigint), d.document_id
+        from ${ids} i join duplicate_documents d on d.document_id = i.key, ${dialect.jsonArrayElements(sql`d.fingerprints`)} f
+        order by 2, 3`.execute(trx);
     }
   });
 }

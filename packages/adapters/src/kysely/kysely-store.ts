@@ -155,6 +155,8 @@ export function createKyselyMetadataStore(ctx: StoreContext, lifecycle: StoreLif
     setContradictionStatus: (id, status) => claims.setContradictionStatus(ctx, id, status),
 
     putFingerprints: (entry) => duplicates.putFingerprints(ctx, entry),
+    putDocumentFingerprints: (entries) => duplicates.putDocumentFingerprints(ctx, entries),
+    rebuildFingerprintPostings: (collectionId) => duplicates.rebuildFingerprintPostings(ctx, collectionId),
     deleteFingerprints: (documentId) => duplicates.deleteFingerprints(ctx, documentId),
     fingerprintMatches: (collectionId, documentId, fingerprints, maxPosting) =>
       duplicates.fingerprintMatches(ctx, collectionId, documentId, fingerprints, maxPosting),

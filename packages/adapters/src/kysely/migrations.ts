@@ -28,6 +28,8 @@ export interface ColumnTypes {
   false: 0 | false;
   /** An integer primary key the database numbers. */
   autoIncrementKey(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+  /** A table stored in the order of its primary key, with no row ids beside it (SQLite WITHOUT ROWID; a Postgres table as is). */
+  keyOrdered<T extends string, C extends string>(table: CreateTableBuilder<T, C>): CreateTableBuilder<T, C>;
 }
 
 export const SQLITE_COLUMN_TYPES: ColumnTypes = {
@@ -38,6 +40,7 @@ export const SQLITE_COLUMN_TYPES: ColumnTypes = {
   true: 1,
   false: 0,
   autoIncrementKey: (column) => column.primaryKey().autoIncrement(),
+  keyOrdered: (table) => table.modifyEnd(sql`without rowid`),
 };
 
 export const POSTGRES_COLUMN_TYPES: ColumnTypes = {
@@ -48,6 +51,7 @@ export const POSTGRES_COLUMN_TYPES: ColumnTypes = {
   true: true,
   false: false,
   autoIncrementKey: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
+  keyOrdered: (table) => table,
 };
 
 async function createTenancyTables(db: Db): Promise<void> {
@@ -556,6 +560,37 @@ const MIGRATION_STEPS: Record<string, (db: Db, t: ColumnTypes) => Promise<void>>
   '0040_duplicate_passages': async (db) => {
     // The passages a group member shares with its canonical (JSON), so a group shows why it was formed.
     await db.schema.alterTable('duplicate_members').addColumn('shared_passages', 'text').execute();
+  },
+  '0070_duplicate_fingerprint_lists': async (db) => {
+    // Issue 40: a document's fingerprints as one JSON array beside its counts. A detection run's fingerprint jobs
+    // write only these rows; its group job then rebuilds the collection's posting rows from them in one sorted
+    // insert (NULL: a row from before, whose posting rows that rebuild leaves alone).
+    await db.schema.alterTable('duplicate_documents').addColumn('fingerprints', 'text').execute();
+  },
+  '0071_duplicate_postings_by_key': async (db, t) => {
+    // Issue 40: the posting rows in one B-tree ordered by (collection, fingerprint, document), with no row ids and
+    // no per-document index (three B-trees before, the document one written in random order by a bulk insert).
+    // A document's postings are found from its fingerprint list (0070), so lists missing from older rows are filled
+    // in first; string_agg is in both dialects (SQLite 3.44+).
+    await sql`
+      update duplicate_documents set fingerprints = (
+        select '[' || string_agg(cast(f.fingerprint as text), ',') || ']' from duplicate_fingerprints f where f.document_id = duplicate_documents.document_id)
+      where fingerprints is null`.execute(db);
+    await t
+      .keyOrdered(
+        db.schema
+          .createTable('duplicate_postings')
+          .addColumn('collection_id', 'text', (c) => c.notNull())
+          .addColumn('fingerprint', t.integer, (c) => c.notNull())
+          .addColumn('document_id', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('duplicate_postings_pk', ['collection_id', 'fingerprint', 'document_id']),
+      )
+      .execute();
+    await sql`
+      insert into duplicate_postings (collection_id, fingerprint, document_id)
+      select distinct collection_id, fingerprint, document_id from duplicate_fingerprints`.execute(db);
+    await db.schema.dropTable('duplicate_fingerprints').execute();
+    await db.schema.alterTable('duplicate_postings').renameTo('duplicate_fingerprints').execute();
   },
   '0043_sources': async (db, t) => {
     await addDocumentSourceColumns(db, t);

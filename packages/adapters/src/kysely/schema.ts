@@ -266,6 +266,8 @@ export interface DuplicateDocumentsTable {
   collection_id: string;
   shingle_count: number;
   fingerprint_count: number;
+  /** The fingerprints as a JSON array (migration 0070; null on rows written before it). */
+  fingerprints: string | null;
 }
 
 export interface DuplicateFingerprintsTable {

@@ -88,7 +88,8 @@ export async function runFingerprintJob(
     entries.push({ documentId: doc.id, collectionId: live.collection.id, shingleCount: profile.shingles.length, fingerprints: indexedFingerprints(profile) });
     if (entries.length % 25 === 0) await yieldToLoop();
   }
-  await ctx.store.putFingerprints(entries);
+  // The postings are written once for the whole collection by the group job (rebuildFingerprintPostings).
+  await ctx.store.putDocumentFingerprints(entries);
   const counted = await ctx.store.countDuplicateJob(live.run.id);
   if (counted.jobsProcessed === (counted.jobsEnqueued ?? 0) - 1) {
     await ctx.queue.enqueue({ type: DUPLICATE_JOBS.group, payload: { runId: live.run.id, collectionId: live.collection.id }, maxAttempts: 3 });
@@ -96,11 +97,38 @@ export async function runFingerprintJob(
   }
 }
 
+/** Documents read per query when the candidates' records are fetched. */
+const DOCUMENT_PAGE = 500;
+
+/** The ready documents among these ids, by id (only the candidates are read: a whole collection is not needed). */
+async function readyDocuments(store: DocumentStore, collectionId: string, ids: string[]): Promise<Map<string, DocumentRecord>> {
+  const docs = new Map<string, DocumentRecord>();
+  for (let start = 0; start < ids.length; start += DOCUMENT_PAGE) {
+    for (const doc of await store.getDocuments(ids.slice(start, start + DOCUMENT_PAGE)))
+      if (doc.status === 'ready' && doc.collectionId === collectionId) docs.set(doc.id, doc);
+  }
+  return docs;
+}
+
+/** Candidate pairs of the collection (its postings made whole first), and the ready documents they name. */
+async function candidatePairs(store: DuplicateStore & DocumentStore, collection: Collection) {
+  await store.rebuildFingerprintPostings(collection.id);
+  const pairs = await store.fingerprintPairs(collection.id, 1, MAX_POSTING);
+  const ids = new Set(pairs.flatMap((pair) => [pair.left.documentId, pair.right.documentId]));
+  return { pairs, docs: await readyDocuments(store, collection.id, [...ids]) };
+}
+
 /** Aligned pairs of the collection reaching the threshold, best coverage first. */
-async function verifiedPairs(store: DuplicateStore, collection: Collection, docs: Map<string, DocumentRecord>, cache: ProfileCache) {
+async function verifiedPairs(
+  store: DuplicateStore,
+  collection: Collection,
+  candidates: Awaited<ReturnType<typeof candidatePairs>>['pairs'],
+  docs: Map<string, DocumentRecord>,
+  cache: ProfileCache,
+) {
   const threshold = thresholdOf(collection);
   const pairs: { left: DocumentRecord; right: DocumentRecord; coverage: number }[] = [];
-  for (const pair of await store.fingerprintPairs(collection.id, 1, MAX_POSTING)) {
+  for (const pair of candidates) {
     const left = docs.get(pair.left.documentId);
     const right = docs.get(pair.right.documentId);
     if (!left || !right || !isCandidate(pair.right, pair.left.fingerprintCount)) continue;
@@ -212,9 +240,9 @@ export async function runGroupJob(ctx: DossierContext, job: Job): Promise<void> 
   const { run, collection } = live;
   try {
     if (run.status === 'pending') await ctx.store.updateDuplicateRun(run.id, { status: 'running', startedAt: now() });
-    const docs = new Map((await ctx.store.findDocuments(collection.id, {})).filter((doc) => doc.status === 'ready').map((doc) => [doc.id, doc]));
+    const { pairs, docs } = await candidatePairs(ctx.store, collection);
     const cache = new ProfileCache(ctx);
-    const clusters = await planClusters(ctx, collection, await verifiedPairs(ctx.store, collection, docs, cache), docs, cache);
+    const clusters = await planClusters(ctx, collection, await verifiedPairs(ctx.store, collection, pairs, docs, cache), docs, cache);
     const counters = await writeClusters(ctx, collection, clusters, cache);
     await ctx.store.countDuplicateJob(run.id);
     const completed = [completedEvent(collection, run.id, counters, null)];

@@ -13,6 +13,13 @@ export interface FingerprintMatch {
 export interface DuplicateStore {
   /** Replace the fingerprints of each listed document (one transaction). */
   putFingerprints(entries: DuplicateFingerprints[]): Promise<void>;
+  /**
+   * Record the fingerprints of each listed document for the next rebuildFingerprintPostings of its collection
+   * (a detection run's bulk write); until then lookups still see the document's previous fingerprints.
+   */
+  putDocumentFingerprints(entries: DuplicateFingerprints[]): Promise<void>;
+  /** Make the collection's fingerprint lookups (matches, pairs) reflect every fingerprint recorded for its documents. */
+  rebuildFingerprintPostings(collectionId: string): Promise<void>;
   /** Delete a document's fingerprints (its content was replaced; the next check indexes the new ones). */
   deleteFingerprints(documentId: string): Promise<void>;
   /** Documents of the collection (other than `documentId`) sharing at least one of these fingerprints, ignoring fingerprints held by more than `maxPosting` documents. */

@@ -145,6 +145,8 @@ export const STORE_PART_METHODS = {
   ],
   duplicates: [
     'putFingerprints',
+    'putDocumentFingerprints',
+    'rebuildFingerprintPostings',
     'deleteFingerprints',
     'fingerprintMatches',
     'fingerprintPairs',

@@ -69,6 +69,41 @@ export function duplicateStoreTests(store: () => MetadataStore): void {
       expect((await store().fingerprintedDocuments(collection.id)).sort()).toEqual([a.id, b.id].sort());
     });
 
+    it('records fingerprints without postings, then rebuilds the postings of the collection at once', async () => {
+      const { collection, docs } = await seed(store(), 4);
+      const [a, b, c, d] = docs as [DocumentRecord, DocumentRecord, DocumentRecord, DocumentRecord];
+      await store().putFingerprints([
+        { documentId: a.id, collectionId: collection.id, shingleCount: 30, fingerprints: [1, 2, 3] },
+        { documentId: b.id, collectionId: collection.id, shingleCount: 30, fingerprints: [1, 2, 8] },
+      ]);
+      await store().putDocumentFingerprints([
+        { documentId: b.id, collectionId: collection.id, shingleCount: 30, fingerprints: [5, 6] },
+        { documentId: c.id, collectionId: collection.id, shingleCount: 30, fingerprints: [1, 2, 3, 5] },
+        { documentId: d.id, collectionId: collection.id, shingleCount: 30, fingerprints: [6, 7] },
+      ]);
+      // Lookups still see b's previous postings and nothing of c and d.
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3], 10)).toEqual([{ documentId: b.id, shared: 2, fingerprintCount: 2 }]);
+      expect((await store().fingerprintedDocuments(collection.id)).sort()).toEqual([a.id, b.id, c.id, d.id].sort());
+      await store().rebuildFingerprintPostings(collection.id);
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3], 10)).toEqual([{ documentId: c.id, shared: 3, fingerprintCount: 4 }]);
+      const pairs = await store().fingerprintPairs(collection.id, 1, 10);
+      const shared = pairs.map((pair) => [[pair.left.documentId, pair.right.documentId].sort().join(' '), pair.shared]).sort();
+      expect(shared).toEqual(
+        [
+          [[a.id, c.id].sort().join(' '), 3],
+          [[b.id, c.id].sort().join(' '), 1],
+          [[b.id, d.id].sort().join(' '), 1],
+        ].sort(),
+      );
+      await store().rebuildFingerprintPostings(collection.id); // again: the same postings, none twice
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3], 10)).toEqual([{ documentId: c.id, shared: 3, fingerprintCount: 4 }]);
+      await store().deleteDocument(c.id); // its postings go with it (they have no foreign key to cascade)
+      expect(await store().fingerprintMatches(collection.id, a.id, [1, 2, 3], 10)).toEqual([]);
+      expect((await store().fingerprintPairs(collection.id, 1, 10)).map((pair) => [pair.left.documentId, pair.right.documentId].sort())).toEqual([
+        [b.id, d.id].sort(),
+      ]);
+    });
+
     it("stores groups with members, finds a document's group, replaces and deletes them, newest first", async () => {
       const { collection, docs } = await seed(store(), 4);
       const first = group(collection, docs.slice(0, 2), 10);
