@@ -38,7 +38,8 @@ export interface Rm3Options {
  */
 export const DEFAULT_RM3: Rm3Options = { feedbackDocs: 10, feedbackTerms: 30, originalWeight: 0.6, resolution: 20 };
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** Plain ASCII text (every code point below 128). */
+const ASCII = /^\p{ASCII}*$/u;
 const ASCII_SEPARATORS = /[^a-z0-9]+/;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
 /**
