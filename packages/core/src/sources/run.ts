@@ -161,7 +161,7 @@ async function syncEntries(
 }
 
 /** A run row before the sync starts (counters at zero). */
-export function newRun(source: SourceRecord, trigger: SourceRunRecord['trigger']): SourceRunRecord {
+export function newRun(source: Pick<SourceRecord, 'id' | 'collectionId'>, trigger: SourceRunRecord['trigger']): SourceRunRecord {
   return {
     id: newId(),
     sourceId: source.id,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, DocumentRecord } from '../domain/types.ts';
 import type { MetadataStore } from '../ports/metadata-store.ts';
+import { newRun } from '../sources/run.ts';
 import type { SourceRecord, SourceRunRecord } from '../sources/types.ts';
 
 /** An account that is admin of a new org with one new project, all created at `createdAt`; returns their ids. */
@@ -103,21 +104,5 @@ export function sourceRecord(collectionId: string, createdAt: string, over: Part
 
 /** A manual run of the source that started at `startedAt` and is still running, nothing counted yet; `over` changes any field. */
 export function sourceRunRecord(source: Pick<SourceRecord, 'id' | 'collectionId'>, startedAt: string, over: Partial<SourceRunRecord> = {}): SourceRunRecord {
-  return {
-    id: randomUUID(),
-    sourceId: source.id,
-    collectionId: source.collectionId,
-    status: 'running',
-    trigger: 'manual',
-    added: 0,
-    updated: 0,
-    deleted: 0,
-    unchanged: 0,
-    failed: 0,
-    details: { deletedPaths: [], failures: [], purgeAfter: null },
-    error: null,
-    startedAt,
-    finishedAt: null,
-    ...over,
-  };
+  return { ...newRun(source, 'manual'), startedAt, ...over };
 }
