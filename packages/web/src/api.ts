@@ -68,15 +68,18 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
 
 /**
  * Read a Server-Sent Events response (document status, research) with fetch, which can send the session's
- * headers (EventSource cannot). Calls `onEvent` with each `data:` message decoded; resolves when the stream ends.
+ * headers (EventSource cannot). Calls `onOpen` once the server has answered (it subscribes before it answers, so
+ * anything that happens from then on arrives as an event), `onEvent` with each `data:` message decoded; resolves
+ * when the stream ends.
  */
-export async function readSse(url: string, init: RequestInit, onEvent: (data: unknown) => void): Promise<void> {
+export async function readSse(url: string, init: RequestInit, onEvent: (data: unknown) => void, onOpen?: () => void): Promise<void> {
   const method = init.method ?? 'GET';
   const res = await fetch(url, { ...init, credentials: 'same-origin', headers: { ...sessionHeaders(method), ...(init.headers as Record<string, string>) } });
   if (!res.ok || !res.body) {
     const body = (await res.json().catch(() => ({}))) as { error?: string };
     throw new ApiError(body.error ?? `${res.status} ${res.statusText}`, res.status);
   }
+  onOpen?.();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {

@@ -179,9 +179,15 @@ function useLiveStatus(collectionId: string) {
         void queries.invalidateQueries({ queryKey: ['tags', collectionId] }); // new uploads may bring new tags
       }
     };
+    // The stream replays nothing: a status change made before it was open (an upload sent at once, or during a
+    // reconnect) would leave its row stale for good, so the list is read again each time the stream opens.
+    const caughtUp = () => {
+      void queries.invalidateQueries({ queryKey: ['documents', collectionId] });
+      void queries.invalidateQueries({ queryKey: ['stats', collectionId] });
+    };
     const follow = async () => {
       while (!stop.signal.aborted) {
-        await readSse(`/v1/collections/${encodeURIComponent(collectionId)}/documents/events`, { signal: stop.signal }, onEvent).catch(() => {});
+        await readSse(`/v1/collections/${encodeURIComponent(collectionId)}/documents/events`, { signal: stop.signal }, onEvent, caughtUp).catch(() => {});
         if (!stop.signal.aborted) await new Promise((r) => setTimeout(r, 2000)); // reconnect after a drop
       }
     };
