@@ -267,21 +267,20 @@ const memberRows = (group: DuplicateGroupRecord) =>
     shared_passages: member.sharedPassages ? JSON.stringify(member.sharedPassages) : null,
   }));
 
+/** Put the group's members in it, taking each out of any group it was in (a document is in one group at most). */
+async function placeMembers(trx: Kysely<MetadataDatabase>, group: DuplicateGroupRecord): Promise<void> {
+  const documentIds = group.members.map((member) => member.documentId);
+  await trx.deleteFrom('duplicate_members').where('document_id', 'in', documentIds).execute();
+  await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
+}
+
 export async function insertDuplicateGroup({ db }: StoreContext, group: DuplicateGroupRecord): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('duplicate_groups')
       .values({ id: group.id, collection_id: group.collectionId, canonical_document_id: group.canonicalDocumentId, detected_at: group.detectedAt })
       .execute();
-    await trx
-      .deleteFrom('duplicate_members')
-      .where(
-        'document_id',
-        'in',
-        group.members.map((member) => member.documentId),
-      )
-      .execute();
-    await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
+    await placeMembers(trx, group);
   });
 }
 
@@ -289,15 +288,7 @@ export async function replaceDuplicateGroup({ db }: StoreContext, group: Duplica
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('duplicate_groups').set({ canonical_document_id: group.canonicalDocumentId }).where('id', '=', group.id).execute();
     await trx.deleteFrom('duplicate_members').where('group_id', '=', group.id).execute();
-    await trx
-      .deleteFrom('duplicate_members')
-      .where(
-        'document_id',
-        'in',
-        group.members.map((member) => member.documentId),
-      )
-      .execute();
-    await trx.insertInto('duplicate_members').values(memberRows(group)).execute();
+    await placeMembers(trx, group);
   });
 }
 
