@@ -1,4 +1,4 @@
-// MiniSearch and Orama in their recommended English set-ups, shared by the build phase (engines.ts) and the cold
+// MiniSearch and Orama in their recommended English set-ups, shared by the build phase (phase.mjs) and the cold
 // start (cold.mjs, plain node): MiniSearch with a Porter stemmer on its default tokenizer, Orama with its English
 // stemmer and English stop words (its other defaults kept: threshold 0, every query term must match).
 

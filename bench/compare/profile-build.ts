@@ -1,6 +1,6 @@
 /**
- * The build phase of bench/compare/engines.ts alone, with CPU time and peak RSS from the process's own counters (the
- * machine is shared: wall time alone says little), and a hash of every chunk text and section row, so a change to the
+ * The Dossier build phase of bench/compare/phase.mjs alone (under tsx, from the sources), with CPU time and peak RSS
+ * from the process's own counters (the machine is shared: wall time alone says little), and a hash of every chunk text and section row, so a change to the
  * ingest path can be checked to produce the same index. Usage:
  *   node --import tsx bench/compare/profile-build.ts [dataset] [--docs N] [--sql] [--conversion-threads N] [--keep]
  * --sql counts and times every SQLite statement (better-sqlite3 patched in this process only); --keep leaves the data

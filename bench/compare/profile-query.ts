@@ -1,5 +1,5 @@
 /**
- * The query phase of bench/compare/engines.ts alone, on a data directory profile-build.ts kept: every test query once
+ * The Dossier query phase of bench/compare/phase.mjs alone (under tsx, from the sources), on a data directory profile-build.ts kept: every test query once
  * (after one warm-up pass), with the process's CPU time per query beside the wall-clock percentiles, and the nDCG@10.
  * Usage: node --import tsx bench/compare/profile-query.ts <dir> <collection id> [rm3|none] [dataset]
  */

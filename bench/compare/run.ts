@@ -1,9 +1,11 @@
 /**
  * Dossier's library beside MiniSearch and Orama on a BEIR dataset (issue 41): quality, ingest rate, peak RSS, query
  * latency (as the README pattern leaves the index, and after an explicit optimize) and a cold process, each engine
- * in its own processes, rounds interleaved, medians reported with Dossier's ratio to each in-memory engine.
+ * in its own processes, rounds interleaved, medians reported with Dossier's ratio to each in-memory engine. Every
+ * phase runs as a user's application does: plain node (no TypeScript loader), Dossier from an installed copy of the
+ * built packages (phase.mjs, cold.mjs); this process only prepares the inputs and scores the hits.
  * Usage: node --import tsx bench/compare/run.ts [beir-folder] [--rounds N] [--out FILE]
- * (`npx tsc -b packages/adapters/tsconfig.build.json` first, so the cold start runs the built packages.)
+ * (`npx tsc -b packages/adapters/tsconfig.build.json` first: the phases run the built packages.)
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { DEFAULT_DATASET, REPO_ROOT } from '../beir/args.ts';
-import { readTestQueries } from '../beir/dataset.ts';
+import { readCorpus, readTestQueries, toMarkdown } from '../beir/dataset.ts';
+import { evaluate, percentile, rankDocuments } from '../beir/metrics.ts';
 import { commandLine, section, upsertSection } from '../beir/report.ts';
 
 const run = promisify(execFile);
@@ -20,37 +23,65 @@ const here = import.meta.dirname;
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
 /** Runs one phase in a new process and returns the JSON line it prints. */
-async function phase(args: string[], nodeArgs: string[] = ['--import', 'tsx']): Promise<Record<string, number | string>> {
-  const { stdout } = await run(process.execPath, [...nodeArgs, ...args], { cwd: REPO_ROOT, maxBuffer: 1 << 24, env: { ...process.env, NODE_OPTIONS: '' } });
+async function phase(args: string[], nodeArgs: string[] = []): Promise<Record<string, number | string>> {
+  const { stdout } = await run(process.execPath, [...nodeArgs, ...args], { cwd: REPO_ROOT, maxBuffer: 1 << 26, env: { ...process.env, NODE_OPTIONS: '' } });
   const line = stdout.trim().split('\n').at(-1) ?? '{}';
   return JSON.parse(line);
 }
 
 type Figures = Record<string, number[]>;
+type Queries = Awaited<ReturnType<typeof readTestQueries>>;
 const push = (figures: Figures, key: string, value: unknown) => {
   if (typeof value !== 'number') return;
   figures[key] = [...(figures[key] ?? []), value];
 };
 
-/** One round: every engine built, queried and started cold, in turn. */
-async function round(dataset: string, work: string, query: string, figures: Figures): Promise<void> {
-  const engines = join(here, 'engines.ts');
+/** The hits a phase printed, scored: nDCG@10 of the test queries, latency percentiles. */
+type Run = { hits: Record<string, { docId: string; score: number }[]>; ms: number[] };
+function score(run: Run, set: Queries): { ndcg10: number; p50: number; p95: number } {
+  const rankings = new Map(Object.entries(run.hits).map(([id, hits]) => [id, rankDocuments(hits, id)]));
+  return { ndcg10: evaluate(rankings, set.qrels).ndcg10, p50: percentile(run.ms, 50), p95: percentile(run.ms, 95) };
+}
+
+/** The corpus as the phases read it (one {id, title, text, markdown} a line) and the test queries. */
+async function inputs(dataset: string, work: string): Promise<{ corpus: string; queries: string }> {
+  const corpus = join(work, 'corpus.jsonl');
+  const lines: string[] = [];
+  for await (const d of readCorpus(dataset)) lines.push(JSON.stringify({ ...d, markdown: toMarkdown(d) }));
+  await writeFile(corpus, `${lines.join('\n')}\n`);
+  const queries = join(work, 'queries.json');
+  const { queries: list } = await readTestQueries(dataset);
+  await writeFile(queries, JSON.stringify(list.map((q) => ({ id: q.id, text: q.text }))));
+  return { corpus, queries };
+}
+
+/** One round: every engine built, queried and started cold, in turn, each phase as plain node. */
+async function round(files: { corpus: string; queries: string }, set: Queries, work: string, modules: string, figures: Figures): Promise<void> {
+  const phaseFile = join(here, 'phase.mjs');
   const dir = await mkdtemp(join(work, 'dossier-'));
   log('dossier: build');
-  const built = await phase([engines, 'dossier', 'build', dataset, dir]);
-  for (const key of ['docsPerSecond', 'peakRssMiB']) push(figures, `dossier.${key}`, built[key]);
+  const built = await phase([phaseFile, 'dossier', 'build', files.corpus, dir, modules], []);
+  for (const key of ['docsPerSecond', 'cpuMsPerDoc', 'peakRssMiB']) push(figures, `dossier.${key}`, built[key]);
   for (const expansion of ['rm3', 'none']) {
     log(`dossier: queries (${expansion})`);
-    const q = await phase([engines, 'dossier', 'query', dataset, dir, String(built.collectionId), expansion]);
-    for (const [key, value] of Object.entries(q)) push(figures, `dossier-${expansion}.${key}`, value);
+    const out = (await phase([phaseFile, 'dossier', 'query', files.queries, dir, modules, String(built.collectionId), expansion], [])) as unknown as {
+      asLeft: Run;
+      optimized: Run;
+    };
+    const asLeft = score(out.asLeft, set);
+    const optimized = score(out.optimized, set);
+    for (const [key, value] of Object.entries({ ...asLeft, optimizedP50: optimized.p50, optimizedP95: optimized.p95 }))
+      push(figures, `dossier-${expansion}.${key}`, value);
   }
   log('dossier: cold start');
-  const entry = await installedCopy(work);
+  const entry = join(modules, '@dossier/adapters/dist/index.js');
+  const query = set.queries[0]!.text;
   push(figures, 'dossier.coldMs', (await phase([join(here, 'cold.mjs'), 'dossier', dir, query, String(built.collectionId), entry], [])).coldMs);
   for (const engine of ['minisearch', 'orama']) {
     log(`${engine}: build and queries`);
-    const out = await phase([engines, engine, 'build', dataset, work]);
-    for (const [key, value] of Object.entries(out)) push(figures, `${engine}.${key}`, value);
+    const out = await phase([phaseFile, engine, 'build', files.corpus, work, files.queries], []);
+    for (const key of ['docsPerSecond', 'cpuMsPerDoc', 'peakRssMiB']) push(figures, `${engine}.${key}`, out[key]);
+    for (const [key, value] of Object.entries(score(out.run as unknown as Run, set))) push(figures, `${engine}.${key}`, value);
     log(`${engine}: cold start`);
     push(figures, `${engine}.coldMs`, (await phase([join(here, 'cold.mjs'), engine, work, query], [])).coldMs);
   }
@@ -60,7 +91,7 @@ async function round(dataset: string, work: string, query: string, figures: Figu
 /**
  * The built packages laid out as npm installs them (dist/ copied, the published exports, each dependency linked), so
  * the cold start runs plain node with no loader (a loader hook costs about 2 ms a module: 1.3 s over Dossier's
- * 630). Returns the entry of @dossier/adapters.
+ * 630). Returns the node_modules folder holding them.
  */
 async function installedCopy(work: string): Promise<string> {
   if (!existsSync(join(REPO_ROOT, 'packages/adapters/dist/index.js'))) throw new Error('build first: npx tsc -b packages/adapters/tsconfig.build.json');
@@ -76,7 +107,7 @@ async function installedCopy(work: string): Promise<string> {
       if (dep !== '@dossier' && dep !== '.bin') await symlink(join(source, 'node_modules', dep), join(target, 'node_modules', dep));
     }
   }
-  return join(work, 'node_modules/@dossier/adapters/dist/index.js');
+  return join(work, 'node_modules');
 }
 
 const median = (values: number[] | undefined): number => {
@@ -95,6 +126,7 @@ function table(figures: Figures): string {
   const rows: [string, number, number, number, number, number][] = [
     ['nDCG@10', m('dossier-rm3.ndcg10'), m('dossier-none.ndcg10'), m('minisearch.ndcg10'), m('orama.ndcg10'), 3],
     ['ingest, docs/s', m('dossier.docsPerSecond'), Number.NaN, m('minisearch.docsPerSecond'), m('orama.docsPerSecond'), 0],
+    ['ingest, CPU ms per document (all threads)', m('dossier.cpuMsPerDoc'), Number.NaN, m('minisearch.cpuMsPerDoc'), m('orama.cpuMsPerDoc'), 2],
     ['peak RSS, MiB', m('dossier.peakRssMiB'), Number.NaN, m('minisearch.peakRssMiB'), m('orama.peakRssMiB'), 0],
     ['query p50, ms, as add → idle → close leaves the index', m('dossier-rm3.p50'), m('dossier-none.p50'), m('minisearch.p50'), m('orama.p50'), 1],
     ['query p95, ms, same', m('dossier-rm3.p95'), m('dossier-none.p95'), m('minisearch.p95'), m('orama.p95'), 1],
@@ -116,10 +148,12 @@ const rounds = Number(values.rounds ?? 1);
 const work = await mkdtemp(join(tmpdir(), 'dossier-compare-'));
 const figures: Figures = {};
 try {
-  const { queries } = await readTestQueries(dataset, 1);
+  const set = await readTestQueries(dataset);
+  const files = await inputs(dataset, work);
+  const modules = await installedCopy(work);
   for (let i = 1; i <= rounds; i++) {
     log(`round ${i} of ${rounds}`);
-    await round(dataset, work, queries[0]!.text, figures);
+    await round(files, set, work, modules, figures);
   }
 } finally {
   await rm(work, { recursive: true, force: true });
@@ -129,8 +163,8 @@ process.stdout.write(`${body}\n`);
 if (values.out) {
   const heading = 'Issue 41 — the library beside MiniSearch and Orama';
   const notes = [
-    `${rounds} round(s), interleaved, medians; every phase in its own process. Dossier: embedding model none, defaults otherwise; documents added 100 at a time, then idle(); queries with limit 10 after reopening the data directory.`,
-    'Cold start: plain node, no loader; Dossier from an installed copy of the built packages (dist/); MiniSearch and Orama load the JSON index their build phase saved.',
+    `${rounds} round(s), interleaved, medians; every phase in its own process, as plain node running the built packages (no TypeScript loader). Dossier: embedding model none, defaults otherwise; documents added 100 at a time, then idle(); queries with limit 10 after reopening the data directory.`,
+    'Cold start: Dossier from the same installed copy of the built packages (dist/); MiniSearch and Orama load the JSON index their build phase saved.',
   ];
   await upsertSection(resolve(values.out), heading, section(heading, commandLine('bench/compare/run.ts', process.argv.slice(2)), notes, body));
 }
