@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChunkIndex, DossierError } from '@dossier/core';
-import { waitFor } from '@dossier/core/testing';
+import { dossierContext, waitFor } from '@dossier/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDossier } from '../src/create-dossier.ts';
 import { createLanceChunkIndex } from '../src/lancedb/chunk-index.ts';
@@ -58,6 +58,10 @@ describe('chunk rows of a lexical collection sent with its sections', () => {
       expect(writes.slice(0, 2).sort()).toEqual(['chunks fresh=true', 'sections']);
       expect(writes.slice(2).sort()).toEqual(['chunks fresh=false', 'sections']);
       expect(await index.countChunks(collection.id, doc.id)).toBe(ready.chunkCount);
+      // Each section's chunk count was saved with the section (the worker had chunked it), and adds up.
+      const sections = await dossierContext(dossier).store.listSections(doc.id);
+      expect(sections.every((section) => section.chunkCount > 0)).toBe(true);
+      expect(sections.reduce((n, section) => n + section.chunkCount, 0)).toBe(ready.chunkCount);
       const hits = await local.search.query(collection.id, { q: 'oxygen alpine lakes season', limit: 50 });
       const ids = hits.results.map((h) => h.chunk.id);
       expect(ids.length).toBe(ready.chunkCount);

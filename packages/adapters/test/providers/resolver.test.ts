@@ -98,6 +98,15 @@ describe('model resolver', () => {
     const r = resolver();
     expect(await r.resolve(access, null, 'fast')).toMatchObject({ providerName: 'openai', model: 'gpt-4.1-mini', keySource: 'project' });
     expect(await r.resolve(access, null, 'best')).toMatchObject({ providerName: 'openai', model: 'gpt-4.1' });
+    expect(await r.hasProvider(access)).toBe(true);
+    expect(await r.hasProvider({ ...access, env: 'test' })).toBe(false); // the key is the live sandbox's only
+  });
+
+  it('counts a project key as a provider without unsealing it; using it says why it cannot', async () => {
+    await addProjectKey('anthropic', PROJECT_KEY);
+    const elsewhere = resolver({ secrets: createSecretBox(randomBytes(32)) }); // another server's master key
+    expect(await elsewhere.hasProvider(access)).toBe(true);
+    await expect(elsewhere.resolve(access, null, 'fast')).rejects.toMatchObject({ code: 'not_configured', message: /cannot be decrypted/ });
   });
 
   it('says which provider an explicit model needs when the project cannot reach it', async () => {

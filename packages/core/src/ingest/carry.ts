@@ -19,6 +19,8 @@ export interface StepCarry {
   cells?: CellRegion[] | null;
   /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
   chunks?: DraftChunkRow[];
+  /** True when the sections were saved with the chunk counts of `chunks` (the embed step need not set them). */
+  sectionChunkCountsSaved?: boolean;
   /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */
   indexing?: Promise<IndexedChunks>;
 }

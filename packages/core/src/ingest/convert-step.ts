@@ -12,6 +12,13 @@ import { type StepCarry, SMALL_MARKDOWN_BYTES } from './carry.ts';
 import { startLexicalIndexing } from './embed-step.ts';
 import { sectionIdOf } from './prepare.ts';
 
+/** Chunks per section id. */
+function countBySection(chunks: readonly { sectionId: string }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const chunk of chunks) counts.set(chunk.sectionId, (counts.get(chunk.sectionId) ?? 0) + 1);
+  return counts;
+}
+
 const storedFileDiffers = (uploaded: number, stored: number) =>
   new DossierError('conversion_failed', `The stored file has ${stored} bytes, not the ${uploaded} uploaded (lost in a power cut?); upload it again`);
 
@@ -50,6 +57,8 @@ export async function convertAndSection(
   if (regions) await ctx.blobs.put(regionsKey(c, doc.id), regions);
   const cells = prepared.cells?.length ? encodeCells(prepared.cells) : null;
   if (cells) await ctx.blobs.put(cellsKey(c, doc.id), cells);
+  // Chunked by the worker: each section's chunk count is known now and written with it (one update fewer per document).
+  const chunkCounts = prepared.chunks ? countBySection(prepared.chunks) : null;
   const sections: SectionRecord[] = prepared.sections.map((d) => ({
     id: sectionIdOf(doc.id, d.position),
     documentId: doc.id,
@@ -59,7 +68,7 @@ export async function convertAndSection(
     position: d.position,
     summary: d.summary || null,
     summaryType: d.summary ? 'extractive' : null,
-    chunkCount: 0,
+    chunkCount: chunkCounts?.get(sectionIdOf(doc.id, d.position)) ?? 0,
     markdownOffsetStart: d.start,
     markdownOffsetEnd: d.end,
   }));
@@ -68,6 +77,7 @@ export async function convertAndSection(
     markdown,
     sections,
     chunks: prepared.chunks,
+    sectionChunkCountsSaved: chunkCounts !== null,
     regions: prepared.regions ?? null,
     cells: prepared.cells ?? null,
     pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null,

@@ -174,9 +174,11 @@ export async function embedAndIndex(
   carry: StepCarry = {},
 ): Promise<Partial<DocumentRecord>> {
   const { rows, tables, sections } = await (carry.indexing ?? indexChunks(ctx, doc, c, firstAttempt, carry));
-  const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
-  for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
-  await ctx.store.setSectionChunkCounts(counts);
+  if (!carry.sectionChunkCountsSaved) {
+    const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
+    for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
+    await ctx.store.setSectionChunkCounts(counts);
+  }
   await ctx.store.replaceTableChunks(doc.id, tables);
   return { chunkCount: rows.length };
 }

@@ -19,7 +19,7 @@ export interface ManagedProviders {
 }
 
 export interface ModelResolverDeps {
-  store: Pick<MetadataStore, 'findProviderKeyFor'>;
+  store: Pick<MetadataStore, 'findProviderKeyFor' | 'listProviderKeys'>;
   secrets: SecretBox;
   factory: ModelProviderFactory;
   managed: ManagedProviders;
@@ -117,8 +117,18 @@ export function createModelResolver(deps: ModelResolverDeps): ModelResolver {
       if (!found) throw noProviderError(access.projectId);
       return found;
     },
+    /**
+     * Whether byDefault(access, 'fast') would find a provider, without unsealing a key or building a client: asked once
+     * per ready document (enrich/jobs.ts), it was two key reads each. A key this server cannot unseal counts as a
+     * provider here; the job that uses it says why it cannot.
+     */
     async hasProvider(access: NonNullable<Access>): Promise<boolean> {
-      return (await byDefault(access, 'fast')) !== null;
+      const pinned = deps.tierModels?.fast;
+      const providers = [...(pinned ? [route(pinned).provider] : []), ...order.filter((p) => tierDefault(deps, defaults, p, 'fast') !== null)];
+      if (providers.some((p) => (p === 'ollama' ? deps.managed.ollama !== undefined : Boolean(deps.managed[p]?.apiKey)))) return true;
+      if (!providers.some((p) => p !== 'ollama')) return false;
+      const keys = await deps.store.listProviderKeys(access.projectId, access.env);
+      return keys.some((key) => providers.includes(key.provider));
     },
   };
 }
