@@ -2,7 +2,9 @@
  * The Dossier build phase of bench/compare/phase.mjs alone (under tsx, from the sources), with CPU time and peak RSS
  * from the process's own counters (the machine is shared: wall time alone says little), and a hash of every chunk text and section row, so a change to the
  * ingest path can be checked to produce the same index. Usage:
- *   node --import tsx bench/compare/profile-build.ts [dataset] [--docs N] [--sql] [--conversion-threads N] [--keep]
+ *   node --import tsx bench/compare/profile-build.ts [dataset] [--docs N] [--sql] [--conversion-threads N] [--uploads N]
+ *     [--workers N] [--keep]
+ * --uploads and --workers set how many direct uploads are stored at once and how many pipeline jobs run at once.
  * --sql counts and times every SQLite statement (better-sqlite3 patched in this process only); --keep leaves the data
  * directory for profile-query.ts. RSS is printed as the corpus is added, once the pipeline has drained, and after idle().
  */
@@ -20,22 +22,35 @@ import { countStatements } from './sql-counter.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { docs: { type: 'string' }, 'conversion-threads': { type: 'string' }, sql: { type: 'boolean' }, keep: { type: 'boolean' } },
+  options: {
+    docs: { type: 'string' },
+    'conversion-threads': { type: 'string' },
+    uploads: { type: 'string' },
+    workers: { type: 'string' },
+    sql: { type: 'boolean' },
+    keep: { type: 'boolean' },
+  },
 });
 const dataset = resolve(positionals[0] ?? DEFAULT_DATASET);
 const sql = values.sql ? countStatements() : null;
 const dir = await mkdtemp(join(tmpdir(), 'dossier-profile-'));
 const rss = sampleRss();
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-const memory = (phase: string) => process.stderr.write(`${phase}: rss ${mib(process.memoryUsage.rss())} MiB, peak so far ${mib(rss.peak())} MiB\n`);
+let started = performance.now();
+const memory = (phase: string) => {
+  const at = ((performance.now() - started) / 1000).toFixed(2);
+  process.stderr.write(`${phase} at ${at} s: rss ${mib(process.memoryUsage.rss())} MiB, peak so far ${mib(rss.peak())} MiB\n`);
+};
 const cpu0 = process.cpuUsage();
 const conversion = values['conversion-threads'] ? { maxThreads: Number(values['conversion-threads']) } : undefined;
-const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none', conversion });
+const uploads = values.uploads ? { concurrency: Number(values.uploads) } : undefined;
+const workers = values.workers ? { concurrency: Number(values.workers) } : undefined;
+const dossier = await createDossier({ dataDir: dir, embeddingModel: 'none', conversion, uploads, workers });
 const ctx = dossierContext(dossier);
 const local = await dossier.local();
 const collection = await local.collections.create({ name: 'scifact' });
 const encoder = new TextEncoder();
-const started = performance.now();
+started = performance.now();
 let docs = 0;
 for await (const batch of batches(readCorpus(dataset, Number(values.docs ?? Number.POSITIVE_INFINITY)), 100)) {
   await Promise.all(batch.map((d) => local.documents.add(collection.id, { filename: `${d.id}.md`, bytes: encoder.encode(toMarkdown(d)) })));

@@ -119,6 +119,34 @@ describe('job runner on SQLite', () => {
     expect(await queue.counts()).toEqual({ queued: 0, running: 0, done: 7, failed: 0 });
   });
 
+  it('fills its free slots with claims sent together, so one commit starts them all', async () => {
+    const queue = openQueue(join(tempDir(), 'jobs.db'));
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const counting: JobQueue = {
+      ...queue,
+      claim: async (types, owner, leaseMs) => {
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          return await queue.claim(types, owner, leaseMs);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const release = gate();
+    let active = 0;
+    const runner = startRunner({ queue: counting, concurrency: 20, handlers: { work: () => (active++, release.promise) } });
+    for (let n = 0; n < 30; n++) await queue.enqueue({ type: 'work', payload: { n } });
+    runner.wake();
+    await waitFor(() => active === 20, 'twenty jobs to run at once');
+    // One claim first (the queue might be empty), then the other 19 slots at once, never more than are free.
+    expect(mostInFlight).toBe(19);
+    release.open();
+    await runner.idle();
+    expect(await queue.counts()).toEqual({ queued: 0, running: 0, done: 30, failed: 0 });
+  });
+
   it('claims at once on wake() instead of waiting for the next poll', async () => {
     const queue = openQueue(join(tempDir(), 'jobs.db'));
     const runner = startRunner({ queue, pollMs: 60_000, handlers: { work: async () => {} } });

@@ -58,6 +58,9 @@ interface Running {
   done: Promise<void>;
 }
 
+/** Most jobs claimed at once (see Runner.cycle); an empty queue costs one claim, not this many. */
+const CLAIM_BURST = 32;
+
 /** Shortest sleep when the queue says work is due but the claim found none (clock edge), to never spin. */
 const MIN_SLEEP_MS = 5;
 
@@ -113,6 +116,8 @@ class Runner implements JobRunner {
   private endSleep: (() => void) | undefined;
   private idleWaiters: (() => void)[] = [];
   private claims = 0;
+  /** The last claim found a job: the next cycle claims up to CLAIM_BURST at once. */
+  private claimed = false;
 
   constructor(private readonly s: Settings) {
     this.types = Object.keys(s.handlers);
@@ -162,17 +167,30 @@ class Runner implements JobRunner {
     }
   }
 
-  /** Claim into free slots; returns how long to sleep. */
+  /**
+   * Claim into free slots; returns how long to sleep. After one claim finds a job, the other free slots are claimed
+   * at once (each claim still takes one job): a queue that commits its writes once per turn of the event loop (SQLite's
+   * write group) answers them all with one commit, where claims one after another took a turn each. On a busy loop
+   * that capped a process at one job started per turn: ~420 small documents a second on SciFact with 64 slots free.
+   */
   private async cycle(): Promise<number> {
     while (this.running.size < this.s.concurrency) {
       if (this.stopping) return 0;
-      // A fresh owner per claim: if this process re-claims its own expired job, the old heartbeat fails.
-      const owner = `${this.s.workerId}:${++this.claims}`;
-      const job = await this.s.queue.claim(this.types, owner, this.s.leaseMs);
-      if (!job) return this.untilDue();
-      this.launch(job, owner);
+      const free = this.s.concurrency - this.running.size;
+      const claimed = await Promise.all(Array.from({ length: Math.min(free, this.claimed ? CLAIM_BURST : 1) }, () => this.claimOne()));
+      const found = claimed.filter((c): c is { job: Job; owner: string } => c !== null);
+      for (const { job, owner } of found) this.launch(job, owner);
+      this.claimed = found.length > 0;
+      if (found.length < claimed.length) return this.untilDue();
     }
     return this.s.pollMs; // slots full: a finishing job wakes the loop
+  }
+
+  private async claimOne(): Promise<{ job: Job; owner: string } | null> {
+    // A fresh owner per claim: if this process re-claims its own expired job, the old heartbeat fails.
+    const owner = `${this.s.workerId}:${++this.claims}`;
+    const job = await this.s.queue.claim(this.types, owner, this.s.leaseMs);
+    return job ? { job, owner } : null;
   }
 
   /** Sleep length when nothing is claimable now; resolves idle() waiters when nothing runs either. */
