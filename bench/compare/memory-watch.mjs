@@ -5,7 +5,8 @@
  * process's threads, and RSS split into anonymous and file-backed pages (/proc/self/status); each worker thread as it
  * starts and exits (pool threads, the SQLite checkpointer); and at exit the sample at the peak, the most threads seen
  * by name (node = the main thread and V8/libuv helpers and worker threads; tokio-rt-worker and lance-cpu = LanceDB),
- * and the largest mappings near the peak (/proc/self/smaps: anonymous memory, the node binary, LanceDB's library).
+ * the largest mappings near the peak (/proc/self/smaps: anonymous memory, the node binary, LanceDB's library), and the
+ * resident memory near the peak by kind (malloc arenas, V8 heap pages, stacks, file pages; see residentByKind).
  * Linux only. Worker threads' heaps are not in `heap`: they show in `anon`.
  */
 import { syncBuiltinESMExports } from 'node:module';
@@ -50,6 +51,47 @@ function threadNames() {
   return names;
 }
 
+/**
+ * Resident MiB of the process by kind, from /proc/self/smaps: the node binary and LanceDB's library (file pages);
+ * glibc's per-thread malloc arenas (anonymous heaps of 64 MiB reserved, at 64 MiB-aligned addresses) and its main
+ * arena ([heap]); V8 heap pages (256 KiB anonymous mappings, the main thread's and every worker's heap); thread stacks
+ * (after a 4 KiB guard page); and the rest of anonymous memory (large malloc blocks mapped on their own, V8's large
+ * objects). Native memory of LanceDB and SQLite lands in the arenas, [heap] and the rest.
+ */
+function residentByKind() {
+  const maps = [];
+  let current = null;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const header = line.match(/^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/);
+    if (header) {
+      current = { start: Number.parseInt(header[1], 16), end: Number.parseInt(header[2], 16), perms: header[3], name: header[4].trim(), kb: 0 };
+      maps.push(current);
+    }
+    const rss = line.match(/^Rss:\s+(\d+) kB/);
+    if (rss && current) current.kb = Number(rss[1]);
+  }
+  const kinds = {};
+  const add = (kind, kb) => {
+    kinds[kind] = (kinds[kind] ?? 0) + kb;
+  };
+  for (const [i, map] of maps.entries()) add(kindOf(map, maps[i - 1], maps[i + 1]), map.kb);
+  return Object.fromEntries(Object.entries(kinds).map(([kind, kb]) => [kind, Math.round(kb / 1024)]));
+}
+
+/** What one smaps mapping holds (see residentByKind); `previous` and `next` are the mappings beside it. */
+function kindOf(map, previous, next) {
+  const MIB = 2 ** 20;
+  const size = map.end - map.start;
+  if (map.name && !map.name.startsWith('[')) return /lancedb/.test(map.name) ? 'lanceLibrary' : /bin\/node$/.test(map.name) ? 'nodeBinary' : 'otherFiles';
+  if (map.name) return map.name === '[heap]' ? 'mallocMainArena' : 'otherAnonymous';
+  if (map.perms !== 'rw-p') return 'otherAnonymous';
+  const arena = map.start % (64 * MIB) === 0 && (size === 64 * MIB || (next?.perms === '---p' && next.start === map.end && next.end - map.start === 64 * MIB));
+  if (arena) return 'mallocThreadArenas';
+  if (size === 256 * 1024) return 'v8HeapPages';
+  if (previous?.perms === '---p' && previous.end === map.start && previous.end - previous.start === 4096) return 'threadStacks';
+  return 'otherAnonymous';
+}
+
 /** Resident MiB per mapping name (anonymous mappings together), the largest first. */
 function largestMappings(count = 8) {
   const byName = new Map();
@@ -68,13 +110,17 @@ function largestMappings(count = 8) {
 
 let peak = sample();
 let peakMappings = [];
+let peakKinds = {};
 let mostThreads = { count: 0, names: {} };
 let ticks = 0;
 const timer = setInterval(() => {
   const now = sample();
   if (now.rss > peak.rss) {
     peak = now;
-    if (ticks % 10 === 0 || peakMappings.length === 0) peakMappings = largestMappings();
+    if (ticks % 10 === 0 || peakMappings.length === 0) {
+      peakMappings = largestMappings();
+      peakKinds = residentByKind();
+    }
   }
   if (++ticks % 10 === 0) {
     const names = threadNames();
@@ -106,4 +152,5 @@ process.on('exit', () => {
   process.stderr.write(`[memory] peak ${JSON.stringify(peak)}\n`);
   process.stderr.write(`[memory] most threads ${mostThreads.count}: ${JSON.stringify(mostThreads.names)}\n`);
   process.stderr.write(`[memory] largest mappings near the peak:\n  ${peakMappings.join('\n  ')}\n`);
+  process.stderr.write(`[memory] resident MiB by kind near the peak: ${JSON.stringify(peakKinds)}\n`);
 });

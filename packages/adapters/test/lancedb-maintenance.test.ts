@@ -44,6 +44,27 @@ describe('TableMaintenance', () => {
     await m.close();
   });
 
+  it('optimizes one table at a time: a second table that is due waits for the first run to finish', async () => {
+    const { runs, optimize } = manualOptimize();
+    const started: string[] = [];
+    const byTable = (h: TableHandle) => {
+      started.push(h.name);
+      return optimize();
+    };
+    const m = new TableMaintenance(byTable, { idleMs: 60_000, maxOps: 2 });
+    const other = { name: 'u' } as TableHandle;
+    m.noteWrite(handle, 1);
+    m.noteWrite(other, 1);
+    m.noteWrite(handle, 1); // due
+    m.noteWrite(other, 1); // due too, but the first run is going
+    expect(started).toEqual(['t']);
+    runs[0]!(10);
+    await tick();
+    expect(started).toEqual(['t', 'u']);
+    runs[1]!(10);
+    await m.close();
+  });
+
   it('optimizes once writes go quiet, including writes that arrived while a run was going', async () => {
     const { runs, optimize } = manualOptimize();
     const m = new TableMaintenance(optimize, { idleMs: 20, maxOps: 1000, maxRows: 1_000_000 });

@@ -90,10 +90,17 @@ export interface FtsOptions {
 }
 
 /** A LanceDB session: the index and metadata caches its connections share. */
-export type LanceSession = object;
+export interface LanceSession {
+  /** Bytes the session's caches hold now. */
+  sizeBytes(): bigint;
+}
 
 export interface LanceModule {
-  connect(uri: string, options?: { readConsistencyInterval?: number }, session?: LanceSession): Promise<LanceConnection>;
+  /**
+   * The session goes in the options: LanceDB 0.37's `connect(uri, options, session)` drops a third argument that is not
+   * a header provider, and the connection then gets a default session (6 GiB index cache, 1 GiB metadata cache).
+   */
+  connect(uri: string, options?: { readConsistencyInterval?: number; session?: LanceSession }): Promise<LanceConnection>;
   Session: new (indexCacheSizeBytes?: bigint, metadataCacheSizeBytes?: bigint) => LanceSession;
   Index: {
     fts(options: FtsOptions): unknown;

@@ -1,6 +1,6 @@
 import { DossierError, isDossierError } from '@dossier/core';
 import { dimensionOf, TEXT, VECTOR } from './schema.ts';
-import { type ArrowSchemaLike, type FtsOptions, type LanceConnection, type LanceTable, loadSdk, type Sdk } from './sdk.ts';
+import { type ArrowSchemaLike, type FtsOptions, type LanceConnection, type LanceSession, type LanceTable, loadSdk, type Sdk } from './sdk.ts';
 import { UnindexedRows } from './unindexed-rows.ts';
 
 const CANONICAL = 'canonical';
@@ -62,6 +62,8 @@ export const DEFAULT_CACHE_BYTES: LanceCacheBytes = { index: 256 * 2 ** 20, meta
 /** One LanceDB connection to a directory and a cache of its open tables. */
 export class LanceTables {
   private conn: Promise<LanceConnection> | undefined;
+  /** The caches of the current connection (see DEFAULT_CACHE_BYTES). */
+  private session: Promise<LanceSession> | undefined;
   private readonly handles = new Map<string, Promise<TableHandle>>();
   /** Per table, the tail of its queue of writes. */
   private readonly writes = new Map<string, Promise<unknown>>();
@@ -211,9 +213,10 @@ export class LanceTables {
   }
 
   /**
-   * Later opens use a new connection. Measured on LanceDB 0.37: a connection's resident memory grows by about
-   * 65 KB with every commit made through it (3,000 commits: +150 MB), whatever its cache sizes, and is given
-   * back only when the connection is released. Handles already taken keep working on the old connection,
+   * Later opens use a new connection. Measured on LanceDB 0.37: a connection's resident memory grew by about
+   * 65 KB with every commit made through it (3,000 commits: +150 MB), and was given back only when the connection
+   * was released. (That was measured while connect() still ignored the session, so the caches had LanceDB's default
+   * sizes: a session's caches grow by about 100 KB a commit of SciFact until their cap.) Handles already taken keep working on the old connection,
    * which is not closed (an upsert waiting for its group commit still holds its handle): it is freed once the
    * last handle on it is garbage.
    */
@@ -231,11 +234,16 @@ export class LanceTables {
     return run;
   }
 
+  /** Bytes LanceDB's caches hold now for the current connection (0 before the first one). */
+  async cacheBytesInUse(): Promise<number> {
+    return this.session ? Number((await this.session).sizeBytes()) : 0;
+  }
+
   private connection(): Promise<LanceConnection> {
-    this.conn ??= this.sdk().then(({ lancedb }) => {
-      const session = new lancedb.Session(BigInt(this.cacheBytes.index), BigInt(this.cacheBytes.metadata));
-      return lancedb.connect(this.dir, { readConsistencyInterval: this.readConsistencySeconds }, session);
-    });
+    if (this.conn) return this.conn;
+    const session = this.sdk().then(({ lancedb }) => new lancedb.Session(BigInt(this.cacheBytes.index), BigInt(this.cacheBytes.metadata)));
+    this.session = session;
+    this.conn = session.then(async (s) => (await this.sdk()).lancedb.connect(this.dir, { readConsistencyInterval: this.readConsistencySeconds, session: s }));
     return this.conn;
   }
 
