@@ -44,6 +44,35 @@ describe('TableMaintenance', () => {
     await m.close();
   });
 
+  it('optimizes after maxOps writes only while the table is searched (or searched elsewhere); a bulk load alone waits for rows or quiet', async () => {
+    const { runs, optimize } = manualOptimize();
+    const m = new TableMaintenance(optimize, { idleMs: 60_000, maxOps: 3, maxRows: 1_000_000 });
+    for (let n = 0; n < 5; n++) m.noteWrite(handle, 1);
+    expect(runs).toHaveLength(0); // five writes, nobody searched: no optimize while writes go on
+    m.noteSearch(handle); // a search finds 5 ≥ 3 writes waiting: the optimize starts now
+    expect(runs).toHaveLength(1);
+    runs[0]!(5);
+    await tick();
+    for (let n = 0; n < 3; n++) m.noteWrite(handle, 1);
+    expect(runs).toHaveLength(1); // the search before that optimize does not count for the writes after it
+    m.noteSearch(handle);
+    expect(runs).toHaveLength(2);
+    runs[1]!(8);
+    await tick();
+    m.noteSearch(handle); // searched, then three writes: due at the third
+    for (let n = 0; n < 3; n++) m.noteWrite(handle, 1);
+    expect(runs).toHaveLength(3);
+    runs[2]!(11);
+    await m.close();
+
+    const elsewhere = manualOptimize();
+    const shared = new TableMaintenance(elsewhere.optimize, { idleMs: 60_000, maxOps: 3, maxRows: 1_000_000, readersElsewhere: true });
+    for (let n = 0; n < 3; n++) shared.noteWrite(handle, 1);
+    expect(elsewhere.runs).toHaveLength(1); // another process searches: the writes alone call for it
+    elsewhere.runs[0]!(3);
+    await shared.close();
+  });
+
   it('optimizes one table at a time: a second table that is due waits for the first run to finish', async () => {
     const { runs, optimize } = manualOptimize();
     const started: string[] = [];
@@ -51,7 +80,7 @@ describe('TableMaintenance', () => {
       started.push(h.name);
       return optimize();
     };
-    const m = new TableMaintenance(byTable, { idleMs: 60_000, maxOps: 2 });
+    const m = new TableMaintenance(byTable, { idleMs: 60_000, maxOps: 2, readersElsewhere: true });
     const other = { name: 'u' } as TableHandle;
     m.noteWrite(handle, 1);
     m.noteWrite(other, 1);

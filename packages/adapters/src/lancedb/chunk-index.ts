@@ -19,7 +19,7 @@ import {
 } from './schema.ts';
 import { recordsToArrowTable } from './columnar.ts';
 import { type CommitPacing, DEFAULT_COMMIT_PACING, GroupCommit } from './group-commit.ts';
-import { type MaintenancePolicy, type OptimizeOutcome, RETAIN_MS, TableMaintenance } from './maintenance.ts';
+import { DEFAULT_MAINTENANCE_POLICY, type MaintenancePolicy, type OptimizeOutcome, RETAIN_MS, TableMaintenance } from './maintenance.ts';
 import type { LanceRecord, LanceTable } from './sdk.ts';
 import { inList, listValue, literal, searchWhere } from './sql.ts';
 import { type LanceCacheBytes, LanceTables, type TableHandle } from './tables.ts';
@@ -43,7 +43,10 @@ export interface LanceChunkIndexOptions {
    * from this process's own commits; shared, it asks LanceDB before every search (see UnindexedRows).
    */
   sharedWithOtherProcesses?: boolean;
-  /** When background optimize runs (default: after 1.5 s without writes, or every 1,000 writes or 20,000 rows). */
+  /**
+   * When background optimize runs (default: after 1.5 s without writes, every 1,000 writes while the table is searched,
+   * or past 20,000 new rows).
+   */
   maintenance?: MaintenancePolicy;
   /**
    * Whether this process optimizes tables in the background (default true). Nodes that share one index
@@ -79,7 +82,13 @@ export interface LanceChunkIndex extends ChunkIndex {
 
 export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkIndex {
   const tables = new LanceTables(opts.dir, opts.readConsistencySeconds ?? 0, opts.sharedWithOtherProcesses ?? false, opts.vectorIndexMinRows, opts.cacheBytes);
-  const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), opts.maintenance);
+  const policy = { readersElsewhere: opts.sharedWithOtherProcesses ?? false, ...(opts.maintenance ?? DEFAULT_MAINTENANCE_POLICY) };
+  const maintenance = opts.optimizeInBackground === false ? null : new TableMaintenance((h, retainMs) => optimizeTable(tables, h, retainMs), policy);
+  /** A table about to be searched (its maintenance learns someone reads it). */
+  const searched = (h: TableHandle): TableHandle => {
+    maintenance?.noteSearch(h);
+    return h;
+  };
   // A directory a process left with writes not yet optimized (it closed without settling, or was killed) gets them now.
   const leftovers = maintenance ? scheduleLeftovers(tables, maintenance).catch(() => {}) : Promise.resolve();
   const pacing = { ...DEFAULT_COMMIT_PACING, ...opts.commitPacing };
@@ -144,12 +153,14 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       }
     },
     searchText: async (collectionId, query, o) => {
-      const h = await chunks(collectionId);
+      const h = searched(await chunks(collectionId));
       return searchText(tables, h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
     },
-    searchPassageTexts: async (collectionId, query, o) => searchText(tables, await chunks(collectionId), query, o, ['id', TEXT], fromPassageRecord),
-    searchSections: async (collectionId, query, o) => searchText(tables, await sections(collectionId), query, o, SECTION_COLUMNS, fromSectionRecord),
-    searchVector: async (collectionId, vector, o) => searchVector(collectionId, await chunks(collectionId), vector, o),
+    searchPassageTexts: async (collectionId, query, o) =>
+      searchText(tables, searched(await chunks(collectionId)), query, o, ['id', TEXT], fromPassageRecord),
+    searchSections: async (collectionId, query, o) =>
+      searchText(tables, searched(await sections(collectionId)), query, o, SECTION_COLUMNS, fromSectionRecord),
+    searchVector: async (collectionId, vector, o) => searchVector(collectionId, searched(await chunks(collectionId)), vector, o),
     chunksOfSection: async (collectionId, sectionId) => {
       const rows = await readChunks(await chunks(collectionId), `section_id = ${literal(sectionId)}`);
       return rows.sort((a, b) => a.position - b.position);

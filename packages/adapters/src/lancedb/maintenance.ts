@@ -4,8 +4,14 @@ import type { TableHandle } from './tables.ts';
 export interface MaintenancePolicy {
   /** Optimize once writes have been quiet this long. */
   idleMs: number;
-  /** Optimize at once after this many write operations, even while writes go on. */
+  /**
+   * Optimize at once after this many write operations, even while writes go on, when the table has been searched
+   * since its last optimize (or `readersElsewhere`): a table nobody searches during a bulk load waits for maxRows or
+   * for the writes to go quiet, and its load pays one optimize instead of one per maxOps writes.
+   */
   maxOps: number;
+  /** Other processes search these tables (this one cannot see their reads): maxOps applies whether or not it searched. */
+  readersElsewhere?: boolean;
   /** Optimize at once after this many rows were upserted, even while writes go on. */
   maxRows?: number;
   /**
@@ -46,12 +52,14 @@ export class TableMaintenance {
   /** Failed optimizes in a row per table (each one retried later, see retryLater). */
   private readonly failures = new Map<string, number>();
   private closed = false;
+  /** Tables searched since their last optimize started (see MaintenancePolicy.maxOps). */
+  private readonly searched = new Set<string>();
   /** The last optimize started, while one is going: the runs of different tables take turns (see inTurn). */
   private lastRun: Promise<unknown> | null = null;
 
   constructor(
     private readonly optimize: (h: TableHandle, retainMs: number) => Promise<OptimizeOutcome>,
-    private readonly policy: MaintenancePolicy = DEFAULT_POLICY,
+    private readonly policy: MaintenancePolicy = DEFAULT_MAINTENANCE_POLICY,
   ) {}
 
   private get retainMs(): number {
@@ -69,6 +77,16 @@ export class TableMaintenance {
     this.pending.set(h.name, p);
     if (this.due(h.name)) this.runNow(h.name);
     else p.timer = setTimeout(() => this.runNow(h.name), this.policy.idleMs);
+  }
+
+  /**
+   * Record a search of the table: once it has been searched, maxOps writes call for an optimize while writes go on
+   * (at once, when that many are already waiting), so a search during a bulk load finds a short unindexed tail.
+   */
+  noteSearch(h: TableHandle): void {
+    if (this.closed || this.searched.has(h.name)) return;
+    this.searched.add(h.name);
+    if (this.due(h.name)) this.runNow(h.name);
   }
 
   /**
@@ -99,7 +117,8 @@ export class TableMaintenance {
   }
 
   /**
-   * Whether writes since the last optimize warrant one while writes go on: many operations, or new rows
+   * Whether writes since the last optimize warrant one while writes go on: many operations on a table being
+   * searched, or new rows
    * past a quarter of the table (at least maxRows, at most MAX_TAIL_ROWS). Growing the threshold with the
    * table keeps the optimize work of a bulk load near linear; a fixed 20,000 rows made a 1M-row load crawl.
    */
@@ -108,7 +127,8 @@ export class TableMaintenance {
     if (!p) return false;
     const grown = Math.min((this.sizes.get(name) ?? 0) * GROWTH, MAX_TAIL_ROWS);
     const rowLimit = Math.max(this.policy.maxRows ?? Number.POSITIVE_INFINITY, grown);
-    return p.ops >= this.policy.maxOps || p.rows >= rowLimit;
+    const searched = this.policy.readersElsewhere === true || this.searched.has(name);
+    return (searched && p.ops >= this.policy.maxOps) || p.rows >= rowLimit;
   }
 
   private runNow(name: string): void {
@@ -129,6 +149,7 @@ export class TableMaintenance {
   private start(h: TableHandle, settleRound: number): void {
     let compacted = false;
     let failed = false;
+    this.searched.delete(h.name);
     const run = this.inTurn(() => this.optimize(h, this.retainMs)).then(
       (outcome) => {
         this.sizes.set(h.name, outcome.rows);
@@ -203,7 +224,8 @@ export class TableMaintenance {
   }
 }
 
-const DEFAULT_POLICY: MaintenancePolicy = { idleMs: 1500, maxOps: 1000, maxRows: 20_000, retainMs: RETAIN_MS };
+/** The policy of an index that is given none. */
+export const DEFAULT_MAINTENANCE_POLICY: MaintenancePolicy = { idleMs: 1500, maxOps: 1000, maxRows: 20_000, retainMs: RETAIN_MS };
 
 /** Rounds of one flush at most (each waits for the runs going, then starts those that writes meanwhile call for). */
 const MAX_FLUSH_ROUNDS = 5;
