@@ -156,10 +156,8 @@ export function createLanceChunkIndex(opts: LanceChunkIndexOptions): LanceChunkI
       const h = searched(await chunks(collectionId));
       return searchText(tables, h, query, o, columnsOf(h.schema, HIT_COLUMNS), fromHitRecord);
     },
-    searchPassageTexts: async (collectionId, query, o) =>
-      searchText(tables, searched(await chunks(collectionId)), query, o, ['id', TEXT], fromPassageRecord),
-    searchSections: async (collectionId, query, o) =>
-      searchText(tables, searched(await sections(collectionId)), query, o, SECTION_COLUMNS, fromSectionRecord),
+    searchPassageTexts: async (collectionId, query, o) => searchText(tables, searched(await chunks(collectionId)), query, o, ['id', TEXT], fromPassageRecord),
+    searchSections: async (collectionId, query, o) => searchText(tables, searched(await sections(collectionId)), query, o, SECTION_COLUMNS, fromSectionRecord),
     searchVector: async (collectionId, vector, o) => searchVector(collectionId, searched(await chunks(collectionId)), vector, o),
     chunksOfSection: async (collectionId, sectionId) => {
       const rows = await readChunks(await chunks(collectionId), `section_id = ${literal(sectionId)}`);
