@@ -2,6 +2,7 @@ import type { Env, KeyedProvider, ProviderKeyRecord } from '@dossier/core';
 import type { Selectable } from 'kysely';
 import type { StoreContext } from './dialect.ts';
 import type { ProviderKeysTable } from './schema.ts';
+import { statement } from './statements.ts';
 
 /** A project's own model provider keys (ciphertext only; sealing is core's job). */
 
@@ -53,8 +54,8 @@ export async function deleteProviderKey({ db }: StoreContext, id: string): Promi
   await db.deleteFrom('provider_keys').where('id', '=', id).execute();
 }
 
-export async function findProviderKeyFor({ db }: StoreContext, projectId: string, env: Env, provider: KeyedProvider): Promise<ProviderKeyRecord | null> {
-  const row = await db
+const selectKeyFor = statement('findProviderKeyFor', (db, projectId: string, env: Env, provider: KeyedProvider) =>
+  db
     .selectFrom('provider_keys')
     .selectAll()
     .where('project_id', '=', projectId)
@@ -62,7 +63,10 @@ export async function findProviderKeyFor({ db }: StoreContext, projectId: string
     .where('provider', '=', provider)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+
+export async function findProviderKeyFor(ctx: StoreContext, projectId: string, env: Env, provider: KeyedProvider): Promise<ProviderKeyRecord | null> {
+  const [row] = await selectKeyFor(ctx, projectId, env, provider);
   return row ? fromRow(row) : null;
 }
