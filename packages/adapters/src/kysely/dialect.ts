@@ -51,6 +51,12 @@ export interface StatementLane {
   run(query: CompiledQuery): Promise<QueryResult<unknown>> | undefined;
   /** The lane of the transaction whose callback is running: its statements run at once on the transaction's connection. */
   inTransaction(): StatementLane;
+  /**
+   * Runs `work` in a transaction without Kysely's transaction machinery (a Kysely, executor and connection provider
+   * per transaction), giving it a Kysely and a lane on the transaction's connection; undefined where the lane cannot
+   * (the caller then uses Kysely's transaction).
+   */
+  transaction<T>(work: (db: Kysely<MetadataDatabase>, lane: StatementLane) => Promise<T>): Promise<T> | undefined;
 }
 
 /** What every query function in this folder works with. */

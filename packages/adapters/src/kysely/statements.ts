@@ -50,7 +50,9 @@ export async function runStatement<O>(ctx: StoreContext, shape: string, values: 
  * statement at once, so it could overtake a builder's query that Kysely still holds back until an earlier one settles.
  */
 export function transaction<T>(ctx: StoreContext, work: (tx: StoreContext) => Promise<T>): Promise<T> {
-  return ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx, lane: ctx.lane?.inTransaction() }));
+  // Inside a Kysely transaction, Kysely's transaction() refuses as it always did (no nesting).
+  const inLane = ctx.db.isTransaction ? undefined : ctx.lane?.transaction((db, lane) => work({ ...ctx, db, lane }));
+  return inLane ?? ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx, lane: ctx.lane?.inTransaction() }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryCompiler, QueryResult } from 'kysely';
-import { type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from '../kysely/runtime.ts';
+import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from '../kysely/runtime.ts';
 import type { StatementLane } from '../kysely/dialect.ts';
+import type { MetadataDatabase } from '../kysely/schema.ts';
 import type { SqliteConnection, SqliteStatement } from './driver.ts';
 import { type GroupableDatabase, WriteGroup } from './write-group.ts';
 
@@ -43,10 +44,39 @@ export class GroupedSqliteDialect implements Dialect {
   }
 }
 
+/** SQLite's dialect over the connection a lane transaction holds (see GroupedDriver.transaction). */
+class HeldConnectionDialect implements Dialect {
+  constructor(private readonly driver: Driver) {}
+
+  createDriver(): Driver {
+    return this.driver;
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's own dialects take Kysely<any> here.
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}
+
+/** The lane of a context whose transaction has ended, or that has none: every statement goes through Kysely. */
+const DECLINING_LANE: StatementLane = {
+  run: () => undefined,
+  inTransaction: () => DECLINING_LANE,
+  transaction: () => undefined,
+};
+
+/** The work of a lane transaction: it gets a Kysely and a lane on the transaction's connection. */
+type TransactionWork<T> = (db: Kysely<MetadataDatabase>, lane: StatementLane) => Promise<T>;
+
 /**
  * The single connection, lent to one holder at a time in the order they asked. As a StatementLane it runs a
- * statement at once when no one holds or waits for the connection (what Kysely would do a few promises later), and a
- * transaction's statements at once on the connection its callback holds.
+ * statement at once when no one holds or waits for the connection (what Kysely would do a few promises later), and
+ * runs transactions without Kysely's per-transaction machinery.
  */
 class GroupedDriver implements Driver, StatementLane {
   private db: GroupedDatabase | undefined;
@@ -58,6 +88,8 @@ class GroupedDriver implements Driver, StatementLane {
   private transactionHolder: GroupedConnection | undefined;
   private destroyed = false;
   private readonly release = () => this.unlock();
+  /** Kysely for the builder queries of lane transactions (see transaction), made on first use. */
+  private heldDb: Kysely<MetadataDatabase> | undefined;
 
   constructor(
     private readonly database: () => Promise<GroupedDatabase>,
@@ -82,19 +114,51 @@ class GroupedDriver implements Driver, StatementLane {
     return runGrouped(this.db!, this.group, query);
   }
 
-  /** A lane for the open transaction only: once it ends (or if none is open) it declines every statement. */
+  /** The open transaction's connection as a lane (it declines once the transaction ends). */
   inTransaction(): StatementLane {
-    const holder = this.transactionHolder;
-    const lane: StatementLane = {
-      run: (query) => (holder && this.transactionHolder === holder ? settle(() => executeOn(this.db!, query)) : undefined),
-      inTransaction: () => lane,
-    };
-    return lane;
+    return this.transactionHolder ?? DECLINING_LANE;
+  }
+
+  /**
+   * What Kysely's transaction().execute() does (wait for the connection, begin, run, commit or roll back, hand the
+   * connection on), without the Kysely, executor and connection provider it makes per transaction. `work` gets a
+   * Kysely whose queries run on the connection of the open transaction.
+   */
+  transaction<T>(work: TransactionWork<T>): Promise<T> | undefined {
+    if (!this.group || this.destroyed) return undefined;
+    return this.acquireConnection().then((connection) => this.runTransaction(connection as GroupedConnection, work));
+  }
+
+  private async runTransaction<T>(holder: GroupedConnection, work: TransactionWork<T>): Promise<T> {
+    let begun = false;
+    try {
+      this.begin(holder);
+      begun = true;
+      const result = await work(this.heldKysely(), holder);
+      this.transactionHolder = undefined;
+      await holder.commit();
+      return result;
+    } catch (err) {
+      this.transactionHolder = undefined;
+      if (begun) holder.rollback();
+      throw err;
+    } finally {
+      holder.release();
+    }
+  }
+
+  private heldKysely(): Kysely<MetadataDatabase> {
+    this.heldDb ??= new Kysely<MetadataDatabase>({ dialect: new HeldConnectionDialect(new HeldConnectionDriver(() => this.transactionHolder)) });
+    return this.heldDb;
+  }
+
+  private begin(holder: GroupedConnection): void {
+    holder.begin();
+    this.transactionHolder = holder;
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    (connection as GroupedConnection).begin();
-    this.transactionHolder = connection as GroupedConnection;
+    this.begin(connection as GroupedConnection);
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     this.transactionHolder = undefined;
@@ -125,9 +189,34 @@ class GroupedDriver implements Driver, StatementLane {
   }
 }
 
-/** One holding of the single connection; `release` may come early (before a write's group commits). */
-class GroupedConnection implements DatabaseConnection {
-  private inTransaction = false;
+/**
+ * The driver of lane transactions' Kysely: every query runs on the connection the open transaction holds (none
+ * open: the query fails), and the transaction alone begins, ends and releases it.
+ */
+class HeldConnectionDriver implements Driver {
+  constructor(private readonly holder: () => GroupedConnection | undefined) {}
+
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const holder = this.holder();
+    if (!holder) throw new Error('The transaction has ended');
+    return holder;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error('Transactions do not nest');
+  }
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+/**
+ * One holding of the single connection; `release` may come early (before a write's group commits). While its
+ * transaction is open it is that transaction's lane: statements run on it at once.
+ */
+class GroupedConnection implements DatabaseConnection, StatementLane {
+  private transactionOpen = false;
   private released = false;
 
   constructor(
@@ -137,7 +226,7 @@ class GroupedConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTransaction) return executeOn(this.db, query) as QueryResult<R>;
+    if (this.transactionOpen) return executeOn(this.db, query) as QueryResult<R>;
     const result = runGrouped(this.db, this.group, query) as Promise<QueryResult<R>>;
     this.release();
     return result;
@@ -148,20 +237,38 @@ class GroupedConnection implements DatabaseConnection {
     throw new Error('The SQLite metadata store does not stream queries');
   }
 
+  run(query: CompiledQuery): Promise<QueryResult<unknown>> | undefined {
+    if (!this.transactionOpen) return undefined;
+    try {
+      return Promise.resolve(executeOn(this.db, query));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  inTransaction(): StatementLane {
+    return this.transactionOpen ? this : DECLINING_LANE;
+  }
+
+  /** No nesting: the caller falls back to its Kysely's transaction(), which refuses. */
+  transaction(): undefined {
+    return undefined;
+  }
+
   begin(): void {
     this.group.beginTransaction(TX);
-    this.inTransaction = true;
+    this.transactionOpen = true;
   }
 
   commit(): Promise<void> {
-    this.inTransaction = false;
+    this.transactionOpen = false;
     const committed = this.group.commitTransaction(TX);
     this.release();
     return committed;
   }
 
   rollback(): void {
-    this.inTransaction = false;
+    this.transactionOpen = false;
     this.group.rollbackTransaction(TX);
   }
 
@@ -180,14 +287,14 @@ function runGrouped(db: GroupedDatabase, group: WriteGroup, query: CompiledQuery
   let stmt: SqliteStatement;
   try {
     stmt = db.prepare(query.sql);
+    if (stmt.readonly) return Promise.resolve(executeStatement(stmt, query));
   } catch (err) {
     return Promise.reject(err);
   }
-  if (!stmt.readonly) return group.write(() => executeStatement(stmt, query));
-  return settle(() => executeStatement(stmt, query));
+  return group.write(() => executeStatement(stmt, query));
 }
 
-/** Runs a statement at once (inside a transaction, or a read). */
+/** Runs a statement at once (inside a transaction). */
 function executeOn(db: GroupedDatabase, query: CompiledQuery): QueryResult<unknown> {
   return executeStatement(db.prepare(query.sql), query);
 }
@@ -195,15 +302,6 @@ function executeOn(db: GroupedDatabase, query: CompiledQuery): QueryResult<unkno
 function executeStatement(stmt: SqliteStatement, query: CompiledQuery): QueryResult<unknown> {
   const params = query.parameters as unknown[];
   return stmt.reader ? { rows: stmt.all(params) } : resultOf(stmt.run(params));
-}
-
-/** `run`'s result as a promise, its error as a rejection (as an async driver method would give them). */
-function settle<T>(run: () => T): Promise<T> {
-  try {
-    return Promise.resolve(run());
-  } catch (err) {
-    return Promise.reject(err);
-  }
 }
 
 function resultOf<R>(info: { changes?: number | bigint; lastInsertRowid?: number | bigint }): QueryResult<R> {
