@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Insertable } from 'kysely';
+import type { Compilable, CompiledQuery, Insertable, QueryResult } from 'kysely';
 import type { MetadataDialect, StoreContext } from './dialect.ts';
 import type { Kysely } from './runtime.ts';
 import type { MetadataDatabase } from './schema.ts';
@@ -35,13 +35,26 @@ let statements = 0;
  * (a column list, a row count), and is unique to the statement in the store. Every value must become a bound parameter
  * (checked when compiling).
  */
-export async function runStatement<O>(ctx: StoreContext, shape: string, values: readonly unknown[], build: StatementBuilder<O>): Promise<O[]> {
-  const statement = compiledStatement(ctx, shape, values.length, build);
-  const constants = statement.query.parameters;
-  const parameters = statement.valueIndex.map((index, position) => (index < 0 ? constants[position] : values[index]));
-  const query = { ...statement.query, parameters };
-  const { rows } = await (ctx.lane?.run(query) ?? ctx.db.executeQuery(query));
-  return rows as O[];
+export function runStatement<O>(ctx: StoreContext, shape: string, values: readonly unknown[], build: StatementBuilder<O>): Promise<O[]> {
+  let query: CompiledQuery;
+  try {
+    query = withValues(compiledStatement(ctx, shape, values.length, build), values);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return (ctx.lane?.run(query) ?? ctx.db.executeQuery(query)).then(rowsOf) as Promise<O[]>;
+}
+
+const rowsOf = (result: QueryResult<unknown>) => result.rows;
+
+/** The compiled query with this run's values in their parameters' places. */
+function withValues({ query, valueIndex }: CompiledStatement, values: readonly unknown[]): CompiledQuery {
+  const parameters = new Array<unknown>(valueIndex.length);
+  for (let position = 0; position < valueIndex.length; position++) {
+    const index = valueIndex[position]!;
+    parameters[position] = index < 0 ? query.parameters[position] : values[index];
+  }
+  return { query: query.query, queryId: query.queryId, sql: query.sql, parameters };
 }
 
 /**
