@@ -21,6 +21,11 @@ export async function replaceImages(ctx: StoreContext, documentId: string, image
     position: i.position,
     byte_size: i.byteSize,
   }));
+  // The delete alone is atomic by itself: a transaction (a savepoint in SQLite's write group) only when rows follow.
+  if (rows.length === 0) {
+    await deleteImages(ctx, documentId);
+    return;
+  }
   await transaction(ctx, async (tx) => {
     await deleteImages(tx, documentId);
     await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'document_images', slice));
@@ -51,6 +56,10 @@ export async function replaceTableChunks(ctx: StoreContext, documentId: string, 
     content: c.content,
     caption: c.caption,
   }));
+  if (rows.length === 0) {
+    await deleteTableChunks(ctx, documentId);
+    return;
+  }
   await transaction(ctx, async (tx) => {
     await deleteTableChunks(tx, documentId);
     await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'table_chunks', slice));

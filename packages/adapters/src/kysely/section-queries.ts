@@ -26,21 +26,27 @@ const deleteSections = statement('deleteSections', (db, documentId: string) => d
 const COUNT_BATCH = 200;
 
 export async function setSectionChunkCounts(ctx: StoreContext, counts: Record<string, number>): Promise<void> {
-  await transaction(ctx, async (tx) => {
-    await writeInSlices(Object.entries(counts), COUNT_BATCH, (slice) => {
-      const values = [...slice.flatMap(([id, n]) => [id, Math.trunc(n)]), ...slice.map(([id]) => id)];
-      return runStatement(tx, `setSectionChunkCounts ${slice.length}`, values, (db, slots) => {
-        // Counts are cast to integer so both dialects type the CASE alike (Postgres would take a bare parameter for text).
-        const cases = sql.join(
-          slice.map((_, i) => sql`when ${slots[2 * i]} then cast(${slots[2 * i + 1]} as integer)`),
-          sql` `,
-        );
-        return db
-          .updateTable('sections')
-          .set({ chunk_count: sql<number>`case id ${cases} end` })
-          .where('id', 'in', slots.slice(2 * slice.length) as string[]);
-      });
-    });
+  const entries = Object.entries(counts);
+  // One statement is atomic by itself: a transaction (a savepoint in SQLite's write group) only for several.
+  if (entries.length <= COUNT_BATCH) {
+    if (entries.length > 0) await setCounts(ctx, entries);
+    return;
+  }
+  await transaction(ctx, (tx) => writeInSlices(entries, COUNT_BATCH, (slice) => setCounts(tx, slice)));
+}
+
+function setCounts(ctx: StoreContext, slice: [string, number][]): Promise<unknown> {
+  const values = [...slice.flatMap(([id, n]) => [id, Math.trunc(n)]), ...slice.map(([id]) => id)];
+  return runStatement(ctx, `setSectionChunkCounts ${slice.length}`, values, (db, slots) => {
+    // Counts are cast to integer so both dialects type the CASE alike (Postgres would take a bare parameter for text).
+    const cases = sql.join(
+      slice.map((_, i) => sql`when ${slots[2 * i]} then cast(${slots[2 * i + 1]} as integer)`),
+      sql` `,
+    );
+    return db
+      .updateTable('sections')
+      .set({ chunk_count: sql<number>`case id ${cases} end` })
+      .where('id', 'in', slots.slice(2 * slice.length) as string[]);
   });
 }
 
