@@ -34,16 +34,13 @@ export async function createProviderKey({ db }: StoreContext, k: ProviderKeyReco
     .execute();
 }
 
-export async function listProviderKeys({ db }: StoreContext, projectId: string, env: Env): Promise<ProviderKeyRecord[]> {
-  const rows = await db
-    .selectFrom('provider_keys')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('env', '=', env)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(fromRow);
+const selectKeys = statement('listProviderKeys', (db, projectId: string, env: Env) =>
+  db.selectFrom('provider_keys').selectAll().where('project_id', '=', projectId).where('env', '=', env).orderBy('created_at', 'desc').orderBy('id', 'desc'),
+);
+
+/** Read once per ready document (the model resolver's hasProvider). */
+export async function listProviderKeys(ctx: StoreContext, projectId: string, env: Env): Promise<ProviderKeyRecord[]> {
+  return (await selectKeys(ctx, projectId, env)).map(fromRow);
 }
 
 export async function getProviderKey({ db }: StoreContext, id: string): Promise<ProviderKeyRecord | null> {
