@@ -4,6 +4,7 @@ import { sql } from './runtime.ts';
 import type { StoreContext } from './dialect.ts';
 import { captionedCount } from './enrich-queries.ts';
 import { collectionFromRow, collectionPatchToRow, collectionToRow } from './rows.ts';
+import { statement } from './statements.ts';
 
 /** Collections and the aggregates behind their stats. */
 
@@ -11,8 +12,10 @@ export async function insertCollection({ db, dialect }: StoreContext, collection
   await db.insertInto('collections').values(collectionToRow(collection, dialect)).execute();
 }
 
-export async function getCollection({ db }: StoreContext, id: string): Promise<Collection | null> {
-  const row = await db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
+const selectCollection = statement('getCollection', (db, id: string) => db.selectFrom('collections').selectAll().where('id', '=', id));
+
+export async function getCollection(ctx: StoreContext, id: string): Promise<Collection | null> {
+  const [row] = await selectCollection(ctx, id);
   return row ? collectionFromRow(row) : null;
 }
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@dossier/core';
-import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { CompiledQuery, Expression, Kysely, QueryResult, RawBuilder, SqlBool } from 'kysely';
 import type { DbBool, DbJson, MetadataDatabase } from './schema.ts';
 
 /**
@@ -40,8 +40,29 @@ export interface MetadataDialect {
   isUniqueViolation(err: unknown): boolean;
 }
 
+/**
+ * Runs compiled statements (see statements.ts) past Kysely's connection machinery where the driver can: the SQLite
+ * store's single connection (sqlite/grouped-dialect.ts). For the dozen small statements of a document's ingestion,
+ * Kysely's executor, connection provider and driver wrapper made about ten promises and closures each, a fifth of the
+ * store's allocation (issue 41). A lane may decline a statement (undefined): it then goes through Kysely as any query.
+ */
+export interface StatementLane {
+  /** Runs the statement now on `db`'s connection when nothing else holds it, as Kysely would once it had it. */
+  run(query: CompiledQuery): Promise<QueryResult<unknown>> | undefined;
+  /** The lane of the transaction whose callback is running: its statements run at once on the transaction's connection. */
+  inTransaction(): StatementLane;
+  /**
+   * Runs `work` in a transaction without Kysely's transaction machinery (a Kysely, executor and connection provider
+   * per transaction), giving it a Kysely and a lane on the transaction's connection; undefined where the lane cannot
+   * (the caller then uses Kysely's transaction).
+   */
+  transaction<T>(work: (db: Kysely<MetadataDatabase>, lane: StatementLane) => Promise<T>): Promise<T> | undefined;
+}
+
 /** What every query function in this folder works with. */
 export interface StoreContext {
   db: Kysely<MetadataDatabase>;
   dialect: MetadataDialect;
+  /** Where the driver has one (see StatementLane); without it statements go through Kysely. */
+  lane?: StatementLane;
 }

@@ -5,15 +5,22 @@ import { batches } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 import { deleteDocumentPostings } from './duplicate-queries.ts';
 import { documentFromRow, documentPatchToRow, documentToRow } from './rows.ts';
+import { rowOfSlots, runStatement, statement } from './statements.ts';
 
 /** Documents: CRUD, paging, tag and metadata filters. */
 
-export async function insertDocument({ db, dialect }: StoreContext, doc: DocumentRecord): Promise<void> {
-  await db.insertInto('documents').values(documentToRow(doc, dialect)).execute();
+export async function insertDocument(ctx: StoreContext, doc: DocumentRecord): Promise<void> {
+  const row = documentToRow(doc, ctx.dialect);
+  const columns = Object.keys(row) as (keyof typeof row)[];
+  await runStatement(ctx, `insertDocument ${columns}`, Object.values(row), (db, slots) =>
+    db.insertInto('documents').values(rowOfSlots<typeof row>(columns, slots)),
+  );
 }
 
-export async function getDocument({ db }: StoreContext, id: string): Promise<DocumentRecord | null> {
-  const row = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+const selectDocument = statement('getDocument', (db, id: string) => db.selectFrom('documents').selectAll().where('id', '=', id));
+
+export async function getDocument(ctx: StoreContext, id: string): Promise<DocumentRecord | null> {
+  const [row] = await selectDocument(ctx, id);
   return row ? documentFromRow(row) : null;
 }
 
@@ -76,8 +83,15 @@ export async function findDocumentByHash({ db }: StoreContext, collectionId: str
 
 export async function updateDocument(ctx: StoreContext, id: string, patch: DocumentPatch): Promise<DocumentRecord> {
   const row = { ...documentPatchToRow(patch, ctx.dialect), updated_at: new Date().toISOString() };
+  const columns = Object.keys(row) as (keyof typeof row)[];
   // RETURNING (SQLite 3.35+, Postgres): the updated row in the same statement, not a second read.
-  const updated = await ctx.db.updateTable('documents').set(row).where('id', '=', id).returningAll().executeTakeFirst();
+  const [updated] = await runStatement(ctx, `updateDocument ${columns}`, [...Object.values(row), id], (db, slots) =>
+    db
+      .updateTable('documents')
+      .set(rowOfSlots<typeof row>(columns, slots))
+      .where('id', '=', slots[columns.length] as string)
+      .returningAll(),
+  );
   if (!updated) throw notFound(`Document ${id}`);
   return documentFromRow(updated);
 }

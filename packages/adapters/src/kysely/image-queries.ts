@@ -1,12 +1,16 @@
 import type { DocumentImageRecord, TableChunkRecord } from '@dossier/core';
 import { writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
+import { insertRows, statement, transaction } from './statements.ts';
 
 /** Images and table chunks of documents. */
 
 const INSERT_BATCH = 80;
 
-export async function replaceImages({ db }: StoreContext, documentId: string, images: DocumentImageRecord[]): Promise<void> {
+const deleteImages = statement('deleteImages', (db, documentId: string) => db.deleteFrom('document_images').where('document_id', '=', documentId));
+const deleteTableChunks = statement('deleteTableChunks', (db, documentId: string) => db.deleteFrom('table_chunks').where('document_id', '=', documentId));
+
+export async function replaceImages(ctx: StoreContext, documentId: string, images: DocumentImageRecord[]): Promise<void> {
   const rows = images.map((i) => ({
     id: i.id,
     document_id: documentId,
@@ -17,9 +21,14 @@ export async function replaceImages({ db }: StoreContext, documentId: string, im
     position: i.position,
     byte_size: i.byteSize,
   }));
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('document_images').where('document_id', '=', documentId).execute();
-    await writeInSlices(rows, INSERT_BATCH, (slice) => trx.insertInto('document_images').values(slice).execute());
+  // The delete alone is atomic by itself: a transaction (a savepoint in SQLite's write group) only when rows follow.
+  if (rows.length === 0) {
+    await deleteImages(ctx, documentId);
+    return;
+  }
+  await transaction(ctx, async (tx) => {
+    await deleteImages(tx, documentId);
+    await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'document_images', slice));
   });
 }
 
@@ -37,7 +46,7 @@ export async function listImages({ db }: StoreContext, documentId: string): Prom
   }));
 }
 
-export async function replaceTableChunks({ db }: StoreContext, documentId: string, chunks: TableChunkRecord[]): Promise<void> {
+export async function replaceTableChunks(ctx: StoreContext, documentId: string, chunks: TableChunkRecord[]): Promise<void> {
   const rows = chunks.map((c) => ({
     chunk_id: c.chunkId,
     document_id: documentId,
@@ -47,9 +56,13 @@ export async function replaceTableChunks({ db }: StoreContext, documentId: strin
     content: c.content,
     caption: c.caption,
   }));
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('table_chunks').where('document_id', '=', documentId).execute();
-    await writeInSlices(rows, INSERT_BATCH, (slice) => trx.insertInto('table_chunks').values(slice).execute());
+  if (rows.length === 0) {
+    await deleteTableChunks(ctx, documentId);
+    return;
+  }
+  await transaction(ctx, async (tx) => {
+    await deleteTableChunks(tx, documentId);
+    await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'table_chunks', slice));
   });
 }
 

@@ -108,7 +108,8 @@ const SECTION_COLUMNS = {
  */
 function toRow<R extends object, T>(record: Partial<R>, columns: ColumnMap<R, T>, dialect: MetadataDialect): Partial<T> {
   const row: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(record) as [keyof R & string, unknown][]) {
+  for (const field in record) {
+    const value: unknown = record[field];
     const column = columns[field];
     if (value === undefined || column === undefined) continue;
     if (typeof value === 'boolean') row[column] = dialect.bool(value);

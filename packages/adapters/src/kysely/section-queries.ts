@@ -3,43 +3,50 @@ import { sql } from './runtime.ts';
 import { batches, writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 import { sectionFromRow, sectionToRow } from './rows.ts';
+import { insertRows, runStatement, statement, transaction } from './statements.ts';
 
 /** Sections of documents. */
 
 /** Insert rows per statement: 11 columns × 80 rows stays under every SQLite build's parameter limit. */
 const INSERT_BATCH = 80;
 
-export async function replaceSections({ db, dialect }: StoreContext, documentId: string, sections: SectionRecord[]): Promise<void> {
+export async function replaceSections(ctx: StoreContext, documentId: string, sections: SectionRecord[]): Promise<void> {
   const stranger = sections.find((s) => s.documentId !== documentId);
   if (stranger) throw invalid(`Section ${stranger.id} belongs to document ${stranger.documentId}, not ${documentId}`);
-  const rows = sections.map((s) => sectionToRow(s, dialect));
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('sections').where('document_id', '=', documentId).execute();
-    await writeInSlices(rows, INSERT_BATCH, (slice) => trx.insertInto('sections').values(slice).execute());
+  const rows = sections.map((s) => sectionToRow(s, ctx.dialect));
+  await transaction(ctx, async (tx) => {
+    await deleteSections(tx, documentId);
+    await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'sections', slice));
   });
 }
+
+const deleteSections = statement('deleteSections', (db, documentId: string) => db.deleteFrom('sections').where('document_id', '=', documentId));
 
 /** Sections whose chunk counts one UPDATE sets (a document can have thousands; one statement each was the cost). */
 const COUNT_BATCH = 200;
 
-export async function setSectionChunkCounts({ db }: StoreContext, counts: Record<string, number>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await writeInSlices(Object.entries(counts), COUNT_BATCH, (slice) => {
-      // Counts are integers, inlined as literals so both dialects type the CASE alike.
-      const cases = sql.join(
-        slice.map(([id, n]) => sql`when ${id} then ${sql.lit(Math.trunc(n))}`),
-        sql` `,
-      );
-      return trx
-        .updateTable('sections')
-        .set({ chunk_count: sql<number>`case id ${cases} end` })
-        .where(
-          'id',
-          'in',
-          slice.map(([id]) => id),
-        )
-        .execute();
-    });
+export async function setSectionChunkCounts(ctx: StoreContext, counts: Record<string, number>): Promise<void> {
+  const entries = Object.entries(counts);
+  // One statement is atomic by itself: a transaction (a savepoint in SQLite's write group) only for several.
+  if (entries.length <= COUNT_BATCH) {
+    if (entries.length > 0) await setCounts(ctx, entries);
+    return;
+  }
+  await transaction(ctx, (tx) => writeInSlices(entries, COUNT_BATCH, (slice) => setCounts(tx, slice)));
+}
+
+function setCounts(ctx: StoreContext, slice: [string, number][]): Promise<unknown> {
+  const values = [...slice.flatMap(([id, n]) => [id, Math.trunc(n)]), ...slice.map(([id]) => id)];
+  return runStatement(ctx, `setSectionChunkCounts ${slice.length}`, values, (db, slots) => {
+    // Counts are cast to integer so both dialects type the CASE alike (Postgres would take a bare parameter for text).
+    const cases = sql.join(
+      slice.map((_, i) => sql`when ${slots[2 * i]} then cast(${slots[2 * i + 1]} as integer)`),
+      sql` `,
+    );
+    return db
+      .updateTable('sections')
+      .set({ chunk_count: sql<number>`case id ${cases} end` })
+      .where('id', 'in', slots.slice(2 * slice.length) as string[]);
   });
 }
 

@@ -19,6 +19,7 @@ import { batches } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 import { updateDocument } from './document-queries.ts';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.ts';
+import { statement, transaction } from './statements.ts';
 
 /** Webhook endpoints, the delivery outbox and the attempt log. */
 
@@ -52,19 +53,20 @@ const deliveryFromRow = (r: Selectable<WebhookDeliveriesTable>): WebhookDelivery
   createdAt: r.created_at,
 });
 
+const selectEnabledEndpoints = statement('enabledEndpoints', (db, projectId: string, enabled: WebhookEndpointsTable['enabled']) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('project_id', '=', projectId).where('enabled', '=', enabled),
+);
+
 /**
  * Fan events out to the enabled, subscribed endpoints of their projects (a test-sandbox event only to those that
  * receive test events): one pending delivery each, due now.
  */
-export async function insertEvents({ db, dialect }: StoreContext, events: ServiceEvent[]): Promise<void> {
+
+export async function insertEvents(ctx: StoreContext, events: ServiceEvent[]): Promise<void> {
+  const { db, dialect } = ctx;
   const now = new Date();
   for (const event of events) {
-    const endpoints = await db
-      .selectFrom('webhook_endpoints')
-      .selectAll()
-      .where('project_id', '=', event.projectId)
-      .where('enabled', '=', dialect.bool(true))
-      .execute();
+    const endpoints = await selectEnabledEndpoints(ctx, event.projectId, dialect.bool(true));
     const subscribed = endpoints.map(endpointFromRow).filter((e) => (e.events.length === 0 || e.events.includes(event.type)) && endpointReceives(e, event.env));
     if (subscribed.length === 0) continue;
     await db
@@ -95,7 +97,7 @@ export async function insertEvents({ db, dialect }: StoreContext, events: Servic
 
 export async function recordEvents(ctx: StoreContext, events: ServiceEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await ctx.db.transaction().execute((trx) => insertEvents({ ...ctx, db: trx }, events));
+  await transaction(ctx, (tx) => insertEvents(tx, events));
 }
 
 /**
@@ -104,9 +106,9 @@ export async function recordEvents(ctx: StoreContext, events: ServiceEvent[]): P
  */
 export async function writeWithEvents<T>(ctx: StoreContext, events: ServiceEvent[], write: (inTransaction: StoreContext) => Promise<T>): Promise<T> {
   if (events.length === 0) return write(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
-    const result = await write({ ...ctx, db: trx });
-    await insertEvents({ ...ctx, db: trx }, events);
+  return transaction(ctx, async (tx) => {
+    const result = await write(tx);
+    await insertEvents(tx, events);
     return result;
   });
 }

@@ -69,11 +69,10 @@ function withStatementCache(db: SqliteConnection, checkpointer: WalCheckpointer 
 
 /** A MetadataStore in one SQLite file (node:sqlite or better-sqlite3, see driver.ts, through Kysely). Call migrate() before use. */
 export function createSqliteMetadataStore(opts: SqliteMetadataStoreOptions): MetadataStore {
-  const db = new Kysely<MetadataDatabase>({
-    dialect: new GroupedSqliteDialect(() => openDatabase(opts), isInMemory(opts.filename) ? ':memory:' : resolve(opts.filename)),
-  });
+  const grouped = new GroupedSqliteDialect(() => openDatabase(opts), isInMemory(opts.filename) ? ':memory:' : resolve(opts.filename));
+  const db = new Kysely<MetadataDatabase>({ dialect: grouped });
   return createKyselyMetadataStore(
-    { db, dialect: sqliteMetadataDialect },
+    { db, dialect: sqliteMetadataDialect, lane: grouped.lane },
     { migrate: () => migrateToLatest(db as Kysely<unknown>, sqliteMigrations), close: () => db.destroy() },
   );
 }
