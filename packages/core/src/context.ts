@@ -119,12 +119,15 @@ export const CONVERSIONS_AT_ONCE = 4;
 export const DEFAULT_UPLOAD_CONCURRENCY = 2;
 
 /**
- * Pipeline jobs run at once in a process (the server's --workers). Most of a small document's time is spent
- * waiting (paced index commits, grouped SQLite commits, file syncs, the worker pools), so many run at once;
- * measured on SciFact on 2 cores (bench/ingest, 2026-11-27, two runs each): 32 → 182–193, 64 → 196–216,
- * 96 → 162–167 documents/s through the library with one uploader.
+ * Pipeline jobs run at once in a library's process (the server has its own default, SERVER_PIPELINE_CONCURRENCY).
+ * Most of a small document's time is spent waiting (paced index commits, grouped SQLite commits, file syncs, the
+ * worker pools), so many run at once; a job holds a document's text only between its conversion (CONVERSIONS_AT_ONCE
+ * at a time) and its index commit, so more jobs waiting hold no more memory. Measured on SciFact on 2 cores
+ * (bench/compare/profile-build.ts, all 5,183 documents, 2026-11-29, two interleaved runs each, claims in bursts):
+ * 64 → 459–486, 128 → 532–591, 256 → 561–653, 512 → 559–564 documents/s, peak RSS the same within noise
+ * (2026-11-27, claims one a turn: 32 → 182–193, 64 → 196–216, 96 → 162–167).
  */
-export const DEFAULT_PIPELINE_CONCURRENCY = 64;
+export const DEFAULT_PIPELINE_CONCURRENCY = 256;
 
 /** EventBus topic of a collection's document events. */
 export const documentTopic = (collectionId: string): string => `documents:${collectionId}`;
