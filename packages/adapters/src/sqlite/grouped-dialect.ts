@@ -11,23 +11,9 @@ export type GroupedDatabase = Pick<SqliteConnection, 'prepare'> & GroupableDatab
 /** Savepoint name of a Kysely transaction (SQLite's connection is one, so transactions never overlap). */
 const TX = 'kysely_tx';
 
-/**
- * Kysely's SQLite dialect with group commit (see WriteGroup): a write outside a transaction, and a transaction's
- * commit, resolve once the write group holding them commits. The connection is handed back as soon as the
- * statements ran, before that commit, so writes of other callers join the same group.
- */
-export class GroupedSqliteDialect implements Dialect {
-  private readonly driver: GroupedDriver;
-
-  /** `file`: the database file (see WriteGroup). */
-  constructor(database: () => Promise<GroupedDatabase>, file: string) {
-    this.driver = new GroupedDriver(database, file);
-  }
-
-  /** Statements of the store's query functions run here past Kysely's executor (see StatementLane). */
-  get lane(): StatementLane {
-    return this.driver;
-  }
+/** SQLite's dialect over a given driver: the grouped one, or the connection a lane transaction holds (see GroupedDriver.transaction). */
+class SqliteDialectOver implements Dialect {
+  constructor(protected readonly driver: Driver) {}
 
   createDriver(): Driver {
     return this.driver;
@@ -44,22 +30,20 @@ export class GroupedSqliteDialect implements Dialect {
   }
 }
 
-/** SQLite's dialect over the connection a lane transaction holds (see GroupedDriver.transaction). */
-class HeldConnectionDialect implements Dialect {
-  constructor(private readonly driver: Driver) {}
+/**
+ * Kysely's SQLite dialect with group commit (see WriteGroup): a write outside a transaction, and a transaction's
+ * commit, resolve once the write group holding them commits. The connection is handed back as soon as the
+ * statements ran, before that commit, so writes of other callers join the same group.
+ */
+export class GroupedSqliteDialect extends SqliteDialectOver {
+  /** `file`: the database file (see WriteGroup). */
+  constructor(database: () => Promise<GroupedDatabase>, file: string) {
+    super(new GroupedDriver(database, file));
+  }
 
-  createDriver(): Driver {
-    return this.driver;
-  }
-  createQueryCompiler(): QueryCompiler {
-    return new SqliteQueryCompiler();
-  }
-  createAdapter() {
-    return new SqliteAdapter();
-  }
-  // biome-ignore lint/suspicious/noExplicitAny: Kysely's own dialects take Kysely<any> here.
-  createIntrospector(db: Kysely<any>) {
-    return new SqliteIntrospector(db);
+  /** Statements of the store's query functions run here past Kysely's executor (see StatementLane). */
+  get lane(): StatementLane {
+    return this.driver as GroupedDriver;
   }
 }
 
@@ -148,7 +132,7 @@ class GroupedDriver implements Driver, StatementLane {
   }
 
   private heldKysely(): Kysely<MetadataDatabase> {
-    this.heldDb ??= new Kysely<MetadataDatabase>({ dialect: new HeldConnectionDialect(new HeldConnectionDriver(() => this.transactionHolder)) });
+    this.heldDb ??= new Kysely<MetadataDatabase>({ dialect: new SqliteDialectOver(new HeldConnectionDriver(() => this.transactionHolder)) });
     return this.heldDb;
   }
 
