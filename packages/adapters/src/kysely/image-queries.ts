@@ -1,7 +1,6 @@
 import type { DocumentImageRecord, TableChunkRecord } from '@dossier/core';
-import { writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
-import { insertRows, statement, transaction } from './statements.ts';
+import { replaceDocumentRows, statement } from './statements.ts';
 
 /** Images and table chunks of documents. */
 
@@ -21,15 +20,7 @@ export async function replaceImages(ctx: StoreContext, documentId: string, image
     position: i.position,
     byte_size: i.byteSize,
   }));
-  // The delete alone is atomic by itself: a transaction (a savepoint in SQLite's write group) only when rows follow.
-  if (rows.length === 0) {
-    await deleteImages(ctx, documentId);
-    return;
-  }
-  await transaction(ctx, async (tx) => {
-    await deleteImages(tx, documentId);
-    await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'document_images', slice));
-  });
+  await replaceDocumentRows(ctx, documentId, deleteImages, 'document_images', rows, INSERT_BATCH);
 }
 
 export async function listImages({ db }: StoreContext, documentId: string): Promise<DocumentImageRecord[]> {
@@ -56,14 +47,7 @@ export async function replaceTableChunks(ctx: StoreContext, documentId: string, 
     content: c.content,
     caption: c.caption,
   }));
-  if (rows.length === 0) {
-    await deleteTableChunks(ctx, documentId);
-    return;
-  }
-  await transaction(ctx, async (tx) => {
-    await deleteTableChunks(tx, documentId);
-    await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'table_chunks', slice));
-  });
+  await replaceDocumentRows(ctx, documentId, deleteTableChunks, 'table_chunks', rows, INSERT_BATCH);
 }
 
 export async function listTableChunks({ db }: StoreContext, documentId: string): Promise<TableChunkRecord[]> {

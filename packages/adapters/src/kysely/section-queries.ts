@@ -3,7 +3,7 @@ import { sql } from './runtime.ts';
 import { batches, writeInSlices } from './batches.ts';
 import type { StoreContext } from './dialect.ts';
 import { sectionFromRow, sectionToRow } from './rows.ts';
-import { insertRows, runStatement, statement, transaction } from './statements.ts';
+import { replaceDocumentRows, runStatement, statement, transaction } from './statements.ts';
 
 /** Sections of documents. */
 
@@ -14,10 +14,7 @@ export async function replaceSections(ctx: StoreContext, documentId: string, sec
   const stranger = sections.find((s) => s.documentId !== documentId);
   if (stranger) throw invalid(`Section ${stranger.id} belongs to document ${stranger.documentId}, not ${documentId}`);
   const rows = sections.map((s) => sectionToRow(s, ctx.dialect));
-  await transaction(ctx, async (tx) => {
-    await deleteSections(tx, documentId);
-    await writeInSlices(rows, INSERT_BATCH, (slice) => insertRows(tx, 'sections', slice));
-  });
+  await replaceDocumentRows(ctx, documentId, deleteSections, 'sections', rows, INSERT_BATCH);
 }
 
 const deleteSections = statement('deleteSections', (db, documentId: string) => db.deleteFrom('sections').where('document_id', '=', documentId));

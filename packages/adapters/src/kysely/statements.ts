@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Insertable, QueryResult } from 'kysely';
+import { writeInSlices } from './batches.ts';
 import type { MetadataDialect, StoreContext } from './dialect.ts';
 import type { Kysely } from './runtime.ts';
 import type { MetadataDatabase } from './schema.ts';
@@ -140,4 +141,27 @@ async function insertWithBuilder(ctx: StoreContext, table: keyof MetadataDatabas
     .insertInto(table)
     .values(rows as never)
     .execute();
+}
+
+/**
+ * Replaces a document's rows of `table`: `remove` deletes the old ones, then `rows` are inserted in slices of `batch`
+ * (see writeInSlices). With no rows the delete alone runs, atomic by itself: a transaction (a savepoint in SQLite's
+ * write group) only when rows follow.
+ */
+export async function replaceDocumentRows<T extends keyof MetadataDatabase & string>(
+  ctx: StoreContext,
+  documentId: string,
+  remove: (ctx: StoreContext, documentId: string) => Promise<unknown>,
+  table: T,
+  rows: Insertable<MetadataDatabase[T]>[],
+  batch: number,
+): Promise<void> {
+  if (rows.length === 0) {
+    await remove(ctx, documentId);
+    return;
+  }
+  await transaction(ctx, async (tx) => {
+    await remove(tx, documentId);
+    await writeInSlices(rows, batch, (slice) => insertRows(tx, table, slice));
+  });
 }

@@ -61,7 +61,6 @@ const selectEnabledEndpoints = statement('enabledEndpoints', (db, projectId: str
  * Fan events out to the enabled, subscribed endpoints of their projects (a test-sandbox event only to those that
  * receive test events): one pending delivery each, due now.
  */
-
 export async function insertEvents(ctx: StoreContext, events: ServiceEvent[]): Promise<void> {
   const { db, dialect } = ctx;
   const now = new Date();
