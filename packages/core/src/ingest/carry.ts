@@ -17,10 +17,11 @@ export interface StepCarry {
   pageOffsets?: number[] | null;
   /** The document's cell map (spreadsheets), as the conversion stored it; undefined when it must be read. */
   cells?: CellRegion[] | null;
-  /** Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES). */
+  /**
+   * Present when the conversion worker chunked the document (its Markdown was at most SMALL_MARKDOWN_BYTES); the
+   * sections were then saved with these chunks' counts, so the embed step need not set them.
+   */
   chunks?: DraftChunkRow[];
-  /** True when the sections were saved with the chunk counts of `chunks` (the embed step need not set them). */
-  sectionChunkCountsSaved?: boolean;
   /** The chunk rows' index write, started by the conversion step (see startLexicalIndexing). */
   indexing?: Promise<IndexedChunks>;
 }

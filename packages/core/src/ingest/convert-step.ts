@@ -9,15 +9,8 @@ import { encodeRegions } from '../documents/regions.ts';
 import { metadataPairs } from '../util/canonical-json.ts';
 import { storeImages } from './images.ts';
 import { type StepCarry, SMALL_MARKDOWN_BYTES } from './carry.ts';
-import { startLexicalIndexing } from './embed-step.ts';
+import { countBySection, startLexicalIndexing } from './embed-step.ts';
 import { sectionIdOf } from './prepare.ts';
-
-/** Chunks per section id. */
-function countBySection(chunks: readonly { sectionId: string }[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const chunk of chunks) counts.set(chunk.sectionId, (counts.get(chunk.sectionId) ?? 0) + 1);
-  return counts;
-}
 
 const storedFileDiffers = (uploaded: number, stored: number) =>
   new DossierError('conversion_failed', `The stored file has ${stored} bytes, not the ${uploaded} uploaded (lost in a power cut?); upload it again`);
@@ -77,7 +70,6 @@ export async function convertAndSection(
     markdown,
     sections,
     chunks: prepared.chunks,
-    sectionChunkCountsSaved: chunkCounts !== null,
     regions: prepared.regions ?? null,
     cells: prepared.cells ?? null,
     pageOffsets: prepared.pageOffsets?.length ? prepared.pageOffsets : null,

@@ -165,6 +165,13 @@ export function startLexicalIndexing(
   carry.indexing = indexing;
 }
 
+/** Chunks per section id. */
+export function countBySection(chunks: readonly { sectionId: string }[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const chunk of chunks) counts.set(chunk.sectionId, (counts.get(chunk.sectionId) ?? 0) + 1);
+  return counts;
+}
+
 /** The embed step: the chunk rows in the index, with each section's chunk count and the document's table chunks. */
 export async function embedAndIndex(
   ctx: ContextPart<'blobs' | 'chunk' | 'embedders' | 'index', SectionStore & ImageStore>,
@@ -174,9 +181,9 @@ export async function embedAndIndex(
   carry: StepCarry = {},
 ): Promise<Partial<DocumentRecord>> {
   const { rows, tables, sections } = await (carry.indexing ?? indexChunks(ctx, doc, c, firstAttempt, carry));
-  if (!carry.sectionChunkCountsSaved) {
+  if (!carry.chunks) {
     const counts: Record<string, number> = Object.fromEntries(sections.map((s) => [s.id, 0]));
-    for (const r of rows) counts[r.sectionId] = (counts[r.sectionId] ?? 0) + 1;
+    for (const [sectionId, count] of countBySection(rows)) counts[sectionId] = count;
     await ctx.store.setSectionChunkCounts(counts);
   }
   await ctx.store.replaceTableChunks(doc.id, tables);

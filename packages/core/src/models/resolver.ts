@@ -95,17 +95,21 @@ export function createModelResolver(deps: ModelResolverDeps): ModelResolver {
     return build(deps, r, modelId, usable);
   }
 
-  async function byDefault(sandbox: NonNullable<Access>, tier: ModelTier): Promise<ResolvedModel | null> {
+  /** The models a null id may take for a tier, in the order they are tried: the operator's pinned one, then each provider's default. */
+  function tierCandidates(tier: ModelTier): { route: ModelRoute; modelId: string }[] {
     const pinned = deps.tierModels?.[tier];
-    if (pinned) {
-      const r = route(pinned);
-      const usable = await usableCredentials(deps, sandbox, r.provider);
-      if (usable) return build(deps, r, pinned, usable);
-    }
+    const candidates = pinned ? [{ route: route(pinned), modelId: pinned }] : [];
     for (const provider of order) {
       const model = tierDefault(deps, defaults, provider, tier);
-      const usable = model ? await usableCredentials(deps, sandbox, provider) : null;
-      if (model && usable) return build(deps, { provider, model }, displayModelId(provider, model), usable);
+      if (model) candidates.push({ route: { provider, model }, modelId: displayModelId(provider, model) });
+    }
+    return candidates;
+  }
+
+  async function byDefault(sandbox: NonNullable<Access>, tier: ModelTier): Promise<ResolvedModel | null> {
+    for (const candidate of tierCandidates(tier)) {
+      const usable = await usableCredentials(deps, sandbox, candidate.route.provider);
+      if (usable) return build(deps, candidate.route, candidate.modelId, usable);
     }
     return null;
   }
@@ -123,8 +127,7 @@ export function createModelResolver(deps: ModelResolverDeps): ModelResolver {
      * provider here; the job that uses it says why it cannot.
      */
     async hasProvider(access: NonNullable<Access>): Promise<boolean> {
-      const pinned = deps.tierModels?.fast;
-      const providers = [...(pinned ? [route(pinned).provider] : []), ...order.filter((p) => tierDefault(deps, defaults, p, 'fast') !== null)];
+      const providers = tierCandidates('fast').map((candidate) => candidate.route.provider);
       if (providers.some((p) => (p === 'ollama' ? deps.managed.ollama !== undefined : Boolean(deps.managed[p]?.apiKey)))) return true;
       if (!providers.some((p) => p !== 'ollama')) return false;
       const keys = await deps.store.listProviderKeys(access.projectId, access.env);
