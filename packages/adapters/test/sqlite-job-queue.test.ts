@@ -147,6 +147,31 @@ describe('job runner on SQLite', () => {
     expect(await queue.counts()).toEqual({ queued: 0, running: 0, done: 30, failed: 0 });
   });
 
+  it('runs the jobs a burst claimed even when one claim of the burst failed', async () => {
+    const queue = openQueue(join(tempDir(), 'jobs.db'));
+    let claims = 0;
+    const errors: unknown[] = [];
+    const flaky: JobQueue = {
+      ...queue,
+      // The third claim (inside the first burst) fails after its siblings have claimed their jobs.
+      claim: async (types, owner, leaseMs) => (++claims === 3 ? Promise.reject(new Error('disk hiccup')) : queue.claim(types, owner, leaseMs)),
+    };
+    const ran: number[] = [];
+    for (let n = 0; n < 6; n++) await queue.enqueue({ type: 'work', payload: { n } });
+    const runner = startRunner({
+      queue: flaky,
+      concurrency: 6,
+      leaseMs: 60_000, // a stranded job would wait this long: far past the test's wait
+      onQueueError: (err) => errors.push(err),
+      handlers: { work: async (job) => void ran.push((job.payload as { n: number }).n) },
+    });
+    runner.wake();
+    await waitFor(() => ran.length === 6, 'all six jobs to run');
+    await runner.idle();
+    expect(ran.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(errors.map(String)).toEqual(['Error: disk hiccup']);
+    expect(await queue.counts()).toEqual({ queued: 0, running: 0, done: 6, failed: 0 });
+  });
   it('claims at once on wake() instead of waiting for the next poll', async () => {
     const queue = openQueue(join(tempDir(), 'jobs.db'));
     const runner = startRunner({ queue, pollMs: 60_000, handlers: { work: async () => {} } });

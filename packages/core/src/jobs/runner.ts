@@ -177,11 +177,15 @@ class Runner implements JobRunner {
     while (this.running.size < this.s.concurrency) {
       if (this.stopping) return 0;
       const free = this.s.concurrency - this.running.size;
-      const claimed = await Promise.all(Array.from({ length: Math.min(free, this.claimed ? CLAIM_BURST : 1) }, () => this.claimOne()));
-      const found = claimed.filter((c): c is { job: Job; owner: string } => c !== null);
+      const burst = Math.min(free, this.claimed ? CLAIM_BURST : 1);
+      // Settled one by one: a claim that failed must not strand the jobs its siblings claimed (they would wait out their lease).
+      const claims = await Promise.allSettled(Array.from({ length: burst }, () => this.claimOne()));
+      const found = claims.flatMap((c) => (c.status === 'fulfilled' && c.value ? [c.value] : []));
       for (const { job, owner } of found) this.launch(job, owner);
       this.claimed = found.length > 0;
-      if (found.length < claimed.length) return this.untilDue();
+      const failure = claims.find((c) => c.status === 'rejected');
+      if (failure) throw failure.reason;
+      if (found.length < burst) return this.untilDue();
     }
     return this.s.pollMs; // slots full: a finishing job wakes the loop
   }

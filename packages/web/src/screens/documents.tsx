@@ -4,6 +4,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { api, type Doc, readSse, unwrap } from '../api.ts';
+import { applyStatusEvent, type DocumentEvent } from '../live-status.ts';
 import { useSession } from '../session.tsx';
 import { UploadZone } from './upload.tsx';
 
@@ -12,13 +13,6 @@ type Status = (typeof DOCUMENT_STATUSES)[number];
 /** Rows per page: the server pages, the table only draws the rows in view. */
 const PAGE_SIZE = 500;
 const ROW_HEIGHT = 40;
-
-/** A status event of the collection's SSE stream. */
-interface DocumentEvent {
-  documentId: string;
-  status: Status;
-  sectionCount?: number;
-}
 
 /** The documents of a collection: upload, filter, live status, retry, delete. */
 export function DocumentsPage() {
@@ -160,25 +154,7 @@ function useLiveStatus(collectionId: string) {
   const queries = useQueryClient();
   useEffect(() => {
     const stop = new AbortController();
-    const onEvent = (data: unknown) => {
-      const e = data as DocumentEvent;
-      let known = false;
-      queries.setQueriesData<{ documents: Doc[]; total: number }>({ queryKey: ['documents', collectionId] }, (old) => {
-        if (!old) return old;
-        const documents = old.documents.map((d) => {
-          if (d.id !== e.documentId) return d;
-          known = true;
-          return { ...d, status: e.status, sectionCount: e.sectionCount ?? d.sectionCount };
-        });
-        return { ...old, documents };
-      });
-      // A new document, or one that failed (its reason is in the document): fetch the page again.
-      if (!known || e.status === 'error') void queries.invalidateQueries({ queryKey: ['documents', collectionId] });
-      if (e.status === 'ready' || e.status === 'error') {
-        void queries.invalidateQueries({ queryKey: ['stats', collectionId] });
-        void queries.invalidateQueries({ queryKey: ['tags', collectionId] }); // new uploads may bring new tags
-      }
-    };
+    const onEvent = (data: unknown) => applyStatusEvent(queries, collectionId, data as DocumentEvent);
     // The stream replays nothing: a status change made before it was open (an upload sent at once, or during a
     // reconnect) would leave its row stale for good, so the list is read again each time the stream opens.
     const caughtUp = () => {
