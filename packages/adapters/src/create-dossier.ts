@@ -33,6 +33,7 @@ import {
 } from '@dossier/core';
 import { createEmbedderProvider } from './embedders/provider.ts';
 import { createFsBlobStore } from './fs/blob-store.ts';
+import { openSmallObjects } from './fs/small-objects.ts';
 import { createLanceChunkIndex } from './lancedb/chunk-index.ts';
 import { loadSdk } from './lancedb/sdk.ts';
 import { type ChunkingPoolOptions, createChunkingPool } from './pool/chunk-pool.ts';
@@ -236,6 +237,8 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
           log,
         })
       : null);
+  // Small originals as rows of one SQLite file rather than files of their own (see small-objects.ts); opened on first use.
+  const smallObjects = opts.blobs ? null : openSmallObjects(join(dataDir, 'blobs.db'));
   const models = opts.models ?? buildModelResolver(opts.providers ?? {}, { store, secrets, log, ollamaUrl: opts.ollamaUrl, factory: modelProviders });
   const core = createDossierCore(
     {
@@ -244,7 +247,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
       embedders,
       // A shared database means other processes (nodes) may write this index too (see sharedWithOtherProcesses).
       index: opts.index ?? createLanceChunkIndex({ dir: join(dataDir, 'lancedb'), sharedWithOtherProcesses: opts.databaseUrl !== undefined }),
-      blobs: opts.blobs ?? createFsBlobStore({ root: join(dataDir, 'blobs') }),
+      blobs: opts.blobs ?? createFsBlobStore({ root: join(dataDir, 'blobs'), small: smallObjects ?? undefined }),
       events: opts.events ?? new InProcessEventBus(),
       secrets,
       models,
@@ -275,7 +278,7 @@ export async function createDossier(opts: DossierOptions): Promise<EmbeddedDossi
     /** Drain the workers and release every adapter, then the conversion pool. */
     close: async () => {
       await closeCore();
-      await Promise.all([conversion.close(), chunking.close()]);
+      await Promise.all([conversion.close(), chunking.close(), smallObjects?.close()]);
       // Only a reranker built here is ours to close (a cross-encoder's worker pool).
       if (!opts.reranker) await (reranker as { close?: () => Promise<void> } | null)?.close?.();
     },

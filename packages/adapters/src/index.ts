@@ -3,6 +3,7 @@ export * from './sqlite/metadata-store.ts';
 export * from './sqlite/job-queue.ts';
 export * from './lancedb/chunk-index.ts';
 export * from './fs/blob-store.ts';
+export * from './fs/small-objects.ts';
 export { createS3SourceOpener, openS3Source } from './s3/source-reader.ts';
 export { refusedEndpointReason } from './s3/endpoint-guard.ts';
 export { checkS3Sdk, createS3BlobStore, type S3BlobStoreOptions, type S3ClientSettings, s3BlobStoreFromUrl } from './s3/blob-store.ts';

@@ -4,15 +4,29 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blobStoreSuite, UNSAFE_BLOB_KEYS } from '@dossier/core/testing';
 import { createFsBlobStore, SYNC_IO_MAX_BYTES, sizeOfFile } from '../src/fs/blob-store.ts';
+import { openSmallObjects, type SmallObjects } from '../src/fs/small-objects.ts';
 
 const base = await mkdtemp(join(tmpdir(), 'dossier-blobs-'));
 let n = 0;
 
+const opened: SmallObjects[] = [];
 afterAll(async () => {
+  for (const small of opened) await small.close();
   await rm(base, { recursive: true, force: true });
 });
 
+/** Small objects in an SQLite file beside the store's folder, as createDossier sets them up. */
+function smallObjectsAt(file: string): SmallObjects {
+  const small = openSmallObjects(file);
+  opened.push(small);
+  return small;
+}
+
 blobStoreSuite('filesystem', async () => createFsBlobStore({ root: join(base, `store-${n++}`) }));
+blobStoreSuite('filesystem with small objects in SQLite', async () => {
+  const name = `store-${n++}`;
+  return createFsBlobStore({ root: join(base, name), small: smallObjectsAt(join(base, `${name}.db`)) });
+});
 
 /** Every file below dir, as paths relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -144,5 +158,73 @@ describe('filesystem BlobStore small and large objects', () => {
     const keys = Array.from({ length: 200 }, (_, i) => `c/d${i % 7}/o${i}`);
     await Promise.all(keys.map((key, i) => store.put(key, pattern(i + 1))));
     for (const [i, key] of keys.entries()) expect(await store.get(key)).toEqual(pattern(i + 1));
+  });
+});
+
+describe('filesystem BlobStore with small objects in SQLite', () => {
+  const pattern = (size: number) => Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) % 251);
+  const unflushed = { flush: false };
+
+  it('keeps a small unflushed object as a row (no file), and a flushed or large one as a file', async () => {
+    const root = join(base, 'rows');
+    const store = createFsBlobStore({ root, small: smallObjectsAt(join(base, 'rows.db')) });
+    await store.put('c/d1/original.md', pattern(1500), unflushed);
+    await store.put('c/d1/markdown.md', pattern(1500)); // a flush asked for: a file, synced
+    await store.put('c/d2/original.pdf', pattern(SYNC_IO_MAX_BYTES + 1), unflushed);
+    expect(await filesUnder(root)).toEqual([join('c', 'd1', 'markdown.md'), join('c', 'd2', 'original.pdf')]);
+    expect(await store.get('c/d1/original.md')).toEqual(pattern(1500));
+    expect(await store.stat('c/d1/original.md')).toEqual({ size: 1500 });
+    expect(await store.sizeOfPrefix('c/')).toBe(1500 + 1500 + SYNC_IO_MAX_BYTES + 1);
+    expect(await store.sizeOfPrefix('c/d1/')).toBe(3000);
+  });
+
+  it('holds a key in one form at a time when a row replaces a file and a file replaces a row', async () => {
+    const root = join(base, 'forms');
+    const store = createFsBlobStore({ root, small: smallObjectsAt(join(base, 'forms.db')) });
+    await store.put('k/o', pattern(SYNC_IO_MAX_BYTES * 2), unflushed);
+    await store.put('k/o', pattern(3), unflushed);
+    expect(await filesUnder(root)).toEqual([]);
+    expect([await store.get('k/o'), await store.sizeOfPrefix('k/')]).toEqual([pattern(3), 3]);
+    await store.put('k/o', pattern(SYNC_IO_MAX_BYTES * 2));
+    expect([await store.get('k/o'), await store.sizeOfPrefix('k/')]).toEqual([pattern(SYNC_IO_MAX_BYTES * 2), SYNC_IO_MAX_BYTES * 2]);
+    await store.put('k/o', pattern(5), unflushed);
+    await store.putStream(
+      'k/o',
+      (async function* () {
+        yield pattern(7);
+      })(),
+      100,
+    );
+    expect([await store.get('k/o'), await store.stat('k/o')]).toEqual([pattern(7), { size: 7 }]);
+    await store.delete('k/o');
+    expect(await store.stat('k/o')).toBeNull();
+  });
+
+  it('moves a row over a file, keeps rows apart by prefix, and deletes a prefix in both forms', async () => {
+    const root = join(base, 'moves');
+    const store = createFsBlobStore({ root, small: smallObjectsAt(join(base, 'moves.db')) });
+    await store.put('p/a/upload', pattern(4), unflushed);
+    await store.put('p/a/original', pattern(SYNC_IO_MAX_BYTES * 2)); // an older, larger original
+    await store.move('p/a/upload', 'p/a/original');
+    expect(await store.get('p/a/original')).toEqual(pattern(4));
+    expect(await store.stat('p/a/upload')).toBeNull();
+    expect(await filesUnder(root)).toEqual([]);
+    // Keys that share a beginning but not the folder: p/a/ must not reach p/a0 or p/a-b.
+    await store.put('p/a0/x', pattern(2), unflushed);
+    await store.put('p/a-b/x', pattern(2), unflushed);
+    await store.put('p/a/big', pattern(SYNC_IO_MAX_BYTES * 2));
+    await store.deletePrefix('p/a/');
+    expect([await store.stat('p/a/original'), await store.stat('p/a/big')]).toEqual([null, null]);
+    expect([await store.stat('p/a0/x'), await store.stat('p/a-b/x')]).toEqual([{ size: 2 }, { size: 2 }]);
+    await expect(store.move('p/none', 'p/else')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('keeps its rows across closing and opening the file again', async () => {
+    const file = join(base, 'reopen.db');
+    const first = openSmallObjects(file);
+    await createFsBlobStore({ root: join(base, 'reopen'), small: first }).put('r/o', pattern(9), unflushed);
+    await first.close();
+    const again = smallObjectsAt(file);
+    expect(await createFsBlobStore({ root: join(base, 'reopen'), small: again }).get('r/o')).toEqual(pattern(9));
   });
 });

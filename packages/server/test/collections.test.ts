@@ -1,4 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
+import { openSmallObjects } from '@dossier/adapters';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Doc, expectError, startTestServer, type TestServer } from './helpers.ts';
@@ -164,11 +165,19 @@ describe('GET /v1/collections/:id/stats', () => {
   });
 });
 
-/** Bytes of every file under a directory (the test's own walk, to check the counters against the disk). */
-async function bytesUnder(dir: string): Promise<number> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+/**
+ * Bytes stored in a data directory: every file under its blobs folder (the test's own walk, to check the counters
+ * against the disk), and the small originals kept as rows of blobs.db.
+ */
+async function bytesStored(dataDir: string): Promise<number> {
+  const entries = await readdir(join(dataDir, 'blobs'), { withFileTypes: true, recursive: true });
   const sizes = await Promise.all(entries.filter((e) => e.isFile()).map(async (e) => (await stat(join(e.parentPath, e.name))).size));
-  return sizes.reduce((a, b) => a + b, 0);
+  const small = openSmallObjects(join(dataDir, 'blobs.db'));
+  try {
+    return sizes.reduce((a, b) => a + b, 0) + small.sizeOfPrefix('');
+  } finally {
+    await small.close();
+  }
 }
 
 describe('storage counters', () => {
@@ -181,7 +190,7 @@ describe('storage counters', () => {
       const gone = await own.ingest(c.id, 'gone.md', '# Gone\n\nRemoved soon.\n');
       expect((await own.request('DELETE', `/v1/documents/${gone.id}`)).status).toBe(204);
       const stats = (await own.request('GET', `/v1/collections/${c.id}/stats`)).body;
-      expect(stats.storageBytes).toBe(await bytesUnder(join(own.dataDir, 'blobs')));
+      expect(stats.storageBytes).toBe(await bytesStored(own.dataDir));
       const usage = (await own.request('GET', '/v1/usage')).body;
       expect(usage.meters.storage.usedMb).toBeCloseTo(stats.storageBytes / (1024 * 1024), 6);
     } finally {

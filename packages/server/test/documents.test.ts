@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEXT_DOCUMENTS } from '../../../test/fixtures/documents.ts';
-import { type Doc, expectError, filesUnder, type Section, sha256, startTestServer, type TestServer } from './helpers.ts';
+import { type Doc, expectError, type Section, sha256, startTestServer, storedUnder, type TestServer } from './helpers.ts';
 import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
@@ -361,7 +361,7 @@ describe('a Markdown file uploaded as it is', () => {
     const c = await t.createCollection({ name: 'Stored once' });
     const text = '# Once\n\nA single stored copy of this narwhal file.\n\n## Second\n\nMore narwhal text.\n';
     const doc = await t.ingest(c.id, 'once.md', text);
-    expect(filesUnder(docFolder(c.id, doc.id))).toEqual(['original']);
+    expect(await storedUnder(t.dataDir, docFolder(c.id, doc.id))).toEqual(['original']);
     expect(doc.markdownStorageKey).toMatch(/\/original$/);
     expect((await t.request('GET', `/v1/documents/${doc.id}/markdown`)).body).toBe(text);
     const sections = (await t.request('GET', `/v1/documents/${doc.id}/sections`)).body as { id: string; title: string }[];
@@ -377,12 +377,13 @@ describe('deleting documents', () => {
     const c = await t.createCollection({ name: 'Delete one' });
     const doc = await t.ingest(c.id, 'gone.html', '<h1>Gone</h1><p>soon deleted unicorn</p>');
     const folder = docFolder(c.id, doc.id);
-    expect(filesUnder(folder).sort()).toEqual(['document.md', 'original']);
+    expect(await storedUnder(t.dataDir, folder)).toEqual(['document.md', 'original']);
     expect((await t.request('POST', `/v1/collections/${c.id}/query`, { json: { q: 'unicorn' } })).body).toHaveLength(1);
 
     const del = await t.request('DELETE', `/v1/documents/${doc.id}`);
     expect(del.status).toBe(204);
     expect(existsSync(folder)).toBe(false);
+    expect(await storedUnder(t.dataDir, folder)).toEqual([]);
     expectError(await t.request('GET', `/v1/documents/${doc.id}`), 404, /Document not found/);
     expectError(await t.request('GET', `/v1/documents/${doc.id}/markdown`), 404);
     expectError(await t.request('DELETE', `/v1/documents/${doc.id}`), 404);
@@ -400,10 +401,10 @@ describe('deleting documents', () => {
     expect(post.status).toBe(204);
     for (const gone of [a, b, cc]) {
       expectError(await t.request('GET', `/v1/documents/${gone.id}`), 404);
-      expect(existsSync(docFolder(c.id, gone.id))).toBe(false);
+      expect(await storedUnder(t.dataDir, docFolder(c.id, gone.id))).toEqual([]);
     }
     expect((await t.request('GET', `/v1/collections/${c.id}/documents`)).body).toMatchObject({ total: 1, documents: [{ id: d.id }] });
-    expect(existsSync(docFolder(c.id, d.id))).toBe(true);
+    expect(await storedUnder(t.dataDir, docFolder(c.id, d.id))).toEqual(['original']);
   });
 
   it('rejects an empty batch with 400 and a batch naming a foreign document with 404, deleting nothing', async () => {

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { openSmallObjects } from '@dossier/adapters';
 import type { Embedder, Logger } from '@dossier/core';
 import { dossierContext, type ScriptedModel, scriptedResolver } from '@dossier/core/testing';
 import { expect } from 'vitest';
@@ -359,6 +360,20 @@ export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/**
+ * The objects stored under a folder of the data directory's blob store, relative to it: its files, and the small
+ * originals kept as rows of blobs.db (see small-objects.ts), read through a connection of the test's own.
+ */
+export async function storedUnder(dataDir: string, folder: string): Promise<string[]> {
+  const prefix = `${relative(join(dataDir, 'blobs'), folder).split(sep).join('/')}/`;
+  const small = openSmallObjects(join(dataDir, 'blobs.db'));
+  try {
+    return [...filesUnder(folder), ...small.keys(prefix).map((key) => key.slice(prefix.length))].sort();
+  } finally {
+    await small.close();
+  }
 }
 
 /** Send raw bytes over a socket; resolves with what the server answered and when it closed the connection. */

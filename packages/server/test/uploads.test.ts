@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadTokens } from '../../core/src/documents/upload-token.ts';
-import { type Doc, expectError, INGEST_TIMEOUT_MS, sha256, startTestServer, type TestServer } from './helpers.ts';
+import { type Doc, expectError, INGEST_TIMEOUT_MS, sha256, startTestServer, storedUnder, type TestServer } from './helpers.ts';
 import { dossierContext } from '@dossier/core/testing';
 
 let t: TestServer;
@@ -118,7 +117,7 @@ describe('presigned upload: upload-url, PUT, confirm', () => {
     const otherDoc = url.replace(res.body.documentId, crypto.randomUUID());
     expect((await put(otherDoc, 'evil')).status).toBe(401);
     expect((await put(`${t.url}/v1/uploads/garbage`, 'evil')).status).toBe(401);
-    expect(existsSync(join(t.dataDir, 'blobs', 'live', t.projectId, cid, res.body.documentId, 'original'))).toBe(false);
+    expect(await storedUnder(t.dataDir, join(t.dataDir, 'blobs', 'live', t.projectId, cid, res.body.documentId))).toEqual([]);
     expectError(await confirm(res.body.documentId), 400, /not been uploaded/);
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, type Dirent, fstatSync, fsync, open as openCallback, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, type Dirent, fstatSync, fsync, open as openCallback, openSync, readSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { type BlobStat, type BlobStore, checkBlobKey, checkBlobPrefix, DossierError, invalid, notFound } from '@dossier/core';
+import type { SmallObjects } from './small-objects.ts';
 
 const fsyncFd = promisify(fsync);
 const openFd = promisify(openCallback);
@@ -21,31 +22,75 @@ export const SYNC_IO_MAX_BYTES = 64 * 1024;
 /**
  * BlobStore on the local filesystem: key `a/b.pdf` is the file `<root>/a/b.pdf`. Writes go to a temp file in
  * the target folder and are renamed into place, so a reader sees the old object or the new one, never a mix.
+ *
+ * With `small`, an object of at most SYNC_IO_MAX_BYTES written without a flush (an upload's original, whose size is
+ * recorded beside it and checked where it is read) is a row there instead of a file (see small-objects.ts): the same
+ * durability, without the file-system calls. A row wins over a file at the same key, and every write removes the
+ * other form of its key, so a key is held in one form at a time.
  */
-export function createFsBlobStore(opts: { root: string }): BlobStore {
+export function createFsBlobStore(opts: { root: string; small?: SmallObjects }): BlobStore {
   const root = resolve(opts.root);
+  const small = opts.small;
   const fileOf = (key: string): string => within(root, checkBlobKey(key));
   const dirOf = (prefix: string): string => within(root, checkBlobPrefix(prefix));
   const dirs = new KnownDirs();
+  /** After a write of `key` as a file: the row it replaces goes. */
+  const dropRow = async (key: string) => void (await small?.delete(key));
   // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
   return {
     put: async (key, data, options) => {
       const file = fileOf(key);
       const flush = options?.flush ?? true;
-      if (data.byteLength <= SYNC_IO_MAX_BYTES) return writeSmall(file, dirs, data, flush);
-      await writeAtomic(file, dirs, (fh) => fh.writeFile(data), flush);
+      if (small && !flush && data.byteLength <= SYNC_IO_MAX_BYTES) {
+        await small.put(key, data);
+        return unlinkIfThere(file); // a file an earlier, larger version left
+      }
+      if (data.byteLength <= SYNC_IO_MAX_BYTES) await writeSmall(file, dirs, data, flush);
+      else await writeAtomic(file, dirs, (fh) => fh.writeFile(data), flush);
+      await dropRow(key);
     },
-    putStream: async (key, source, maxBytes) => putStream(fileOf(key), dirs, key, source, maxBytes),
-    get: async (key) => readObject(fileOf(key), key),
-    stat: async (key) => statObject(fileOf(key)),
-    move: async (fromKey, toKey) => moveObject(fileOf(fromKey), fileOf(toKey), dirs, fromKey),
-    delete: async (key) => deleteObject(fileOf(key)),
+    putStream: async (key, source, maxBytes) => {
+      const written = await putStream(fileOf(key), dirs, key, source, maxBytes);
+      await dropRow(key);
+      return written;
+    },
+    get: async (key) => {
+      const file = fileOf(key);
+      return small?.get(key) ?? readObject(file, key);
+    },
+    stat: async (key) => {
+      const file = fileOf(key);
+      const size = small?.size(key) ?? null;
+      return size === null ? statObject(file) : { size };
+    },
+    move: async (fromKey, toKey) => {
+      const [from, to] = [fileOf(fromKey), fileOf(toKey)];
+      if (small && (await small.move(fromKey, toKey))) return unlinkIfThere(to);
+      await moveObject(from, to, dirs, fromKey);
+      if (from !== to) await dropRow(toKey);
+    },
+    delete: async (key) => {
+      const file = fileOf(key);
+      await dropRow(key);
+      await deleteObject(file);
+    },
     deletePrefix: async (prefix) => {
+      const dir = dirOf(prefix);
       dirs.forget();
-      await rm(dirOf(prefix), { recursive: true, force: true });
+      await small?.deletePrefix(prefix);
+      await rm(dir, { recursive: true, force: true });
     },
-    sizeOfPrefix: async (prefix) => sizeOfDir(dirOf(prefix)),
+    sizeOfPrefix: async (prefix) => (await sizeOfDir(dirOf(prefix))) + (small?.sizeOfPrefix(prefix) ?? 0),
   };
+}
+
+/** Removes a file if there is one (a failed lookup is one quick call, made on the spot). */
+function unlinkIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if (!isMissing(err)) throw err;
+  }
 }
 
 /** Joins validated segments under root and checks, after resolution, that the path is still inside root. */
