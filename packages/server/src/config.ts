@@ -396,7 +396,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     key: 's3Url',
     env: 'DOSSIER_S3_URL',
     flag: '--s3-url',
-    default: '(unset: files under <data-dir>/blobs)',
+    default: '(unset: files under <data-dir>/blobs; originals up to 64 KiB in <data-dir>/blobs.db)',
     meaning:
       'S3-protocol bucket for stored files (`s3://bucket/prefix?endpoint=http://host:9000&region=…`; credentials from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or the AWS chain), so several server nodes share one file store.',
   },
