@@ -4,7 +4,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { api, type Doc, readSse, unwrap } from '../api.ts';
-import { applyStatusEvent, type DocumentEvent } from '../live-status.ts';
+import { applyStatusEvent, type DocumentEvent, documentsKey } from '../live-status.ts';
 import { useSession } from '../session.tsx';
 import { UploadZone } from './upload.tsx';
 
@@ -26,7 +26,7 @@ export function DocumentsPage() {
   const queries = useQueryClient();
   const retryAll = useMutation({
     mutationFn: async () => unwrap(await api.POST('/v1/collections/{id}/documents/retry-failed', { params: { path: { id: collectionId } } })),
-    onSettled: () => queries.invalidateQueries({ queryKey: ['documents', collectionId] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: documentsKey(collectionId) }),
   });
   const total = docs.data?.total ?? 0;
   return (
@@ -111,7 +111,7 @@ interface DocumentFilters {
 function useDocuments(collectionId: string, { status, name, tag }: DocumentFilters, page: number) {
   const { sandbox } = useSession();
   return useQuery({
-    queryKey: ['documents', collectionId, sandbox, status, name, tag, page],
+    queryKey: [...documentsKey(collectionId), sandbox, status, name, tag, page],
     placeholderData: (previous) => previous,
     queryFn: async (): Promise<{ documents: Doc[]; total: number }> => {
       const tags = tag ? { tags: [tag] } : {};
@@ -158,7 +158,7 @@ function useLiveStatus(collectionId: string) {
     // The stream replays nothing: a status change made before it was open (an upload sent at once, or during a
     // reconnect) would leave its row stale for good, so the list is read again each time the stream opens.
     const caughtUp = () => {
-      void queries.invalidateQueries({ queryKey: ['documents', collectionId] });
+      void queries.invalidateQueries({ queryKey: documentsKey(collectionId) });
       void queries.invalidateQueries({ queryKey: ['stats', collectionId] });
     };
     const follow = async () => {
@@ -246,7 +246,7 @@ function DocumentTable({ collectionId, documents }: { collectionId: string; docu
 
 function DocumentRow({ collectionId, doc }: { collectionId: string; doc: Doc }) {
   const queries = useQueryClient();
-  const refresh = () => queries.invalidateQueries({ queryKey: ['documents', collectionId] });
+  const refresh = () => queries.invalidateQueries({ queryKey: documentsKey(collectionId) });
   const retry = useMutation({
     mutationFn: async () => unwrap(await api.POST('/v1/documents/{id}/retry', { params: { path: { id: doc.id } } })),
     onSettled: refresh,

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useRef, useState } from 'react';
 import { uploadFile } from '../api.ts';
+import { documentsKey } from '../live-status.ts';
 
 /** One file of an upload: its name (with its folder path), progress, and how it ended. */
 interface UploadItem {
@@ -58,7 +59,7 @@ export function UploadZone({ collectionId }: { collectionId: string }) {
       } catch (err) {
         update(job.item.key, { state: 'failed', error: (err as Error).message });
       }
-      await queries.invalidateQueries({ queryKey: ['documents', collectionId] });
+      await queries.invalidateQueries({ queryKey: documentsKey(collectionId) });
       return next();
     };
     await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, next));
