@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { checkpointInBackground, type WalCheckpointer } from '../sqlite/checkpointer.ts';
-import { openSqlite, type SqliteConnection, type SqliteStatement } from '../sqlite/driver.ts';
+import { openWalSqlite, type SqliteConnection, type SqliteStatement } from '../sqlite/driver.ts';
 import { WriteGroup } from '../sqlite/write-group.ts';
 
 /**
- * Small objects of the filesystem blob store as rows of one SQLite file (see createFsBlobStore's `smallObjectsFile`).
+ * Small objects of the filesystem blob store as rows of one SQLite file (createFsBlobStore's `small`).
  * Storing a small original as a file took about ten file-system calls (a folder, a temporary file, its write, close
  * and rename; an open, stat, two reads and a close to read it back), each 25–200 µs of kernel time on the machines
  * measured, two of them on libuv's pool with a thread hand-off each way: a quarter of the CPU of ingesting SciFact
@@ -50,10 +50,7 @@ interface Opened {
 }
 
 function open(file: string): Opened {
-  const db = openSqlite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000'); // several processes may share a data directory
-  db.pragma('synchronous = NORMAL');
+  const db = openWalSqlite(file); // several processes may share a data directory
   db.exec(SCHEMA);
   const statements = {
     get: db.prepare('SELECT bytes FROM small_objects WHERE key = ?'),

@@ -6,8 +6,8 @@ import { isInMemory, sqliteWorkerDriverPath } from './driver.ts';
 /**
  * How often the background thread copies a database's write-ahead log back into the database file. A page written
  * many times between two checkpoints is copied once: at 200 ms the thread spent ~0.2 ms of CPU per SciFact document
- * on the three files of an ingest (dossier.db, jobs.db, blobs.db), and 1 s took 3.22–3.85 → 3.45–3.63 ms per document
- * off the whole build (issue 41; interleaved pairs, bench/RESULTS.md). The log holds about a second of writes.
+ * on the three files of an ingest (dossier.db, jobs.db, blobs.db); at 1 s the whole build took 3.50 ms of CPU per
+ * document instead of 3.66 (medians of four interleaved pairs, issue 41, bench/RESULTS.md). The log holds about a second of writes.
  */
 export const CHECKPOINT_INTERVAL_MS = 1000;
 

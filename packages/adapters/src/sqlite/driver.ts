@@ -68,6 +68,19 @@ export function openSqlite(filename: string, options: { readonly?: boolean; driv
   return new Database(filename, { readonly: options.readonly ?? false });
 }
 
+/**
+ * A connection to a file that other connections and processes share: write-ahead log (readers go on while a writer
+ * writes), synchronous=NORMAL (survives a crash of the process; a power cut may drop the last commits), and a wait
+ * of up to `busyTimeoutMs` for another writer instead of failing with SQLITE_BUSY.
+ */
+export function openWalSqlite(filename: string, busyTimeoutMs = 5000): SqliteConnection {
+  const db = openSqlite(filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+  return db;
+}
+
 /** What a worker thread needs to open the same driver: null for node:sqlite, else better-sqlite3's module path. */
 export function sqliteWorkerDriverPath(): string | null {
   return sqliteDriverName() === 'node:sqlite' ? null : betterSqlitePath();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Job, JobQueue, JobState, NewJob } from '@dossier/core';
 import { checkpointInBackground } from './checkpointer.ts';
-import { openSqlite, type SqliteConnection } from './driver.ts';
+import { openWalSqlite, type SqliteConnection } from './driver.ts';
 import { WriteGroup } from './write-group.ts';
 
 /** The driver's connection (loaded only when a queue is opened). */
@@ -61,16 +61,6 @@ export const QUEUE_MIGRATIONS: readonly string[] = [
   `ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX jobs_claim_order ON jobs (state, priority DESC, run_at, created_at);`,
 ];
-
-function openDatabase(filename: string): Database {
-  const db = openSqlite(filename);
-  db.pragma('journal_mode = WAL');
-  // Several processes may share the file; wait for a writer instead of failing with SQLITE_BUSY.
-  db.pragma('busy_timeout = 5000');
-  // WAL + NORMAL survives a process crash (only a power loss can drop the last commits).
-  db.pragma('synchronous = NORMAL');
-  return db;
-}
 
 function migrate(db: Database): void {
   const step = db.transaction(() => {
@@ -192,7 +182,7 @@ function enqueueIn(db: Database, st: Statements): (job: NewJob) => string {
  * committed together (WriteGroup), each resolving once it is committed. Timing policy lives in core's job runner.
  */
 export function createSqliteJobQueue(opts: { filename: string }): SqliteJobQueue {
-  const db = openDatabase(opts.filename);
+  const db = openWalSqlite(opts.filename); // several processes may share the file
   migrate(db);
   const st = statements(db);
   const enqueue = enqueueIn(db, st);

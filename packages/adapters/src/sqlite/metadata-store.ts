@@ -6,7 +6,7 @@ import { createKyselyMetadataStore } from '../kysely/kysely-store.ts';
 import { migrateToLatest, sqliteMigrations } from '../kysely/migrations.ts';
 import type { MetadataDatabase } from '../kysely/schema.ts';
 import { checkpointInBackground, type WalCheckpointer } from './checkpointer.ts';
-import { isInMemory, openSqlite, type SqliteConnection, type SqliteStatement } from './driver.ts';
+import { isInMemory, openWalSqlite, type SqliteConnection, type SqliteStatement } from './driver.ts';
 import { type GroupedDatabase, GroupedSqliteDialect } from './grouped-dialect.ts';
 import { sqliteMetadataDialect } from './sqlite-dialect.ts';
 
@@ -25,12 +25,9 @@ interface StoreDatabase extends GroupedDatabase {
 /** Open the SQLite driver only when the store first connects, so importing the adapters costs nothing. */
 async function openDatabase(opts: SqliteMetadataStoreOptions): Promise<StoreDatabase> {
   if (!isInMemory(opts.filename)) mkdirSync(dirname(opts.filename), { recursive: true });
-  const db = openSqlite(opts.filename);
-  // WAL lets readers in other processes (CLI, workers) proceed during writes; NORMAL sync is durable under WAL.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  // Readers in other processes (CLI, workers) go on during writes.
+  const db = openWalSqlite(opts.filename, opts.busyTimeoutMs);
   db.pragma('foreign_keys = ON');
-  db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(opts.busyTimeoutMs ?? 5000))}`);
   return withStatementCache(db, checkpointInBackground(db, opts.filename));
 }
 
