@@ -34,8 +34,10 @@ export function createFsBlobStore(opts: { root: string; small?: SmallObjects }):
   const fileOf = (key: string): string => within(root, checkBlobKey(key));
   const dirOf = (prefix: string): string => within(root, checkBlobPrefix(prefix));
   const dirs = new KnownDirs();
-  /** After a write of `key` as a file: the row it replaces goes. */
-  const dropRow = async (key: string) => void (await small?.delete(key));
+  /** After a write of `key` as a file: the row it replaces goes (looked up first: most keys never had one, and a delete is a write to commit). */
+  const dropRow = async (key: string) => {
+    if (small && small.size(key) !== null) await small.delete(key);
+  };
   // Every method is async so that a bad key is a rejected promise, never a synchronous throw.
   return {
     put: async (key, data, options) => {
