@@ -90,10 +90,11 @@ export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 
   /** Tell the webhook dispatcher that events were recorded (they are queued for delivery soon). */
   eventsRecorded: () => void;
   /**
-   * Runs a conversion (the original read into memory, then converted) when one of CONVERSIONS_AT_ONCE slots is free,
-   * so many pipeline jobs at once hold at most that many originals in memory while the conversion pool works.
+   * Runs a conversion (the original read into memory, then converted) when a slot for the original's size is free:
+   * one of SMALL_CONVERSIONS_AT_ONCE for an original of at most SMALL_ORIGINAL_BYTES, else one of CONVERSIONS_AT_ONCE
+   * (an original of unknown size counts as large), so many pipeline jobs at once hold few originals in memory.
    */
-  conversionSlot: LimitFunction;
+  conversionSlot: <T>(sizeBytes: number | null, convert: () => Promise<T>) => Promise<T>;
   /** Stores a direct upload when one of the process's upload slots is free (see DEFAULT_UPLOAD_CONCURRENCY). */
   uploadSlot: LimitFunction;
 }
@@ -106,8 +107,22 @@ export interface DossierContext extends Required<Omit<DossierDeps, 'reranker' | 
 export type ContextPart<K extends Exclude<keyof DossierContext, 'store'> = never, Store = never> = Pick<DossierContext, K> &
   ([Store] extends [never] ? unknown : { readonly store: Store });
 
-/** Conversions in progress at once per process: enough to keep a two-thread conversion pool fed. */
+/** Conversions of originals larger than SMALL_ORIGINAL_BYTES in progress at once per process: enough to keep a two-thread conversion pool fed. */
 export const CONVERSIONS_AT_ONCE = 4;
+
+/**
+ * An original of at most this many bytes is small: more of them are converted at once (SMALL_CONVERSIONS_AT_ONCE),
+ * and a conversion pool may send several to a thread in one task (the adapters' ConversionBatcher).
+ */
+export const SMALL_ORIGINAL_BYTES = 64 * 1024;
+
+/**
+ * Conversions of small originals in progress at once per process, besides CONVERSIONS_AT_ONCE: at most 2 MiB of
+ * originals, and enough waiting for a conversion thread to take many in one task instead of one a round trip. With
+ * four at once, one thread took one document a task and idled half the time waiting for the event loop to hand it the
+ * next (issue 41).
+ */
+export const SMALL_CONVERSIONS_AT_ONCE = 32;
 
 /**
  * Direct uploads stored at once in a process; more wait their turn, in order. Storing one is a few milliseconds of the

@@ -27,6 +27,8 @@ import {
   type DossierDeps,
   documentTopic,
   type PageRenderer,
+  SMALL_CONVERSIONS_AT_ONCE,
+  SMALL_ORIGINAL_BYTES,
   silentLogger,
 } from './context.ts';
 import type { DocumentEvent } from './domain/types.ts';
@@ -88,7 +90,7 @@ function contextOf(deps: DossierDeps, wake: () => void, eventsRecorded: () => vo
     gate: deps.gate ?? memoryConcurrencyGate(),
     wakeWorkers: wake,
     eventsRecorded,
-    conversionSlot: pLimit(CONVERSIONS_AT_ONCE),
+    conversionSlot: conversionSlots(),
     uploadSlot: pLimit(deps.uploads?.concurrency === 0 ? Number.POSITIVE_INFINITY : (deps.uploads?.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY)),
   };
 }
@@ -278,3 +280,10 @@ export function createDossierCore(
 
 /** @deprecated The public API is the `Dossier` interface; this alias remains for code written before it. */
 export type DossierCore = Dossier;
+
+/** The conversion slots of a process (see DossierContext.conversionSlot). */
+function conversionSlots(): DossierContext['conversionSlot'] {
+  const small = pLimit(SMALL_CONVERSIONS_AT_ONCE);
+  const large = pLimit(CONVERSIONS_AT_ONCE);
+  return (sizeBytes, convert) => (sizeBytes !== null && sizeBytes <= SMALL_ORIGINAL_BYTES ? small(convert) : large(convert));
+}

@@ -32,6 +32,8 @@ export {
   eventsSaved,
   publishDocumentStatus,
   setDocumentStatus,
+  SMALL_CONVERSIONS_AT_ONCE,
+  SMALL_ORIGINAL_BYTES,
 } from './context.ts';
 export { WAIT_TIMEOUT_MS } from './documents/manage.ts';
 export { DIRECT_UPLOAD_MAX_BYTES } from './documents/uploads.ts';

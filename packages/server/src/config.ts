@@ -11,7 +11,15 @@ import {
   RESEARCH_DEPTHS,
   type ResearchDepth,
 } from '@dossier/core';
-import { CONVERSIONS_AT_ONCE, DEFAULT_PIPELINE_CONCURRENCY, DEFAULT_RETRY, DEFAULT_UPLOAD_CONCURRENCY, routeModel } from '@dossier/core/internal';
+import {
+  CONVERSIONS_AT_ONCE,
+  DEFAULT_PIPELINE_CONCURRENCY,
+  DEFAULT_RETRY,
+  DEFAULT_UPLOAD_CONCURRENCY,
+  routeModel,
+  SMALL_CONVERSIONS_AT_ONCE,
+  SMALL_ORIGINAL_BYTES,
+} from '@dossier/core/internal';
 import { parseSsoProviders, type SsoProviderConfig } from './people/config.ts';
 
 /** One configuration setting: where it comes from and what it means. The table of docs/configuration.md is generated from this list. */
@@ -189,7 +197,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     env: 'DOSSIER_WORKERS',
     flag: '--workers',
     default: String(SERVER_PIPELINE_CONCURRENCY),
-    meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (index commits paced to 10 a second per table, SQLite writes of one event-loop turn committed together); conversions run at most ${CONVERSIONS_AT_ONCE} at once whatever this is. The library's default is ${DEFAULT_PIPELINE_CONCURRENCY}.`,
+    meaning: `Pipeline jobs run at once in this process (0 = API only). Jobs mostly wait on storage commits and file syncs, which concurrent jobs share (index commits paced to 10 a second per table, SQLite writes of one event-loop turn committed together); conversions run at most ${CONVERSIONS_AT_ONCE} at once (${SMALL_CONVERSIONS_AT_ONCE} more of files up to ${SMALL_ORIGINAL_BYTES / 1024} KiB) whatever this is. The library's default is ${DEFAULT_PIPELINE_CONCURRENCY}.`,
   },
   {
     key: 'jobLeaseMs',

@@ -42,9 +42,25 @@ prepareDocument(registry, {
   chunking: { chunkSize: 64, chunkOverlap: 8, maxBytes: 1024 },
 }).catch(() => {}); // a failed warm-up costs only the first document the set-up
 
-/** Convert and section one document inside a worker thread (or draw a page of one). */
-export default async function convert(input: PrepareInput | RenderPageTask): Promise<ConvertReply | RenderPageReply> {
+/** Small documents sent in one task (see ConversionBatcher): each converted in turn, each with its own reply. */
+export interface ConvertBatchTask {
+  batch: PrepareInput[];
+}
+export type ConvertBatchReply = TaskReply<{ replies: ConvertReply[] }>;
+
+/** Convert and section one document inside a worker thread, or a batch of small ones in turn (or draw a page of one). */
+export default async function convert(input: PrepareInput | ConvertBatchTask | RenderPageTask): Promise<ConvertReply | ConvertBatchReply | RenderPageReply> {
   if ('renderPage' in input) return drawPage(input);
+  if ('batch' in input) {
+    const replies: ConvertReply[] = [];
+    for (const one of input.batch) replies.push(await convertOne(one));
+    return { ok: true, replies };
+  }
+  return convertOne(input);
+}
+
+/** One document converted, sectioned and (when small) chunked, with the error as plain data. */
+async function convertOne(input: PrepareInput): Promise<ConvertReply> {
   try {
     return { ok: true, ...(await prepareDocument(registry, input)) };
   } catch (err) {

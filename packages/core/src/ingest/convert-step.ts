@@ -29,7 +29,7 @@ export async function convertAndSection(
 ): Promise<Partial<DocumentRecord>> {
   if (!doc.storageKey) throw new DossierError('invalid_input', 'The document has no stored file');
   const storageKey = doc.storageKey;
-  const prepared = await ctx.conversionSlot(async () => {
+  const prepared = await ctx.conversionSlot(doc.fileSizeBytes, async () => {
     const bytes = await ctx.blobs.get(storageKey);
     // An upload's original is stored without waiting for the disk (see uploads.ts): one a power cut cut short is
     // found here, by the size recorded with the document.
