@@ -75,6 +75,7 @@ export { monthRange } from './usage/daily.ts';
 export { billingPeriod } from './usage/quotas.ts';
 export { canonicalJson, metadataPairs } from './util/canonical-json.ts';
 export { isUuid, newId, stableId } from './util/ids.ts';
+export { SharedCalls, type SharedCallsSpec } from './util/shared-calls.ts';
 export { RESPONSE_BODY_BYTES, WEBHOOK_JOB } from './webhooks/delivery.ts';
 export { DEFAULT_WEBHOOK_SCHEDULE, nextRetryDelayMs, WEBHOOK_MAX_RETRIES, type WebhookSchedule } from './webhooks/schedule.ts';
 export { checkWebhookUrl, DEFAULT_DELIVERY_LIMIT } from './webhooks/service.ts';

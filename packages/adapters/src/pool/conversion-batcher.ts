@@ -1,4 +1,5 @@
 import { DossierError, type PreparedDocument, type PrepareInput } from '@dossier/core';
+import { SharedCalls } from '@dossier/core/internal';
 import type { ConvertReply } from './convert-worker.ts';
 
 /** Documents sent to a conversion thread in one task at most (small ones: at most 1 MiB of originals a task). */
@@ -22,35 +23,23 @@ export interface BatchSender {
  * Sends small documents to the conversion pool several to a task. A thread given one document a task finished it in
  * under a millisecond and then idled until the event loop, busy with the other documents' writes, handled the reply
  * and sent the next: converting SciFact, the thread idled half the time while 200 documents waited (issue 41).
- * Documents that arrive while `tasks` are in flight wait and go together in the next task, up to BATCH_DOCUMENTS.
+ * Documents that arrive while `tasks` are in flight wait and go together in the next task, up to BATCH_DOCUMENTS
+ * (SharedCalls, as the embedder's calls are shared).
  * A task that fails as a whole is made again one document a task, so one document that stops its thread fails alone,
  * with its own error, and the others convert.
  */
 export class ConversionBatcher {
-  private readonly waiting: Waiting[] = [];
-  private inFlight = 0;
+  private readonly calls: SharedCalls<Waiting>;
 
   constructor(
     private readonly sender: BatchSender,
-    private readonly tasks: number,
-  ) {}
-
-  convert(input: PrepareInput): Promise<PreparedDocument> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ input, resolve, reject });
-      this.next();
-    });
+    tasks: number,
+  ) {
+    this.calls = new SharedCalls({ calls: tasks, capacity: BATCH_DOCUMENTS, sizeOf: () => 1, send: (batch) => this.send(batch) });
   }
 
-  private next(): void {
-    while (this.inFlight < this.tasks && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, BATCH_DOCUMENTS);
-      this.inFlight++;
-      void this.send(batch).finally(() => {
-        this.inFlight--;
-        this.next();
-      });
-    }
+  convert(input: PrepareInput): Promise<PreparedDocument> {
+    return new Promise((resolve, reject) => this.calls.add({ input, resolve, reject }));
   }
 
   private async send(batch: Waiting[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Embedder } from '../ports/embedder.ts';
+import { SharedCalls } from '../util/shared-calls.ts';
 
 /** One caller's texts waiting to be embedded, and where their vectors go. */
 interface Waiting {
@@ -18,39 +19,20 @@ const CALLS_IN_FLIGHT = 2;
  * fails only that document.
  */
 export class EmbedBatcher {
-  private readonly waiting: Waiting[] = [];
-  private inFlight = 0;
+  private readonly calls: SharedCalls<Waiting>;
 
-  constructor(private readonly embedder: Embedder) {}
-
-  /** The texts' vectors, in order, as `embedder.embedDocuments` gives them. */
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ texts, resolve, reject });
-      this.next();
+  constructor(private readonly embedder: Embedder) {
+    this.calls = new SharedCalls({
+      calls: CALLS_IN_FLIGHT,
+      capacity: embedder.maxBatchSize,
+      sizeOf: (caller) => caller.texts.length,
+      send: (callers) => this.send(callers),
     });
   }
 
-  private next(): void {
-    while (this.inFlight < CALLS_IN_FLIGHT && this.waiting.length > 0) {
-      const callers = this.take();
-      this.inFlight++;
-      void this.send(callers).finally(() => {
-        this.inFlight--;
-        this.next();
-      });
-    }
-  }
-
-  /** The first waiting caller, and those after it whose texts fit in the same call. */
-  private take(): Waiting[] {
-    const callers = [this.waiting.shift()!];
-    let size = callers[0]!.texts.length;
-    while (this.waiting.length > 0 && size + this.waiting[0]!.texts.length <= this.embedder.maxBatchSize) {
-      size += this.waiting[0]!.texts.length;
-      callers.push(this.waiting.shift()!);
-    }
-    return callers;
+  /** The texts' vectors, in order, as `embedder.embedDocuments` gives them. */
+  embed(texts: string[]): Promise<Float32Array[]> {
+    return new Promise((resolve, reject) => this.calls.add({ texts, resolve, reject }));
   }
 
   private async send(callers: Waiting[]): Promise<void> {
